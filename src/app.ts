@@ -1,0 +1,63 @@
+/**
+ * createApp(deps): the Koa application without listen. main.ts listens;
+ * tests call it through app.callback() or on port 0.
+ */
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { Billing } from './billing/billing.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import type { Store } from './store/types.js';
+import { accessLog } from './http/access-log.js';
+import { bodyParserError, errorHandler } from './http/errors.js';
+import { requestId } from './http/request-id.js';
+import type { AppState } from './http/state.js';
+import { balanceRouter } from './api/balance/router.js';
+import { checkoutRouter, type CheckoutProvider } from './api/checkout/router.js';
+import { openApiRouter } from './api/openapi/router.js';
+import { optimizeRouter } from './api/optimize/router.js';
+import type { RouteOptimizer } from './api/optimize/types.js';
+
+export interface AppDeps {
+  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl'>;
+  logger: Logger;
+  store: Store;
+  billing: Billing;
+  optimizer: RouteOptimizer;
+  checkout: CheckoutProvider | null;
+}
+
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = false;
+  app.silent = true;
+
+  const health = new Router<AppState>();
+  health.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
+
+  const routers = [
+    health,
+    balanceRouter(deps),
+    optimizeRouter(deps),
+    checkoutRouter(deps),
+    openApiRouter({ publicBaseUrl: deps.config.publicBaseUrl }),
+  ];
+
+  app.use(requestId());
+  app.use(accessLog(deps.logger));
+  app.use(errorHandler(deps.logger));
+  app.use(bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: deps.config.bodyLimitBytes,
+    jsonStrict: true,
+    // API clients sometimes forget the Content-Type: every API body is JSON anyway.
+    detectJSON: (ctx) => ctx.path.startsWith('/api/'),
+    onError: bodyParserError,
+  }));
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

@@ -1,0 +1,170 @@
+/**
+ * What the API handlers call for money and quotas: authentication, live debits
+ * and refunds, and the sandbox caps of test keys.
+ */
+import { ApiError, unauthorized } from '../errors.js';
+import type { SandboxLimits } from '../config.js';
+import type { ApiKeyRecord, KeyKind, Store } from '../store/types.js';
+import { generateApiKey, hashApiKey, lastFour, parseApiKey } from './keys.js';
+import { MINUTE_MS, minuteWindowStart, nextParisMidnightMs, parisDay } from './sandbox-clock.js';
+
+export type Clock = () => Date;
+
+export interface Debit {
+  debitId: number;
+  stops: number;
+  balance: number;
+}
+
+export interface SandboxReservation {
+  reservationId: number;
+  stopsRemainingToday: number;
+}
+
+export interface SandboxQuotas {
+  sandboxStopsRemainingToday: number;
+  sandboxCallsRemainingThisMinute: number;
+}
+
+/** The billing fields of an OptimizeResponse. */
+export type ChargeFields =
+  | { stopsCharged: number; stopsBalance: number }
+  | { stopsCharged: 0; sandbox: true; sandboxStopsRemainingToday: number };
+
+export interface Charge {
+  settle(): Promise<ChargeFields>;
+  cancel(): Promise<void>;
+}
+
+export interface IssuedKey {
+  key: string;
+  record: ApiKeyRecord;
+}
+
+export class Billing {
+  constructor(
+    private readonly store: Store,
+    private readonly limits: SandboxLimits,
+    private readonly clock: Clock = () => new Date(),
+  ) {}
+
+  /** Resolves a raw Authorization header to an active key, or throws 401. */
+  async authenticate(authorization: string | undefined): Promise<ApiKeyRecord> {
+    if (!authorization) throw unauthorized('Missing Authorization header: send "Authorization: Bearer <API_KEY>".');
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+    if (!match) throw unauthorized('Malformed Authorization header: expected "Bearer <API_KEY>".');
+    const token = match[1];
+    const kind = parseApiKey(token);
+    if (!kind) throw unauthorized('Invalid API key.');
+    const record = await this.store.findKeyByHash(hashApiKey(token));
+    if (!record || record.kind !== kind) throw unauthorized('Invalid API key.');
+    if (record.revokedAt) throw unauthorized('This API key has been revoked.');
+    return record;
+  }
+
+  async issueKey(kind: KeyKind, options: { email?: string | null; stops?: number; reason?: 'purchase' | 'admin_credit' } = {}): Promise<IssuedKey> {
+    const stops = options.stops ?? 0;
+    if (kind === 'test' && stops > 0) throw new RangeError('test keys hold no balance');
+    const key = generateApiKey(kind);
+    const record = await this.store.createKey({
+      kind, keyHash: hashApiKey(key), last4: lastFour(key), email: options.email ?? null,
+      initialStops: stops, reason: options.reason ?? 'admin_credit', now: this.clock(),
+    });
+    return { key, record };
+  }
+
+  /** Live keys: takes `stops` from the balance or throws 402 having taken nothing. */
+  async debit(key: ApiKeyRecord, stops: number, requestId: string): Promise<Debit> {
+    const outcome = await this.store.debit(key.id, stops, requestId, this.clock());
+    if (!outcome.ok) {
+      throw new ApiError(402, 'insufficient_stops',
+        `This call needs ${stops} stops but the key's balance is ${outcome.balance}. Buy a pack to top up.`,
+        { required: stops, balance: outcome.balance });
+    }
+    return { debitId: outcome.debitId, stops, balance: outcome.balance };
+  }
+
+  /** Gives a debit back; safe to call more than once (only the first call refunds). */
+  async refund(debit: Debit): Promise<{ refunded: boolean; balance: number }> {
+    return this.store.refund(debit.debitId, this.clock());
+  }
+
+  /** Test keys: at most `maxStopsPerCall` stops in one call, else 400 sandbox_limit. */
+  checkSandboxCallSize(stops: number): void {
+    if (stops > this.limits.maxStopsPerCall) {
+      throw new ApiError(400, 'sandbox_limit',
+        `Test keys accept at most ${this.limits.maxStopsPerCall} stops per call; this call has ${stops}. Use a live key for larger routes.`);
+    }
+  }
+
+  /**
+   * Test keys: enforces the per-call stop limit (400 sandbox_limit), the
+   * per-minute call cap and the per-Paris-day stop cap (429 sandbox_rate_limited),
+   * and records the call. Rejected calls are not recorded.
+   */
+  async reserveSandbox(key: ApiKeyRecord, stops: number, requestId: string): Promise<SandboxReservation> {
+    this.checkSandboxCallSize(stops);
+    const nowMs = this.clock().getTime();
+    const outcome = await this.store.reserveSandbox({
+      keyId: key.id, nowMs, windowStartMs: minuteWindowStart(nowMs), day: parisDay(nowMs), requestId, stops,
+      callsPerMinute: this.limits.callsPerMinute, stopsPerDay: this.limits.stopsPerDay,
+    });
+    if (!outcome.ok) {
+      if (outcome.exceeded === 'minute') {
+        const resetMs = (outcome.usage.oldestCallMs ?? nowMs) + MINUTE_MS;
+        throw rateLimited(this.limits.callsPerMinute, resetMs, nowMs,
+          `Test keys allow ${this.limits.callsPerMinute} calls per minute.`);
+      }
+      throw rateLimited(this.limits.stopsPerDay, nextParisMidnightMs(nowMs), nowMs,
+        `Test keys allow ${this.limits.stopsPerDay} stops per day (Europe/Paris); ${outcome.usage.stopsToday} used today, this call needs ${stops}.`);
+    }
+    return { reservationId: outcome.reservationId, stopsRemainingToday: Math.max(0, this.limits.stopsPerDay - outcome.usage.stopsToday) };
+  }
+
+  /**
+   * Takes what a call costs before any work: the live debit (402 when short)
+   * or the sandbox reservation (400/429). The returned charge is either
+   * settled with the response or cancelled, which gives everything back.
+   */
+  async openCharge(key: ApiKeyRecord, stops: number, requestId: string): Promise<Charge> {
+    if (key.kind === 'live') {
+      const debit = await this.debit(key, stops, requestId);
+      return {
+        settle: async () => ({ stopsCharged: debit.stops, stopsBalance: debit.balance }),
+        cancel: async () => { await this.refund(debit); },
+      };
+    }
+    const reservation = await this.reserveSandbox(key, stops, requestId);
+    return {
+      settle: async () => {
+        await this.consumeSandbox(reservation);
+        return { stopsCharged: 0, sandbox: true, sandboxStopsRemainingToday: reservation.stopsRemainingToday };
+      },
+      cancel: async () => { await this.releaseSandbox(reservation); },
+    };
+  }
+
+  async releaseSandbox(reservation: SandboxReservation): Promise<void> {
+    await this.store.releaseSandbox(reservation.reservationId);
+  }
+
+  async consumeSandbox(reservation: SandboxReservation): Promise<void> {
+    await this.store.consumeSandbox(reservation.reservationId);
+  }
+
+  async sandboxQuotas(key: ApiKeyRecord): Promise<SandboxQuotas> {
+    const nowMs = this.clock().getTime();
+    const usage = await this.store.sandboxUsage({ keyId: key.id, nowMs, windowStartMs: minuteWindowStart(nowMs), day: parisDay(nowMs) });
+    return {
+      sandboxStopsRemainingToday: Math.max(0, this.limits.stopsPerDay - usage.stopsToday),
+      sandboxCallsRemainingThisMinute: Math.max(0, this.limits.callsPerMinute - usage.callsInWindow),
+    };
+  }
+}
+
+function rateLimited(limit: number, resetMs: number, nowMs: number, message: string): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((resetMs - nowMs) / 1000));
+  const resetAt = new Date(resetMs).toISOString();
+  return new ApiError(429, 'sandbox_rate_limited', `${message} Retry after ${resetAt}.`,
+    { limit, resetAt }, { 'Retry-After': String(retryAfter) });
+}

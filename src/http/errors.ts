@@ -1,0 +1,48 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { ApiError } from '../errors.js';
+import type { AppState } from './state.js';
+
+const FALLBACK_BY_STATUS: Record<number, [string, string]> = {
+  404: ['not_found', 'No such endpoint.'],
+  405: ['method_not_allowed', 'This endpoint does not accept that HTTP method.'],
+  501: ['not_implemented', 'This HTTP method is not implemented.'],
+};
+
+/**
+ * Turns ApiError into the spec's Error body, unknown routes and methods into
+ * 404/405 bodies, and anything unexpected into 500 internal_error without internals.
+ * Every response is JSON.
+ */
+export function errorHandler(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.body == null && FALLBACK_BY_STATUS[ctx.status]) {
+        const [code, message] = FALLBACK_BY_STATUS[ctx.status];
+        ctx.body = { error: code, message: ctx.status === 404 ? `No endpoint at ${ctx.method} ${ctx.path}.` : message };
+      }
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err : undefined;
+      if (apiError) {
+        ctx.status = apiError.status;
+        ctx.set(apiError.headers);
+        ctx.body = apiError.body();
+      } else {
+        logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
+        ctx.status = 500;
+        ctx.body = { error: 'internal_error', message: `An unexpected error occurred (request ${ctx.state.requestId}).` };
+      }
+    }
+    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && typeof (ctx.body as NodeJS.ReadableStream).pipe !== 'function') {
+      ctx.type = 'application/json';
+    }
+  };
+}
+
+/** Maps the body parser's errors (too large, malformed JSON) to Error bodies. */
+export function bodyParserError(err: Error & { status?: number; type?: string }): never {
+  if (err.status === 413) throw new ApiError(413, 'payload_too_large', 'The request body is too large.');
+  if (err.status === 415) throw new ApiError(400, 'invalid_request', 'The request body must be JSON (Content-Type: application/json).');
+  throw new ApiError(400, 'invalid_request', 'The request body is not valid JSON: send a JSON object.');
+}

@@ -1,0 +1,55 @@
+/** Reads config → opens the store → starts the app → graceful shutdown on SIGTERM/SIGINT. */
+import { createServer } from 'node:http';
+import { loadConfig, ConfigError } from './config.js';
+import { createLogger } from './logger.js';
+import { buildServices } from './services.js';
+import { createApp } from './app.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  const services = await buildServices(config, logger);
+  const app = createApp({ config, logger, ...services });
+  const server = createServer(app.callback());
+  server.requestTimeout = 120_000;
+  server.headersTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  logger.info({ url: `http://${shownHost}:${port}`, database: config.databasePath }, `listening on http://${shownHost}:${port}`);
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    server.close(async () => {
+      await services.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => { logger.error('in-flight requests did not finish in time; exiting'); process.exit(1); }, 30_000).unref();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
