@@ -15,6 +15,27 @@ export interface Config {
   bodyLimitBytes: number;
   publicBaseUrl: string;
   sandbox: SandboxLimits;
+  payments: PaymentsConfig;
+  mail: MailConfig;
+}
+
+export interface PaymentsConfig {
+  /** Null: payments are off and checkout answers 503 payment_unavailable. */
+  stripeSecretKey: string | null;
+  /** Points the Stripe client at another host (tests, proxies). */
+  stripeApiBase: string | null;
+  stripeWebhookSecret: string | null;
+  /** ISO 4217 code, lower case. */
+  currency: string;
+  /** Price of each pack in the currency's smallest unit (cents). */
+  packPrices: Record<'pack_2k' | 'pack_10k' | 'pack_50k' | 'pack_250k', number>;
+}
+
+export interface MailConfig {
+  /** Null: messages are written as .eml files to outboxDir. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  outboxDir: string;
 }
 
 export interface SandboxLimits {
@@ -88,7 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
   const r = new EnvReader(env);
   const port = r.int('PORT', 3000, 0, 65535);
   const host = r.string('HOST', '0.0.0.0');
-  const config: Config = {
+  const config = {
     port,
     host,
     databasePath: resolve(PROJECT_ROOT, r.string('DATABASE_PATH', 'var/service.db')),
@@ -100,6 +121,25 @@ export function loadConfig(env: Env = process.env): Config {
       callsPerMinute: r.int('SANDBOX_CALLS_PER_MINUTE', 20, 1, 100000),
       stopsPerDay: r.int('SANDBOX_STOPS_PER_DAY', 200, 2, 10000000),
     },
+  } as Config;
+  config.payments = {
+    stripeSecretKey: r.raw('STRIPE_SECRET_KEY') ?? null,
+    stripeApiBase: r.raw('STRIPE_API_BASE') === undefined ? null : r.url('STRIPE_API_BASE', 'http://localhost'),
+    stripeWebhookSecret: r.raw('STRIPE_WEBHOOK_SECRET') ?? null,
+    currency: r.oneOf('PAYMENTS_CURRENCY', ['eur', 'usd', 'gbp', 'chf'], 'eur'),
+    packPrices: {
+      pack_2k: r.int('PACK_2K_PRICE_CENTS', 2_900, 50, 100_000_000),
+      pack_10k: r.int('PACK_10K_PRICE_CENTS', 9_900, 50, 100_000_000),
+      pack_50k: r.int('PACK_50K_PRICE_CENTS', 39_900, 50, 100_000_000),
+      pack_250k: r.int('PACK_250K_PRICE_CENTS', 149_900, 50, 100_000_000),
+    },
+  };
+  const smtpUrl = r.raw('SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) r.problems.push('SMTP_URL must start with smtp:// or smtps://');
+  config.mail = {
+    smtpUrl: smtpUrl ?? null,
+    mailFrom: r.string('MAIL_FROM', 'Route Optimization Service <no-reply@localhost>'),
+    outboxDir: resolve(PROJECT_ROOT, r.string('OUTBOX_DIR', 'var/outbox')),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

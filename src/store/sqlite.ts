@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readMigrations } from './migrate.js';
 import type {
-  ApiKeyRecord, DebitOutcome, LedgerEntry, NewKey, RefundOutcome, SandboxReservationOutcome,
+  ApiKeyRecord, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, RefundOutcome, SandboxReservationOutcome,
   SandboxReservationRequest, SandboxUsage, SandboxWindow, Store,
 } from './types.js';
 
@@ -82,6 +82,17 @@ export class SqliteStore implements Store {
         VALUES (@keyId, @requestId, @nowMs, @day, @stops, 'reserved')`),
       setSandboxState: db.prepare(`UPDATE sandbox_calls SET state = ? WHERE id = ? AND state = 'reserved'`),
       pruneSandbox: db.prepare('DELETE FROM sandbox_calls WHERE key_id = ? AND at_ms < ?'),
+      idempotencyGet: db.prepare('SELECT * FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?'),
+      idempotencyDelete: db.prepare('DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?'),
+      idempotencyPrune: db.prepare('DELETE FROM idempotency_keys WHERE created_at_ms < ?'),
+      idempotencyInsert: db.prepare(`INSERT INTO idempotency_keys (key_id, idempotency_key, request_hash, state, created_at_ms)
+        VALUES (@keyId, @idempotencyKey, @requestHash, 'pending', @nowMs)`),
+      idempotencyComplete: db.prepare(`UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?
+        WHERE key_id = ? AND idempotency_key = ? AND state = 'pending'`),
+      idempotencyAbandon: db.prepare(`DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ? AND state = 'pending'`),
+      geocodeGet: db.prepare('SELECT result FROM geocode_cache WHERE cache_key = ?').pluck(),
+      geocodePut: db.prepare(`INSERT INTO geocode_cache (cache_key, result, created_at) VALUES (?, ?, ?)
+        ON CONFLICT (cache_key) DO UPDATE SET result = excluded.result, created_at = excluded.created_at`),
     };
   }
 
@@ -189,5 +200,36 @@ export class SqliteStore implements Store {
 
   async consumeSandbox(reservationId: number): Promise<void> {
     this.stmt.setSandboxState.run('consumed', reservationId);
+  }
+
+  async beginIdempotent(r: IdempotencyBegin): Promise<IdempotencyOutcome> {
+    return this.db.transaction((): IdempotencyOutcome => {
+      this.stmt.idempotencyPrune.run(r.expiredBeforeMs);
+      const row = this.stmt.idempotencyGet.get(r.keyId, r.idempotencyKey) as
+        { request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_body: string | null } | undefined;
+      if (!row) {
+        this.stmt.idempotencyInsert.run(r);
+        return { kind: 'started' };
+      }
+      if (row.request_hash !== r.requestHash) return { kind: 'conflict' };
+      if (row.state === 'pending') return { kind: 'in_progress' };
+      return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? 'null' };
+    }).immediate();
+  }
+
+  async completeIdempotent(keyId: number, idempotencyKey: string, status: number, body: string): Promise<void> {
+    this.stmt.idempotencyComplete.run(status, body, keyId, idempotencyKey);
+  }
+
+  async abandonIdempotent(keyId: number, idempotencyKey: string): Promise<void> {
+    this.stmt.idempotencyAbandon.run(keyId, idempotencyKey);
+  }
+
+  async getCachedGeocode(cacheKey: string): Promise<string | undefined> {
+    return this.stmt.geocodeGet.get(cacheKey) as string | undefined;
+  }
+
+  async putCachedGeocode(cacheKey: string, result: string, now: Date): Promise<void> {
+    this.stmt.geocodePut.run(cacheKey, result, now.toISOString());
   }
 }

@@ -75,6 +75,21 @@ export type SandboxReservationOutcome =
   | { ok: true; reservationId: number; usage: SandboxUsage }
   | { ok: false; exceeded: 'minute' | 'day'; usage: SandboxUsage };
 
+export interface IdempotencyBegin {
+  keyId: number;
+  idempotencyKey: string;
+  requestHash: string;
+  nowMs: number;
+  /** Records created before this instant are expired and no longer replayed. */
+  expiredBeforeMs: number;
+}
+
+export type IdempotencyOutcome =
+  | { kind: 'started' }
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'in_progress' }
+  | { kind: 'conflict' };
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   close(): Promise<void>;
@@ -101,4 +116,13 @@ export interface Store {
   releaseSandbox(reservationId: number): Promise<void>;
   /** A successful call: its stops are consumed for the day. */
   consumeSandbox(reservationId: number): Promise<void>;
+
+  /** Claims an Idempotency-Key for a request, or tells how an earlier use of it stands. */
+  beginIdempotent(request: IdempotencyBegin): Promise<IdempotencyOutcome>;
+  completeIdempotent(keyId: number, idempotencyKey: string, status: number, body: string): Promise<void>;
+  /** The call failed: the key is free again (a failed call is not charged, so a retry is safe). */
+  abandonIdempotent(keyId: number, idempotencyKey: string): Promise<void>;
+
+  getCachedGeocode(cacheKey: string): Promise<string | undefined>;
+  putCachedGeocode(cacheKey: string, result: string, now: Date): Promise<void>;
 }
