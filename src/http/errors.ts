@@ -19,8 +19,10 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
     try {
       await next();
       if (ctx.body == null && FALLBACK_BY_STATUS[ctx.status]) {
-        const [code, message] = FALLBACK_BY_STATUS[ctx.status];
-        ctx.body = { error: code, message: ctx.status === 404 ? `No endpoint at ${ctx.method} ${ctx.path}.` : message };
+        const status = ctx.status;
+        const [code, message] = FALLBACK_BY_STATUS[status];
+        ctx.body = { error: code, message: status === 404 ? `No endpoint at ${ctx.method} ${ctx.path}.` : message };
+        ctx.status = status; // setting a body would otherwise turn Koa's implicit 404 into 200
       }
     } catch (err) {
       const apiError = err instanceof ApiError ? err : undefined;

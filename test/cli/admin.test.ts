@@ -1,0 +1,59 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const dir = tempDir();
+const env = { ...process.env, DATABASE_PATH: join(dir, 'service.db'), LOG_LEVEL: 'silent' };
+
+/** The documented contract: `npm run --silent admin -- ...`. */
+function admin(...args: string[]) {
+  const r = spawnSync('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: root, env, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let server: TestServer;
+before(async () => { server = await startTestServer({ dir }); });
+after(async () => { await server.close(); });
+
+test('keys create prints the key alone on stdout, and the API accepts it', async () => {
+  const live = admin('keys', 'create', '--kind', 'live', '--stops', '250', '--email', 'ops@example.com');
+  assert.equal(live.code, 0, live.stderr);
+  assert.match(live.stdout, /^svc_live_[A-Za-z0-9_-]{43}\n$/);
+  const key = live.stdout.trim();
+  assert.deepEqual((await server.request('GET', '/api/v1/balance', { key })).body, { stopsBalance: 250 });
+
+  const test = admin('keys', 'create', '--kind', 'test');
+  assert.match(test.stdout, /^svc_test_[A-Za-z0-9_-]{43}\n$/);
+  assert.equal((await server.request('GET', '/api/v1/balance', { key: test.stdout.trim() })).body.sandbox, true);
+
+  const credit = admin('keys', 'credit', key, '50');
+  assert.equal(credit.code, 0, credit.stderr);
+  assert.equal(credit.stdout.trim(), '300');
+  assert.deepEqual((await server.request('GET', '/api/v1/balance', { key })).body, { stopsBalance: 300 });
+  const ledger = await server.services.store.ledger((await server.services.store.listKeys()).find((k) => k.kind === 'live')!.id);
+  assert.deepEqual(ledger.map((e) => [e.reason, e.delta]), [['admin_credit', 250], ['admin_credit', 50]]);
+
+  const list = admin('keys', 'list');
+  assert.equal(list.code, 0);
+  assert.match(list.stdout, /^KIND\s+KEY\s+EMAIL\s+BALANCE\s+CREATED\s+REVOKED/);
+  assert.match(list.stdout, new RegExp(`live\\s+…${key.slice(-4)}\\s+ops@example\\.com\\s+300`));
+  assert.ok(!list.stdout.includes(key), 'the full key is never listed');
+
+  const revoke = admin('keys', 'revoke', key);
+  assert.equal(revoke.code, 0, revoke.stderr);
+  assert.equal((await server.request('GET', '/api/v1/balance', { key })).status, 401);
+  assert.equal(admin('keys', 'revoke', key).code, 1);
+});
+
+test('bad arguments print usage on stderr and exit 2', () => {
+  for (const args of [[], ['keys'], ['keys', 'create'], ['keys', 'create', '--kind', 'gold'], ['keys', 'create', '--kind', 'live', '--stops', '-3'],
+    ['keys', 'create', '--kind', 'test', '--stops', '5'], ['keys', 'credit', 'svc_live_nope', 'x'], ['keys', 'list', 'extra'], ['keys', 'create', '--kind', 'live', '--bogus']]) {
+    const r = admin(...args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /Usage: npm run --silent admin/);
+  }
+});

@@ -1,0 +1,40 @@
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+test('defaults: port 3000, SQLite under var/, payments off, mail to the outbox', () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 3000);
+  assert.equal(config.host, '0.0.0.0');
+  assert.match(config.databasePath, /\/var\/service\.db$/);
+  assert.equal(config.logLevel, 'info');
+  assert.equal(config.payments.stripeSecretKey, null);
+  assert.equal(config.mail.smtpUrl, null);
+  assert.deepEqual(config.sandbox, { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 });
+});
+
+test('values are read from the environment', () => {
+  const config = loadConfig({ PORT: '8080', HOST: '127.0.0.1', DATABASE_PATH: '/tmp/x.db', LOG_LEVEL: 'debug', PUBLIC_BASE_URL: 'https://routes.example.com/' });
+  assert.equal(config.port, 8080);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.databasePath, '/tmp/x.db');
+  assert.equal(config.logLevel, 'debug');
+  assert.equal(config.publicBaseUrl, 'https://routes.example.com');
+});
+
+test('every bad variable is named in one error', () => {
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', PUBLIC_BASE_URL: 'ftp://x', SMTP_URL: 'http://mail', SANDBOX_CALLS_PER_MINUTE: '0' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      const text = err.message;
+      for (const name of ['PORT', 'LOG_LEVEL', 'PUBLIC_BASE_URL', 'SMTP_URL', 'SANDBOX_CALLS_PER_MINUTE']) assert.match(text, new RegExp(name));
+      assert.equal(err.problems.length, 5);
+      return true;
+    },
+  );
+});
+
+test('a port out of range is refused', () => {
+  assert.throws(() => loadConfig({ PORT: '70000' }), /PORT must be an integer from 0 to 65535/);
+});
