@@ -2,6 +2,7 @@
  * Every environment variable the service reads, validated once at start-up.
  * Nothing else in the code base reads process.env.
  */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -17,6 +18,49 @@ export interface Config {
   sandbox: SandboxLimits;
   payments: PaymentsConfig;
   mail: MailConfig;
+  routing: RoutingConfig;
+  geocoding: GeocodingConfig;
+  solver: SolverConfig;
+  optimize: OptimizeConfig;
+}
+
+export interface RoutingConfig {
+  /** Providers tried in order for live keys, e.g. ['osrm', 'haversine']. */
+  live: string[];
+  /** The sandbox engine of test keys: one provider, no fallback. */
+  sandbox: string;
+  osrmUrl: string | null;
+  osrmProfile: string;
+  osrmTimeoutMs: number;
+  osrmMaxTableSize: number;
+  circuityFactor: number;
+}
+
+export interface GeocodingConfig {
+  /** Geocoders tried in order, e.g. ['ban', 'embedded']. */
+  chain: string[];
+  banUrl: string;
+  banMinScore: number;
+  nominatimUrl: string | null;
+  nominatimMinImportance: number;
+  timeoutMs: number;
+  /** Most geocoder requests in flight for one optimize call. */
+  concurrencyPerCall: number;
+}
+
+export interface SolverConfig {
+  /** Another build of the WASM module; null = the committed one. */
+  wasmPath: string | null;
+  timeLimitMs: number;
+  poolSize: number;
+  /** Solves waiting for a worker beyond this → 503 overloaded. */
+  maxQueue: number;
+}
+
+export interface OptimizeConfig {
+  /** A whole optimize call past this is 502 optimization_failed (and refunded). */
+  requestDeadlineMs: number;
+  idempotencyTtlHours: number;
 }
 
 export interface PaymentsConfig {
@@ -92,6 +136,30 @@ class EnvReader {
     return value as T;
   }
 
+  number(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!/^-?\d+(\.\d+)?$/.test(value) || parsed < min || parsed > max) {
+      this.problems.push(`${name} must be a number from ${min} to ${max} (got "${value}")`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  /** A comma-separated list of known names, in order, without repeats. */
+  list(name: string, allowed: readonly string[], fallback: string[]): string[] {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const items = value.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
+    const unknown = items.filter((v) => !allowed.includes(v));
+    if (items.length === 0 || unknown.length > 0 || new Set(items).size !== items.length) {
+      this.problems.push(`${name} must be a comma-separated list of distinct names from ${allowed.join(', ')} (got "${value}")`);
+      return fallback;
+    }
+    return items;
+  }
+
   url(name: string, fallback: string): string {
     const value = this.raw(name) ?? fallback;
     try {
@@ -140,6 +208,41 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: smtpUrl ?? null,
     mailFrom: r.string('MAIL_FROM', 'Route Optimization Service <no-reply@localhost>'),
     outboxDir: resolve(PROJECT_ROOT, r.string('OUTBOX_DIR', 'var/outbox')),
+  };
+  const routingNames = ['haversine', 'osrm'];
+  config.routing = {
+    live: r.list('ROUTING', routingNames, ['haversine']),
+    sandbox: r.oneOf('SANDBOX_ROUTING', routingNames, 'haversine'),
+    osrmUrl: r.raw('OSRM_URL') === undefined ? null : r.url('OSRM_URL', 'http://localhost:5000'),
+    osrmProfile: r.string('OSRM_PROFILE', 'driving'),
+    osrmTimeoutMs: r.int('OSRM_TIMEOUT_MS', 10_000, 100, 600_000),
+    osrmMaxTableSize: r.int('OSRM_MAX_TABLE_SIZE', 100, 2, 100_000),
+    circuityFactor: r.number('ROUTING_CIRCUITY_FACTOR', 1.3, 1, 5),
+  };
+  if ((config.routing.live.includes('osrm') || config.routing.sandbox === 'osrm') && !config.routing.osrmUrl) {
+    r.problems.push('OSRM_URL is required when ROUTING or SANDBOX_ROUTING names osrm');
+  }
+  config.geocoding = {
+    chain: r.list('GEOCODER', ['embedded', 'ban', 'nominatim'], ['embedded']),
+    banUrl: r.url('BAN_URL', 'https://api-adresse.data.gouv.fr'),
+    banMinScore: r.number('BAN_MIN_SCORE', 0.5, 0, 1),
+    nominatimUrl: r.raw('NOMINATIM_URL') === undefined ? null : r.url('NOMINATIM_URL', 'http://localhost:8080'),
+    nominatimMinImportance: r.number('NOMINATIM_MIN_IMPORTANCE', 0, 0, 1),
+    timeoutMs: r.int('GEOCODER_TIMEOUT_MS', 5_000, 100, 600_000),
+    concurrencyPerCall: r.int('GEOCODER_CONCURRENCY', 4, 1, 64),
+  };
+  if (config.geocoding.chain.includes('nominatim') && !config.geocoding.nominatimUrl) {
+    r.problems.push('NOMINATIM_URL is required when GEOCODER names nominatim');
+  }
+  config.solver = {
+    wasmPath: r.raw('SOLVER_WASM') === undefined ? null : resolve(PROJECT_ROOT, r.raw('SOLVER_WASM')!),
+    timeLimitMs: r.int('SOLVER_TIME_LIMIT_MS', 1_000, 10, 600_000),
+    poolSize: r.int('SOLVER_POOL_SIZE', Math.max(1, availableParallelism()), 1, 256),
+    maxQueue: r.int('SOLVER_MAX_QUEUE', 64, 0, 100_000),
+  };
+  config.optimize = {
+    requestDeadlineMs: r.int('REQUEST_DEADLINE_MS', 30_000, 1_000, 600_000),
+    idempotencyTtlHours: r.int('IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 30),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
