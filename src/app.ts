@@ -18,14 +18,19 @@ import { checkoutRouter, type CheckoutProvider } from './api/checkout/router.js'
 import { openApiRouter } from './api/openapi/router.js';
 import { optimizeRouter } from './api/optimize/router.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
+import type { Idempotency } from './api/optimize/idempotency.js';
+import type { Metrics } from './metrics.js';
+import { requestMetrics } from './http/metrics.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize'>;
   logger: Logger;
   store: Store;
   billing: Billing;
   optimizer: RouteOptimizer;
+  idempotency: Idempotency;
   checkout: CheckoutProvider | null;
+  metrics: Metrics;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -35,17 +40,22 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   const health = new Router<AppState>();
   health.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
+  health.get('/metrics', async (ctx) => {
+    ctx.body = await deps.metrics.registry.metrics();
+    ctx.type = deps.metrics.registry.contentType;
+  });
 
   const routers = [
     health,
     balanceRouter(deps),
-    optimizeRouter(deps),
+    optimizeRouter({ ...deps, requestDeadlineMs: deps.config.optimize.requestDeadlineMs }),
     checkoutRouter(deps),
     openApiRouter({ publicBaseUrl: deps.config.publicBaseUrl }),
   ];
 
   app.use(requestId());
   app.use(accessLog(deps.logger));
+  app.use(requestMetrics(deps.metrics));
   app.use(errorHandler(deps.logger));
   app.use(bodyParser({
     enableTypes: ['json'],

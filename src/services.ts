@@ -5,36 +5,91 @@ import { Billing, type Clock } from './billing/billing.js';
 import { SqliteStore } from './store/sqlite.js';
 import type { Store } from './store/types.js';
 import type { CheckoutProvider } from './api/checkout/router.js';
+import { Idempotency } from './api/optimize/idempotency.js';
+import { OptimizePipeline, type RouteSolver } from './api/optimize/pipeline.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
-import { ApiError } from './errors.js';
+import {
+  CachedGeocoder, EMBEDDED_GEOCODER_NOTICE, StoreGeocodeCache, createGeocoder, createRouting, usesEmbeddedGeocoder,
+  type GeocoderSettings, type RoutingSettings,
+} from './geo/index.js';
+import { Metrics } from './metrics.js';
+import { SolverPool } from './solver/index.js';
 
 export interface Services {
   store: Store;
   billing: Billing;
   optimizer: RouteOptimizer;
+  idempotency: Idempotency;
   checkout: CheckoutProvider | null;
+  metrics: Metrics;
+  /** Solves waiting for a worker (for readiness and metrics). */
+  solverQueueDepth(): number;
   close(): Promise<void>;
 }
 
 export interface ServiceOverrides {
   clock?: Clock;
+  /** Replaces the worker pool (tests that need a solver that fails or stalls). */
+  solver?: RouteSolver;
 }
 
 export async function buildServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
+  const clock = overrides.clock ?? (() => new Date());
+  const metrics = new Metrics();
   const store = new SqliteStore(config.databasePath);
-  const billing = new Billing(store, config.sandbox, overrides.clock);
-  const optimizer: RouteOptimizer = {
-    async optimize() {
-      throw new ApiError(502, 'optimization_failed', 'The optimizer is not wired yet.');
-    },
+  const billing = new Billing(store, config.sandbox, clock, {
+    debited: (stops) => metrics.stopsDebited.inc(stops),
+    refunded: (stops) => metrics.stopsRefunded.inc(stops),
+  });
+
+  const routingSettings: RoutingSettings = {
+    haversine: { circuityFactor: config.routing.circuityFactor },
+    ...(config.routing.osrmUrl ? {
+      osrm: { baseUrl: config.routing.osrmUrl, profile: config.routing.osrmProfile, timeoutMs: config.routing.osrmTimeoutMs, maxTableSize: config.routing.osrmMaxTableSize },
+    } : {}),
+    logger,
   };
-  logger.debug({ store: store.kind }, 'services ready');
+  const geocoderSettings: GeocoderSettings = {
+    ban: { baseUrl: config.geocoding.banUrl, minScore: config.geocoding.banMinScore, timeoutMs: config.geocoding.timeoutMs },
+    ...(config.geocoding.nominatimUrl ? {
+      nominatim: { baseUrl: config.geocoding.nominatimUrl, minImportance: config.geocoding.nominatimMinImportance, timeoutMs: config.geocoding.timeoutMs },
+    } : {}),
+    logger,
+  };
+  if (usesEmbeddedGeocoder(config.geocoding.chain)) logger.info({ geocoder: config.geocoding.chain.join(',') }, EMBEDDED_GEOCODER_NOTICE);
+
+  const pool = overrides.solver ? null : new SolverPool({
+    ...(config.solver.wasmPath ? { wasmPath: config.solver.wasmPath } : {}),
+    size: config.solver.poolSize,
+    defaultTimeLimitMs: config.solver.timeLimitMs,
+    maxQueue: config.solver.maxQueue,
+  });
+  const solver: RouteSolver = overrides.solver ?? pool!;
+  const solverQueueDepth = (): number => pool?.queueDepth() ?? 0;
+  metrics.observeSolverQueue(solverQueueDepth);
+
+  const optimizer = new OptimizePipeline({
+    geocoder: new CachedGeocoder(createGeocoder(config.geocoding.chain, geocoderSettings), new StoreGeocodeCache(store, clock)),
+    geocodeConcurrency: config.geocoding.concurrencyPerCall,
+    routing: createRouting(config.routing.live, routingSettings),
+    sandboxRouting: createRouting([config.routing.sandbox], routingSettings),
+    solver,
+    solverTimeLimitMs: config.solver.timeLimitMs,
+    clock,
+    logger,
+    metrics,
+  });
+
   return {
     store,
     billing,
     optimizer,
+    idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, clock),
     checkout: null,
+    metrics,
+    solverQueueDepth,
     async close() {
+      await pool?.close();
       await store.close();
     },
   };

@@ -41,11 +41,18 @@ export interface IssuedKey {
   record: ApiKeyRecord;
 }
 
+/** Told about every stop that moves, for metrics. */
+export interface BillingObserver {
+  debited(stops: number): void;
+  refunded(stops: number): void;
+}
+
 export class Billing {
   constructor(
     private readonly store: Store,
     private readonly limits: SandboxLimits,
     private readonly clock: Clock = () => new Date(),
+    private readonly observer?: BillingObserver,
   ) {}
 
   /** Resolves a raw Authorization header to an active key, or throws 401. */
@@ -81,12 +88,15 @@ export class Billing {
         `This call needs ${stops} stops but the key's balance is ${outcome.balance}. Buy a pack to top up.`,
         { required: stops, balance: outcome.balance });
     }
+    this.observer?.debited(stops);
     return { debitId: outcome.debitId, stops, balance: outcome.balance };
   }
 
   /** Gives a debit back; safe to call more than once (only the first call refunds). */
   async refund(debit: Debit): Promise<{ refunded: boolean; balance: number }> {
-    return this.store.refund(debit.debitId, this.clock());
+    const outcome = await this.store.refund(debit.debitId, this.clock());
+    if (outcome.refunded) this.observer?.refunded(debit.stops);
+    return outcome;
   }
 
   /** Test keys: at most `maxStopsPerCall` stops in one call, else 400 sandbox_limit. */

@@ -2,49 +2,92 @@ import { Router } from '@koa/router';
 import { ApiError } from '../../errors.js';
 import type { Billing } from '../../billing/billing.js';
 import { requireKey } from '../../http/auth.js';
-import type { AppState } from '../../http/state.js';
+import type { AppContext, AppState } from '../../http/state.js';
+import type { Idempotency, IdempotencyClaim } from './idempotency.js';
 import { isAddress, type OptimizeRequest } from './schema.js';
-import type { RouteOptimizer, RouteResult } from './types.js';
+import type { RouteOptimizer } from './types.js';
 import { validateOptimizeRequest } from './validate.js';
 
 export interface OptimizeDeps {
   billing: Billing;
   optimizer: RouteOptimizer;
+  idempotency: Idempotency;
+  /** A whole call past this is 502 optimization_failed, and refunded. */
+  requestDeadlineMs: number;
 }
 
 /**
- * POST /api/v1/optimize: auth → validation → key rules (sandbox caps, or the
- * live debit) → optimizer → response. Any failure after the charge was taken
- * (including a client that went away) gives it back before the error is answered.
+ * POST /api/v1/optimize: auth → validation → Idempotency-Key → key rules
+ * (sandbox caps, or the live debit) → optimizer → response. Any failure after
+ * the charge was taken (a timeout and a client that went away included) gives
+ * it back before the error is answered.
  */
-export function optimizeRouter({ billing, optimizer }: OptimizeDeps): Router<AppState> {
+export function optimizeRouter(deps: OptimizeDeps): Router<AppState> {
   const router = new Router<AppState>();
-  router.post('/api/v1/optimize', requireKey(billing), async (ctx) => {
+  router.post('/api/v1/optimize', requireKey(deps.billing), async (ctx) => {
     const key = ctx.state.apiKey!;
     const request = validateOptimizeRequest(ctx.request.body);
-    if (key.kind === 'test') checkSandboxRequest(billing, request);
+    if (key.kind === 'test') checkSandboxRequest(deps.billing, request);
 
-    const controller = new AbortController();
-    const onClose = (): void => { if (!ctx.res.writableEnded) controller.abort(new ApiError(499, 'client_closed', 'The client closed the connection.')); };
-    ctx.req.once('close', onClose);
-    try {
-      const charge = await billing.openCharge(key, request.stops.length, ctx.state.requestId);
-      let route: RouteResult;
-      let fields;
-      try {
-        route = await optimizer.optimize(request, { sandbox: key.kind === 'test', requestId: ctx.state.requestId, signal: controller.signal });
-        controller.signal.throwIfAborted();
-        fields = await charge.settle();
-      } catch (err) {
-        await charge.cancel();
-        throw err;
+    const idempotencyKey = ctx.get('Idempotency-Key');
+    let claim: IdempotencyClaim | undefined;
+    if (idempotencyKey) {
+      const started = await deps.idempotency.start(key.id, idempotencyKey, ctx.request.body);
+      if ('replay' in started) {
+        ctx.status = started.replay.status;
+        ctx.body = started.replay.body;
+        ctx.set('Idempotent-Replayed', 'true');
+        return;
       }
-      ctx.body = { ...route, ...fields };
-    } finally {
-      ctx.req.off('close', onClose);
+      claim = started.claim;
+    }
+    try {
+      ctx.body = await optimizeAndCharge(ctx, deps, request);
+      await claim?.complete(200, ctx.body);
+    } catch (err) {
+      await claim?.abandon();
+      throw err;
     }
   });
   return router;
+}
+
+async function optimizeAndCharge(ctx: AppContext, deps: OptimizeDeps, request: OptimizeRequest): Promise<object> {
+  const key = ctx.state.apiKey!;
+  const controller = new AbortController();
+  const onClose = (): void => {
+    if (!ctx.res.writableEnded) controller.abort(new ApiError(499, 'client_closed', 'The client closed the connection; nothing was charged.'));
+  };
+  const deadline = setTimeout(() => controller.abort(new ApiError(502, 'optimization_failed',
+    `The optimization did not finish within ${deps.requestDeadlineMs} ms. Nothing was charged.`)), deps.requestDeadlineMs);
+  ctx.req.once('close', onClose);
+  try {
+    const charge = await deps.billing.openCharge(key, request.stops.length, ctx.state.requestId);
+    try {
+      const route = await untilAborted(
+        deps.optimizer.optimize(request, { sandbox: key.kind === 'test', requestId: ctx.state.requestId, signal: controller.signal }),
+        controller.signal,
+      );
+      controller.signal.throwIfAborted();
+      return { ...route, ...(await charge.settle()) };
+    } catch (err) {
+      await charge.cancel();
+      throw err;
+    }
+  } finally {
+    clearTimeout(deadline);
+    ctx.req.off('close', onClose);
+  }
+}
+
+/** Settles with the work, or rejects with the abort reason as soon as the signal fires. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function checkSandboxRequest(billing: Billing, request: OptimizeRequest): void {

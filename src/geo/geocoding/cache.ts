@@ -6,8 +6,8 @@ import type { Address, GeocodeOptions, GeocodeResult, Geocoder } from './types.j
  * (only stored when CachedGeocoder's cacheNotFound is on). Keys are opaque strings.
  */
 export interface GeocodeCache {
-  get(key: string): GeocodeResult | undefined;
-  set(key: string, r: GeocodeResult): void;
+  get(key: string): GeocodeResult | undefined | Promise<GeocodeResult | undefined>;
+  set(key: string, r: GeocodeResult): void | Promise<void>;
 }
 
 /** In-memory cache (tests, or a process without SQLite); optional size bound with FIFO eviction. */
@@ -60,10 +60,10 @@ export class CachedGeocoder implements Geocoder {
 
   async geocode(a: Address, opts?: GeocodeOptions): Promise<GeocodeResult> {
     const key = this.keyOf(a);
-    const hit = this.cache.get(key);
+    const hit = await this.cache.get(key);
     if (hit !== undefined && (hit !== null || this.cacheNotFound)) return hit;
     const r = await this.inner.geocode(a, opts);
-    if (r !== null || this.cacheNotFound) this.cache.set(key, r);
+    if (r !== null || this.cacheNotFound) await this.cache.set(key, r);
     return r;
   }
 }

@@ -12,6 +12,7 @@ export * from './ban.js';
 export * from './nominatim.js';
 export * from './chain.js';
 export * from './cache.js';
+export * from './store-cache.js';
 export * from './geocode-all.js';
 
 export const GEOCODER_NAMES = ['embedded', 'ban', 'nominatim'] as const;

@@ -1,0 +1,53 @@
+/**
+ * Idempotency-Key (an extension): the same key and body within the TTL
+ * replays the stored 200 response without a second debit; the same key with
+ * another body is 409 idempotency_conflict; while the first call still runs,
+ * 409 idempotency_in_progress. A failed call frees the key (it was not charged).
+ */
+import { createHash } from 'node:crypto';
+import { ApiError, invalidRequest } from '../../errors.js';
+import type { Store } from '../../store/types.js';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export interface IdempotencyClaim {
+  complete(status: number, body: unknown): Promise<void>;
+  abandon(): Promise<void>;
+}
+
+export type IdempotencyStart = { replay: { status: number; body: unknown } } | { claim: IdempotencyClaim };
+
+/** JSON with object keys sorted, so the same body in another key order hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export class Idempotency {
+  constructor(private readonly store: Store, private readonly ttlMs: number, private readonly clock: () => Date) {}
+
+  async start(keyId: number, idempotencyKey: string, body: unknown): Promise<IdempotencyStart> {
+    if (!KEY_PATTERN.test(idempotencyKey)) throw invalidRequest('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces');
+    const nowMs = this.clock().getTime();
+    const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
+    const outcome = await this.store.beginIdempotent({ keyId, idempotencyKey, requestHash, nowMs, expiredBeforeMs: nowMs - this.ttlMs });
+    switch (outcome.kind) {
+      case 'replay':
+        return { replay: { status: outcome.status, body: JSON.parse(outcome.body) } };
+      case 'conflict':
+        throw new ApiError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different request body.');
+      case 'in_progress':
+        throw new ApiError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', {}, { 'Retry-After': '1' });
+      case 'started':
+        return {
+          claim: {
+            complete: (status, responseBody) => this.store.completeIdempotent(keyId, idempotencyKey, status, JSON.stringify(responseBody)),
+            abandon: () => this.store.abandonIdempotent(keyId, idempotencyKey),
+          },
+        };
+    }
+  }
+}

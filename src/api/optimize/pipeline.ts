@@ -1,0 +1,145 @@
+/**
+ * The route part of POST /api/v1/optimize: locations → travel matrix → solver
+ * → Paris-time schedule. Each step is a module of its own; this one wires
+ * them and maps their failures to the spec's error codes.
+ */
+import { ApiError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../metrics.js';
+import { geocodeAll, GeocodingFailedError, type Geocoder, type Point, type RoutingProvider, type TravelMatrix } from '../../geo/index.js';
+import { buildSchedule, resolveDeparture, solverDeadlineOffsetS } from '../../schedule/index.js';
+import { SolverError } from '../../solver/errors.js';
+import type { SolveProblem, SolveResult } from '../../solver/types.js';
+import { isAddress, type Location, type OptimizeRequest } from './schema.js';
+import type { OptimizeContext, RouteOptimizer, RouteResult } from './types.js';
+
+/** The solver pool as this pipeline uses it. */
+export interface RouteSolver {
+  solve(problem: SolveProblem, options?: { timeLimitMs?: number; signal?: AbortSignal }): Promise<SolveResult>;
+}
+
+export interface PipelineDeps {
+  geocoder: Geocoder;
+  geocodeConcurrency: number;
+  /** Live keys: the configured chain, with fallback. */
+  routing: RoutingProvider;
+  /** Test keys: the sandbox engine, no fallback (failure → 503 sandbox_unavailable). */
+  sandboxRouting: RoutingProvider;
+  solver: RouteSolver;
+  solverTimeLimitMs: number;
+  clock: () => Date;
+  logger: Logger;
+  metrics?: Metrics;
+}
+
+export class OptimizePipeline implements RouteOptimizer {
+  constructor(private readonly deps: PipelineDeps) {}
+
+  async optimize(request: OptimizeRequest, context: OptimizeContext): Promise<RouteResult> {
+    const departure = resolveDeparture(request.departureTime, this.deps.clock());
+    const points = await this.resolveLocations(request, context);
+    const matrix = await this.travelMatrix(points, request.avoidTolls ?? false, context);
+    const hasEnd = request.end !== undefined;
+
+    const size = points.length;
+    const durations = new Int32Array(size * size);
+    for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) durations[i * size + j] = Math.round(matrix.durationsS[i][j]);
+    const problem: SolveProblem = {
+      durations,
+      size,
+      hasEnd,
+      serviceS: Int32Array.from(request.stops, (s) => Math.round(s.serviceSeconds ?? 0)),
+      deadlineS: Int32Array.from(request.stops, (s) => solverDeadlineOffsetS(s.deadline, departure)),
+    };
+    const solution = await this.solve(problem, context);
+
+    const schedule = buildSchedule({
+      departure,
+      order: solution.order,
+      stops: request.stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline })),
+      durationsS: matrix.durationsS,
+      distancesM: matrix.distancesM,
+      hasEnd,
+    });
+    return {
+      order: solution.order.map((i) => request.stops[i].id),
+      waypoints: solution.order.map((i, position) => ({
+        id: request.stops[i].id,
+        order: position + 1,
+        latitude: points[i + 1].latitude,
+        longitude: points[i + 1].longitude,
+      })),
+      totalDistanceKm: schedule.totalDistanceKm,
+      estimatedTimeMin: schedule.estimatedTimeMin,
+      schedule: schedule.schedule,
+      departAt: schedule.departAt,
+      returnAt: schedule.returnAt,
+      lateStops: schedule.lateStops,
+    };
+  }
+
+  /** [start, ...stops, end?] as coordinates; addresses go through the geocoder chain. */
+  private async resolveLocations(request: OptimizeRequest, context: OptimizeContext): Promise<Point[]> {
+    const labelled: Array<{ label: string; location: Location }> = [
+      { label: 'start', location: request.start },
+      ...request.stops.map((s, i) => ({ label: `stops[${i}] (id ${JSON.stringify(s.id)})`, location: s as Location })),
+      ...(request.end ? [{ label: 'end', location: request.end }] : []),
+    ];
+    const toGeocode = labelled.filter((l) => isAddress(l.location));
+    const found = new Map<string, Point>();
+    if (toGeocode.length > 0) {
+      try {
+        const results = await geocodeAll(
+          toGeocode.map((l) => ({ label: l.label, address: l.location as { street: string; postalCode: string; city: string } })),
+          this.deps.geocoder,
+          { concurrency: this.deps.geocodeConcurrency, signal: context.signal },
+        );
+        toGeocode.forEach((l, i) => found.set(l.label, { latitude: results[i].latitude, longitude: results[i].longitude }));
+        this.deps.metrics?.geocoderCalls.inc({ outcome: 'found' }, results.length);
+      } catch (err) {
+        if (err instanceof GeocodingFailedError) {
+          for (const failure of err.failures) this.deps.metrics?.geocoderCalls.inc({ outcome: failure.reason });
+          this.deps.logger.info({ requestId: context.requestId, failures: err.failures.map((f) => ({ label: f.label, reason: f.reason, error: f.error?.message })) }, 'geocoding failed');
+          throw new ApiError(422, 'geocoding_failed', `Could not geocode: ${err.labels.join(', ')}. Check the street, postal code and city, or send coordinates. Nothing was charged.`);
+        }
+        throw err;
+      }
+    }
+    return labelled.map((l) => (isAddress(l.location) ? found.get(l.label)! : { latitude: l.location.latitude, longitude: l.location.longitude }));
+  }
+
+  private async travelMatrix(points: Point[], avoidTolls: boolean, context: OptimizeContext): Promise<TravelMatrix> {
+    const engine = context.sandbox ? 'sandbox' : 'live';
+    const provider = context.sandbox ? this.deps.sandboxRouting : this.deps.routing;
+    try {
+      const matrix = await provider.matrix(points, { avoidTolls, signal: context.signal });
+      this.deps.metrics?.routingCalls.inc({ engine, outcome: 'ok' });
+      return matrix;
+    } catch (err) {
+      context.signal.throwIfAborted();
+      this.deps.metrics?.routingCalls.inc({ engine, outcome: 'error' });
+      this.deps.logger.warn({ requestId: context.requestId, engine, err: (err as Error).message }, 'routing engine failed');
+      if (context.sandbox) throw new ApiError(503, 'sandbox_unavailable', 'The sandbox routing engine is temporarily unavailable. Try again shortly. Nothing was counted.');
+      throw new ApiError(502, 'optimization_failed', 'No routing engine could compute travel times for these points. Nothing was charged.');
+    }
+  }
+
+  private async solve(problem: SolveProblem, context: OptimizeContext): Promise<SolveResult> {
+    const started = performance.now();
+    try {
+      const result = await this.deps.solver.solve(problem, { timeLimitMs: this.deps.solverTimeLimitMs, signal: context.signal });
+      this.deps.metrics?.solverDuration.observe({ outcome: 'ok' }, (performance.now() - started) / 1000);
+      return result;
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      context.signal.throwIfAborted();
+      if (err instanceof SolverError && err.code === 'queue_full') {
+        this.deps.metrics?.solverDuration.observe({ outcome: 'overloaded' }, 0);
+        throw new ApiError(503, 'overloaded', 'The optimizer is busy with other routes; retry in a moment. Nothing was charged.', {}, { 'Retry-After': '1' });
+      }
+      this.deps.metrics?.solverDuration.observe({ outcome: 'error' }, (performance.now() - started) / 1000);
+      this.deps.logger.error({ requestId: context.requestId, err }, 'solver failed');
+      throw new ApiError(502, 'optimization_failed', 'The optimizer could not solve this route. Nothing was charged.');
+    }
+  }
+}
