@@ -55,12 +55,13 @@ export function optimizeRouter(deps: OptimizeDeps): Router<AppState> {
 async function optimizeAndCharge(ctx: AppContext, deps: OptimizeDeps, request: OptimizeRequest): Promise<object> {
   const key = ctx.state.apiKey!;
   const controller = new AbortController();
+  // the response's 'close' fires early only when the connection goes away before we answer
   const onClose = (): void => {
-    if (!ctx.res.writableEnded) controller.abort(new ApiError(499, 'client_closed', 'The client closed the connection; nothing was charged.'));
+    if (!ctx.res.writableFinished) controller.abort(new ApiError(499, 'client_closed', 'The client closed the connection; nothing was charged.'));
   };
   const deadline = setTimeout(() => controller.abort(new ApiError(502, 'optimization_failed',
     `The optimization did not finish within ${deps.requestDeadlineMs} ms. Nothing was charged.`)), deps.requestDeadlineMs);
-  ctx.req.once('close', onClose);
+  ctx.res.once('close', onClose);
   try {
     const charge = await deps.billing.openCharge(key, request.stops.length, ctx.state.requestId);
     try {
@@ -76,7 +77,7 @@ async function optimizeAndCharge(ctx: AppContext, deps: OptimizeDeps, request: O
     }
   } finally {
     clearTimeout(deadline);
-    ctx.req.off('close', onClose);
+    ctx.res.off('close', onClose);
   }
 }
 
