@@ -1,0 +1,72 @@
+/**
+ * API benchmark: starts the service as a child process (default settings, a
+ * temp database), then drives POST /api/v1/optimize with autocannon on
+ * loopback for 10-, 50- and 200-stop coordinate requests at concurrency 1 and 8.
+ *
+ *   npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]
+ */
+import autocannon from 'autocannon';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    sizes: { type: 'string', default: '10,50,200' },
+    connections: { type: 'string', default: '1,8' },
+    port: { type: 'string', default: '3917' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const root = new URL('..', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
+const env = { ...process.env, DATABASE_PATH: join(dir, 'bench.db'), PORT: values.port, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+const base = `http://127.0.0.1:${values.port}`;
+
+function stopsAround(count: number, seed: number) {
+  let s = seed;
+  const rand = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
+  return Array.from({ length: count }, (_, i) => ({ id: `p${i}`, latitude: 48.78 + rand() * 0.16, longitude: 2.22 + rand() * 0.26 }));
+}
+
+const key = spawnSync('npx', ['tsx', 'scripts/admin.ts', 'keys', 'create', '--kind', 'live', '--stops', '100000000'], { cwd: root, env, encoding: 'utf8' }).stdout.trim();
+if (!key.startsWith('svc_live_')) throw new Error('could not create a bench key');
+const server = spawn('npx', ['tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+for (let i = 0; ; i++) {
+  try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* starting */ }
+  if (i > 200) throw new Error('server did not start');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+interface Row { stops: number; connections: number; requests: number; errors: number; non2xx: number; rps: number; p50: number; p99: number; max: number }
+const rows: Row[] = [];
+try {
+  for (const stops of values.sizes!.split(',').map(Number)) {
+    const body = JSON.stringify({ start: { latitude: 48.8566, longitude: 2.3522 }, stops: stopsAround(stops, stops) });
+    for (const connections of values.connections!.split(',').map(Number)) {
+      const result = await autocannon({
+        url: `${base}/api/v1/optimize`, method: 'POST', connections, duration: Number(values.duration),
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body,
+      });
+      rows.push({
+        stops, connections, requests: result.requests.total, errors: result.errors, non2xx: result.non2xx,
+        rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max,
+      });
+      if (values.json) console.log(JSON.stringify(rows.at(-1)));
+      else process.stderr.write(`  ${stops} stops × ${connections} connections done\n`);
+    }
+  }
+} finally {
+  server.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
+if (!values.json) {
+  console.log(`POST /api/v1/optimize, live key, ${values.duration} s per cell, default settings (SOLVER_TIME_LIMIT_MS default)`);
+  console.log('stops  conc  requests  req/s   p50 ms  p99 ms  max ms  errors  non-2xx');
+  for (const r of rows) {
+    console.log(`${String(r.stops).padStart(5)}  ${String(r.connections).padStart(4)}  ${String(r.requests).padStart(8)}  ${r.rps.toFixed(1).padStart(6)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.max).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}`);
+  }
+}
