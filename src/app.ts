@@ -21,9 +21,12 @@ import type { RouteOptimizer } from './api/optimize/types.js';
 import type { Idempotency } from './api/optimize/idempotency.js';
 import type { Metrics } from './metrics.js';
 import { requestMetrics } from './http/metrics.js';
+import { requireKey } from './http/auth.js';
+import { FailedAuthLimiter, KeyConcurrency } from './http/limits.js';
+import { cors, jsonDepthLimit, securityHeaders } from './http/security.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize' | 'limits'>;
   logger: Logger;
   store: Store;
   billing: Billing;
@@ -35,7 +38,9 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
-  app.proxy = false;
+  app.proxy = deps.config.limits.trustProxy;
+  const auth = requireKey(deps.billing, new FailedAuthLimiter(deps.config.limits.authFailuresPerMinute, 60_000));
+  const liveConcurrency = new KeyConcurrency(deps.config.limits.liveConcurrentPerKey);
   app.silent = true;
 
   const health = new Router<AppState>();
@@ -47,8 +52,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   const routers = [
     health,
-    balanceRouter(deps),
-    optimizeRouter({ ...deps, requestDeadlineMs: deps.config.optimize.requestDeadlineMs }),
+    balanceRouter({ ...deps, auth }),
+    optimizeRouter({ ...deps, auth, liveConcurrency, requestDeadlineMs: deps.config.optimize.requestDeadlineMs }),
     checkoutRouter(deps),
     openApiRouter({ publicBaseUrl: deps.config.publicBaseUrl }),
   ];
@@ -56,6 +61,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(requestMetrics(deps.metrics));
+  app.use(securityHeaders());
+  app.use(cors(deps.config.limits.corsOrigins));
   app.use(errorHandler(deps.logger));
   app.use(bodyParser({
     enableTypes: ['json'],
@@ -65,6 +72,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     detectJSON: (ctx) => ctx.path.startsWith('/api/'),
     onError: bodyParserError,
   }));
+  app.use(jsonDepthLimit(deps.config.limits.maxJsonDepth));
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());

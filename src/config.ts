@@ -22,6 +22,19 @@ export interface Config {
   geocoding: GeocodingConfig;
   solver: SolverConfig;
   optimize: OptimizeConfig;
+  limits: AbuseLimits;
+}
+
+export interface AbuseLimits {
+  /** Origins allowed to call the API from a browser; ['*'] = any. */
+  corsOrigins: string[];
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
+  trustProxy: boolean;
+  /** Failed authentications per client address per minute before 429 rate_limited. */
+  authFailuresPerMinute: number;
+  /** Optimize calls in flight per live key before 429 rate_limited. */
+  liveConcurrentPerKey: number;
+  maxJsonDepth: number;
 }
 
 export interface RoutingConfig {
@@ -243,6 +256,13 @@ export function loadConfig(env: Env = process.env): Config {
   config.optimize = {
     requestDeadlineMs: r.int('REQUEST_DEADLINE_MS', 30_000, 1_000, 600_000),
     idempotencyTtlHours: r.int('IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 30),
+  };
+  config.limits = {
+    corsOrigins: (r.raw('CORS_ORIGINS') ?? '*').split(',').map((o) => o.trim()).filter((o) => o !== ''),
+    trustProxy: r.oneOf('TRUST_PROXY', ['true', 'false'], 'false') === 'true',
+    authFailuresPerMinute: r.int('AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    liveConcurrentPerKey: r.int('LIVE_MAX_CONCURRENT_PER_KEY', 64, 1, 100_000),
+    maxJsonDepth: r.int('MAX_JSON_DEPTH', 32, 4, 1_000),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

@@ -90,3 +90,22 @@ test('Idempotency-Key: a second call while the first still runs → 409 idempote
     assert.deepEqual(await ledgerOf(s, live), { balance: 10, reasons: ['admin_credit', 'debit', 'refund'] });
   });
 });
+
+test('live keys: calls in flight past LIVE_MAX_CONCURRENT_PER_KEY → 429 rate_limited with Retry-After, not debited', async () => {
+  await withSolver(stalling, { REQUEST_DEADLINE_MS: '1500', LIVE_MAX_CONCURRENT_PER_KEY: '2' }, async (s) => {
+    const live = await s.createKey('live', 100);
+    const body = { start: PARIS_START, stops: coordinateStops(3) };
+    const running = [s.request('POST', '/api/v1/optimize', { key: live, body }), s.request('POST', '/api/v1/optimize', { key: live, body })];
+    for (let i = 0; i < 100 && (await ledgerOf(s, live)).balance !== 94; i++) await new Promise((r) => setTimeout(r, 20));
+    const third = await s.request('POST', '/api/v1/optimize', { key: live, body });
+    assert.equal(third.status, 429);
+    assert.equal(third.body.error, 'rate_limited');
+    assert.equal(third.headers.get('retry-after'), '1');
+    assert.equal((await ledgerOf(s, live)).balance, 94);
+    assert.deepEqual((await Promise.all(running)).map((r) => r.status), [502, 502]);
+    // once they have finished, the key can call again (the slots were released)
+    const again = await s.request('POST', '/api/v1/optimize', { key: live, body });
+    assert.equal(again.status, 502);
+    assert.equal((await ledgerOf(s, live)).balance, 100);
+  });
+});

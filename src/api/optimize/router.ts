@@ -1,7 +1,8 @@
 import { Router } from '@koa/router';
 import { ApiError } from '../../errors.js';
 import type { Billing } from '../../billing/billing.js';
-import { requireKey } from '../../http/auth.js';
+import type { Middleware } from 'koa';
+import type { KeyConcurrency } from '../../http/limits.js';
 import type { AppContext, AppState } from '../../http/state.js';
 import type { Idempotency, IdempotencyClaim } from './idempotency.js';
 import { isAddress, type OptimizeRequest } from './schema.js';
@@ -14,6 +15,9 @@ export interface OptimizeDeps {
   idempotency: Idempotency;
   /** A whole call past this is 502 optimization_failed, and refunded. */
   requestDeadlineMs: number;
+  auth: Middleware<AppState>;
+  /** Bounds the calls in flight per live key. */
+  liveConcurrency: KeyConcurrency;
 }
 
 /**
@@ -24,32 +28,42 @@ export interface OptimizeDeps {
  */
 export function optimizeRouter(deps: OptimizeDeps): Router<AppState> {
   const router = new Router<AppState>();
-  router.post('/api/v1/optimize', requireKey(deps.billing), async (ctx) => {
+  router.post('/api/v1/optimize', deps.auth, async (ctx) => {
     const key = ctx.state.apiKey!;
     const request = validateOptimizeRequest(ctx.request.body);
     if (key.kind === 'test') checkSandboxRequest(deps.billing, request);
 
-    const idempotencyKey = ctx.get('Idempotency-Key');
-    let claim: IdempotencyClaim | undefined;
-    if (idempotencyKey) {
-      const started = await deps.idempotency.start(key.id, idempotencyKey, ctx.request.body);
-      if ('replay' in started) {
-        ctx.status = started.replay.status;
-        ctx.body = started.replay.body;
-        ctx.set('Idempotent-Replayed', 'true');
-        return;
-      }
-      claim = started.claim;
-    }
+    const release = key.kind === 'live' ? deps.liveConcurrency.acquire(key.id) : undefined;
     try {
-      ctx.body = await optimizeAndCharge(ctx, deps, request);
-      await claim?.complete(200, ctx.body);
-    } catch (err) {
-      await claim?.abandon();
-      throw err;
+      await idempotentOptimize(ctx, deps, request);
+    } finally {
+      release?.();
     }
   });
   return router;
+}
+
+async function idempotentOptimize(ctx: AppContext, deps: OptimizeDeps, request: OptimizeRequest): Promise<void> {
+  const key = ctx.state.apiKey!;
+  const idempotencyKey = ctx.get('Idempotency-Key');
+  let claim: IdempotencyClaim | undefined;
+  if (idempotencyKey) {
+    const started = await deps.idempotency.start(key.id, idempotencyKey, ctx.request.body);
+    if ('replay' in started) {
+      ctx.status = started.replay.status;
+      ctx.body = started.replay.body;
+      ctx.set('Idempotent-Replayed', 'true');
+      return;
+    }
+    claim = started.claim;
+  }
+  try {
+    ctx.body = await optimizeAndCharge(ctx, deps, request);
+    await claim?.complete(200, ctx.body);
+  } catch (err) {
+    await claim?.abandon();
+    throw err;
+  }
 }
 
 async function optimizeAndCharge(ctx: AppContext, deps: OptimizeDeps, request: OptimizeRequest): Promise<object> {
