@@ -35,6 +35,9 @@ export interface AbuseLimits {
   /** Optimize calls in flight per live key before 429 rate_limited. */
   liveConcurrentPerKey: number;
   maxJsonDepth: number;
+  /** Test keys the web console hands out per client address and per e-mail, rolling 24 hours. */
+  consoleKeysPerIpPerDay: number;
+  consoleKeysPerEmailPerDay: number;
 }
 
 export interface RoutingConfig {
@@ -263,6 +266,8 @@ export function loadConfig(env: Env = process.env): Config {
     authFailuresPerMinute: r.int('AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     liveConcurrentPerKey: r.int('LIVE_MAX_CONCURRENT_PER_KEY', 64, 1, 100_000),
     maxJsonDepth: r.int('MAX_JSON_DEPTH', 32, 4, 1_000),
+    consoleKeysPerIpPerDay: r.int('CONSOLE_TEST_KEYS_PER_IP_PER_DAY', 10, 1, 1_000_000),
+    consoleKeysPerEmailPerDay: r.int('CONSOLE_TEST_KEYS_PER_EMAIL_PER_DAY', 3, 1, 1_000_000),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
