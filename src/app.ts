@@ -24,6 +24,8 @@ import { requestMetrics } from './http/metrics.js';
 import { requireKey } from './http/auth.js';
 import { FailedAuthLimiter, KeyConcurrency } from './http/limits.js';
 import { cors, jsonDepthLimit, securityHeaders } from './http/security.js';
+import type { ConsoleTestKeys } from './console/test-keys.js';
+import { consoleRouter, docsRouter } from './console/router.js';
 
 export interface AppDeps {
   config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize' | 'limits'>;
@@ -34,6 +36,11 @@ export interface AppDeps {
   idempotency: Idempotency;
   checkout: CheckoutProvider | null;
   metrics: Metrics;
+  consoleTestKeys: ConsoleTestKeys;
+  readiness(): Promise<{ store: boolean; solver: boolean }>;
+  /** Routers of other modules (payments webhook, packs). */
+  routers?: Router<AppState>[];
+  openApiPaths?: Record<string, object>;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -45,6 +52,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   const health = new Router<AppState>();
   health.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
+  health.get('/readyz', async (ctx) => {
+    const checks = await deps.readiness();
+    const ready = checks.store && checks.solver;
+    ctx.status = ready ? 200 : 503;
+    ctx.body = ready ? { status: 'ready', checks } : { error: 'not_ready', message: 'The service is starting or shutting down.', checks };
+  });
   health.get('/metrics', async (ctx) => {
     ctx.body = await deps.metrics.registry.metrics();
     ctx.type = deps.metrics.registry.contentType;
@@ -55,7 +68,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     balanceRouter({ ...deps, auth }),
     optimizeRouter({ ...deps, auth, liveConcurrency, requestDeadlineMs: deps.config.optimize.requestDeadlineMs }),
     checkoutRouter(deps),
-    openApiRouter({ publicBaseUrl: deps.config.publicBaseUrl }),
+    ...(deps.routers ?? []),
+    openApiRouter({ publicBaseUrl: deps.config.publicBaseUrl, extraPaths: deps.openApiPaths }),
+    consoleRouter({ testKeys: deps.consoleTestKeys }),
+    docsRouter({ publicBaseUrl: deps.config.publicBaseUrl }),
   ];
 
   app.use(requestId());

@@ -14,6 +14,10 @@ import {
 } from './geo/index.js';
 import { Metrics } from './metrics.js';
 import { SolverPool } from './solver/index.js';
+import type { Router } from '@koa/router';
+import type { AppState } from './http/state.js';
+import { buildPaymentServices, type Outbox, type PaymentDeps } from './payments/index.js';
+import { ConsoleTestKeys } from './console/test-keys.js';
 
 export interface Services {
   store: Store;
@@ -21,9 +25,17 @@ export interface Services {
   optimizer: RouteOptimizer;
   idempotency: Idempotency;
   checkout: CheckoutProvider | null;
+  /** Stripe webhook and packs. */
+  routers: Router<AppState>[];
+  openApiPaths: Record<string, object>;
+  outbox: Outbox;
   metrics: Metrics;
+  /** Free test keys handed out by the web console (per-IP and per-e-mail limits). */
+  consoleTestKeys: ConsoleTestKeys;
   /** Solves waiting for a worker (for readiness and metrics). */
   solverQueueDepth(): number;
+  /** What /readyz reports: the store answers and the solver pool is up (false once shutdown began). */
+  readiness(): Promise<{ store: boolean; solver: boolean }>;
   close(): Promise<void>;
 }
 
@@ -31,6 +43,8 @@ export interface ServiceOverrides {
   clock?: Clock;
   /** Replaces the worker pool (tests that need a solver that fails or stalls). */
   solver?: RouteSolver;
+  /** Outbox timing, Stripe timeouts, mail sender. */
+  payments?: Omit<PaymentDeps, 'store' | 'billing' | 'logger' | 'clock'>;
 }
 
 export async function buildServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -41,6 +55,8 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     debited: (stops) => metrics.stopsDebited.inc(stops),
     refunded: (stops) => metrics.stopsRefunded.inc(stops),
   });
+
+  const payments = buildPaymentServices(config, { store, billing, logger, clock, ...overrides.payments });
 
   const routingSettings: RoutingSettings = {
     haversine: { circuityFactor: config.routing.circuityFactor },
@@ -80,15 +96,29 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     metrics,
   });
 
+  let closing = false;
   return {
     store,
     billing,
     optimizer,
     idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, clock),
-    checkout: null,
+    checkout: payments.checkout,
+    routers: payments.routers,
+    openApiPaths: payments.openApiPaths,
+    outbox: payments.outbox,
     metrics,
+    consoleTestKeys: new ConsoleTestKeys(store, {
+      perIpPerDay: config.limits.consoleKeysPerIpPerDay,
+      perEmailPerDay: config.limits.consoleKeysPerEmailPerDay,
+    }, clock),
     solverQueueDepth,
+    async readiness() {
+      const storeUp = await store.ping().then(() => true, () => false);
+      return { store: storeUp && !closing, solver: !closing };
+    },
     async close() {
+      closing = true;
+      await payments.close();
       await pool?.close();
       await store.close();
     },

@@ -5,7 +5,10 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { Billing } from '../billing/billing.js';
-import { hashApiKey, parseApiKey } from '../billing/keys.js';
+import { generateApiKey, hashApiKey, lastFour, parseApiKey } from '../billing/keys.js';
+import { replacementKeyMail } from '../mail/messages.js';
+import { Outbox } from '../mail/outbox.js';
+import { createMailSender, type MailLog } from '../mail/sender.js';
 import { SqliteStore } from '../store/sqlite.js';
 import type { ApiKeyRecord, Store } from '../store/types.js';
 
@@ -15,6 +18,12 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   keys revoke KEY                                        revoke a key
   keys credit KEY N                                      add N stops to a live key
   keys list                                              list keys (last 4 characters only)
+  keys resend-email KEY                                  replace a live key (full key or its last 4
+                                                         characters): new key, same balance, old key
+                                                         revoked, new key e-mailed to the key's address
+  payments list                                          list Stripe payments
+  outbox list                                            list queued and sent e-mails (no bodies)
+  outbox retry                                           send every unsent e-mail now
 `;
 
 export class UsageError extends Error {}
@@ -27,7 +36,7 @@ export interface CliIo {
 export async function runAdmin(argv: string[], config: Config, io: CliIo): Promise<number> {
   const store: Store = new SqliteStore(config.databasePath);
   try {
-    return await dispatch(argv, store, new Billing(store, config.sandbox), io);
+    return await dispatch(argv, store, new Billing(store, config.sandbox), io, config);
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`${err.message}\n\n${USAGE}`);
@@ -39,7 +48,7 @@ export async function runAdmin(argv: string[], config: Config, io: CliIo): Promi
   }
 }
 
-async function dispatch(argv: string[], store: Store, billing: Billing, io: CliIo): Promise<number> {
+async function dispatch(argv: string[], store: Store, billing: Billing, io: CliIo, config: Config): Promise<number> {
   const [group, command, ...rest] = argv;
   const route = `${group ?? ''} ${command ?? ''}`.trim();
   switch (route) {
@@ -47,6 +56,10 @@ async function dispatch(argv: string[], store: Store, billing: Billing, io: CliI
     case 'keys revoke': return keysRevoke(rest, store, io);
     case 'keys credit': return keysCredit(rest, store, io);
     case 'keys list': return keysList(rest, store, io);
+    case 'keys resend-email': return keysResendEmail(rest, store, io, config);
+    case 'payments list': return paymentsList(rest, store, io);
+    case 'outbox list': return outboxList(rest, store, io);
+    case 'outbox retry': return outboxRetry(rest, store, io, config);
     default: throw new UsageError(route === '' ? 'No command given.' : `Unknown command "${route}".`);
   }
 }
@@ -126,4 +139,86 @@ async function keysList(args: string[], store: Store, io: CliIo): Promise<number
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+}
+
+/** The outbox as the CLI uses it: one pass, messages logged to stderr, no timer. */
+function cliOutbox(store: Store, io: CliIo, config: Config): Outbox {
+  const log: MailLog = {
+    info: (obj, msg) => { if ('file' in obj) io.err(msg); },
+    warn: (obj, msg) => io.err(`${msg}: ${String((obj as { error?: string }).error ?? '')}`),
+  };
+  return new Outbox(store, createMailSender(config.mail, log), log);
+}
+
+async function keysResendEmail(args: string[], store: Store, io: CliIo, config: Config): Promise<number> {
+  const { positionals } = parse(args, {}, 1);
+  const given = positionals[0];
+  let record: ApiKeyRecord;
+  if (parseApiKey(given)) {
+    record = await findKey(store, given);
+  } else {
+    const last4 = given.replace(/^(…|\.\.\.)/, '');
+    if (!/^[A-Za-z0-9_-]{4}$/.test(last4)) throw new UsageError('KEY must be a full API key or its last 4 characters.');
+    const matches = (await store.findKeyByLast4(last4)).filter((k) => k.kind === 'live' && !k.revokedAt);
+    if (matches.length === 0) throw new UsageError(`No active live key ends in ${last4}.`);
+    if (matches.length > 1) throw new UsageError(`${matches.length} active live keys end in ${last4}: give the full key.`);
+    record = matches[0];
+  }
+  if (record.kind !== 'live') throw new UsageError('Only live keys are issued by e-mail.');
+  if (record.revokedAt) throw new UsageError(`Key …${record.last4} is revoked.`);
+  if (!record.email) throw new UsageError(`Key …${record.last4} has no e-mail address.`);
+  const key = generateApiKey('live');
+  const outcome = await store.replaceKey({
+    oldKeyId: record.id,
+    newKey: { keyHash: hashApiKey(key), last4: lastFour(key) },
+    composeMail: ({ oldKey, balance }) => replacementKeyMail({ to: oldKey.email!, key, oldLast4: oldKey.last4, balance, publicBaseUrl: config.publicBaseUrl }),
+    now: new Date(),
+  });
+  io.err(`Revoked key …${outcome.oldKey.last4}; new key …${outcome.newKey.last4} holds ${outcome.moved} stops.`);
+  const outbox = cliOutbox(store, io, config);
+  try {
+    await outbox.kick();
+  } finally {
+    await outbox.close();
+  }
+  const sent = (await store.listMail()).find((m) => m.id === outcome.outboxId);
+  if (sent?.sentAt) {
+    io.err(`E-mailed the new key to ${outcome.newKey.email}.`);
+    return 0;
+  }
+  io.err(`The e-mail to ${outcome.newKey.email} is not sent yet (${sent?.lastError ?? 'unknown error'}); it stays in the outbox and the server retries it.`);
+  return 1;
+}
+
+async function paymentsList(args: string[], store: Store, io: CliIo): Promise<number> {
+  parse(args, {}, 0);
+  const rows = (await store.listPayments()).map((p) => [
+    p.createdAt, p.email, p.packId, String(p.stops), `${(p.amountCents / 100).toFixed(2)} ${p.currency.toUpperCase()}`, p.stripeSessionId,
+    `…${p.keyLast4}`, p.createdKey ? 'new key' : 'top-up',
+  ]);
+  io.out(table(['CREATED', 'EMAIL', 'PACK', 'STOPS', 'AMOUNT', 'SESSION', 'KEY', 'KIND'], rows));
+  return 0;
+}
+
+async function outboxList(args: string[], store: Store, io: CliIo): Promise<number> {
+  parse(args, {}, 0);
+  const rows = (await store.listMail()).map((m) => [
+    String(m.id), m.createdAt, m.kind, m.to, m.subject, String(m.attempts), m.sentAt ?? (m.cancelledAt ? 'cancelled' : '-'),
+    m.sentAt || m.cancelledAt ? '-' : m.nextAttemptAt,
+    (m.lastError ?? '-').replace(/\s+/g, ' ').slice(0, 60),
+  ]);
+  io.out(table(['ID', 'CREATED', 'KIND', 'TO', 'SUBJECT', 'ATTEMPTS', 'SENT', 'NEXT ATTEMPT', 'LAST ERROR'], rows));
+  return 0;
+}
+
+async function outboxRetry(args: string[], store: Store, io: CliIo, config: Config): Promise<number> {
+  parse(args, {}, 0);
+  const outbox = cliOutbox(store, io, config);
+  try {
+    const report = await outbox.retryAll();
+    io.out(`sent ${report.sent}, failed ${report.failed}`);
+    return report.failed > 0 ? 1 : 0;
+  } finally {
+    await outbox.close();
+  }
 }

@@ -7,7 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readMigrations } from './migrate.js';
 import type {
-  ApiKeyRecord, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, RefundOutcome, SandboxReservationOutcome,
+  ApiKeyRecord, ConsoleTestKeyOutcome, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord,
+  PurchaseOutcome, PurchaseRequest, RefundOutcome, ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome,
   SandboxReservationRequest, SandboxUsage, SandboxWindow, Store,
 } from './types.js';
 
@@ -20,6 +21,25 @@ interface KeyRow {
 const toKey = (row: KeyRow): ApiKeyRecord => ({
   id: row.id, kind: row.kind, last4: row.last4, email: row.email, balance: row.balance, createdAt: row.created_at, revokedAt: row.revoked_at,
 });
+
+interface OutboxRow {
+  id: number; kind: OutboxMessage['kind']; to_address: string; subject: string; body: string; key_id: number | null; attempts: number;
+  last_error: string | null; created_at: string; next_attempt_at: string; sent_at: string | null; cancelled_at: string | null;
+}
+
+const toOutbox = (r: OutboxRow): OutboxMessage => ({
+  id: r.id, kind: r.kind, to: r.to_address, subject: r.subject, body: r.body, keyId: r.key_id, attempts: r.attempts,
+  lastError: r.last_error, createdAt: r.created_at, nextAttemptAt: r.next_attempt_at, sentAt: r.sent_at, cancelledAt: r.cancelled_at,
+});
+
+interface PaymentRow {
+  id: number; stripe_event_id: string; stripe_session_id: string; email: string; pack_id: string; stops: number; amount_cents: number;
+  currency: string; key_id: number; last4: string; created_key: number; created_at: string;
+}
+
+/** The SQLite error code of a violated UNIQUE constraint. */
+const isUniqueViolation = (err: unknown): boolean =>
+  typeof err === 'object' && err !== null && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
 export interface SqliteStoreOptions {
   /** How long a writer waits for another connection's lock before SQLITE_BUSY. */
@@ -93,6 +113,36 @@ export class SqliteStore implements Store {
       geocodeGet: db.prepare('SELECT result FROM geocode_cache WHERE cache_key = ?').pluck(),
       geocodePut: db.prepare(`INSERT INTO geocode_cache (cache_key, result, created_at) VALUES (?, ?, ?)
         ON CONFLICT (cache_key) DO UPDATE SET result = excluded.result, created_at = excluded.created_at`),
+      consoleRequestsByIp: db.prepare(`SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM console_key_requests
+        WHERE client_ip = ? AND at_ms >= ?`),
+      consoleRequestsByEmail: db.prepare(`SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM console_key_requests
+        WHERE email = ? AND at_ms >= ?`),
+      insertConsoleRequest: db.prepare(`INSERT INTO console_key_requests (key_id, client_ip, email, at_ms)
+        VALUES (@keyId, @clientIp, @email, @nowMs)`),
+      ping: db.prepare('SELECT 1').pluck(),
+      paymentByEvent: db.prepare('SELECT id FROM payments WHERE stripe_event_id = ?').pluck(),
+      paymentBySession: db.prepare('SELECT id FROM payments WHERE stripe_session_id = ?').pluck(),
+      activeLiveKeyByEmail: db.prepare(`SELECT * FROM api_keys
+        WHERE kind = 'live' AND revoked_at IS NULL AND email = ? COLLATE NOCASE ORDER BY id DESC LIMIT 1`),
+      insertPayment: db.prepare(`INSERT INTO payments (stripe_event_id, stripe_session_id, email, pack_id, stops, amount_cents, currency,
+          key_id, ledger_id, created_key, created_at)
+        VALUES (@stripeEventId, @stripeSessionId, @email, @packId, @stops, @amountCents, @currency, @keyId, @ledgerId, @createdKey, @createdAt)`),
+      listPayments: db.prepare(`SELECT p.*, k.last4 FROM payments p JOIN api_keys k ON k.id = p.key_id ORDER BY p.id`),
+      setBalance: db.prepare('UPDATE api_keys SET balance = ? WHERE id = ?'),
+      revokeKeyById: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      insertOutbox: db.prepare(`INSERT INTO outbox (kind, to_address, subject, body, key_id, created_at, next_attempt_at)
+        VALUES (@kind, @to, @subject, @body, @keyId, @now, @now)`),
+      outboxDue: db.prepare(`SELECT id FROM outbox WHERE sent_at IS NULL AND cancelled_at IS NULL AND next_attempt_at <= ?
+        ORDER BY id LIMIT ?`).pluck(),
+      outboxClaim: db.prepare(`UPDATE outbox SET next_attempt_at = ?
+        WHERE id = ? AND sent_at IS NULL AND cancelled_at IS NULL AND next_attempt_at <= ?`),
+      outboxCancelForKey: db.prepare(`UPDATE outbox SET cancelled_at = ?, body = '', last_error = ?
+        WHERE key_id = ? AND sent_at IS NULL AND cancelled_at IS NULL`),
+      outboxById: db.prepare('SELECT * FROM outbox WHERE id = ?'),
+      outboxSent: db.prepare(`UPDATE outbox SET sent_at = ?, body = '', attempts = attempts + 1, last_error = NULL WHERE id = ? AND sent_at IS NULL`),
+      outboxFailed: db.prepare('UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ? AND sent_at IS NULL'),
+      outboxReschedule: db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE sent_at IS NULL AND cancelled_at IS NULL'),
+      outboxList: db.prepare('SELECT * FROM outbox ORDER BY id'),
     };
   }
 
@@ -132,13 +182,17 @@ export class SqliteStore implements Store {
   }
 
   private creditInTransaction(keyId: number, stops: number, reason: 'purchase' | 'admin_credit', requestId: string | null, createdAt: string): number {
+    return this.creditRow(keyId, stops, reason, requestId, createdAt).balance;
+  }
+
+  private creditRow(keyId: number, stops: number, reason: 'purchase' | 'admin_credit', requestId: string | null, createdAt: string): { ledgerId: number; balance: number } {
     if (!Number.isSafeInteger(stops) || stops <= 0) throw new RangeError('credit needs a positive whole number of stops');
     const key = this.stmt.keyById.get(keyId) as KeyRow | undefined;
     if (!key) throw new Error(`no key with id ${keyId}`);
     if (key.kind !== 'live') throw new Error('only live keys hold a balance');
     this.stmt.addBalance.run(stops, keyId);
-    this.stmt.insertLedger.run({ keyId, delta: stops, reason, requestId, refundOf: null, createdAt });
-    return this.stmt.balance.get(keyId) as number;
+    const ledgerId = Number(this.stmt.insertLedger.run({ keyId, delta: stops, reason, requestId, refundOf: null, createdAt }).lastInsertRowid);
+    return { ledgerId, balance: this.stmt.balance.get(keyId) as number };
   }
 
   async debit(keyId: number, stops: number, requestId: string, now: Date): Promise<DebitOutcome> {
@@ -231,5 +285,124 @@ export class SqliteStore implements Store {
 
   async putCachedGeocode(cacheKey: string, result: string, now: Date): Promise<void> {
     this.stmt.geocodePut.run(cacheKey, result, now.toISOString());
+  }
+
+  async issueConsoleTestKey(r: ConsoleTestKeyRequest): Promise<ConsoleTestKeyOutcome> {
+    return this.db.transaction((): ConsoleTestKeyOutcome => {
+      const byIp = this.stmt.consoleRequestsByIp.get(r.clientIp, r.sinceMs) as { n: number; oldest: number | null };
+      if (byIp.n >= r.maxPerIp) return { ok: false, exceeded: 'ip', oldestMs: byIp.oldest ?? r.nowMs };
+      const byEmail = this.stmt.consoleRequestsByEmail.get(r.email, r.sinceMs) as { n: number; oldest: number | null };
+      if (byEmail.n >= r.maxPerEmail) return { ok: false, exceeded: 'email', oldestMs: byEmail.oldest ?? r.nowMs };
+      const keyId = Number(this.stmt.insertKey.run({
+        kind: 'test', keyHash: r.keyHash, last4: r.last4, email: r.email, createdAt: new Date(r.nowMs).toISOString(),
+      }).lastInsertRowid);
+      this.stmt.insertConsoleRequest.run({ keyId, clientIp: r.clientIp, email: r.email, nowMs: r.nowMs });
+      return { ok: true, record: toKey(this.stmt.keyById.get(keyId) as KeyRow) };
+    }).immediate();
+  }
+
+  async ping(): Promise<void> {
+    this.stmt.ping.get();
+  }
+
+  async recordPurchase(r: PurchaseRequest): Promise<PurchaseOutcome> {
+    const createdAt = r.now.toISOString();
+    const run = this.db.transaction((): PurchaseOutcome => {
+      if (this.stmt.paymentByEvent.get(r.stripeEventId) !== undefined) return { kind: 'duplicate', matched: 'event' };
+      if (this.stmt.paymentBySession.get(r.stripeSessionId) !== undefined) return { kind: 'duplicate', matched: 'session' };
+      const existing = this.stmt.activeLiveKeyByEmail.get(r.email) as KeyRow | undefined;
+      const keyId = existing ? existing.id : Number(this.stmt.insertKey.run({
+        kind: 'live', keyHash: r.newKey.keyHash, last4: r.newKey.last4, email: r.email, createdAt,
+      }).lastInsertRowid);
+      const { ledgerId, balance } = this.creditRow(keyId, r.stops, 'purchase', r.stripeSessionId, createdAt);
+      const paymentId = Number(this.stmt.insertPayment.run({
+        stripeEventId: r.stripeEventId, stripeSessionId: r.stripeSessionId, email: r.email, packId: r.packId, stops: r.stops,
+        amountCents: r.amountCents, currency: r.currency, keyId, ledgerId, createdKey: existing ? 0 : 1, createdAt,
+      }).lastInsertRowid);
+      const key = toKey(this.stmt.keyById.get(keyId) as KeyRow);
+      const mail = r.composeMail({ createdKey: !existing, key, balance });
+      const outboxId = this.insertOutbox(mail, keyId, createdAt);
+      return { kind: 'credited', createdKey: !existing, key, balance, paymentId, outboxId };
+    });
+    try {
+      return run.immediate();
+    } catch (err) {
+      // another connection recorded the same event or session between our check and our insert
+      if (!isUniqueViolation(err)) throw err;
+      return { kind: 'duplicate', matched: this.stmt.paymentByEvent.get(r.stripeEventId) !== undefined ? 'event' : 'session' };
+    }
+  }
+
+  async replaceKey(r: ReplaceKeyRequest): Promise<ReplaceKeyOutcome> {
+    const createdAt = r.now.toISOString();
+    return this.db.transaction((): ReplaceKeyOutcome => {
+      const old = this.stmt.keyById.get(r.oldKeyId) as KeyRow | undefined;
+      if (!old) throw new Error(`no key with id ${r.oldKeyId}`);
+      if (old.kind !== 'live') throw new Error('only live keys can be replaced by e-mail');
+      if (old.revoked_at) throw new Error('this key is revoked');
+      if (!old.email) throw new Error('this key has no e-mail address');
+      const newId = Number(this.stmt.insertKey.run({
+        kind: 'live', keyHash: r.newKey.keyHash, last4: r.newKey.last4, email: old.email, createdAt,
+      }).lastInsertRowid);
+      const moved = old.balance;
+      if (moved > 0) {
+        // the ledger allows no other reason: a transfer is an admin adjustment, tagged in request_id
+        const tag = `replace:${old.id}->${newId}`;
+        this.stmt.setBalance.run(0, old.id);
+        this.stmt.insertLedger.run({ keyId: old.id, delta: -moved, reason: 'admin_credit', requestId: tag, refundOf: null, createdAt });
+        this.creditRow(newId, moved, 'admin_credit', tag, createdAt);
+      }
+      this.stmt.revokeKeyById.run(createdAt, old.id);
+      // unsent mails about the old key would announce a dead key (and hold it in full): drop them
+      this.stmt.outboxCancelForKey.run(createdAt, `cancelled: key replaced by key ${newId}`, old.id);
+      const oldKey = toKey(this.stmt.keyById.get(old.id) as KeyRow);
+      const newKey = toKey(this.stmt.keyById.get(newId) as KeyRow);
+      const outboxId = this.insertOutbox(r.composeMail({ oldKey, newKey, balance: newKey.balance }), newId, createdAt);
+      return { oldKey, newKey, moved, outboxId };
+    }).immediate();
+  }
+
+  async listPayments(): Promise<PaymentRecord[]> {
+    return (this.stmt.listPayments.all() as PaymentRow[]).map((p) => ({
+      id: p.id, stripeEventId: p.stripe_event_id, stripeSessionId: p.stripe_session_id, email: p.email, packId: p.pack_id, stops: p.stops,
+      amountCents: p.amount_cents, currency: p.currency, keyId: p.key_id, keyLast4: p.last4, createdKey: p.created_key === 1, createdAt: p.created_at,
+    }));
+  }
+
+  private insertOutbox(message: NewOutboxMessage, keyId: number | null, now: string): number {
+    return Number(this.stmt.insertOutbox.run({
+      kind: message.kind, to: message.to, subject: message.subject, body: message.body, keyId, now,
+    }).lastInsertRowid);
+  }
+
+  async enqueueMail(message: NewOutboxMessage, keyId: number | null, now: Date): Promise<number> {
+    return this.insertOutbox(message, keyId, now.toISOString());
+  }
+
+  async dueMail(now: Date, limit: number): Promise<number[]> {
+    return this.stmt.outboxDue.all(now.toISOString(), limit) as number[];
+  }
+
+  async claimMail(id: number, now: Date, leaseUntil: Date): Promise<OutboxMessage | null> {
+    return this.db.transaction((): OutboxMessage | null => {
+      if (this.stmt.outboxClaim.run(leaseUntil.toISOString(), id, now.toISOString()).changes !== 1) return null;
+      return toOutbox(this.stmt.outboxById.get(id) as OutboxRow);
+    }).immediate();
+  }
+
+  async markMailSent(id: number, now: Date): Promise<void> {
+    this.stmt.outboxSent.run(now.toISOString(), id);
+  }
+
+  async markMailFailed(id: number, error: string, nextAttemptAt: Date): Promise<void> {
+    this.stmt.outboxFailed.run(error.slice(0, 1000), nextAttemptAt.toISOString(), id);
+  }
+
+  async rescheduleMail(now: Date): Promise<number> {
+    return this.stmt.outboxReschedule.run(now.toISOString()).changes;
+  }
+
+  async listMail(): Promise<OutboxMessage[]> {
+    return (this.stmt.outboxList.all() as OutboxRow[]).map(toOutbox);
   }
 }

@@ -90,6 +90,101 @@ export type IdempotencyOutcome =
   | { kind: 'in_progress' }
   | { kind: 'conflict' };
 
+/** A key as the store writes it: generated and hashed in JS, before the transaction. */
+export interface KeyMaterial {
+  keyHash: string;
+  last4: string;
+}
+
+export type OutboxKind = 'new_key' | 'top_up' | 'replacement_key';
+
+export interface NewOutboxMessage {
+  kind: OutboxKind;
+  to: string;
+  subject: string;
+  /** Plain text. A new-key message holds the full key until it is sent. */
+  body: string;
+}
+
+export interface OutboxMessage extends NewOutboxMessage {
+  id: number;
+  keyId: number | null;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  nextAttemptAt: string;
+  sentAt: string | null;
+  /** Set when the message was dropped unsent (its key was replaced); the body is then blanked. */
+  cancelledAt: string | null;
+}
+
+export interface PaymentRecord {
+  id: number;
+  stripeEventId: string;
+  stripeSessionId: string;
+  email: string;
+  packId: string;
+  stops: number;
+  amountCents: number;
+  currency: string;
+  keyId: number;
+  keyLast4: string;
+  /** True when this payment created the key, false when it topped up an existing one. */
+  createdKey: boolean;
+  createdAt: string;
+}
+
+export interface PurchaseRequest {
+  stripeEventId: string;
+  stripeSessionId: string;
+  email: string;
+  packId: string;
+  stops: number;
+  amountCents: number;
+  currency: string;
+  /** Used only when the e-mail has no active live key. */
+  newKey: KeyMaterial;
+  /** Composes the e-mail once the transaction knows which key was credited and its new balance. */
+  composeMail(result: { createdKey: boolean; key: ApiKeyRecord; balance: number }): NewOutboxMessage;
+  now: Date;
+}
+
+export type PurchaseOutcome =
+  | { kind: 'duplicate'; matched: 'event' | 'session' }
+  | { kind: 'credited'; createdKey: boolean; key: ApiKeyRecord; balance: number; paymentId: number; outboxId: number };
+
+export interface ReplaceKeyRequest {
+  oldKeyId: number;
+  newKey: KeyMaterial;
+  composeMail(result: { oldKey: ApiKeyRecord; newKey: ApiKeyRecord; balance: number }): NewOutboxMessage;
+  now: Date;
+}
+
+export interface ReplaceKeyOutcome {
+  oldKey: ApiKeyRecord;
+  newKey: ApiKeyRecord;
+  /** Stops moved from the old key to the new one. */
+  moved: number;
+  outboxId: number;
+}
+
+export interface ConsoleTestKeyRequest {
+  keyHash: string;
+  last4: string;
+  /** Lower-cased. */
+  email: string;
+  clientIp: string;
+  nowMs: number;
+  /** Requests at or after this instant count toward the limits. */
+  sinceMs: number;
+  maxPerIp: number;
+  maxPerEmail: number;
+}
+
+export type ConsoleTestKeyOutcome =
+  | { ok: true; record: ApiKeyRecord }
+  | { ok: false; exceeded: 'ip' | 'email'; oldestMs: number };
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   close(): Promise<void>;
@@ -123,6 +218,38 @@ export interface Store {
   /** The call failed: the key is free again (a failed call is not charged, so a retry is safe). */
   abandonIdempotent(keyId: number, idempotencyKey: string): Promise<void>;
 
+  /** Checks the console's per-address and per-e-mail limits and creates the test key, in one transaction. */
+  issueConsoleTestKey(request: ConsoleTestKeyRequest): Promise<ConsoleTestKeyOutcome>;
+  /** Cheap liveness check of the database (readiness probe). */
+  ping(): Promise<void>;
+
   getCachedGeocode(cacheKey: string): Promise<string | undefined>;
   putCachedGeocode(cacheKey: string, result: string, now: Date): Promise<void>;
+
+  /**
+   * A paid Checkout Session, in ONE transaction: the payment row (unique on the
+   * Stripe event id and on the session id), the credit of the e-mail's most
+   * recent active live key or a new live key, the ledger row, the outbox row.
+   * A payment already recorded for this event or session changes nothing.
+   */
+  recordPurchase(request: PurchaseRequest): Promise<PurchaseOutcome>;
+  /**
+   * One transaction: a new live key for the old key's e-mail, the old key's
+   * balance moved to it through two ledger rows, the old key revoked, its
+   * unsent e-mails cancelled, the new-key e-mail queued. Throws when the old key is not an active live key with an e-mail.
+   */
+  replaceKey(request: ReplaceKeyRequest): Promise<ReplaceKeyOutcome>;
+  listPayments(): Promise<PaymentRecord[]>;
+
+  enqueueMail(message: NewOutboxMessage, keyId: number | null, now: Date): Promise<number>;
+  /** Ids of unsent messages due at `now`, oldest first. */
+  dueMail(now: Date, limit: number): Promise<number[]>;
+  /** Claims a due message until `leaseUntil` (so no other sender takes it); null when not due or already sent. */
+  claimMail(id: number, now: Date, leaseUntil: Date): Promise<OutboxMessage | null>;
+  /** Marks a message sent and blanks its body. */
+  markMailSent(id: number, now: Date): Promise<void>;
+  markMailFailed(id: number, error: string, nextAttemptAt: Date): Promise<void>;
+  /** Makes every unsent message due now; returns how many. */
+  rescheduleMail(now: Date): Promise<number>;
+  listMail(): Promise<OutboxMessage[]>;
 }

@@ -128,3 +128,15 @@ test('OpenAPI 3.1 document, version 1.0.0, lists every endpoint and every error 
   for (const status of ['200', '400', '401', '402', '422', '429', '502', '503']) assert.ok(optimize[status], status);
   assert.ok(!text.includes('x-message'));
 });
+
+test('GET /readyz: 200 while the store and solver are up; 503 not_ready once shutdown began', async () => {
+  const s = await (await import('../helpers/server.js')).startTestServer();
+  const ready = await s.request('GET', '/readyz');
+  assert.equal(ready.status, 200);
+  assert.deepEqual(ready.body, { status: 'ready', checks: { store: true, solver: true } });
+  await s.services.close();
+  const closing = await s.request('GET', '/readyz');
+  assert.equal(closing.status, 503);
+  assert.equal(closing.body.error, 'not_ready');
+  await s.close();
+});

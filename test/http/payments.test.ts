@@ -4,25 +4,14 @@
  */
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Koa from 'koa';
-import { bodyParser } from '@koa/bodyparser';
 import Stripe from 'stripe';
-import { loadConfig, type Config } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { Billing } from '../../src/billing/billing.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
-import { errorHandler, bodyParserError } from '../../src/http/errors.js';
-import { requestId } from '../../src/http/request-id.js';
-import type { AppState } from '../../src/http/state.js';
-import { balanceRouter } from '../../src/api/balance/router.js';
-import { checkoutRouter } from '../../src/api/checkout/router.js';
-import { buildPaymentServices, type PaymentServices } from '../../src/payments/index.js';
+import type { Config } from '../../src/config.js';
+import type { Store } from '../../src/store/types.js';
+import type { CheckoutProvider } from '../../src/api/checkout/router.js';
 import type { OutboxOptions } from '../../src/mail/outbox.js';
+import { startTestServer, tempDir } from '../helpers/server.js';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe.js';
 import { closedPort, parseMail, startFakeSmtp, type FakeSmtp } from '../fakes/smtp.js';
 
@@ -33,8 +22,8 @@ const KEY_IN_MAIL = /svc_live_[A-Za-z0-9_-]{43}/;
 interface Harness {
   url: string;
   config: Config;
-  store: SqliteStore;
-  payments: PaymentServices;
+  store: Store;
+  checkout: CheckoutProvider | null;
   dir: string;
   request(method: string, path: string, options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
   /** Signs `event` as Stripe does and posts it to the webhook. */
@@ -42,65 +31,33 @@ interface Harness {
   close(): Promise<void>;
 }
 
-/**
- * The app as app.ts builds it (same middleware, same body parser options) with
- * the payment routers mounted the way the wiring proposal does.
- */
+/** The real app (startTestServer) with short outbox and Stripe timings. */
 async function startHarness(env: Record<string, string> = {}, outbox: OutboxOptions = {}): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'ros-payments-'));
-  const config = loadConfig({
-    DATABASE_PATH: join(dir, 'service.db'), OUTBOX_DIR: join(dir, 'outbox'), LOG_LEVEL: 'silent', PUBLIC_BASE_URL: PUBLIC,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, ...env,
-  });
-  const logger = createLogger(config.logLevel);
-  const store = new SqliteStore(config.databasePath);
-  const billing = new Billing(store, config.sandbox);
-  const payments = buildPaymentServices(config, {
-    store, billing, logger, outbox: { retryIntervalMs: 100, backoffBaseMs: 100, ...outbox }, stripe: { timeoutMs: 3000, maxNetworkRetries: 0 },
-    mail: { smtpTimeoutMs: 2000 },
-  });
-  const app = new Koa<AppState>();
-  app.silent = true;
-  app.use(requestId());
-  app.use(errorHandler(logger));
-  app.use(bodyParser({
-    enableTypes: ['json'], jsonLimit: config.bodyLimitBytes, jsonStrict: true,
-    detectJSON: (ctx) => ctx.path.startsWith('/api/'), onError: bodyParserError,
-  }));
-  for (const router of [balanceRouter({ billing }), checkoutRouter({ checkout: payments.checkout }), ...payments.routers]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
-  const server: Server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const request: Harness['request'] = async (method, path, { key, body, raw, headers = {} } = {}) => {
-    const response = await fetch(url + path, {
-      method,
-      headers: {
-        ...(body !== undefined || raw !== undefined ? { 'Content-Type': 'application/json' } : {}),
-        ...(key ? { Authorization: `Bearer ${key}` } : {}),
-        ...headers,
+  const dir = tempDir('ros-payments-');
+  const server = await startTestServer({
+    dir,
+    env: { OUTBOX_DIR: join(dir, 'outbox'), PUBLIC_BASE_URL: PUBLIC, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, ...env },
+    overrides: {
+      payments: {
+        outbox: { retryIntervalMs: 100, backoffBaseMs: 100, ...outbox },
+        stripe: { timeoutMs: 3000, maxNetworkRetries: 0 },
+        mail: { smtpTimeoutMs: 2000 },
       },
-      body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
-    });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try { parsed = text ? JSON.parse(text) : null; } catch { /* keep text */ }
-    return { status: response.status, body: parsed };
+    },
+  });
+  const request: Harness['request'] = async (method, path, { key, body, raw, headers } = {}) => {
+    const res = await server.request(method, path, { key, body, rawBody: raw, headers });
+    return { status: res.status, body: res.body };
   };
   return {
-    url, config, store, payments, dir, request,
+    url: server.url, config: server.config, store: server.services.store, checkout: server.services.checkout, dir, request,
     async webhook(event, secret = WEBHOOK_SECRET) {
       const payload = JSON.stringify(event, null, 2);
       const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
       return request('POST', '/api/v1/webhooks/stripe', { raw: payload, headers: { 'Stripe-Signature': signature } });
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await payments.close();
-      await store.close();
+      await server.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -127,7 +84,7 @@ async function checkout(h: Harness, fake: FakeStripe, email: string, packId: str
   return [...fake.sessions.keys()].at(-1)!;
 }
 
-async function stateSnapshot(store: SqliteStore) {
+async function stateSnapshot(store: Store) {
   return { keys: await store.listKeys(), payments: await store.listPayments(), mail: await store.listMail() };
 }
 
@@ -167,7 +124,7 @@ describe('POST /api/v1/checkout', () => {
   test('503 payment_unavailable when Stripe is not configured', async () => {
     const h = await startHarness();
     try {
-      assert.equal(h.payments.checkout, null);
+      assert.equal(h.checkout, null);
       const res = await h.request('POST', '/api/v1/checkout', { body: { email: 'a@example.com', packId: 'pack_2k' } });
       assert.equal(res.status, 503);
       assert.equal(res.body.error, 'payment_unavailable');
@@ -245,14 +202,14 @@ describe('POST /api/v1/checkout', () => {
 
 describe('POST /api/v1/webhooks/stripe', () => {
   let fake: FakeStripe;
-  let smtp: FakeSmtp;
   before(async () => { fake = await startFakeStripe(); });
   after(async () => { await fake.close(); });
 
   const stripeEnv = () => ({ STRIPE_SECRET_KEY: 'sk_test_fake123', STRIPE_API_BASE: fake.url });
 
-  test('a paid session issues a live key, e-mailed over SMTP; replays credit nothing', async () => {
-    smtp = await startFakeSmtp();
+  test('a paid session issues a live key, e-mailed over SMTP; replays credit nothing', async (t) => {
+    const smtp = await startFakeSmtp();
+    t.after(() => smtp.close());
     const h = await startHarness({ ...stripeEnv(), SMTP_URL: smtp.url, MAIL_FROM: 'Routes <billing@routes.example.com>' });
     try {
       const sessionId = await checkout(h, fake, 'buyer@example.com', 'pack_2k');
@@ -301,12 +258,12 @@ describe('POST /api/v1/webhooks/stripe', () => {
       assert.equal((await h.store.listMail()).length, 1);
     } finally {
       await h.close();
-      await smtp.close();
     }
   });
 
-  test('a second purchase by the same e-mail tops up the existing key; the mail names only its last 4 characters', async () => {
-    smtp = await startFakeSmtp();
+  test('a second purchase by the same e-mail tops up the existing key; the mail names only its last 4 characters', async (t) => {
+    const smtp = await startFakeSmtp();
+    t.after(() => smtp.close());
     const h = await startHarness({ ...stripeEnv(), SMTP_URL: smtp.url });
     try {
       const first = await checkout(h, fake, 'fleet@example.com', 'pack_2k');
@@ -341,7 +298,6 @@ describe('POST /api/v1/webhooks/stripe', () => {
       assert.deepEqual((await h.request('GET', '/api/v1/balance', { key: newKey })).body, { stopsBalance: 2000 });
     } finally {
       await h.close();
-      await smtp.close();
     }
   });
 
@@ -406,10 +362,11 @@ describe('POST /api/v1/webhooks/stripe', () => {
     } finally { await h.close(); }
   });
 
-  test('SMTP down: the key and credit stand, the outbox keeps the mail with the key, and a retry delivers it once SMTP is up', async () => {
+  test('SMTP down: the key and credit stand, the outbox keeps the mail with the key, and a retry delivers it once SMTP is up', async (t) => {
     const port = await closedPort();
     const h = await startHarness({ ...stripeEnv(), SMTP_URL: `smtp://127.0.0.1:${port}` }, { retryIntervalMs: 100, backoffBaseMs: 200 });
     let late: FakeSmtp | undefined;
+    t.after(() => late?.close());
     try {
       const sessionId = await checkout(h, fake, 'late@example.com', 'pack_50k');
       const res = await h.webhook(fake.event('checkout.session.completed', sessionId, { payment_status: 'paid' }));
@@ -433,7 +390,6 @@ describe('POST /api/v1/webhooks/stripe', () => {
       assert.equal(late.messages.length, 1, 'delivered once');
     } finally {
       await h.close();
-      await late?.close();
     }
   });
 

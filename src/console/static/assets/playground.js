@@ -1,0 +1,255 @@
+// The route playground: stops as a table, CSV or JSON → POST /api/v1/optimize → map, schedule, totals.
+import { callApi, clearError, showError } from './api.js';
+import { count, duration, parisDateTime, parisDay, parisTime, parisTomorrowAt } from './format.js';
+import { getKey } from './key-state.js';
+import { renderRouteMap } from './route-map.js';
+import { parseCsv, parseJson, sampleStops, stopFromCells, toCsv, toJson } from './stops.js';
+
+const $ = (id) => document.getElementById(id);
+
+function cellInput(value, label, attributes = {}) {
+  const input = document.createElement('input');
+  input.type = attributes.type ?? 'text';
+  input.value = value === undefined || value === null ? '' : String(value);
+  input.setAttribute('aria-label', label);
+  for (const [k, v] of Object.entries(attributes)) if (k !== 'type') input.setAttribute(k, v);
+  const td = document.createElement('td');
+  td.append(input);
+  return td;
+}
+
+export function initPlayground({ onResult }) {
+  const body = $('stops-body');
+  const textPanel = $('stops-text-panel');
+  const tablePanel = $('stops-table-panel');
+  const text = $('stops-text');
+  const textLabel = $('stops-text-label');
+  const textHint = $('stops-text-hint');
+  const error = $('playground-error');
+  const status = $('run-status');
+  const runButton = $('run');
+  let mode = 'table';
+
+  function addRow(stop = {}) {
+    const tr = document.createElement('tr');
+    const n = body.rows.length + 1;
+    tr.append(
+      cellInput(stop.id, `Stop ${n} id`, { maxlength: '100', spellcheck: 'false' }),
+      cellInput(stop.latitude, `Stop ${n} latitude`, { inputmode: 'decimal' }),
+      cellInput(stop.longitude, `Stop ${n} longitude`, { inputmode: 'decimal' }),
+      cellInput(stop.deadline, `Stop ${n} deadline (Paris time, optional)`, { type: 'time' }),
+      cellInput(stop.serviceSeconds, `Stop ${n} service time in seconds (optional)`, { type: 'number', min: '0', max: '3600', step: '1' }),
+    );
+    const td = document.createElement('td');
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.className = 'small icon';
+    remove.textContent = '✕';
+    remove.setAttribute('aria-label', `Remove stop ${n}`);
+    remove.addEventListener('click', () => {
+      const next = tr.nextElementSibling ?? tr.previousElementSibling;
+      tr.remove();
+      renumber();
+      (next?.querySelector('input') ?? $('add-stop')).focus();
+    });
+    td.append(remove);
+    tr.append(td);
+    body.append(tr);
+    return tr;
+  }
+
+  function renumber() {
+    [...body.rows].forEach((tr, i) => {
+      const labels = ['id', 'latitude', 'longitude', 'deadline (Paris time, optional)', 'service time in seconds (optional)'];
+      tr.querySelectorAll('input').forEach((input, j) => input.setAttribute('aria-label', `Stop ${i + 1} ${labels[j]}`));
+      tr.querySelector('button')?.setAttribute('aria-label', `Remove stop ${i + 1}`);
+    });
+  }
+
+  function readTable() {
+    const stops = [];
+    [...body.rows].forEach((tr, i) => {
+      const cells = [...tr.querySelectorAll('input')].map((input) => input.value.trim());
+      if (cells.every((c) => c === '')) return;
+      stops.push(stopFromCells(cells, `Stop ${i + 1}`));
+    });
+    return stops;
+  }
+
+  function writeTable(stops) {
+    body.replaceChildren();
+    for (const stop of stops) addRow(stop);
+    if (stops.length === 0) { addRow(); addRow(); }
+  }
+
+  function readStops() {
+    if (mode === 'table') return readTable();
+    return mode === 'csv' ? parseCsv(text.value) : parseJson(text.value);
+  }
+
+  function showMode(next, stops) {
+    mode = next;
+    tablePanel.hidden = next !== 'table';
+    textPanel.hidden = next === 'table';
+    if (next === 'table') writeTable(stops);
+    else {
+      text.value = next === 'csv' ? toCsv(stops) : toJson(stops);
+      textLabel.textContent = next === 'csv' ? 'Stops as CSV' : 'Stops as JSON (the API\'s stops array)';
+      textHint.textContent = next === 'csv'
+        ? 'One stop per line: id,latitude,longitude[,deadline][,serviceSeconds]; deadline as HH:MM (Paris time). A header line is optional.'
+        : 'An array of stops: [{"id": "a", "latitude": 48.86, "longitude": 2.34, "deadline": "10:30", "serviceSeconds": 120}, …]';
+    }
+  }
+
+  for (const radio of document.querySelectorAll('input[name="stops-mode"]')) {
+    radio.addEventListener('change', () => {
+      if (!radio.checked || radio.value === mode) return;
+      try {
+        const stops = readStops();
+        clearError(error);
+        showMode(radio.value, stops);
+      } catch (err) {
+        showError(error, err, 'Fix the stops first:');
+        $(`mode-${mode}`).checked = true;
+      }
+    });
+  }
+
+  $('add-stop').addEventListener('click', () => addRow().querySelector('input').focus());
+  $('clear-stops').addEventListener('click', () => { clearError(error); showMode(mode, []); });
+  $('sample').addEventListener('click', () => {
+    clearError(error);
+    if (!$('departure').value) $('departure').value = parisTomorrowAt(8, 0);
+    showMode(mode, sampleStops(10));
+    status.textContent = 'Sample loaded: 10 stops around Paris.';
+  });
+  $('end-same').addEventListener('click', () => { $('end-lat').value = $('start-lat').value; $('end-lon').value = $('start-lon').value; });
+
+  function point(latId, lonId, what, optional) {
+    const lat = $(latId).value.trim();
+    const lon = $(lonId).value.trim();
+    $(latId).removeAttribute('aria-invalid');
+    $(lonId).removeAttribute('aria-invalid');
+    if (optional && lat === '' && lon === '') return undefined;
+    const bad = (id) => { $(id).setAttribute('aria-invalid', 'true'); $(id).focus(); };
+    if (lat === '' || !Number.isFinite(Number(lat))) { bad(latId); throw new Error(`${what} latitude must be a number.`); }
+    if (lon === '' || !Number.isFinite(Number(lon))) { bad(lonId); throw new Error(`${what} longitude must be a number.`); }
+    return { latitude: Number(lat), longitude: Number(lon) };
+  }
+
+  $('playground-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearError(error);
+    let request;
+    try {
+      const start = point('start-lat', 'start-lon', 'Start', false);
+      const end = point('end-lat', 'end-lon', 'End', true);
+      const stops = readStops();
+      request = { start, ...(end ? { end } : {}), stops };
+      const departure = $('departure').value;
+      if (departure) request.departureTime = departure.length === 16 ? departure : departure.slice(0, 19);
+      if ($('avoid-tolls').checked) request.avoidTolls = true;
+    } catch (err) {
+      showError(error, err);
+      return;
+    }
+    const key = getKey();
+    if (!key) {
+      showError(error, new Error('Enter an API key under "My key", or create a free test key, first.'));
+      return;
+    }
+    runButton.disabled = true;
+    status.textContent = 'Optimizing…';
+    try {
+      const { body: route } = await callApi('/api/v1/optimize', { method: 'POST', key, body: request });
+      renderResult(request, route);
+      status.textContent = `Route optimized: ${route.order.length} stops.`;
+      onResult?.(route);
+    } catch (err) {
+      status.textContent = '';
+      showError(error, err, 'The route could not be optimized:');
+    } finally {
+      runButton.disabled = false;
+    }
+  });
+
+  showMode('table', []);
+}
+
+function term(list, name, value, note) {
+  const div = document.createElement('div');
+  const dt = document.createElement('dt');
+  dt.textContent = name;
+  const dd = document.createElement('dd');
+  dd.textContent = value;
+  if (note) { const small = document.createElement('small'); small.textContent = note; dd.append(small); }
+  div.append(dt, dd);
+  list.append(div);
+}
+
+/** Draws the answer of /api/v1/optimize: totals, the map and the schedule. */
+export function renderResult(request, route) {
+  const inputs = new Map(request.stops.map((s) => [s.id, s]));
+  const arrivals = new Map((route.schedule ?? []).map((e) => [e.colisId, e.arrivee]));
+  const late = new Map((route.lateStops ?? []).map((l) => [l.colisId, l]));
+  const departDay = route.departAt ? parisDay(route.departAt) : null;
+  const dayNote = (iso) => (departDay && parisDay(iso) !== departDay ? ' (+1 day)' : '');
+  const waypoints = [...route.waypoints].sort((a, b) => a.order - b.order);
+
+  const totals = $('totals');
+  totals.replaceChildren();
+  term(totals, 'Distance', `${route.totalDistanceKm.toFixed(2)} km`);
+  term(totals, 'Duration', duration(route.estimatedTimeMin));
+  term(totals, 'Departure', route.departAt ? parisDateTime(route.departAt) : '—', 'Paris time');
+  term(totals, 'Return', route.returnAt ? `${parisTime(route.returnAt)}${dayNote(route.returnAt)}` : '—', route.returnAt ? 'at the end point' : 'no end point sent');
+  term(totals, 'Late stops', String(late.size), late.size ? 'arrive after their deadline' : 'every deadline is met');
+  term(totals, 'Charged', `${count(route.stopsCharged)} stops`, route.sandbox ? 'test key: the sandbox is free' : 'live key');
+  if (route.sandbox) term(totals, 'Left today', `${count(route.sandboxStopsRemainingToday)} stops`, 'sandbox daily quota');
+  else if (typeof route.stopsBalance === 'number') term(totals, 'Balance', `${count(route.stopsBalance)} stops`, 'after this call');
+
+  const mapStops = waypoints.map((w) => {
+    const input = inputs.get(w.id) ?? {};
+    const arrival = arrivals.get(w.id);
+    const lateness = late.get(w.id);
+    return {
+      id: w.id,
+      order: w.order,
+      latitude: w.latitude ?? input.latitude,
+      longitude: w.longitude ?? input.longitude,
+      late: Boolean(lateness),
+      label: `${w.order}. ${w.id}${arrival ? `, arrives ${parisTime(arrival)}` : ''}${lateness ? `, late by ${lateness.retardMin} min` : ''}`,
+    };
+  });
+  renderRouteMap($('route-map'), { start: request.start, end: request.end, stops: mapStops });
+
+  const tbody = $('schedule-table').querySelector('tbody');
+  tbody.replaceChildren();
+  for (const w of waypoints) {
+    const input = inputs.get(w.id) ?? {};
+    const arrival = arrivals.get(w.id);
+    const lateness = late.get(w.id);
+    const tr = document.createElement('tr');
+    if (lateness) tr.className = 'late';
+    const cells = [
+      String(w.order),
+      w.id,
+      arrival ? `${parisTime(arrival)}${dayNote(arrival)}` : '—',
+      input.deadline ?? '—',
+      input.serviceSeconds ? duration(input.serviceSeconds / 60) : '—',
+    ];
+    for (const [i, value] of cells.entries()) {
+      const cell = document.createElement(i === 1 ? 'th' : 'td');
+      if (i === 1) cell.scope = 'row';
+      cell.textContent = value;
+      tr.append(cell);
+    }
+    const statusCell = document.createElement('td');
+    const badge = document.createElement('span');
+    badge.className = lateness ? 'badge late' : 'badge ok';
+    badge.textContent = lateness ? `Late by ${lateness.retardMin} min` : input.deadline ? 'On time' : 'No deadline';
+    statusCell.append(badge);
+    tr.append(statusCell);
+    tbody.append(tr);
+  }
+  $('playground-result').hidden = false;
+}

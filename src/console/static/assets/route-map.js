@@ -1,0 +1,134 @@
+// Draws a route as inline SVG: equirectangular projection scaled to fit with padding,
+// the start and end marked, the stops numbered in visiting order, late stops in another colour.
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const WIDTH = 800;
+const PADDING = 36;
+
+function el(name, attributes = {}, text) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const valid = (p) => p && Number.isFinite(p.latitude) && Number.isFinite(p.longitude);
+
+/**
+ * @param container element the SVG replaces the content of
+ * @param route {start, end?, stops: [{id, order, latitude, longitude, late, label}]} (stops in visiting order)
+ */
+export function renderRouteMap(container, { start, end, stops }) {
+  const points = [start, ...(end ? [end] : []), ...stops].filter(valid);
+  const meanLat = points.reduce((sum, p) => sum + p.latitude, 0) / Math.max(1, points.length);
+  const kx = Math.cos((meanLat * Math.PI) / 180);
+  const xs = points.map((p) => p.longitude * kx);
+  const ys = points.map((p) => p.latitude);
+  let minX = Math.min(...xs); let maxX = Math.max(...xs);
+  let minY = Math.min(...ys); let maxY = Math.max(...ys);
+  const MIN_SPAN = 0.002; // degrees: a single point or a line still gets a frame
+  if (maxX - minX < MIN_SPAN) { const c = (maxX + minX) / 2; minX = c - MIN_SPAN / 2; maxX = c + MIN_SPAN / 2; }
+  if (maxY - minY < MIN_SPAN) { const c = (maxY + minY) / 2; minY = c - MIN_SPAN / 2; maxY = c + MIN_SPAN / 2; }
+  const spanX = maxX - minX;
+  const spanY = maxY - minY;
+  // the height follows the data's shape, within reason
+  const height = Math.round(Math.min(700, Math.max(380, (WIDTH - 2 * PADDING) * (spanY / spanX) + 2 * PADDING)));
+  const scale = Math.min((WIDTH - 2 * PADDING) / spanX, (height - 2 * PADDING) / spanY);
+  const offsetX = (WIDTH - spanX * scale) / 2;
+  const offsetY = (height - spanY * scale) / 2;
+  const project = (p) => [offsetX + (p.longitude * kx - minX) * scale, height - (offsetY + (p.latitude - minY) * scale)];
+
+  const lateCount = stops.filter((s) => s.late).length;
+  const svg = el('svg', { viewBox: `0 0 ${WIDTH} ${height}`, role: 'img', 'aria-labelledby': 'route-map-title route-map-desc', class: 'route-svg' });
+  svg.append(
+    el('title', { id: 'route-map-title' }, 'Route map'),
+    el('desc', { id: 'route-map-desc' }, `Start, ${stops.length} stops in visiting order${end ? ', end' : ''}; ${lateCount} late.`),
+    el('rect', { x: 0, y: 0, width: WIDTH, height, fill: '#f8fafc' }),
+  );
+
+  // a light grid every 0.01° of latitude/longitude gives a sense of scale
+  const grid = el('g', { stroke: '#e2e8f0', 'stroke-width': 1 });
+  for (let lat = Math.ceil(minY * 100) / 100; lat <= maxY; lat += 0.01) {
+    const [, y] = project({ latitude: lat, longitude: minX / kx });
+    grid.append(el('line', { x1: 0, x2: WIDTH, y1: y.toFixed(1), y2: y.toFixed(1) }));
+  }
+  for (let lonK = Math.ceil((minX / kx) * 100) / 100; lonK * kx <= maxX; lonK += 0.01) {
+    const [x] = project({ latitude: minY, longitude: lonK });
+    grid.append(el('line', { y1: 0, y2: height, x1: x.toFixed(1), x2: x.toFixed(1) }));
+  }
+  svg.append(grid);
+  svg.append(scaleBar(scale, height));
+
+  const path = [start, ...stops, ...(end ? [end] : [])].filter(valid).map(project);
+  if (path.length > 1) {
+    svg.append(el('polyline', {
+      class: 'route-line', points: path.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '),
+      fill: 'none', stroke: '#64748b', 'stroke-width': 3, 'stroke-linejoin': 'round', 'stroke-linecap': 'round', opacity: 0.85,
+    }));
+    // a small arrow in the middle of each leg shows the direction
+    const arrows = el('g', { fill: '#475569' });
+    for (let i = 1; i < path.length; i += 1) {
+      const [x1, y1] = path[i - 1]; const [x2, y2] = path[i];
+      if (Math.hypot(x2 - x1, y2 - y1) < 40) continue;
+      const angle = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
+      arrows.append(el('path', { d: 'M -6 -5 L 6 0 L -6 5 z', transform: `translate(${((x1 + x2) / 2).toFixed(1)} ${((y1 + y2) / 2).toFixed(1)}) rotate(${angle.toFixed(1)})` }));
+    }
+    svg.append(arrows);
+  }
+
+  if (end && valid(end)) {
+    const [x, y] = project(end);
+    const [sx, sy] = valid(start) ? project(start) : [Infinity, Infinity];
+    // when the end is the start, a larger diamond frames the start square
+    const sameAsStart = Math.hypot(x - sx, y - sy) < 8;
+    const half = sameAsStart ? 17 : 12;
+    const g = el('g', { class: 'end-marker', transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` });
+    g.append(el('title', {}, `End ${end.latitude}, ${end.longitude}${sameAsStart ? ' (same place as the start)' : ''}`));
+    g.append(el('rect', { x: -half, y: -half, width: 2 * half, height: 2 * half, transform: 'rotate(45)', fill: '#6d28d9', stroke: '#fff', 'stroke-width': 2 }));
+    if (!sameAsStart) g.append(el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff', 'font-size': 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif' }, 'E'));
+    svg.append(g);
+  }
+  if (valid(start)) {
+    const [x, y] = project(start);
+    const g = el('g', { class: 'start-marker', transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` });
+    g.append(el('title', {}, `Start ${start.latitude}, ${start.longitude}`));
+    g.append(el('rect', { x: -12, y: -12, width: 24, height: 24, rx: 4, fill: '#047857', stroke: '#fff', 'stroke-width': 2 }));
+    g.append(el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff', 'font-size': 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif' }, 'S'));
+    svg.append(g);
+  }
+
+  const markers = el('g', { class: 'stop-markers' });
+  for (const stop of stops) {
+    if (!valid(stop)) continue;
+    const [x, y] = project(stop);
+    const g = el('g', {
+      class: `stop-marker${stop.late ? ' late' : ''}`, 'data-stop-id': stop.id, 'data-order': stop.order,
+      transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
+    });
+    g.append(el('title', {}, stop.label ?? `${stop.order}. ${stop.id}`));
+    g.append(el('circle', { r: 15, fill: stop.late ? '#c2410c' : '#1d4ed8', stroke: '#fff', 'stroke-width': 2 }));
+    g.append(el('text', {
+      class: 'stop-number', 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff',
+      'font-size': stop.order >= 100 ? 11 : 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif',
+    }, String(stop.order)));
+    markers.append(g);
+  }
+  svg.append(markers);
+  container.replaceChildren(svg);
+  return svg;
+}
+
+/** A scale bar (1, 2 or 5 × 10^n km) in the bottom-left corner. */
+function scaleBar(pixelsPerDegreeX, height) {
+  // pixelsPerDegreeX is per degree of (longitude × cos(lat)), i.e. per degree of arc: ~111.32 km
+  const pixelsPerKm = pixelsPerDegreeX / 111.32;
+  const target = 120 / pixelsPerKm;
+  const magnitude = 10 ** Math.floor(Math.log10(target));
+  const km = [1, 2, 5, 10].map((m) => m * magnitude).filter((v) => v <= target).pop() ?? magnitude;
+  const length = km * pixelsPerKm;
+  const g = el('g', { class: 'scale-bar', transform: `translate(14 ${height - 16})` });
+  g.append(el('rect', { x: -6, y: -22, width: length + 12, height: 30, fill: '#ffffff', opacity: 0.8, rx: 4 }));
+  g.append(el('path', { d: `M 0 -6 V 0 H ${length.toFixed(1)} V -6`, fill: 'none', stroke: '#334155', 'stroke-width': 2 }));
+  const label = km >= 1 ? `${km} km` : `${Math.round(km * 1000)} m`;
+  g.append(el('text', { x: (length / 2).toFixed(1), y: -9, 'text-anchor': 'middle', 'font-size': 12, fill: '#334155', 'font-family': 'system-ui, sans-serif' }, label));
+  return g;
+}

@@ -1,0 +1,355 @@
+/**
+ * The web console in a real browser: Debian's Chromium driven by playwright-core,
+ * against the real app on port 0. CI installs /usr/bin/chromium; without it these
+ * tests fail (they never skip).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const OUTPUT_DIR = join(import.meta.dirname, '..', '..', 'test-output');
+
+let browser: Browser;
+let server: TestServer;
+
+interface Watched {
+  page: Page;
+  /** console.error messages and uncaught page errors, except the HTTP statuses a test expects. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh page that records every console error and page error. Chromium logs a
+ * "Failed to load resource" console error for each 4xx answer; a test lists the
+ * (status, path) pairs it provokes on purpose, anything else counts.
+ */
+async function watchedPage(expected: Array<{ status: number; path: string }> = []): Promise<Watched> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    const url = message.location().url ?? '';
+    const allowed = expected.some(({ status, path }) => text.includes(`status of ${status}`) && new URL(url, server.url).pathname === path);
+    if (!allowed) errors.push(`console.error: ${text} (${url})`);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  return { page, errors, close: () => context.close() };
+}
+
+async function packsMounted(): Promise<boolean> {
+  return (await server.request('GET', '/api/v1/packs')).status === 200;
+}
+
+before(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's Chromium (apt-get install -y chromium). CI installs it.`);
+  }
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  server = await startTestServer();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('web console in Chromium', () => {
+  test('creates a test key, shows it once with a curl example, and shows its sandbox quotas', async () => {
+    const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
+    const { page, errors, close } = await watchedPage(packsExpected);
+    try {
+      await page.goto(`${server.url}/console`);
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip-link', 'the first Tab reaches the skip link');
+
+      await page.getByLabel('E-mail address', { exact: true }).fill('someone@example.com');
+      await page.getByRole('button', { name: 'Create test key' }).click();
+      const keyField = page.locator('#test-key-value');
+      await keyField.waitFor({ state: 'visible' });
+      const key = await keyField.inputValue();
+      assert.match(key, /^svc_test_[A-Za-z0-9_-]{43}$/);
+      assert.ok((await page.locator('#test-key-curl').textContent())!.includes(`Authorization: Bearer ${key}`));
+
+      // the new key is the page's key: its quotas are shown at once
+      const quotas = page.locator('#my-key-result');
+      await quotas.waitFor({ state: 'visible' });
+      const text = (await quotas.textContent())!;
+      assert.match(text, /Test key · sandbox/);
+      assert.match(text, /Stops left today\s*200/);
+      assert.match(text, /Calls left this minute\s*20/);
+      assert.match(text, /resets at midnight Paris time/);
+      assert.equal(await page.locator('#my-key-input').inputValue(), key);
+
+      // kept in page memory only
+      const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+      assert.ok(!stored.includes(key), 'the key is not stored in the browser');
+
+      // and it is a working key
+      const balance = await server.request('GET', '/api/v1/balance', { key });
+      assert.deepEqual(balance.body, { sandbox: true, sandboxStopsRemainingToday: 200, sandboxCallsRemainingThisMinute: 20 });
+
+      // the packs: rendered from GET /api/v1/packs, or an error state while that endpoint is absent
+      if (packsExpected.length === 0) {
+        await page.locator('#packs .pack').first().waitFor();
+        assert.equal(await page.locator('#packs input[name="packId"]').count(), 4);
+      } else {
+        const packsError = page.locator('#packs-error');
+        await packsError.waitFor({ state: 'visible' });
+        assert.equal(await packsError.getAttribute('role'), 'alert');
+        assert.match((await packsError.textContent())!, /404 not_found/);
+        assert.ok(await page.locator('#buy-submit').isDisabled());
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  test('the playground sample draws one numbered marker per stop in the returned order, with a schedule row per stop', async () => {
+    const key = await server.createKey('test');
+    const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
+    const { page, errors, close } = await watchedPage(packsExpected);
+    try {
+      await page.goto(`${server.url}/console`);
+      await page.locator('#my-key-input').fill(key);
+      await page.getByRole('button', { name: 'Check balance' }).click();
+      await page.locator('#my-key-result').waitFor({ state: 'visible' });
+
+      await page.getByRole('button', { name: /^Sample/ }).click();
+      assert.equal(await page.locator('#stops-body tr').count(), 10);
+      assert.match(await page.locator('#departure').inputValue(), /^\d{4}-\d{2}-\d{2}T08:00$/);
+
+      const responsePromise = page.waitForResponse((r) => r.url().endsWith('/api/v1/optimize') && r.request().method() === 'POST');
+      await page.getByRole('button', { name: 'Optimize route' }).click();
+      const response = await responsePromise;
+      assert.equal(response.status(), 200);
+      const route = await response.json() as { order: string[]; lateStops: Array<{ colisId: string }> | null; schedule: unknown[]; sandbox: boolean };
+      assert.equal(route.order.length, 10);
+      assert.equal(route.sandbox, true);
+
+      await page.locator('#playground-result').waitFor({ state: 'visible' });
+      const markers = await page.locator('#route-map svg .stop-marker').evaluateAll((nodes) => nodes.map((node) => ({
+        id: node.getAttribute('data-stop-id'),
+        order: Number(node.getAttribute('data-order')),
+        label: node.querySelector('text')?.textContent,
+        late: node.classList.contains('late'),
+      })));
+      assert.equal(markers.length, 10, 'one marker per stop');
+      assert.deepEqual(markers.map((m) => m.id), route.order, 'markers follow the visiting order');
+      assert.deepEqual(markers.map((m) => m.label), route.order.map((_, i) => String(i + 1)), 'numbered 1..n');
+      assert.deepEqual(markers.map((m) => m.order), route.order.map((_, i) => i + 1));
+      const lateIds = new Set((route.lateStops ?? []).map((l) => l.colisId));
+      assert.deepEqual(markers.filter((m) => m.late).map((m) => m.id).sort(), [...lateIds].sort(), 'late stops coloured');
+      assert.equal(await page.locator('#route-map svg .start-marker').count(), 1);
+      assert.equal(await page.locator('#route-map svg .end-marker').count(), 0, 'no end point was sent');
+      assert.equal(await page.locator('#route-map svg polyline.route-line').count(), 1);
+
+      const rows = await page.locator('#schedule-table tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent)));
+      assert.equal(rows.length, 10, 'a schedule row per stop');
+      assert.deepEqual(rows.map((r) => r[1]), route.order);
+      for (const row of rows) assert.match(row[2]!, /^\d{2}:\d{2}/, 'arrivals in HH:MM Paris time');
+
+      const totals = (await page.locator('#totals').textContent())!;
+      assert.match(totals, /Distance\s*\d+\.\d{2} km/);
+      assert.match(totals, /Charged\s*0 stops/);
+      assert.match(totals, /Left today\s*190 stops/);
+
+      // with an end point the route is closed and the end marked
+      await page.getByRole('button', { name: 'Same as start' }).click();
+      const second = page.waitForResponse((r) => r.url().endsWith('/api/v1/optimize'));
+      await page.getByRole('button', { name: 'Optimize route' }).click();
+      const closed = await (await second).json() as { returnAt: string | null; order: string[] };
+      assert.ok(closed.returnAt);
+      await page.locator('#route-map svg .end-marker').waitFor();
+      assert.match((await page.locator('#totals').textContent())!, /Return\s*\d{2}:\d{2}/);
+
+      mkdirSync(OUTPUT_DIR, { recursive: true });
+      await page.locator('#playground').screenshot({ path: join(OUTPUT_DIR, 'playground.png') });
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  test('stops pasted as CSV and JSON are sent as typed', async () => {
+    const key = await server.createKey('test');
+    const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
+    const { page, errors, close } = await watchedPage(packsExpected);
+    try {
+      await page.goto(`${server.url}/console`);
+      await page.locator('#my-key-input').fill(key);
+      await page.locator('#my-key-input').press('Enter');
+      await page.locator('#my-key-result').waitFor({ state: 'visible' });
+
+      await page.locator('label[for="mode-csv"]').click();
+      await page.locator('#stops-text').fill('id,latitude,longitude,deadline,serviceSeconds\na,48.8606,2.3376,10:30,\nb,48.8530,2.3499,,120\n"c, the third",48.8738,2.2950');
+      const request = page.waitForRequest((r) => r.url().endsWith('/api/v1/optimize'));
+      await page.getByRole('button', { name: 'Optimize route' }).click();
+      const sent = (await request).postDataJSON() as { stops: unknown[] };
+      assert.deepEqual(sent.stops, [
+        { id: 'a', latitude: 48.8606, longitude: 2.3376, deadline: '10:30' },
+        { id: 'b', latitude: 48.853, longitude: 2.3499, serviceSeconds: 120 },
+        { id: 'c, the third', latitude: 48.8738, longitude: 2.295 },
+      ]);
+      await page.locator('#playground-result').waitFor({ state: 'visible' });
+
+      // switching to JSON carries the stops over; switching to the table too
+      await page.locator('label[for="mode-json"]').click();
+      assert.deepEqual(JSON.parse(await page.locator('#stops-text').inputValue()), sent.stops);
+      await page.locator('label[for="mode-table"]').click();
+      assert.equal(await page.locator('#stops-body tr').count(), 3);
+
+      // a bad CSV line is reported before anything is sent
+      await page.locator('label[for="mode-csv"]').click();
+      await page.locator('#stops-text').fill('a,48.86,not-a-number');
+      await page.getByRole('button', { name: 'Optimize route' }).click();
+      const error = page.locator('#playground-error');
+      await error.waitFor({ state: 'visible' });
+      assert.match((await error.textContent())!, /CSV line 1: longitude must be a number/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  test('an invalid key shows the 401 message, in My key and in the playground', async () => {
+    const bogus = `svc_test_${'x'.repeat(43)}`;
+    const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
+    const { page, errors, close } = await watchedPage([
+      { status: 401, path: '/api/v1/balance' }, { status: 401, path: '/api/v1/optimize' }, ...packsExpected,
+    ]);
+    try {
+      await page.goto(`${server.url}/console`);
+      await page.locator('#my-key-input').fill(bogus);
+      await page.getByRole('button', { name: 'Check balance' }).click();
+      const alert = page.locator('#my-key-error');
+      await alert.waitFor({ state: 'visible' });
+      assert.equal(await alert.getAttribute('role'), 'alert');
+      assert.match((await alert.textContent())!, /401 unauthorized: Invalid API key\./);
+      assert.ok(await page.locator('#my-key-result').isHidden());
+
+      await page.getByRole('button', { name: /^Sample/ }).click();
+      await page.getByRole('button', { name: 'Optimize route' }).click();
+      const playgroundAlert = page.locator('#playground-error');
+      await playgroundAlert.waitFor({ state: 'visible' });
+      assert.match((await playgroundAlert.textContent())!, /401 unauthorized: Invalid API key\./);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  test('the abuse limit on test keys shows its message', async () => {
+    const limited = await startTestServer({ env: { CONSOLE_TEST_KEYS_PER_IP_PER_DAY: '1' } });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !(/status of 429/.test(m.text()) && m.location().url?.endsWith('/console/api/test-keys'))
+        && !(/status of 404/.test(m.text()) && m.location().url?.endsWith('/api/v1/packs'))) errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(`${limited.url}/console`);
+      const email = page.getByLabel('E-mail address', { exact: true });
+      await email.fill('first@example.com');
+      await page.getByRole('button', { name: 'Create test key' }).click();
+      await page.locator('#test-key-value').waitFor({ state: 'visible' });
+
+      await email.fill('second@example.com');
+      await page.getByRole('button', { name: 'Create test key' }).click();
+      const alert = page.locator('#test-key-error');
+      await alert.waitFor({ state: 'visible' });
+      assert.equal(await alert.getAttribute('role'), 'alert');
+      const text = (await alert.textContent())!;
+      assert.match(text, /429 rate_limited: Too many test keys requested from this network address \(1 per 24 hours\)/);
+      assert.match(text, /retry in 24 h 00 min|retry in 23 h/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+      await limited.close();
+    }
+  });
+
+  test('an invalid e-mail is refused before any request', async () => {
+    const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
+    const { page, errors, close } = await watchedPage(packsExpected);
+    try {
+      await page.goto(`${server.url}/console`);
+      let posted = false;
+      page.on('request', (r) => { if (r.url().endsWith('/console/api/test-keys')) posted = true; });
+      await page.getByLabel('E-mail address', { exact: true }).fill('not-an-address');
+      await page.getByRole('button', { name: 'Create test key' }).click();
+      await page.locator('#test-key-error').waitFor({ state: 'visible' });
+      assert.equal(await page.getByLabel('E-mail address', { exact: true }).getAttribute('aria-invalid'), 'true');
+      assert.equal(posted, false);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  test('the API reference renders the OpenAPI document with the local Swagger UI', async () => {
+    const { page, errors, close } = await watchedPage();
+    const outside: string[] = [];
+    page.on('request', (r) => { if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) outside.push(r.url()); });
+    try {
+      const documentResponse = page.waitForResponse((r) => r.url().endsWith('/api/v1/openapi.json'));
+      await page.goto(`${server.url}/docs`);
+      assert.equal((await documentResponse).status(), 200);
+      await page.locator('.opblock').first().waitFor();
+      const paths = await page.locator('.opblock-summary-path').allTextContents();
+      for (const path of ['/api/v1/optimize', '/api/v1/balance', '/api/v1/checkout']) {
+        assert.ok(paths.some((p) => p.replace(/\u200b/g, '').includes(path)), `${path} is rendered (got ${paths.join(', ')})`);
+      }
+      assert.match((await page.locator('.info .title').textContent())!, /Route Optimization Service/);
+      assert.deepEqual(outside, [], 'no request leaves the server');
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  test('on a phone-sized screen nothing overflows the page width, results included', async () => {
+    const key = await server.createKey('test');
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.url}/console`);
+      await page.locator('#my-key-input').fill(key);
+      await page.getByRole('button', { name: /^Sample/ }).click();
+      const done = page.waitForResponse((r) => r.url().endsWith('/api/v1/optimize'));
+      await page.getByRole('button', { name: 'Optimize route' }).click();
+      assert.equal((await done).status(), 200);
+      await page.locator('#playground-result').waitFor({ state: 'visible' });
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the checkout success and cancel pages render', async () => {
+    const { page, errors, close } = await watchedPage();
+    try {
+      await page.goto(`${server.url}/console/checkout/success?session_id=cs_test_123`);
+      assert.match((await page.locator('h1').textContent())!, /payment was received/);
+      await page.goto(`${server.url}/console/checkout/cancel`);
+      assert.match((await page.locator('h1').textContent())!, /Payment cancelled/);
+      await page.getByRole('link', { name: 'Choose a pack' }).click();
+      await page.waitForURL(/\/console#buy$/);
+      assert.deepEqual(errors.filter((e) => !/status of 404.*\/api\/v1\/packs/.test(e)), []);
+    } finally {
+      await close();
+    }
+  });
+});
