@@ -2,7 +2,7 @@
  * Every environment variable the service reads, validated once at start-up.
  * Nothing else in the code base reads process.env.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -77,6 +77,10 @@ export interface OptimizeConfig {
   /** A whole optimize call past this is 502 optimization_failed (and refunded). */
   requestDeadlineMs: number;
   idempotencyTtlHours: number;
+  /** This instance's name, stable across its restarts; its unfinished charges are given back when it starts. */
+  instanceId: string;
+  /** How often unsettled charges past their expiry are given back. */
+  recoveryIntervalMs: number;
 }
 
 export interface PaymentsConfig {
@@ -259,6 +263,8 @@ export function loadConfig(env: Env = process.env): Config {
   config.optimize = {
     requestDeadlineMs: r.int('REQUEST_DEADLINE_MS', 30_000, 1_000, 600_000),
     idempotencyTtlHours: r.int('IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 30),
+    instanceId: r.string('INSTANCE_ID', `${hostname()}:${port}`),
+    recoveryIntervalMs: r.int('RECOVERY_INTERVAL_MS', 10_000, 100, 3_600_000),
   };
   config.limits = {
     corsOrigins: (r.raw('CORS_ORIGINS') ?? '*').split(',').map((o) => o.trim()).filter((o) => o !== ''),

@@ -20,8 +20,11 @@ async function main(): Promise<void> {
   const services = await buildServices(config, logger);
   const app = createApp({ config, logger, ...services });
   const server = createServer(app.callback());
+  // slow clients: the headers must arrive within 30 s and the whole request within 2 min;
+  // idle keep-alive connections outlive a load balancer's usual 60 s idle timeout
   server.requestTimeout = 120_000;
   server.headersTimeout = 30_000;
+  server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -19,6 +19,9 @@ import type { AppState } from './http/state.js';
 import { buildPaymentServices, type Outbox, type PaymentDeps } from './payments/index.js';
 import { ConsoleTestKeys } from './console/test-keys.js';
 
+/** Margin past the request deadline before an unsettled charge is given back by the recovery sweep. */
+export const CHARGE_GRACE_MS = 5_000;
+
 export interface Services {
   store: Store;
   billing: Billing;
@@ -51,10 +54,25 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   const clock = overrides.clock ?? (() => new Date());
   const metrics = new Metrics();
   const store = new SqliteStore(config.databasePath);
-  const billing = new Billing(store, config.sandbox, clock, {
-    debited: (stops) => metrics.stopsDebited.inc(stops),
-    refunded: (stops) => metrics.stopsRefunded.inc(stops),
+  const billing = new Billing(store, {
+    limits: config.sandbox,
+    clock,
+    observer: { debited: (stops) => metrics.stopsDebited.inc(stops), refunded: (stops) => metrics.stopsRefunded.inc(stops) },
+    chargeTtlMs: config.optimize.requestDeadlineMs + CHARGE_GRACE_MS,
+    instanceId: config.optimize.instanceId,
   });
+  const recover = async (restarted: boolean): Promise<void> => {
+    try {
+      const report = await billing.recoverExpiredCharges(restarted);
+      for (const r of report.refunded) logger.warn({ debitId: r.debitId, keyId: r.keyId, stops: r.stops, requestId: r.requestId }, 'refunded a charge whose call could not complete');
+      if (report.releasedSandbox > 0) logger.warn({ count: report.releasedSandbox }, 'released sandbox reservations whose calls could not complete');
+    } catch (err) {
+      logger.error({ err }, 'charge recovery failed; will retry');
+    }
+  };
+  await recover(true);
+  const recoveryTimer = setInterval(() => { void recover(false); }, config.optimize.recoveryIntervalMs);
+  recoveryTimer.unref();
 
   const payments = buildPaymentServices(config, { store, billing, logger, clock, ...overrides.payments });
 
@@ -101,7 +119,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     store,
     billing,
     optimizer,
-    idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, clock),
+    idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, config.optimize.requestDeadlineMs + CHARGE_GRACE_MS, clock),
     checkout: payments.checkout,
     routers: payments.routers,
     openApiPaths: payments.openApiPaths,
@@ -118,6 +136,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     },
     async close() {
       closing = true;
+      clearInterval(recoveryTimer);
       await payments.close();
       await pool?.close();
       await store.close();

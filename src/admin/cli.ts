@@ -24,6 +24,10 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   payments list                                          list Stripe payments
   outbox list                                            list queued and sent e-mails (no bodies)
   outbox retry                                           send every unsent e-mail now
+  db check                                               balance = sum of ledger for every key; nothing
+                                                         pending past its deadline (exit 1 when not)
+  db recover                                             give back charges past their deadline now
+  db backup PATH                                         online backup of the database to PATH
 `;
 
 export class UsageError extends Error {}
@@ -36,7 +40,7 @@ export interface CliIo {
 export async function runAdmin(argv: string[], config: Config, io: CliIo): Promise<number> {
   const store: Store = new SqliteStore(config.databasePath);
   try {
-    return await dispatch(argv, store, new Billing(store, config.sandbox), io, config);
+    return await dispatch(argv, store, new Billing(store, { limits: config.sandbox }), io, config);
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`${err.message}\n\n${USAGE}`);
@@ -60,6 +64,9 @@ async function dispatch(argv: string[], store: Store, billing: Billing, io: CliI
     case 'payments list': return paymentsList(rest, store, io);
     case 'outbox list': return outboxList(rest, store, io);
     case 'outbox retry': return outboxRetry(rest, store, io, config);
+    case 'db check': return dbCheck(rest, store, io);
+    case 'db recover': return dbRecover(rest, billing, io);
+    case 'db backup': return dbBackup(rest, store, io);
     default: throw new UsageError(route === '' ? 'No command given.' : `Unknown command "${route}".`);
   }
 }
@@ -221,4 +228,31 @@ async function outboxRetry(args: string[], store: Store, io: CliIo, config: Conf
   } finally {
     await outbox.close();
   }
+}
+
+async function dbCheck(args: string[], store: Store, io: CliIo): Promise<number> {
+  parse(args, {}, 0);
+  const report = await store.checkIntegrity(new Date());
+  io.out(JSON.stringify(report));
+  for (const m of report.mismatches) io.err(`key ${m.keyId}: balance ${m.balance} but its ledger sums to ${m.ledgerSum}`);
+  if (report.expiredPendingDebits > 0) io.err(`${report.expiredPendingDebits} debit(s) pending past their deadline (run "db recover" or start the service)`);
+  if (report.expiredSandboxReservations > 0) io.err(`${report.expiredSandboxReservations} sandbox reservation(s) pending past their deadline`);
+  io.err(report.ok ? `OK: ${report.keysChecked} keys, every balance equals its ledger, nothing stale pending.` : 'FAILED');
+  return report.ok ? 0 : 1;
+}
+
+async function dbRecover(args: string[], billing: Billing, io: CliIo): Promise<number> {
+  parse(args, {}, 0);
+  const report = await billing.recoverExpiredCharges();
+  io.out(JSON.stringify({ refunded: report.refunded.length, releasedSandbox: report.releasedSandbox }));
+  for (const r of report.refunded) io.err(`refunded ${r.stops} stops to key ${r.keyId} (request ${r.requestId ?? '-'})`);
+  return 0;
+}
+
+async function dbBackup(args: string[], store: Store, io: CliIo): Promise<number> {
+  const { positionals } = parse(args, {}, 1);
+  const destination = positionals[0];
+  await store.backup(destination);
+  io.err(`Backed up the database to ${destination}.`);
+  return 0;
 }

@@ -4,7 +4,7 @@
  */
 import { ApiError, unauthorized } from '../errors.js';
 import type { SandboxLimits } from '../config.js';
-import type { ApiKeyRecord, KeyKind, Store } from '../store/types.js';
+import type { ApiKeyRecord, KeyKind, PendingMark, RecoveryReport, SettleCharge, Store } from '../store/types.js';
 import { generateApiKey, hashApiKey, lastFour, parseApiKey } from './keys.js';
 import { MINUTE_MS, minuteWindowStart, nextParisMidnightMs, parisDay } from './sandbox-clock.js';
 
@@ -32,7 +32,10 @@ export type ChargeFields =
   | { stopsCharged: 0; sandbox: true; sandboxStopsRemainingToday: number };
 
 export interface Charge {
-  settle(): Promise<ChargeFields>;
+  /** The billing fields of the response, known as soon as the charge is taken. */
+  fields: ChargeFields;
+  /** Makes the charge final; throws 502 if it was given back meanwhile (call past its deadline). */
+  settle(idempotency?: SettleCharge['idempotency']): Promise<void>;
   cancel(): Promise<void>;
 }
 
@@ -47,13 +50,33 @@ export interface BillingObserver {
   refunded(stops: number): void;
 }
 
+export interface BillingOptions {
+  limits: SandboxLimits;
+  clock?: Clock;
+  observer?: BillingObserver;
+  /**
+   * How long a charge may stay unsettled (the request deadline plus a margin).
+   * Past it the recovery sweep gives it back: its call can no longer complete.
+   */
+  chargeTtlMs?: number;
+  /** This service instance, stable across its restarts (e.g. host:port). */
+  instanceId?: string;
+}
+
 export class Billing {
-  constructor(
-    private readonly store: Store,
-    private readonly limits: SandboxLimits,
-    private readonly clock: Clock = () => new Date(),
-    private readonly observer?: BillingObserver,
-  ) {}
+  private readonly limits: SandboxLimits;
+  private readonly clock: Clock;
+  private readonly observer?: BillingObserver;
+  private readonly chargeTtlMs: number;
+  readonly instanceId: string;
+
+  constructor(private readonly store: Store, options: BillingOptions) {
+    this.limits = options.limits;
+    this.clock = options.clock ?? (() => new Date());
+    this.observer = options.observer;
+    this.chargeTtlMs = options.chargeTtlMs ?? 60_000;
+    this.instanceId = options.instanceId ?? 'default';
+  }
 
   /** Resolves a raw Authorization header to an active key, or throws 401. */
   async authenticate(authorization: string | undefined): Promise<ApiKeyRecord> {
@@ -82,7 +105,8 @@ export class Billing {
 
   /** Live keys: takes `stops` from the balance or throws 402 having taken nothing. */
   async debit(key: ApiKeyRecord, stops: number, requestId: string): Promise<Debit> {
-    const outcome = await this.store.debit(key.id, stops, requestId, this.clock());
+    const now = this.clock();
+    const outcome = await this.store.debit(key.id, stops, requestId, now, this.pendingMark(now.getTime()));
     if (!outcome.ok) {
       throw new ApiError(402, 'insufficient_stops',
         `This call needs ${stops} stops but the key's balance is ${outcome.balance}. Buy a pack to top up.`,
@@ -117,7 +141,7 @@ export class Billing {
     const nowMs = this.clock().getTime();
     const outcome = await this.store.reserveSandbox({
       keyId: key.id, nowMs, windowStartMs: minuteWindowStart(nowMs), day: parisDay(nowMs), requestId, stops,
-      callsPerMinute: this.limits.callsPerMinute, stopsPerDay: this.limits.stopsPerDay,
+      callsPerMinute: this.limits.callsPerMinute, stopsPerDay: this.limits.stopsPerDay, pending: this.pendingMark(nowMs),
     });
     if (!outcome.ok) {
       if (outcome.exceeded === 'minute') {
@@ -133,33 +157,55 @@ export class Billing {
 
   /**
    * Takes what a call costs before any work: the live debit (402 when short)
-   * or the sandbox reservation (400/429). The returned charge is either
-   * settled with the response or cancelled, which gives everything back.
+   * or the sandbox reservation (400/429). The charge is then either settled
+   * with the response (together with its Idempotency-Key record) or cancelled,
+   * which gives everything back.
    */
   async openCharge(key: ApiKeyRecord, stops: number, requestId: string): Promise<Charge> {
     if (key.kind === 'live') {
       const debit = await this.debit(key, stops, requestId);
       return {
-        settle: async () => ({ stopsCharged: debit.stops, stopsBalance: debit.balance }),
+        fields: { stopsCharged: debit.stops, stopsBalance: debit.balance },
+        settle: (idempotency) => this.settle({ debitId: debit.debitId, idempotency }),
         cancel: async () => { await this.refund(debit); },
       };
     }
     const reservation = await this.reserveSandbox(key, stops, requestId);
     return {
-      settle: async () => {
-        await this.consumeSandbox(reservation);
-        return { stopsCharged: 0, sandbox: true, sandboxStopsRemainingToday: reservation.stopsRemainingToday };
-      },
-      cancel: async () => { await this.releaseSandbox(reservation); },
+      fields: { stopsCharged: 0, sandbox: true, sandboxStopsRemainingToday: reservation.stopsRemainingToday },
+      settle: (idempotency) => this.settle({ sandboxReservationId: reservation.reservationId, idempotency }),
+      cancel: () => this.releaseSandbox(reservation),
     };
+  }
+
+  private async settle(charge: SettleCharge): Promise<void> {
+    if (!(await this.store.settleCharge(charge))) {
+      throw new ApiError(502, 'optimization_failed', 'The call took too long to complete and its charge was given back. Nothing was charged.');
+    }
   }
 
   async releaseSandbox(reservation: SandboxReservation): Promise<void> {
     await this.store.releaseSandbox(reservation.reservationId);
   }
 
+  /** Settles a sandbox reservation outside a call (tests, tools). */
   async consumeSandbox(reservation: SandboxReservation): Promise<void> {
-    await this.store.consumeSandbox(reservation.reservationId);
+    await this.settle({ sandboxReservationId: reservation.reservationId });
+  }
+
+  private pendingMark(nowMs: number): PendingMark {
+    return { untilMs: nowMs + this.chargeTtlMs, owner: this.instanceId };
+  }
+
+  /**
+   * Gives back charges whose calls can no longer complete: past their expiry
+   * (a lost instance), or, at start-up (`restarted`), every charge this
+   * instance held before it restarted.
+   */
+  async recoverExpiredCharges(restarted = false): Promise<RecoveryReport> {
+    const report = await this.store.recoverExpiredCharges(this.clock(), restarted ? this.instanceId : undefined);
+    for (const r of report.refunded) this.observer?.refunded(r.stops);
+    return report;
   }
 
   async sandboxQuotas(key: ApiKeyRecord): Promise<SandboxQuotas> {

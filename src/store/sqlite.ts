@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readMigrations } from './migrate.js';
 import type {
-  ApiKeyRecord, ConsoleTestKeyOutcome, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord,
+  ApiKeyRecord, ConsoleTestKeyOutcome, IntegrityReport, PendingMark, RecoveryReport, SettleCharge, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord,
   PurchaseOutcome, PurchaseRequest, RefundOutcome, ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome,
   SandboxReservationRequest, SandboxUsage, SandboxWindow, Store,
 } from './types.js';
@@ -98,15 +98,26 @@ export class SqliteStore implements Store {
         WHERE key_id = ? AND at_ms >= ? AND at_ms <= ?`),
       sandboxStops: db.prepare(`SELECT COALESCE(SUM(stops), 0) FROM sandbox_calls
         WHERE key_id = ? AND paris_day = ? AND state != 'released'`).pluck(),
-      insertSandbox: db.prepare(`INSERT INTO sandbox_calls (key_id, request_id, at_ms, paris_day, stops, state)
-        VALUES (@keyId, @requestId, @nowMs, @day, @stops, 'reserved')`),
+      insertSandbox: db.prepare(`INSERT INTO sandbox_calls (key_id, request_id, at_ms, paris_day, stops, state, expires_at_ms, owner)
+        VALUES (@keyId, @requestId, @nowMs, @day, @stops, 'reserved', @untilMs, @owner)`),
       setSandboxState: db.prepare(`UPDATE sandbox_calls SET state = ? WHERE id = ? AND state = 'reserved'`),
       pruneSandbox: db.prepare('DELETE FROM sandbox_calls WHERE key_id = ? AND at_ms < ?'),
       idempotencyGet: db.prepare('SELECT * FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?'),
       idempotencyDelete: db.prepare('DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?'),
       idempotencyPrune: db.prepare('DELETE FROM idempotency_keys WHERE created_at_ms < ?'),
-      idempotencyInsert: db.prepare(`INSERT INTO idempotency_keys (key_id, idempotency_key, request_hash, state, created_at_ms)
-        VALUES (@keyId, @idempotencyKey, @requestHash, 'pending', @nowMs)`),
+      idempotencyInsert: db.prepare(`INSERT INTO idempotency_keys (key_id, idempotency_key, request_hash, state, created_at_ms, expires_at_ms)
+        VALUES (@keyId, @idempotencyKey, @requestHash, 'pending', @nowMs, @pendingUntilMs)`),
+      insertPending: db.prepare('INSERT INTO pending_debits (debit_id, expires_at_ms, owner) VALUES (?, ?, ?)'),
+      deletePending: db.prepare('DELETE FROM pending_debits WHERE debit_id = ?'),
+      expiredPending: db.prepare(`SELECT p.debit_id AS debitId, l.key_id AS keyId, -l.delta AS stops, l.request_id AS requestId
+        FROM pending_debits p JOIN ledger l ON l.id = p.debit_id WHERE p.expires_at_ms <= @nowMs OR p.owner = @owner`),
+      countExpiredPending: db.prepare('SELECT COUNT(*) FROM pending_debits WHERE expires_at_ms <= ?').pluck(),
+      releaseExpiredSandbox: db.prepare(`UPDATE sandbox_calls SET state = 'released'
+        WHERE state = 'reserved' AND (expires_at_ms <= @nowMs OR owner = @owner)`),
+      countExpiredSandbox: db.prepare(`SELECT COUNT(*) FROM sandbox_calls WHERE state = 'reserved' AND expires_at_ms <= ?`).pluck(),
+      balanceMismatches: db.prepare(`SELECT k.id AS keyId, k.balance AS balance, COALESCE(SUM(l.delta), 0) AS ledgerSum
+        FROM api_keys k LEFT JOIN ledger l ON l.key_id = k.id GROUP BY k.id HAVING k.balance != COALESCE(SUM(l.delta), 0)`),
+      countKeys: db.prepare('SELECT COUNT(*) FROM api_keys').pluck(),
       idempotencyComplete: db.prepare(`UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?
         WHERE key_id = ? AND idempotency_key = ? AND state = 'pending'`),
       idempotencyAbandon: db.prepare(`DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ? AND state = 'pending'`),
@@ -195,13 +206,14 @@ export class SqliteStore implements Store {
     return { ledgerId, balance: this.stmt.balance.get(keyId) as number };
   }
 
-  async debit(keyId: number, stops: number, requestId: string, now: Date): Promise<DebitOutcome> {
+  async debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark): Promise<DebitOutcome> {
     return this.db.transaction((): DebitOutcome => {
       const changed = this.stmt.conditionalDebit.run({ keyId, stops }).changes;
       if (changed !== 1) return { ok: false, balance: (this.stmt.balance.get(keyId) as number | undefined) ?? 0 };
       const debitId = Number(this.stmt.insertLedger.run({
         keyId, delta: -stops, reason: 'debit', requestId, refundOf: null, createdAt: now.toISOString(),
       }).lastInsertRowid);
+      this.stmt.insertPending.run(debitId, pending.untilMs, pending.owner);
       return { ok: true, debitId, balance: this.stmt.balance.get(keyId) as number };
     }).immediate();
   }
@@ -213,6 +225,7 @@ export class SqliteStore implements Store {
       if (this.stmt.refundOf.get(debitId) !== undefined) {
         return { refunded: false, balance: this.stmt.balance.get(debit.key_id) as number };
       }
+      this.stmt.deletePending.run(debitId);
       this.stmt.addBalance.run(-debit.delta, debit.key_id);
       this.stmt.insertLedger.run({
         keyId: debit.key_id, delta: -debit.delta, reason: 'refund', requestId: debit.request_id, refundOf: debitId, createdAt: now.toISOString(),
@@ -243,7 +256,9 @@ export class SqliteStore implements Store {
       const usage = this.readSandboxUsage(r);
       if (usage.callsInWindow >= r.callsPerMinute) return { ok: false, exceeded: 'minute', usage };
       if (usage.stopsToday + r.stops > r.stopsPerDay) return { ok: false, exceeded: 'day', usage };
-      const reservationId = Number(this.stmt.insertSandbox.run(r).lastInsertRowid);
+      const reservationId = Number(this.stmt.insertSandbox.run({
+        keyId: r.keyId, requestId: r.requestId, nowMs: r.nowMs, day: r.day, stops: r.stops, untilMs: r.pending.untilMs, owner: r.pending.owner,
+      }).lastInsertRowid);
       return { ok: true, reservationId, usage: this.readSandboxUsage(r) };
     }).immediate();
   }
@@ -252,15 +267,58 @@ export class SqliteStore implements Store {
     this.stmt.setSandboxState.run('released', reservationId);
   }
 
-  async consumeSandbox(reservationId: number): Promise<void> {
-    this.stmt.setSandboxState.run('consumed', reservationId);
+  async settleCharge(c: SettleCharge): Promise<boolean> {
+    return this.db.transaction((): boolean => {
+      if (c.debitId !== undefined && this.stmt.deletePending.run(c.debitId).changes !== 1) return false;
+      if (c.sandboxReservationId !== undefined && this.stmt.setSandboxState.run('consumed', c.sandboxReservationId).changes !== 1) return false;
+      if (c.idempotency) {
+        const i = c.idempotency;
+        if (this.stmt.idempotencyComplete.run(i.status, i.body, i.keyId, i.idempotencyKey).changes !== 1) return false;
+      }
+      return true;
+    }).immediate();
   }
+
+  async recoverExpiredCharges(now: Date, restartedOwner?: string): Promise<RecoveryReport> {
+    return this.db.transaction((): RecoveryReport => {
+      const nowMs = now.getTime();
+      // owner NULL never equals: without a restarted owner only expiry counts
+      const who = { nowMs, owner: restartedOwner ?? null };
+      const expired = this.stmt.expiredPending.all(who) as RecoveryReport['refunded'];
+      const createdAt = now.toISOString();
+      for (const e of expired) {
+        this.stmt.deletePending.run(e.debitId);
+        if (this.stmt.refundOf.get(e.debitId) !== undefined) continue;
+        this.stmt.addBalance.run(e.stops, e.keyId);
+        this.stmt.insertLedger.run({ keyId: e.keyId, delta: e.stops, reason: 'refund', requestId: e.requestId, refundOf: e.debitId, createdAt });
+      }
+      const releasedSandbox = this.stmt.releaseExpiredSandbox.run(who).changes;
+      return { refunded: expired, releasedSandbox };
+    }).immediate();
+  }
+
+  async checkIntegrity(now: Date): Promise<IntegrityReport> {
+    return this.db.transaction((): IntegrityReport => {
+      const mismatches = this.stmt.balanceMismatches.all() as IntegrityReport['mismatches'];
+      const expiredPendingDebits = this.stmt.countExpiredPending.get(now.getTime()) as number;
+      const expiredSandboxReservations = this.stmt.countExpiredSandbox.get(now.getTime()) as number;
+      return {
+        keysChecked: this.stmt.countKeys.get() as number, mismatches, expiredPendingDebits, expiredSandboxReservations,
+        ok: mismatches.length === 0 && expiredPendingDebits === 0 && expiredSandboxReservations === 0,
+      };
+    })();
+  }
+
 
   async beginIdempotent(r: IdempotencyBegin): Promise<IdempotencyOutcome> {
     return this.db.transaction((): IdempotencyOutcome => {
       this.stmt.idempotencyPrune.run(r.expiredBeforeMs);
-      const row = this.stmt.idempotencyGet.get(r.keyId, r.idempotencyKey) as
-        { request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_body: string | null } | undefined;
+      let row = this.stmt.idempotencyGet.get(r.keyId, r.idempotencyKey) as
+        { request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_body: string | null; expires_at_ms: number | null } | undefined;
+      if (row && row.state === 'pending' && row.expires_at_ms !== null && row.expires_at_ms <= r.nowMs) {
+        this.stmt.idempotencyDelete.run(r.keyId, r.idempotencyKey); // its call died; its charge was given back
+        row = undefined;
+      }
       if (!row) {
         this.stmt.idempotencyInsert.run(r);
         return { kind: 'started' };
@@ -269,10 +327,6 @@ export class SqliteStore implements Store {
       if (row.state === 'pending') return { kind: 'in_progress' };
       return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? 'null' };
     }).immediate();
-  }
-
-  async completeIdempotent(keyId: number, idempotencyKey: string, status: number, body: string): Promise<void> {
-    this.stmt.idempotencyComplete.run(status, body, keyId, idempotencyKey);
   }
 
   async abandonIdempotent(keyId: number, idempotencyKey: string): Promise<void> {
@@ -299,6 +353,11 @@ export class SqliteStore implements Store {
       this.stmt.insertConsoleRequest.run({ keyId, clientIp: r.clientIp, email: r.email, nowMs: r.nowMs });
       return { ok: true, record: toKey(this.stmt.keyById.get(keyId) as KeyRow) };
     }).immediate();
+  }
+
+  async backup(destination: string): Promise<void> {
+    mkdirSync(dirname(destination), { recursive: true });
+    await this.db.backup(destination);
   }
 
   async ping(): Promise<void> {

@@ -66,6 +66,8 @@ export interface SandboxUsage {
 
 export interface SandboxReservationRequest extends SandboxWindow {
   requestId: string;
+  /** Past `pending.untilMs` an unsettled reservation is released by the recovery sweep. */
+  pending: PendingMark;
   stops: number;
   callsPerMinute: number;
   stopsPerDay: number;
@@ -75,6 +77,32 @@ export type SandboxReservationOutcome =
   | { ok: true; reservationId: number; usage: SandboxUsage }
   | { ok: false; exceeded: 'minute' | 'day'; usage: SandboxUsage };
 
+/** How long a charge may stay unsettled, and which service instance holds it. */
+export interface PendingMark {
+  untilMs: number;
+  owner: string;
+}
+
+export interface SettleCharge {
+  debitId?: number;
+  sandboxReservationId?: number;
+  idempotency?: { keyId: number; idempotencyKey: string; status: number; body: string };
+}
+
+export interface RecoveryReport {
+  refunded: Array<{ debitId: number; keyId: number; stops: number; requestId: string | null }>;
+  releasedSandbox: number;
+}
+
+export interface IntegrityReport {
+  keysChecked: number;
+  /** Keys whose balance differs from the sum of their ledger. */
+  mismatches: Array<{ keyId: number; balance: number; ledgerSum: number }>;
+  expiredPendingDebits: number;
+  expiredSandboxReservations: number;
+  ok: boolean;
+}
+
 export interface IdempotencyBegin {
   keyId: number;
   idempotencyKey: string;
@@ -82,6 +110,8 @@ export interface IdempotencyBegin {
   nowMs: number;
   /** Records created before this instant are expired and no longer replayed. */
   expiredBeforeMs: number;
+  /** A claim still pending past this instant belongs to a call that died; it may be claimed again. */
+  pendingUntilMs: number;
 }
 
 export type IdempotencyOutcome =
@@ -198,10 +228,27 @@ export interface Store {
 
   /** Adds stops to a live key with a ledger row; returns the new balance. */
   credit(keyId: number, stops: number, reason: 'purchase' | 'admin_credit', requestId: string | null, now: Date): Promise<number>;
-  /** One conditional update: debits only if the balance covers every stop. */
-  debit(keyId: number, stops: number, requestId: string, now: Date): Promise<DebitOutcome>;
-  /** Gives a debit back, at most once per debit. */
+  /**
+   * One conditional update: debits only if the balance covers every stop. The
+   * debit stays pending until settled or refunded; past `pendingUntilMs` the
+   * recovery sweep refunds it.
+   */
+  debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark): Promise<DebitOutcome>;
+  /** Gives a debit back, at most once per debit (and clears its pending mark). */
   refund(debitId: number, now: Date): Promise<RefundOutcome>;
+  /**
+   * Makes a call's charge final, together with its Idempotency-Key response if
+   * any, in one transaction. False when the charge is no longer pending (the
+   * recovery sweep gave it back): the call must then fail.
+   */
+  settleCharge(charge: SettleCharge): Promise<boolean>;
+  /**
+   * Refunds pending debits and releases sandbox reservations past their expiry,
+   * and those of `restartedOwner` (an instance that restarted: none of its calls can complete).
+   */
+  recoverExpiredCharges(now: Date, restartedOwner?: string): Promise<RecoveryReport>;
+  /** For every key, balance = sum of its ledger; nothing pending past its expiry. */
+  checkIntegrity(now: Date): Promise<IntegrityReport>;
   ledger(keyId: number): Promise<LedgerEntry[]>;
 
   sandboxUsage(window: SandboxWindow): Promise<SandboxUsage>;
@@ -209,17 +256,16 @@ export interface Store {
   reserveSandbox(request: SandboxReservationRequest): Promise<SandboxReservationOutcome>;
   /** A failed call: its stops are given back; the call itself still counts toward the per-minute cap. */
   releaseSandbox(reservationId: number): Promise<void>;
-  /** A successful call: its stops are consumed for the day. */
-  consumeSandbox(reservationId: number): Promise<void>;
 
   /** Claims an Idempotency-Key for a request, or tells how an earlier use of it stands. */
   beginIdempotent(request: IdempotencyBegin): Promise<IdempotencyOutcome>;
-  completeIdempotent(keyId: number, idempotencyKey: string, status: number, body: string): Promise<void>;
   /** The call failed: the key is free again (a failed call is not charged, so a retry is safe). */
   abandonIdempotent(keyId: number, idempotencyKey: string): Promise<void>;
 
   /** Checks the console's per-address and per-e-mail limits and creates the test key, in one transaction. */
   issueConsoleTestKey(request: ConsoleTestKeyRequest): Promise<ConsoleTestKeyOutcome>;
+  /** An online, consistent copy of the database (SQLite backup API). */
+  backup(destination: string): Promise<void>;
   /** Cheap liveness check of the database (readiness probe). */
   ping(): Promise<void>;
 

@@ -57,3 +57,26 @@ test('bad arguments print usage on stderr and exit 2', () => {
     assert.match(r.stderr, /Usage: npm run --silent admin/);
   }
 });
+
+test('db check passes on a consistent database and fails (exit 1) when a balance disagrees with its ledger; db backup copies it', async () => {
+  const check = admin('db', 'check');
+  assert.equal(check.code, 0, check.stderr);
+  assert.equal(JSON.parse(check.stdout).ok, true);
+  assert.match(check.stderr, /^OK: \d+ keys/m);
+
+  const backupPath = join(dir, 'backups', 'copy.db');
+  const backup = admin('db', 'backup', backupPath);
+  assert.equal(backup.code, 0, backup.stderr);
+  const Database = (await import('better-sqlite3')).default;
+  const copy = new Database(backupPath, { readonly: true });
+  assert.equal(copy.prepare('SELECT COUNT(*) FROM api_keys').pluck().get(), (await server.services.store.listKeys()).length);
+  copy.close();
+
+  const key = (await server.services.store.listKeys())[0];
+  (server.services.store as unknown as { db: import('better-sqlite3').Database }).db.prepare('UPDATE api_keys SET balance = balance + 5 WHERE id = ?').run(key.id);
+  const broken = admin('db', 'check');
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, new RegExp(`key ${key.id}: balance \\d+ but its ledger sums to \\d+`));
+  (server.services.store as unknown as { db: import('better-sqlite3').Database }).db.prepare('UPDATE api_keys SET balance = balance - 5 WHERE id = ?').run(key.id);
+  assert.equal(admin('db', 'recover').code, 0);
+});

@@ -39,6 +39,8 @@ export async function startTestServer(options: { env?: Record<string, string>; o
   const services = await buildServices(config, logger, options.overrides);
   const app = createApp({ config, logger, ...services });
   const server: Server = createServer(app.callback());
+  // outlive fetch's pooled connections (4 s idle), so a reused socket is never closed under a request
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

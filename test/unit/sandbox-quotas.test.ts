@@ -11,7 +11,7 @@ const limits = { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 };
 async function setup(start: string, path = join(tempDir(), 'sandbox.db')) {
   const clock = manualClock(start);
   const store = new SqliteStore(path);
-  const billing = new Billing(store, limits, clock);
+  const billing = new Billing(store, { limits, clock });
   const { record } = await billing.issueKey('test');
   return { clock, store, billing, key: record, path };
 }
@@ -108,7 +108,7 @@ test('quotas survive a reopen of the database', async () => {
   for (let i = 0; i < 3; i++) await first.billing.consumeSandbox(await first.billing.reserveSandbox(first.key, 10, `p${i}`));
   await first.store.close();
   const store = new SqliteStore(first.path);
-  const billing = new Billing(store, limits, first.clock);
+  const billing = new Billing(store, { limits, clock: first.clock });
   assert.deepEqual(await billing.sandboxQuotas(first.key), { sandboxStopsRemainingToday: 170, sandboxCallsRemainingThisMinute: 17 });
   await store.close();
 });

@@ -36,9 +36,9 @@ test('migrations apply on an empty database and are not applied twice', async ()
 test('a debit is all or nothing and is written to the ledger', async () => {
   const store = new SqliteStore(join(tempDir(), 'd.db'));
   const key = await liveKey(store, 10);
-  const ok = await store.debit(key.id, 4, 'req-1', now);
+  const ok = await store.debit(key.id, 4, 'req-1', now, { untilMs: now.getTime() + 60_000, owner: 't' });
   assert.deepEqual(ok.ok && { balance: ok.balance }, { balance: 6 });
-  const refused = await store.debit(key.id, 7, 'req-2', now);
+  const refused = await store.debit(key.id, 7, 'req-2', now, { untilMs: now.getTime() + 60_000, owner: 't' });
   assert.deepEqual(refused, { ok: false, balance: 6 });
   assert.equal(await ledgerSum(store, key.id), 6);
   assert.deepEqual((await store.ledger(key.id)).map((e) => e.reason), ['admin_credit', 'debit']);
@@ -48,7 +48,7 @@ test('a debit is all or nothing and is written to the ledger', async () => {
 test('a refund happens exactly once per debit', async () => {
   const store = new SqliteStore(join(tempDir(), 'r.db'));
   const key = await liveKey(store, 10);
-  const debit = await store.debit(key.id, 10, 'req-1', now);
+  const debit = await store.debit(key.id, 10, 'req-1', now, { untilMs: now.getTime() + 60_000, owner: 't' });
   assert.ok(debit.ok);
   assert.deepEqual(await store.refund(debit.debitId, now), { refunded: true, balance: 10 });
   assert.deepEqual(await store.refund(debit.debitId, now), { refunded: false, balance: 10 });
@@ -60,11 +60,11 @@ test('a refund happens exactly once per debit', async () => {
 test('test keys and revoked keys cannot be debited', async () => {
   const store = new SqliteStore(join(tempDir(), 't.db'));
   const test = await store.createKey({ kind: 'test', keyHash: 'ht', last4: 'wxyz', email: null, initialStops: 0, reason: 'admin_credit', now });
-  assert.equal((await store.debit(test.id, 1, 'r', now)).ok, false);
+  assert.equal((await store.debit(test.id, 1, 'r', now, { untilMs: now.getTime() + 60_000, owner: 't' })).ok, false);
   const live = await store.createKey({ kind: 'live', keyHash: 'hl', last4: 'wxyz', email: null, initialStops: 5, reason: 'admin_credit', now });
   assert.equal(await store.revokeKey('hl', now), true);
   assert.equal(await store.revokeKey('hl', now), false);
-  assert.equal((await store.debit(live.id, 1, 'r', now)).ok, false);
+  assert.equal((await store.debit(live.id, 1, 'r', now, { untilMs: now.getTime() + 60_000, owner: 't' })).ok, false);
   await store.close();
 });
 

@@ -8,6 +8,6 @@ const store = new SqliteStore(path, { busyTimeoutMs: 10_000 });
 const counter = new Int32Array(barrier);
 Atomics.add(counter, 0, 1);
 while (Atomics.load(counter, 0) < workers) Atomics.wait(counter, 0, Atomics.load(counter, 0), 5);
-const outcome = await store.debit(keyId, stops, `worker-${String(workerData.index)}`, new Date());
+const outcome = await store.debit(keyId, stops, `worker-${String(workerData.index)}`, new Date(), { untilMs: Date.now() + 60_000, owner: 'worker' });
 await store.close();
 parentPort!.postMessage(outcome.ok);

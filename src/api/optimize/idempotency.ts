@@ -11,7 +11,8 @@ import type { Store } from '../../store/types.js';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export interface IdempotencyClaim {
-  complete(status: number, body: unknown): Promise<void>;
+  /** Stored with the charge's settlement, in the same transaction. */
+  record(status: number, body: unknown): { keyId: number; idempotencyKey: string; status: number; body: string };
   abandon(): Promise<void>;
 }
 
@@ -27,13 +28,19 @@ export function canonicalJson(value: unknown): string {
 }
 
 export class Idempotency {
-  constructor(private readonly store: Store, private readonly ttlMs: number, private readonly clock: () => Date) {}
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs: number,
+    /** A claim left pending longer than this belongs to a call that died and may be claimed again. */
+    private readonly pendingTtlMs: number,
+    private readonly clock: () => Date,
+  ) {}
 
   async start(keyId: number, idempotencyKey: string, body: unknown): Promise<IdempotencyStart> {
     if (!KEY_PATTERN.test(idempotencyKey)) throw invalidRequest('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces');
     const nowMs = this.clock().getTime();
     const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
-    const outcome = await this.store.beginIdempotent({ keyId, idempotencyKey, requestHash, nowMs, expiredBeforeMs: nowMs - this.ttlMs });
+    const outcome = await this.store.beginIdempotent({ keyId, idempotencyKey, requestHash, nowMs, expiredBeforeMs: nowMs - this.ttlMs, pendingUntilMs: nowMs + this.pendingTtlMs });
     switch (outcome.kind) {
       case 'replay':
         return { replay: { status: outcome.status, body: JSON.parse(outcome.body) } };
@@ -44,7 +51,7 @@ export class Idempotency {
       case 'started':
         return {
           claim: {
-            complete: (status, responseBody) => this.store.completeIdempotent(keyId, idempotencyKey, status, JSON.stringify(responseBody)),
+            record: (status, responseBody) => ({ keyId, idempotencyKey, status, body: JSON.stringify(responseBody) }),
             abandon: () => this.store.abandonIdempotent(keyId, idempotencyKey),
           },
         };

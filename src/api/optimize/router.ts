@@ -58,15 +58,14 @@ async function idempotentOptimize(ctx: AppContext, deps: OptimizeDeps, request: 
     claim = started.claim;
   }
   try {
-    ctx.body = await optimizeAndCharge(ctx, deps, request);
-    await claim?.complete(200, ctx.body);
+    ctx.body = await optimizeAndCharge(ctx, deps, request, claim);
   } catch (err) {
     await claim?.abandon();
     throw err;
   }
 }
 
-async function optimizeAndCharge(ctx: AppContext, deps: OptimizeDeps, request: OptimizeRequest): Promise<object> {
+async function optimizeAndCharge(ctx: AppContext, deps: OptimizeDeps, request: OptimizeRequest, claim?: IdempotencyClaim): Promise<object> {
   const key = ctx.state.apiKey!;
   const controller = new AbortController();
   // the response's 'close' fires early only when the connection goes away before we answer
@@ -84,7 +83,9 @@ async function optimizeAndCharge(ctx: AppContext, deps: OptimizeDeps, request: O
         controller.signal,
       );
       controller.signal.throwIfAborted();
-      return { ...route, ...(await charge.settle()) };
+      const body = { ...route, ...charge.fields };
+      await charge.settle(claim?.record(200, body));
+      return body;
     } catch (err) {
       await charge.cancel();
       throw err;
