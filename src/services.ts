@@ -66,6 +66,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
       const report = await billing.recoverExpiredCharges(restarted);
       for (const r of report.refunded) logger.warn({ debitId: r.debitId, keyId: r.keyId, stops: r.stops, requestId: r.requestId }, 'refunded a charge whose call could not complete');
       if (report.releasedSandbox > 0) logger.warn({ count: report.releasedSandbox }, 'released sandbox reservations whose calls could not complete');
+      if (report.releasedIdempotencyClaims > 0) logger.warn({ count: report.releasedIdempotencyClaims }, 'released Idempotency-Key claims whose calls could not complete');
     } catch (err) {
       logger.error({ err }, 'charge recovery failed; will retry');
     }
@@ -119,7 +120,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     store,
     billing,
     optimizer,
-    idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, config.optimize.requestDeadlineMs + CHARGE_GRACE_MS, clock),
+    idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, config.optimize.requestDeadlineMs + CHARGE_GRACE_MS, config.optimize.instanceId, clock),
     checkout: payments.checkout,
     routers: payments.routers,
     openApiPaths: payments.openApiPaths,

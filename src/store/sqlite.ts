@@ -105,8 +105,9 @@ export class SqliteStore implements Store {
       idempotencyGet: db.prepare('SELECT * FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?'),
       idempotencyDelete: db.prepare('DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ?'),
       idempotencyPrune: db.prepare('DELETE FROM idempotency_keys WHERE created_at_ms < ?'),
-      idempotencyInsert: db.prepare(`INSERT INTO idempotency_keys (key_id, idempotency_key, request_hash, state, created_at_ms, expires_at_ms)
-        VALUES (@keyId, @idempotencyKey, @requestHash, 'pending', @nowMs, @pendingUntilMs)`),
+      idempotencyInsert: db.prepare(`INSERT INTO idempotency_keys (key_id, idempotency_key, request_hash, state, created_at_ms, expires_at_ms, owner)
+        VALUES (@keyId, @idempotencyKey, @requestHash, 'pending', @nowMs, @untilMs, @owner)`),
+      releaseDeadClaims: db.prepare(`DELETE FROM idempotency_keys WHERE state = 'pending' AND (expires_at_ms <= @nowMs OR owner = @owner)`),
       insertPending: db.prepare('INSERT INTO pending_debits (debit_id, expires_at_ms, owner) VALUES (?, ?, ?)'),
       deletePending: db.prepare('DELETE FROM pending_debits WHERE debit_id = ?'),
       expiredPending: db.prepare(`SELECT p.debit_id AS debitId, l.key_id AS keyId, -l.delta AS stops, l.request_id AS requestId
@@ -293,7 +294,8 @@ export class SqliteStore implements Store {
         this.stmt.insertLedger.run({ keyId: e.keyId, delta: e.stops, reason: 'refund', requestId: e.requestId, refundOf: e.debitId, createdAt });
       }
       const releasedSandbox = this.stmt.releaseExpiredSandbox.run(who).changes;
-      return { refunded: expired, releasedSandbox };
+      const releasedIdempotencyClaims = this.stmt.releaseDeadClaims.run(who).changes;
+      return { refunded: expired, releasedSandbox, releasedIdempotencyClaims };
     }).immediate();
   }
 
@@ -320,7 +322,9 @@ export class SqliteStore implements Store {
         row = undefined;
       }
       if (!row) {
-        this.stmt.idempotencyInsert.run(r);
+        this.stmt.idempotencyInsert.run({
+          keyId: r.keyId, idempotencyKey: r.idempotencyKey, requestHash: r.requestHash, nowMs: r.nowMs, untilMs: r.pending.untilMs, owner: r.pending.owner,
+        });
         return { kind: 'started' };
       }
       if (row.request_hash !== r.requestHash) return { kind: 'conflict' };

@@ -92,6 +92,7 @@ export interface SettleCharge {
 export interface RecoveryReport {
   refunded: Array<{ debitId: number; keyId: number; stops: number; requestId: string | null }>;
   releasedSandbox: number;
+  releasedIdempotencyClaims: number;
 }
 
 export interface IntegrityReport {
@@ -110,8 +111,8 @@ export interface IdempotencyBegin {
   nowMs: number;
   /** Records created before this instant are expired and no longer replayed. */
   expiredBeforeMs: number;
-  /** A claim still pending past this instant belongs to a call that died; it may be claimed again. */
-  pendingUntilMs: number;
+  /** A claim still pending past `pending.untilMs`, or whose owner restarted, belongs to a call that died; it may be claimed again. */
+  pending: PendingMark;
 }
 
 export type IdempotencyOutcome =

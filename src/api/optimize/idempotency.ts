@@ -33,6 +33,8 @@ export class Idempotency {
     private readonly ttlMs: number,
     /** A claim left pending longer than this belongs to a call that died and may be claimed again. */
     private readonly pendingTtlMs: number,
+    /** This service instance (its claims are released when it restarts). */
+    private readonly owner: string,
     private readonly clock: () => Date,
   ) {}
 
@@ -40,7 +42,7 @@ export class Idempotency {
     if (!KEY_PATTERN.test(idempotencyKey)) throw invalidRequest('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces');
     const nowMs = this.clock().getTime();
     const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
-    const outcome = await this.store.beginIdempotent({ keyId, idempotencyKey, requestHash, nowMs, expiredBeforeMs: nowMs - this.ttlMs, pendingUntilMs: nowMs + this.pendingTtlMs });
+    const outcome = await this.store.beginIdempotent({ keyId, idempotencyKey, requestHash, nowMs, expiredBeforeMs: nowMs - this.ttlMs, pending: { untilMs: nowMs + this.pendingTtlMs, owner: this.owner } });
     switch (outcome.kind) {
       case 'replay':
         return { replay: { status: outcome.status, body: JSON.parse(outcome.body) } };

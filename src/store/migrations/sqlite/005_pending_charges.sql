@@ -14,3 +14,4 @@ CREATE INDEX pending_debits_owner ON pending_debits (owner);
 ALTER TABLE sandbox_calls ADD COLUMN expires_at_ms INTEGER;
 ALTER TABLE sandbox_calls ADD COLUMN owner TEXT;
 ALTER TABLE idempotency_keys ADD COLUMN expires_at_ms INTEGER;
+ALTER TABLE idempotency_keys ADD COLUMN owner TEXT;

@@ -1,0 +1,41 @@
+/** Runs the real service (src/main.ts) as a child process, as `npm start` does. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or signal name) when the process ends. */
+  exited: Promise<number | string>;
+}
+
+export async function startServiceProcess(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
+  const listenPort = port ?? await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(listenPort), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => { output += d; });
+  child.stderr!.on('data', (d) => { output += d; });
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const url = `http://127.0.0.1:${listenPort}`;
+  for (let i = 0; ; i++) {
+    try { if ((await fetch(`${url}/readyz`)).ok) break; } catch { /* starting */ }
+    if (child.exitCode !== null || i > 300) throw new Error(`service did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url, child, output: () => output, exited };
+}
