@@ -11,6 +11,8 @@ export interface Config {
   port: number;
   host: string;
   databasePath: string;
+  /** How long a write waits for another connection's lock before failing (503 storage_unavailable). */
+  databaseBusyTimeoutMs: number;
   logLevel: LogLevel;
   /** Largest accepted JSON body, in bytes. */
   bodyLimitBytes: number;
@@ -201,6 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databasePath: resolve(PROJECT_ROOT, r.string('DATABASE_PATH', 'var/service.db')),
+    databaseBusyTimeoutMs: r.int('DATABASE_BUSY_TIMEOUT_MS', 5_000, 0, 600_000),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     publicBaseUrl: r.url('PUBLIC_BASE_URL', `http://localhost:${port}`),

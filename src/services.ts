@@ -53,7 +53,7 @@ export interface ServiceOverrides {
 export async function buildServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? (() => new Date());
   const metrics = new Metrics();
-  const store = new SqliteStore(config.databasePath);
+  const store = new SqliteStore(config.databasePath, { busyTimeoutMs: config.databaseBusyTimeoutMs });
   const billing = new Billing(store, {
     limits: config.sandbox,
     clock,

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
+import { isStorageUnavailable } from '../store/types.js';
 import type { AppState } from './state.js';
 
 const FALLBACK_BY_STATUS: Record<number, [string, string]> = {
@@ -26,7 +27,12 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       }
     } catch (err) {
       const apiError = err instanceof ApiError ? err : undefined;
-      if (apiError) {
+      if (!apiError && isStorageUnavailable(err)) {
+        logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'storage unavailable');
+        ctx.status = 503;
+        ctx.set('Retry-After', '1');
+        ctx.body = { error: 'storage_unavailable', message: 'The service cannot record this call right now (database busy or full); retry shortly. Nothing was charged.' };
+      } else if (apiError) {
         ctx.status = apiError.status;
         ctx.set(apiError.headers);
         ctx.body = apiError.body();

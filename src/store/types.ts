@@ -300,3 +300,12 @@ export interface Store {
   rescheduleMail(now: Date): Promise<number>;
   listMail(): Promise<OutboxMessage[]>;
 }
+
+/** SQLite error codes that mean "the database cannot take this write now" rather than a bug. */
+const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY)/;
+
+/** True for store failures that are the storage's condition (busy, locked, disk full, I/O), not the request's fault. */
+export function isStorageUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNAVAILABLE_CODES.test(code);
+}
