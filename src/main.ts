@@ -40,11 +40,14 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
     server.close(async () => {
+      clearInterval(closeIdle);
       await services.close();
       logger.info('stopped');
       process.exit(0);
     });
+    // keep-alive connections go as soon as their in-flight request has been answered
     server.closeIdleConnections();
     setTimeout(() => { logger.error('in-flight requests did not finish in time; exiting'); process.exit(1); }, 30_000).unref();
   };
