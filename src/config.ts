@@ -11,6 +11,8 @@ export interface Config {
   port: number;
   host: string;
   databasePath: string;
+  /** postgres://… selects the PostgreSQL store; null = SQLite at databasePath. */
+  databaseUrl: string | null;
   /** How long a write waits for another connection's lock before failing (503 storage_unavailable). */
   databaseBusyTimeoutMs: number;
   logLevel: LogLevel;
@@ -203,6 +205,12 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databasePath: resolve(PROJECT_ROOT, r.string('DATABASE_PATH', 'var/service.db')),
+    databaseUrl: (() => {
+      const url = r.raw('DATABASE_URL');
+      if (url === undefined) return null;
+      if (!/^postgres(ql)?:\/\//.test(url)) { r.problems.push('DATABASE_URL must start with postgres:// or postgresql://'); return null; }
+      return url;
+    })(),
     databaseBusyTimeoutMs: r.int('DATABASE_BUSY_TIMEOUT_MS', 5_000, 0, 600_000),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
