@@ -1,0 +1,220 @@
+//! WebAssembly ABI (C calling convention over linear memory; no wasm-bindgen).
+//! The only module with `unsafe`. Mirrored in `src/solver/abi.ts`.
+//!
+//! ABI_VERSION = 1
+//!
+//! Import:
+//!   env.now_ms() -> f64              monotonic clock in ms (JS: performance.now())
+//!
+//! Exports:
+//!   memory                           linear memory (grows; refresh JS views after calls)
+//!   abi_version() -> u32             = 1
+//!   alloc(size: u32, align: u32) -> u32
+//!                                    allocate `size` bytes (size > 0, align a power of two);
+//!                                    0 on failure
+//!   dealloc(ptr: u32, size: u32, align: u32)
+//!                                    free a block from `alloc` with the same size/align
+//!   solve(durations: u32, size: u32, service: u32, deadline: u32, has_end: u32,
+//!         seed: u32, time_limit_ms: f64, max_iterations: u32, stall_iterations: u32,
+//!         out: u32) -> i32
+//!       durations   i32[size*size], row-major travel seconds over nodes
+//!                   [start, stop 0 .. stop n-1, end?]; n = size - 1 - has_end
+//!       service     i32[n], service seconds per stop (>= 0)
+//!       deadline    i32[n], seconds after departure, -1 = none
+//!       has_end     0 = open route (ends after the last stop's service), 1 = end node is last
+//!       seed        PRNG seed (same input + seed + no time limit => same result)
+//!       time_limit_ms  0 = none; otherwise the search stops after this many ms
+//!       max_iterations 0 = no cap on ILS iterations
+//!       stall_iterations 0 = default (50 n + 500): stop after this many non-improving iterations
+//!       out         f64[3 + n]: [0] lateness s, [1] duration s, [2] ILS iterations,
+//!                   [3 + k] = 0-based stop index visited k-th
+//!     returns a status:
+//!       0 OK
+//!       1 BAD_SIZE           size < 1 + has_end, or size > 4096
+//!       2 BAD_LENGTH         (reserved: array lengths are implied by size)
+//!       3 NEGATIVE_DURATION  a matrix entry < 0
+//!       4 NEGATIVE_SERVICE   a service time < 0
+//!       5 BAD_DEADLINE       a deadline < -1
+//!       6 BAD_FLAG           has_end not 0 or 1
+//!       7 BAD_TIME_LIMIT     time limit NaN, infinite or negative
+//!       8 NULL_POINTER       a required pointer is 0
+//!       9 MISALIGNED         a pointer is not aligned to its element type
+//!   trap_for_test()                  always traps (tests the host's recovery)
+
+// The exports take raw pointers from the host by design (C ABI over linear
+// memory); they are validated (null, alignment) before use.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+use std::alloc::{alloc as raw_alloc, dealloc as raw_dealloc, Layout};
+
+use crate::problem::{Input, MAX_SIZE};
+use crate::search::{Clock, Params};
+
+pub const ABI_VERSION: u32 = 1;
+pub const STATUS_OK: i32 = 0;
+pub const STATUS_NULL_POINTER: i32 = 8;
+pub const STATUS_MISALIGNED: i32 = 9;
+
+#[cfg(target_arch = "wasm32")]
+#[link(wasm_import_module = "env")]
+extern "C" {
+    fn now_ms() -> f64;
+}
+
+struct HostClock;
+
+#[cfg(target_arch = "wasm32")]
+impl Clock for HostClock {
+    fn now_ms(&self) -> f64 {
+        unsafe { now_ms() }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Clock for HostClock {
+    fn now_ms(&self) -> f64 {
+        use std::time::{SystemTime, UNIX_EPOCH};
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs_f64() * 1000.0)
+            .unwrap_or(0.0)
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn abi_version() -> u32 {
+    ABI_VERSION
+}
+
+#[no_mangle]
+pub extern "C" fn alloc(size: usize, align: usize) -> *mut u8 {
+    if size == 0 {
+        return std::ptr::null_mut();
+    }
+    match Layout::from_size_align(size, align) {
+        Ok(layout) => unsafe { raw_alloc(layout) },
+        Err(_) => std::ptr::null_mut(),
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn dealloc(ptr: *mut u8, size: usize, align: usize) {
+    if ptr.is_null() || size == 0 {
+        return;
+    }
+    if let Ok(layout) = Layout::from_size_align(size, align) {
+        unsafe { raw_dealloc(ptr, layout) }
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn trap_for_test() {
+    panic!("trap_for_test");
+}
+
+fn check_ptr<T>(p: *const T) -> Result<(), i32> {
+    if p.is_null() {
+        return Err(STATUS_NULL_POINTER);
+    }
+    if (p as usize) % std::mem::align_of::<T>() != 0 {
+        return Err(STATUS_MISALIGNED);
+    }
+    Ok(())
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn solve(
+    durations: *const i32,
+    size: u32,
+    service: *const i32,
+    deadline: *const i32,
+    has_end: u32,
+    seed: u32,
+    time_limit_ms: f64,
+    max_iterations: u32,
+    stall_iterations: u32,
+    out: *mut f64,
+) -> i32 {
+    match solve_inner(
+        durations,
+        size,
+        service,
+        deadline,
+        has_end,
+        seed,
+        time_limit_ms,
+        max_iterations,
+        stall_iterations,
+        out,
+    ) {
+        Ok(()) => STATUS_OK,
+        Err(code) => code,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn solve_inner(
+    durations: *const i32,
+    size: u32,
+    service: *const i32,
+    deadline: *const i32,
+    has_end: u32,
+    seed: u32,
+    time_limit_ms: f64,
+    max_iterations: u32,
+    stall_iterations: u32,
+    out: *mut f64,
+) -> Result<(), i32> {
+    if has_end > 1 {
+        return Err(crate::InputError::BadFlag as i32);
+    }
+    let size = size as usize;
+    let extra = 1 + has_end as usize;
+    if size < extra || size > MAX_SIZE {
+        return Err(crate::InputError::BadSize as i32);
+    }
+    let n = size - extra;
+    check_ptr(durations)?;
+    check_ptr(out as *const f64)?;
+    if n > 0 {
+        check_ptr(service)?;
+        check_ptr(deadline)?;
+    }
+    let empty: [i32; 0] = [];
+    // SAFETY: the host passes buffers of the documented lengths, allocated
+    // with `alloc` (checked non-null and aligned above).
+    let dur = unsafe { std::slice::from_raw_parts(durations, size * size) };
+    let svc = if n > 0 {
+        unsafe { std::slice::from_raw_parts(service, n) }
+    } else {
+        &empty[..]
+    };
+    let dl = if n > 0 {
+        unsafe { std::slice::from_raw_parts(deadline, n) }
+    } else {
+        &empty[..]
+    };
+    let inp = Input {
+        size,
+        durations: dur,
+        service: svc,
+        deadline: dl,
+        has_end: has_end == 1,
+    };
+    let params = Params {
+        seed: seed as u64,
+        time_limit_ms,
+        max_iterations: max_iterations as u64,
+        stall_iterations: stall_iterations as u64,
+    };
+    let sol = crate::solve(&inp, &params, &HostClock).map_err(|e| e as i32)?;
+    let out = unsafe { std::slice::from_raw_parts_mut(out, 3 + n) };
+    out[0] = sol.cost.lateness as f64;
+    out[1] = sol.cost.duration as f64;
+    out[2] = sol.iterations as f64;
+    for (k, &s) in sol.order.iter().enumerate() {
+        out[3 + k] = s as f64;
+    }
+    Ok(())
+}

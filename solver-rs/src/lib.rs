@@ -1,0 +1,74 @@
+//! Single-vehicle route solver: visit every stop once from a start point,
+//! optionally finishing at an end point, minimising total lateness and then
+//! total duration (lexicographically). Integer seconds throughout.
+//!
+//! `ffi` is the only module allowed to use `unsafe` (WebAssembly exports over
+//! linear memory); everything else is safe Rust.
+#![deny(unsafe_code)]
+// Index loops over positions are the natural form of this code.
+#![allow(clippy::needless_range_loop)]
+
+pub mod exact;
+#[allow(unsafe_code)]
+pub mod ffi;
+pub mod problem;
+pub mod rng;
+pub mod search;
+pub mod tsplib;
+
+pub use problem::{Cost, Input, InputError, Problem};
+pub use search::{Clock, Params};
+
+/// Result of a solve in the external numbering.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// 0-based stop indices in visiting order.
+    pub order: Vec<u32>,
+    pub cost: Cost,
+    /// ILS iterations performed (0 for the exact solver).
+    pub iterations: u64,
+}
+
+/// Validate and solve.
+pub fn solve(inp: &Input, params: &Params, clock: &dyn Clock) -> Result<Solution, InputError> {
+    if !params.time_limit_ms.is_finite() || params.time_limit_ms < 0.0 {
+        return Err(InputError::BadTimeLimit);
+    }
+    let p = Problem::new(inp)?;
+    let (order, cost, iterations) = if p.n <= exact::EXACT_MAX_STOPS {
+        let (o, c) = exact::solve_exact(&p);
+        (o, c, 0)
+    } else {
+        search::solve_heuristic(&p, params, clock)
+    };
+    Ok(Solution {
+        order: order.iter().map(|&s| (s - 1) as u32).collect(),
+        cost,
+        iterations,
+    })
+}
+
+/// Wall clock for native builds.
+#[cfg(not(target_arch = "wasm32"))]
+pub struct NativeClock(std::time::Instant);
+
+#[cfg(not(target_arch = "wasm32"))]
+impl NativeClock {
+    pub fn new() -> NativeClock {
+        NativeClock(std::time::Instant::now())
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Default for NativeClock {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Clock for NativeClock {
+    fn now_ms(&self) -> f64 {
+        self.0.elapsed().as_secs_f64() * 1000.0
+    }
+}

@@ -1,0 +1,803 @@
+#![deny(unsafe_code)]
+//! Properties of the solver: operator deltas, permutations, exactness,
+//! planted deadlines, determinism, input validation, the ABI.
+
+use route_solver::exact::solve_exact;
+use route_solver::rng::Rng;
+use route_solver::search::{
+    self, for_each_move, materialize_into, or3_move, perturbation, relocate_earlier, Clock, Iv,
+    Search,
+};
+use route_solver::{Cost, Input, InputError, NativeClock, Params, Problem};
+
+/// Variant of the route end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum End {
+    Open,
+    /// end at the start's location (closed tour)
+    Closed,
+    /// a separate end point
+    Separate,
+}
+
+struct Gen {
+    size: usize,
+    dur: Vec<i32>,
+    svc: Vec<i32>,
+    dl: Vec<i32>,
+    has_end: bool,
+}
+
+impl Gen {
+    fn input(&self) -> Input<'_> {
+        Input {
+            size: self.size,
+            durations: &self.dur,
+            service: &self.svc,
+            deadline: &self.dl,
+            has_end: self.has_end,
+        }
+    }
+}
+
+/// Random asymmetric instance: points in a square plus random asymmetric noise.
+fn random_instance(rng: &mut Rng, n: usize, end: End, deadlines: bool, service: bool) -> Gen {
+    let m = n + 1 + if end == End::Open { 0 } else { 1 };
+    let mut pts: Vec<(i64, i64)> = (0..m)
+        .map(|_| (rng.range(0, 1000) as i64, rng.range(0, 1000) as i64))
+        .collect();
+    if end == End::Closed {
+        pts[m - 1] = pts[0];
+    }
+    let mut dur = vec![0i32; m * m];
+    for i in 0..m {
+        for j in 0..m {
+            let (a, b) = (pts[i], pts[j]);
+            let e = (((a.0 - b.0).pow(2) + (a.1 - b.1).pow(2)) as f64).sqrt() as i64;
+            let noise = if e == 0 { 0 } else { rng.range(0, 200) as i64 };
+            dur[i * m + j] = (e + noise) as i32;
+        }
+    }
+    let svc: Vec<i32> = (0..n)
+        .map(|_| if service { rng.range(0, 300) as i32 } else { 0 })
+        .collect();
+    let dl: Vec<i32> = (0..n)
+        .map(|_| {
+            if deadlines && rng.range(0, 2) == 0 {
+                rng.range(0, 600 * n) as i32
+            } else {
+                -1
+            }
+        })
+        .collect();
+    Gen {
+        size: m,
+        dur,
+        svc,
+        dl,
+        has_end: end != End::Open,
+    }
+}
+
+fn random_route(rng: &mut Rng, n: usize) -> Vec<usize> {
+    let mut stops: Vec<usize> = (1..=n).collect();
+    for i in (1..stops.len()).rev() {
+        let j = rng.range(0, i);
+        stops.swap(i, j);
+    }
+    let mut r = vec![0];
+    r.extend(stops);
+    r.push(n + 1);
+    r
+}
+
+fn is_permutation(order: &[u32], n: usize) -> bool {
+    let mut seen = vec![false; n];
+    order.len() == n
+        && order.iter().all(|&s| {
+            let s = s as usize;
+            s < n && !std::mem::replace(&mut seen[s], true)
+        })
+}
+
+const ENDS: [End; 3] = [End::Open, End::Closed, End::Separate];
+
+fn check_move(s: &mut Search, p: &Problem, ivs: &[Iv], checked: &mut usize) {
+    let mut out = Vec::new();
+    materialize_into(s.route(), ivs, &mut out);
+    let mut sorted = out.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        (0..p.n + 2).collect::<Vec<_>>(),
+        "move is not a permutation: {:?}",
+        ivs
+    );
+    let exact = p.route_cost(&out);
+    match s.eval(ivs, Cost::MAX) {
+        Some(c) => assert_eq!(c, exact, "eval != recomputation for {:?}", ivs),
+        // without lateness now, the evaluator rejects moves that create lateness
+        None => assert!(
+            s.cost.lateness == 0 && exact.lateness > 0,
+            "rejected a feasible move {:?}",
+            ivs
+        ),
+    }
+    // bound semantics: a move is reported iff strictly better than the bound
+    let bound = s.cost;
+    if let Some(c) = s.eval(ivs, bound) {
+        assert!(c < bound && c == exact);
+    } else {
+        assert!(exact >= bound || (s.cost.lateness == 0 && exact.lateness > 0));
+    }
+    *checked += 1;
+}
+
+#[test]
+fn operator_deltas_equal_full_recomputation() {
+    let mut rng = Rng::new(7);
+    let mut checked = 0usize;
+    for trial in 0..60 {
+        let n = 3 + trial % 14;
+        let end = ENDS[trial % 3];
+        let deadlines = trial % 2 == 0;
+        let g = random_instance(&mut rng, n, end, deadlines, trial % 4 < 2);
+        let p = Problem::new(&g.input()).unwrap();
+        for _ in 0..3 {
+            let route = random_route(&mut rng, n);
+            let mut s = Search::new(&p, &route);
+            assert_eq!(s.cost, p.route_cost(&route));
+            for pa in 1..=n {
+                for pc in 0..=n + 1 {
+                    if pc == pa {
+                        continue;
+                    }
+                    for_each_move(n, pa, pc, |ivs| {
+                        check_move(&mut s, &p, ivs, &mut checked);
+                        false
+                    });
+                }
+                for q in 0..pa.saturating_sub(1) {
+                    check_move(&mut s, &p, &relocate_earlier(n, pa, q), &mut checked);
+                }
+            }
+            // Or-3opt: every ordered triple of removed edges
+            for p1 in 0..=n {
+                for p2 in 0..=n {
+                    for p3 in 0..=n {
+                        if let Some(ivs) = or3_move(n, p1, p2, p3) {
+                            check_move(&mut s, &p, &ivs, &mut checked);
+                        }
+                    }
+                }
+            }
+            if n >= 3 {
+                for _ in 0..5 {
+                    let lmax = (n / 3).max(1);
+                    let l1 = rng.range(1, lmax);
+                    let l2 = rng.range(1, lmax);
+                    let p0 = rng.range(1, n + 1 - l1 - l2);
+                    check_move(&mut s, &p, &perturbation(n, p0, l1, l2), &mut checked);
+                }
+            }
+        }
+    }
+    assert!(checked > 50_000, "only {} moves checked", checked);
+}
+
+#[test]
+fn deadline_slack_path_is_exercised_without_lateness() {
+    // Instances whose identity route has no lateness but tight deadlines: the
+    // O(1) slack test must agree with recomputation for every move.
+    let mut rng = Rng::new(11);
+    let mut rejected = 0;
+    let mut checked = 0;
+    for trial in 0..30 {
+        let n = 5 + trial % 10;
+        let mut g = random_instance(&mut rng, n, ENDS[trial % 3], false, true);
+        let p0 = Problem::new(&g.input()).unwrap();
+        let route: Vec<usize> = (0..n + 2).collect();
+        // arrival times along the identity route, deadlines with small slack
+        let mut t = 0i64;
+        for k in 1..=n {
+            t += p0.w(k - 1, k);
+            g.dl[k - 1] = if rng.range(0, 3) > 0 {
+                (t + rng.range(0, 50) as i64) as i32
+            } else {
+                -1
+            };
+        }
+        let p = Problem::new(&g.input()).unwrap();
+        let mut s = Search::new(&p, &route);
+        assert_eq!(s.cost.lateness, 0);
+        for pa in 1..=n {
+            for pc in 0..=n + 1 {
+                if pc != pa {
+                    for_each_move(n, pa, pc, |ivs| {
+                        let mut out = Vec::new();
+                        materialize_into(s.route(), ivs, &mut out);
+                        if s.eval(ivs, Cost::MAX).is_none() {
+                            rejected += 1;
+                        }
+                        check_move(&mut s, &p, ivs, &mut checked);
+                        false
+                    });
+                }
+            }
+        }
+    }
+    assert!(
+        rejected > 100 && checked > rejected,
+        "rejected {} of {}",
+        rejected,
+        checked
+    );
+}
+
+#[test]
+fn applied_moves_keep_state_consistent() {
+    // Local search from random routes: every applied move is checked against
+    // recomputation by debug assertions inside `apply`; here we check the end state.
+    let mut rng = Rng::new(3);
+    for trial in 0..40 {
+        let n = 11 + trial % 30;
+        let g = random_instance(&mut rng, n, ENDS[trial % 3], trial % 2 == 0, true);
+        let p = Problem::new(&g.input()).unwrap();
+        let route = random_route(&mut rng, n);
+        let mut s = Search::new(&p, &route);
+        let before = s.cost;
+        let clock = NativeClock::new();
+        let timer = search::Timer::new(&clock, 0.0);
+        s.wake_all();
+        s.local_search(&timer);
+        assert!(s.cost <= before);
+        assert_eq!(s.cost, p.route_cost(s.route()));
+        assert!(s.moves > 0);
+    }
+}
+
+#[test]
+fn results_are_permutations_for_all_variants() {
+    let mut rng = Rng::new(5);
+    let clock = NativeClock::new();
+    for trial in 0..45 {
+        let n = [0, 1, 2, 5, 10, 11, 12, 20, 40][trial % 9];
+        let g = random_instance(&mut rng, n, ENDS[trial % 3], trial % 2 == 1, trial % 4 == 0);
+        let params = Params {
+            seed: trial as u64,
+            max_iterations: 200,
+            ..Params::default()
+        };
+        let sol = route_solver::solve(&g.input(), &params, &clock).unwrap();
+        assert!(is_permutation(&sol.order, n), "{:?}", sol.order);
+        let p = Problem::new(&g.input()).unwrap();
+        let order: Vec<usize> = sol.order.iter().map(|&s| s as usize + 1).collect();
+        assert_eq!(p.order_cost(&order), sol.cost);
+    }
+}
+
+#[test]
+fn open_closed_and_separate_end_costs() {
+    // 2 stops on a line: start 0 at x=0, stops at x=10 and x=20, end at x=5.
+    let xs = [0i32, 10, 20, 5];
+    let mat = |pts: &[i32]| -> Vec<i32> {
+        let m = pts.len();
+        let mut d = vec![0; m * m];
+        for i in 0..m {
+            for j in 0..m {
+                d[i * m + j] = (pts[i] - pts[j]).abs();
+            }
+        }
+        d
+    };
+    let clock = NativeClock::new();
+    let params = Params::default();
+    let svc = [1, 2];
+    let dl = [-1, -1];
+    // open: 0 -> 10 -> 20, duration 20 + services 3
+    let d = mat(&xs[..3]);
+    let s = route_solver::solve(
+        &Input {
+            size: 3,
+            durations: &d,
+            service: &svc,
+            deadline: &dl,
+            has_end: false,
+        },
+        &params,
+        &clock,
+    )
+    .unwrap();
+    assert_eq!(s.order, vec![0, 1]);
+    assert_eq!(
+        s.cost,
+        Cost {
+            lateness: 0,
+            duration: 23
+        }
+    );
+    // separate end at x=5: 0 -> 10 -> 20 -> 5 = 35 (+3) or 0 -> 20 -> 10 -> 5 = 35 (+3)
+    let d = mat(&xs);
+    let s = route_solver::solve(
+        &Input {
+            size: 4,
+            durations: &d,
+            service: &svc,
+            deadline: &dl,
+            has_end: true,
+        },
+        &params,
+        &clock,
+    )
+    .unwrap();
+    assert_eq!(s.cost.duration, 38);
+    // closed: end = start location: 40 + 3
+    let d = mat(&[0, 10, 20, 0]);
+    let s = route_solver::solve(
+        &Input {
+            size: 4,
+            durations: &d,
+            service: &svc,
+            deadline: &dl,
+            has_end: true,
+        },
+        &params,
+        &clock,
+    )
+    .unwrap();
+    assert_eq!(s.cost.duration, 43);
+    // a deadline forces the far stop first: stop 1 (x=20) due at 20
+    let d = mat(&xs[..3]);
+    let s = route_solver::solve(
+        &Input {
+            size: 3,
+            durations: &d,
+            service: &svc,
+            deadline: &[-1, 20],
+            has_end: false,
+        },
+        &params,
+        &clock,
+    )
+    .unwrap();
+    assert_eq!(s.order, vec![1, 0]);
+    assert_eq!(
+        s.cost,
+        Cost {
+            lateness: 0,
+            duration: 33
+        }
+    );
+}
+
+fn brute_force(p: &Problem) -> Cost {
+    fn rec(p: &Problem, cur: &mut Vec<usize>, used: &mut Vec<bool>, best: &mut Cost) {
+        if cur.len() == p.n {
+            let c = p.order_cost(cur);
+            if c < *best {
+                *best = c;
+            }
+            return;
+        }
+        for s in 1..=p.n {
+            if !used[s] {
+                used[s] = true;
+                cur.push(s);
+                rec(p, cur, used, best);
+                cur.pop();
+                used[s] = false;
+            }
+        }
+    }
+    let mut best = Cost::MAX;
+    rec(p, &mut Vec::new(), &mut vec![false; p.n + 2], &mut best);
+    best
+}
+
+#[test]
+fn exact_solver_equals_brute_force() {
+    let mut rng = Rng::new(13);
+    for trial in 0..120 {
+        let n = 1 + trial % 8;
+        let g = random_instance(&mut rng, n, ENDS[trial % 3], trial % 3 != 0, trial % 2 == 0);
+        let p = Problem::new(&g.input()).unwrap();
+        let (order, cost) = solve_exact(&p);
+        assert_eq!(p.order_cost(&order), cost);
+        assert_eq!(cost, brute_force(&p), "trial {}", trial);
+    }
+}
+
+#[test]
+fn exact_solver_handles_unavoidable_lateness() {
+    // All deadlines 0: lateness = sum of arrival times, so the exact optimum
+    // trades duration for lateness; still must equal brute force.
+    let mut rng = Rng::new(17);
+    for trial in 0..20 {
+        let n = 4 + trial % 5;
+        let mut g = random_instance(&mut rng, n, ENDS[trial % 3], false, true);
+        g.dl = vec![0; n];
+        let p = Problem::new(&g.input()).unwrap();
+        let (_, cost) = solve_exact(&p);
+        assert!(cost.lateness > 0);
+        assert_eq!(cost, brute_force(&p));
+    }
+}
+
+/// Planted instance: a random tour with deadlines at or after its arrival times.
+fn planted(rng: &mut Rng, n: usize, end: End, slack: i64, share: usize) -> Gen {
+    let mut g = random_instance(rng, n, end, false, true);
+    let p = Problem::new(&g.input()).unwrap();
+    let route = random_route(rng, n);
+    let mut t = 0i64;
+    for k in 1..=n {
+        t += p.w(route[k - 1], route[k]);
+        if rng.range(0, 99) < share {
+            g.dl[route[k] - 1] = (t + rng.range(0, slack as usize) as i64) as i32;
+        }
+    }
+    g
+}
+
+#[test]
+fn planted_deadlines_end_with_zero_lateness() {
+    let mut rng = Rng::new(23);
+    let clock = NativeClock::new();
+    let mut zero = 0;
+    let total = 36;
+    for trial in 0..total {
+        let n = [8, 15, 30, 60][trial % 4];
+        let g = planted(
+            &mut rng,
+            n,
+            ENDS[trial % 3],
+            [0, 300, 1800][trial % 3],
+            [30, 60, 100][(trial / 3) % 3],
+        );
+        let params = Params {
+            seed: 1,
+            max_iterations: 2000,
+            ..Params::default()
+        };
+        let sol = route_solver::solve(&g.input(), &params, &clock).unwrap();
+        assert!(is_permutation(&sol.order, n));
+        if sol.cost.lateness == 0 {
+            zero += 1;
+        }
+    }
+    // every instance has a zero-lateness tour; the solver must find nearly all
+    assert!(
+        zero * 100 >= total * 90,
+        "zero lateness on {} of {}",
+        zero,
+        total
+    );
+}
+
+#[test]
+fn loose_planted_deadlines_always_zero_lateness() {
+    let mut rng = Rng::new(29);
+    let clock = NativeClock::new();
+    for trial in 0..12 {
+        let n = [12, 25, 50][trial % 3];
+        let g = planted(&mut rng, n, ENDS[trial % 3], 3600, 50);
+        let sol = route_solver::solve(
+            &g.input(),
+            &Params {
+                max_iterations: 500,
+                ..Params::default()
+            },
+            &clock,
+        )
+        .unwrap();
+        assert_eq!(sol.cost.lateness, 0, "trial {}", trial);
+    }
+}
+
+#[test]
+fn same_seed_same_result() {
+    let mut rng = Rng::new(31);
+    let clock = NativeClock::new();
+    for trial in 0..6 {
+        let g = random_instance(
+            &mut rng,
+            30 + trial * 10,
+            ENDS[trial % 3],
+            trial % 2 == 0,
+            true,
+        );
+        let params = Params {
+            seed: 99,
+            max_iterations: 300,
+            ..Params::default()
+        };
+        let a = route_solver::solve(&g.input(), &params, &clock).unwrap();
+        let b = route_solver::solve(&g.input(), &params, &clock).unwrap();
+        assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn time_limit_stops_the_search() {
+    struct Fake(std::cell::Cell<f64>);
+    impl Clock for Fake {
+        fn now_ms(&self) -> f64 {
+            let t = self.0.get() + 1.0;
+            self.0.set(t);
+            t
+        }
+    }
+    let mut rng = Rng::new(37);
+    let g = random_instance(&mut rng, 60, End::Closed, false, false);
+    let clock = Fake(std::cell::Cell::new(0.0));
+    let sol = route_solver::solve(
+        &g.input(),
+        &Params {
+            time_limit_ms: 50.0,
+            stall_iterations: u32::MAX as u64,
+            ..Params::default()
+        },
+        &clock,
+    )
+    .unwrap();
+    assert!(sol.iterations < 50, "iterations {}", sol.iterations);
+    assert!(is_permutation(&sol.order, 60));
+}
+
+#[test]
+fn stall_limit_stops_the_search() {
+    let mut rng = Rng::new(41);
+    let g = random_instance(&mut rng, 15, End::Open, false, false);
+    let sol = route_solver::solve(
+        &g.input(),
+        &Params {
+            stall_iterations: 10,
+            ..Params::default()
+        },
+        &NativeClock::new(),
+    )
+    .unwrap();
+    assert!(sol.iterations >= 10 && sol.iterations < 100_000);
+}
+
+#[test]
+fn ils_beats_or_matches_local_search_on_tsplib_eil51() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/data/tsplib/eil51.tsp"
+    ))
+    .or_else(|_| std::fs::read_to_string("/work/shared/data/tsplib/eil51.tsp"));
+    let text = match text {
+        Ok(t) => t,
+        Err(_) => {
+            eprintln!("eil51.tsp not found; skipped");
+            return;
+        }
+    };
+    let inst = route_solver::tsplib::parse(&text).unwrap();
+    let (m, mat) = route_solver::tsplib::closed_tour_matrix(&inst);
+    let n = m - 2;
+    let svc = vec![0; n];
+    let dl = vec![-1; n];
+    let inp = Input {
+        size: m,
+        durations: &mat,
+        service: &svc,
+        deadline: &dl,
+        has_end: true,
+    };
+    let sol = route_solver::solve(
+        &inp,
+        &Params {
+            max_iterations: 3000,
+            ..Params::default()
+        },
+        &NativeClock::new(),
+    )
+    .unwrap();
+    let mut tour = vec![0];
+    tour.extend(sol.order.iter().map(|&s| s as usize + 1));
+    assert_eq!(
+        route_solver::tsplib::tour_length(&inst, &tour),
+        sol.cost.duration
+    );
+    // optimum 426; within 2 %
+    assert!(
+        sol.cost.duration <= 434,
+        "eil51 length {}",
+        sol.cost.duration
+    );
+}
+
+#[test]
+fn invalid_inputs_are_rejected() {
+    let clock = NativeClock::new();
+    let p = Params::default();
+    let d4 = vec![0i32; 16];
+    let ok = |inp: Input| route_solver::solve(&inp, &p, &clock);
+    assert_eq!(
+        ok(Input {
+            size: 0,
+            durations: &[],
+            service: &[],
+            deadline: &[],
+            has_end: false
+        })
+        .unwrap_err(),
+        InputError::BadSize
+    );
+    assert_eq!(
+        ok(Input {
+            size: 1,
+            durations: &[0],
+            service: &[],
+            deadline: &[],
+            has_end: true
+        })
+        .unwrap_err(),
+        InputError::BadSize
+    );
+    assert_eq!(
+        ok(Input {
+            size: 4,
+            durations: &d4[..15],
+            service: &[0, 0, 0],
+            deadline: &[-1, -1, -1],
+            has_end: false
+        })
+        .unwrap_err(),
+        InputError::BadLength
+    );
+    assert_eq!(
+        ok(Input {
+            size: 4,
+            durations: &d4,
+            service: &[0, 0],
+            deadline: &[-1, -1, -1],
+            has_end: false
+        })
+        .unwrap_err(),
+        InputError::BadLength
+    );
+    let mut neg = d4.clone();
+    neg[5] = -1;
+    assert_eq!(
+        ok(Input {
+            size: 4,
+            durations: &neg,
+            service: &[0, 0, 0],
+            deadline: &[-1, -1, -1],
+            has_end: false
+        })
+        .unwrap_err(),
+        InputError::NegativeDuration
+    );
+    assert_eq!(
+        ok(Input {
+            size: 4,
+            durations: &d4,
+            service: &[0, -3, 0],
+            deadline: &[-1, -1, -1],
+            has_end: false
+        })
+        .unwrap_err(),
+        InputError::NegativeService
+    );
+    assert_eq!(
+        ok(Input {
+            size: 4,
+            durations: &d4,
+            service: &[0, 0, 0],
+            deadline: &[-1, -2, -1],
+            has_end: false
+        })
+        .unwrap_err(),
+        InputError::BadDeadline
+    );
+    let bad_t = Params {
+        time_limit_ms: f64::NAN,
+        ..Params::default()
+    };
+    assert_eq!(
+        route_solver::solve(
+            &Input {
+                size: 4,
+                durations: &d4,
+                service: &[0, 0, 0],
+                deadline: &[-1, -1, -1],
+                has_end: false
+            },
+            &bad_t,
+            &clock
+        )
+        .unwrap_err(),
+        InputError::BadTimeLimit
+    );
+}
+
+#[test]
+fn ffi_round_trip_native() {
+    use route_solver::ffi;
+    let d: Vec<i32> = vec![0, 5, 9, 3, 5, 0, 2, 4, 9, 2, 0, 6, 3, 4, 6, 0];
+    let svc = [0i32; 3];
+    let dl = [-1i32; 3];
+    let mut out = vec![0f64; 6];
+    let st = ffi::solve(
+        d.as_ptr(),
+        4,
+        svc.as_ptr(),
+        dl.as_ptr(),
+        0,
+        1,
+        0.0,
+        0,
+        0,
+        out.as_mut_ptr(),
+    );
+    assert_eq!(st, 0);
+    assert_eq!(out[0], 0.0);
+    assert_eq!(out[1], 9.0);
+    assert_eq!(&out[3..], &[2.0, 0.0, 1.0]);
+    assert_eq!(
+        ffi::solve(
+            d.as_ptr(),
+            4,
+            svc.as_ptr(),
+            dl.as_ptr(),
+            2,
+            1,
+            0.0,
+            0,
+            0,
+            out.as_mut_ptr()
+        ),
+        InputError::BadFlag as i32
+    );
+    assert_eq!(
+        ffi::solve(
+            std::ptr::null(),
+            4,
+            svc.as_ptr(),
+            dl.as_ptr(),
+            0,
+            1,
+            0.0,
+            0,
+            0,
+            out.as_mut_ptr()
+        ),
+        ffi::STATUS_NULL_POINTER
+    );
+    assert_eq!(
+        ffi::solve(
+            d.as_ptr(),
+            4,
+            svc.as_ptr(),
+            dl.as_ptr(),
+            0,
+            1,
+            -1.0,
+            0,
+            0,
+            out.as_mut_ptr()
+        ),
+        InputError::BadTimeLimit as i32
+    );
+    assert_eq!(
+        ffi::solve(
+            d.as_ptr(),
+            5000,
+            svc.as_ptr(),
+            dl.as_ptr(),
+            0,
+            1,
+            0.0,
+            0,
+            0,
+            out.as_mut_ptr()
+        ),
+        InputError::BadSize as i32
+    );
+    let p = ffi::alloc(64, 8);
+    assert!(!p.is_null());
+    ffi::dealloc(p, 64, 8);
+}

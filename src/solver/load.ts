@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { WasmSolver, checkModule } from './abi.ts';
+import { SolverError } from './errors.ts';
+import type { SolveOptions, SolveProblem, SolveResult } from './types.ts';
+
+/** data/solver/solver.wasm of this repository, resolved from this file. */
+export const DEFAULT_WASM_PATH = fileURLToPath(new URL('../../data/solver/solver.wasm', import.meta.url));
+
+/** Read and compile the module once. */
+export function compileSolverModule(wasmPath: string = DEFAULT_WASM_PATH): WebAssembly.Module {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(wasmPath);
+  } catch (err) {
+    throw new SolverError('load_failed', `cannot read solver module ${wasmPath}: ${(err as Error).message}`);
+  }
+  let module: WebAssembly.Module;
+  try {
+    module = new WebAssembly.Module(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Uint8Array<ArrayBuffer>);
+  } catch (err) {
+    throw new SolverError('load_failed', `cannot compile solver module ${wasmPath}: ${(err as Error).message}`);
+  }
+  checkModule(module);
+  return module;
+}
+
+export interface InThreadSolver {
+  solve(problem: SolveProblem, options?: SolveOptions): SolveResult;
+  /** Calls the module's trap_for_test export (tests). */
+  trapForTest(): void;
+}
+
+/**
+ * In-thread solver for benchmarks and tests (blocks the calling thread).
+ * A trap becomes SolverError('trap') and the instance is replaced.
+ */
+export function loadSolver(wasmPath: string = DEFAULT_WASM_PATH): InThreadSolver {
+  const module = compileSolverModule(wasmPath);
+  let inst = new WasmSolver(module);
+  const guard = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (err) {
+      if (err instanceof WebAssembly.RuntimeError) {
+        inst = new WasmSolver(module);
+        throw new SolverError('trap', `solver trapped: ${err.message}`);
+      }
+      throw err;
+    }
+  };
+  return {
+    solve: (problem, options = {}) => guard(() => inst.solve(problem, options)),
+    trapForTest: () => guard(() => inst.trapForTest()),
+  };
+}

@@ -1,0 +1,110 @@
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+import { Piscina } from 'piscina';
+
+import { checkProblem } from './abi.ts';
+import { SolverError, type SolverErrorCode } from './errors.ts';
+import { DEFAULT_WASM_PATH, compileSolverModule } from './load.ts';
+import type { SolveOptions, SolveProblem, SolveResult, SolverPoolOptions } from './types.ts';
+import type { Task, TaskResult } from './worker.ts';
+
+const WORKER_FILE = fileURLToPath(new URL('./worker.mjs', import.meta.url));
+
+/**
+ * Worker-thread pool running the WebAssembly solver. The module is compiled
+ * once here and handed to each worker, which instantiates it once.
+ */
+export class SolverPool {
+  private readonly piscina: Piscina<Task, TaskResult>;
+  private readonly defaultTimeLimitMs: number;
+  private readonly maxQueue: number;
+  readonly size: number;
+  private closed = false;
+  /** Solves submitted and not yet settled (running + waiting). */
+  private inFlight = 0;
+
+  constructor(o: SolverPoolOptions = {}) {
+    const module = compileSolverModule(o.wasmPath ?? DEFAULT_WASM_PATH);
+    this.size = Math.max(1, Math.floor(o.size ?? availableParallelism()));
+    this.defaultTimeLimitMs = o.defaultTimeLimitMs ?? 1000;
+    this.maxQueue = o.maxQueue ?? Number.POSITIVE_INFINITY;
+    this.piscina = new Piscina<Task, TaskResult>({
+      filename: WORKER_FILE,
+      minThreads: this.size,
+      maxThreads: this.size,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      workerData: { module },
+    });
+    // A worker that fails to start or dies surfaces through the task's rejection.
+    this.piscina.on('error', () => {});
+  }
+
+  /** Solves waiting for a free worker (not counting the ones running). */
+  queueDepth(): number {
+    return Math.max(0, this.inFlight - this.size);
+  }
+
+  async solve(p: SolveProblem, o: SolveOptions = {}): Promise<SolveResult> {
+    if (this.closed) throw new SolverError('closed', 'solver pool is closed');
+    const opts: SolveOptions = { ...o, timeLimitMs: o.timeLimitMs ?? this.defaultTimeLimitMs };
+    checkProblem(p, opts);
+    if (this.inFlight - this.size >= this.maxQueue) {
+      throw new SolverError('queue_full', `solver queue is full (${this.maxQueue} waiting)`);
+    }
+    if (o.signal?.aborted) throw new SolverError('aborted', 'solve aborted');
+    const task: Task = {
+      kind: 'solve',
+      durations: p.durations,
+      size: p.size,
+      serviceS: p.serviceS,
+      deadlineS: p.deadlineS,
+      hasEnd: p.hasEnd,
+      seed: opts.seed,
+      timeLimitMs: opts.timeLimitMs ?? 0,
+      maxIterations: opts.maxIterations,
+      stallIterations: opts.stallIterations,
+    };
+    const r = await this.dispatch(task, o.signal);
+    if (!r.ok) throw fromResult(r);
+    return { order: r.order, latenessS: r.latenessS, durationS: r.durationS, solveMs: r.solveMs, iterations: r.iterations };
+  }
+
+  /** Test hook: make a worker's instance trap. Rejects with SolverError('trap'). */
+  async trapForTest(): Promise<never> {
+    const r = await this.dispatch({ kind: 'trap' });
+    throw fromResult(r.ok ? { ok: false, code: 'worker_failed', message: 'trap task succeeded', instances: r.instances } : r);
+  }
+
+  /** Number of WebAssembly instances the worker that runs this probe has created (tests). */
+  async instancesForTest(): Promise<number> {
+    const r = await this.dispatch({ kind: 'solve', durations: new Int32Array(1), size: 1, serviceS: new Int32Array(0), deadlineS: new Int32Array(0), hasEnd: false, timeLimitMs: 0 });
+    return r.instances;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.piscina.destroy();
+  }
+
+  private async dispatch(task: Task, signal?: AbortSignal): Promise<TaskResult> {
+    // Typed arrays are structured-cloned (one memcpy each); the caller keeps its buffers.
+    // An abort drops a waiting task, or terminates the worker running it (piscina
+    // replaces the thread).
+    this.inFlight++;
+    try {
+      return await this.piscina.run(task, signal ? { signal } : {});
+    } catch (err) {
+      if (signal?.aborted) throw new SolverError('aborted', 'solve aborted');
+      if (this.closed) throw new SolverError('closed', 'solver pool is closed');
+      throw new SolverError('worker_failed', `solver worker failed: ${(err as Error)?.message ?? String(err)}`);
+    } finally {
+      this.inFlight--;
+    }
+  }
+}
+
+function fromResult(r: Extract<TaskResult, { ok: false }>): SolverError {
+  return new SolverError(r.code as SolverErrorCode, r.message, r.status, r.statusName);
+}

@@ -1,0 +1,64 @@
+/**
+ * Piscina worker: one WebAssembly instance per thread, created from the module
+ * compiled once by the pool (passed in workerData). A trap replaces the
+ * instance; errors are returned as values so their codes survive the thread hop.
+ */
+import { workerData } from 'node:worker_threads';
+
+import { WasmSolver } from './abi.ts';
+import { SolverError } from './errors.ts';
+
+export interface SolveTask {
+  kind: 'solve';
+  durations: Int32Array;
+  size: number;
+  serviceS: Int32Array;
+  deadlineS: Int32Array;
+  hasEnd: boolean;
+  seed?: number;
+  timeLimitMs: number;
+  maxIterations?: number;
+  stallIterations?: number;
+}
+export interface TrapTask {
+  kind: 'trap';
+}
+export type Task = SolveTask | TrapTask;
+
+export type TaskResult =
+  | { ok: true; order: number[]; latenessS: number; durationS: number; iterations: number; solveMs: number; instances: number }
+  | { ok: false; code: string; message: string; status?: number; statusName?: string; instances: number };
+
+const module: WebAssembly.Module = workerData.module;
+let solver: WasmSolver | null = null;
+let instances = 0;
+
+function instance(): WasmSolver {
+  if (solver === null) {
+    solver = new WasmSolver(module);
+    instances += 1;
+  }
+  return solver;
+}
+
+export default function run(task: Task): TaskResult {
+  try {
+    const s = instance();
+    if (task.kind === 'trap') {
+      s.trapForTest();
+      return { ok: false, code: 'trap', message: 'trap_for_test returned', instances };
+    }
+    const r = s.solve(task, task);
+    return { ok: true, ...r, instances };
+  } catch (err) {
+    if (err instanceof SolverError) {
+      return { ok: false, code: err.code, message: err.message, status: err.status, statusName: err.statusName, instances };
+    }
+    if (err instanceof WebAssembly.RuntimeError) {
+      solver = null; // fresh instance for the next task
+      return { ok: false, code: 'trap', message: `solver trapped: ${err.message}`, instances };
+    }
+    solver = null;
+    return { ok: false, code: 'worker_failed', message: `solver worker error: ${(err as Error)?.message ?? String(err)}`, instances };
+  }
+}

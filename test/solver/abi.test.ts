@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+import { ABI_VERSION, DEFAULT_WASM_PATH, SolverError, Status, compileSolverModule, loadSolver } from '../../src/solver/index.ts';
+import { closedTourProblem, parseTsplib, tourFromOrder, tourLength } from '../../scripts/lib/tsplib.ts';
+import { SAMPLE_DIR, bruteForce, evaluate, isPermutation, randomProblem, type EndKind } from './helpers.ts';
+
+const ENDS: EndKind[] = ['open', 'closed', 'separate'];
+
+describe('solver ABI', () => {
+  it('module has the documented exports and imports', () => {
+    const module = compileSolverModule();
+    const exports = WebAssembly.Module.exports(module).map((e) => `${e.kind}:${e.name}`);
+    for (const e of ['memory:memory', 'function:abi_version', 'function:alloc', 'function:dealloc', 'function:solve', 'function:trap_for_test']) {
+      assert.ok(exports.includes(e), `missing export ${e}`);
+    }
+    const imports = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}:${i.kind}`);
+    assert.deepEqual(imports, ['env.now_ms:function']);
+    const inst = new WebAssembly.Instance(module, { env: { now_ms: () => 0 } });
+    assert.equal((inst.exports.abi_version as () => number)(), ABI_VERSION);
+  });
+
+  it('round trip: small problems are solved exactly (equal to brute force), all end variants', () => {
+    const solver = loadSolver();
+    for (let k = 0; k < 36; k++) {
+      const n = 1 + (k % 8);
+      const p = randomProblem(100 + k, n, ENDS[k % 3], { deadlines: k % 2 === 0, service: k % 3 !== 0 });
+      const r = solver.solve(p, { seed: 1 });
+      assert.ok(isPermutation(r.order, n), `not a permutation: ${r.order}`);
+      const c = evaluate(p, r.order);
+      assert.deepEqual({ latenessS: r.latenessS, durationS: r.durationS }, c, 'reported cost != recomputed cost');
+      assert.deepEqual(c, bruteForce(p), `not optimal for case ${k}`);
+      assert.equal(r.iterations, 0);
+    }
+  });
+
+  it('round trip: larger problems give permutations with correctly reported costs', () => {
+    const solver = loadSolver();
+    for (let k = 0; k < 9; k++) {
+      const n = [11, 30, 80][k % 3];
+      const p = randomProblem(200 + k, n, ENDS[k % 3], { deadlines: k % 2 === 1, service: true });
+      const r = solver.solve(p, { seed: 7, maxIterations: 300 });
+      assert.ok(isPermutation(r.order, n));
+      assert.deepEqual({ latenessS: r.latenessS, durationS: r.durationS }, evaluate(p, r.order));
+      assert.ok(r.iterations > 0 && r.iterations <= 300);
+    }
+  });
+
+  it('no stops: empty order, duration start -> end', () => {
+    const solver = loadSolver();
+    const r = solver.solve({ durations: new Int32Array([0, 42, 7, 0]), size: 2, serviceS: new Int32Array(0), deadlineS: new Int32Array(0), hasEnd: true });
+    assert.deepEqual(r.order, []);
+    assert.equal(r.durationS, 42);
+    const open = solver.solve({ durations: new Int32Array([0]), size: 1, serviceS: new Int32Array(0), deadlineS: new Int32Array(0), hasEnd: false });
+    assert.deepEqual(open.order, []);
+    assert.equal(open.durationS, 0);
+  });
+
+  it('deadlines decide the order before duration', () => {
+    // start 0, stops at x=10 and x=20 on a line; the far stop is due at 20 s
+    const xs = [0, 10, 20];
+    const durations = new Int32Array(9).map((_, k) => Math.abs(xs[Math.floor(k / 3)] - xs[k % 3]));
+    const base = { durations, size: 3, serviceS: new Int32Array([1, 2]), hasEnd: false };
+    const free = loadSolver().solve({ ...base, deadlineS: new Int32Array([-1, -1]) });
+    assert.deepEqual(free.order, [0, 1]);
+    const due = loadSolver().solve({ ...base, deadlineS: new Int32Array([-1, 20]) });
+    assert.deepEqual(due.order, [1, 0]);
+    assert.equal(due.latenessS, 0);
+    assert.equal(due.durationS, 20 + 2 + 10 + 1);
+  });
+
+  it('same seed, same result; the order is unaffected by memory growth between calls', () => {
+    const solver = loadSolver();
+    const p = randomProblem(5, 60, 'closed', { deadlines: true, service: true });
+    const a = solver.solve(p, { seed: 3, maxIterations: 200 });
+    // a big problem grows linear memory (views must be refreshed)
+    const big = randomProblem(6, 1200, 'open');
+    const rb = solver.solve(big, { seed: 1, maxIterations: 1, stallIterations: 1, timeLimitMs: 2000 });
+    assert.ok(isPermutation(rb.order, 1200));
+    assert.deepEqual({ latenessS: rb.latenessS, durationS: rb.durationS }, evaluate(big, rb.order));
+    const b = solver.solve(p, { seed: 3, maxIterations: 200 });
+    assert.deepEqual(b.order, a.order);
+  });
+
+  it('TSPLIB sample: closed tours near the optimum, opt tours score their optimum', () => {
+    const solver = loadSolver();
+    const optima = JSON.parse(readFileSync(join(SAMPLE_DIR, 'optima.json'), 'utf8')) as Record<string, { optimum: number }>;
+    for (const name of ['eil51', 'berlin52', 'st70']) {
+      const inst = parseTsplib(readFileSync(join(SAMPLE_DIR, `${name}.tsp`), 'utf8'), name);
+      const tourText = readFileSync(join(SAMPLE_DIR, `${name}.opt.tour`), 'utf8');
+      const body = tourText.slice(tourText.indexOf('TOUR_SECTION') + 'TOUR_SECTION'.length);
+      const ids = body.trim().split(/\s+/).map(Number);
+      const opt = ids.slice(0, ids.indexOf(-1)).map((x) => x - 1);
+      assert.equal(opt.length, inst.coords.length);
+      assert.equal(tourLength(inst, opt), optima[name].optimum, `${name}.opt.tour length`);
+      const r = solver.solve(closedTourProblem(inst), { seed: 1, maxIterations: 3000 });
+      const tour = tourFromOrder(r.order);
+      assert.equal(new Set(tour).size, inst.coords.length);
+      assert.equal(tourLength(inst, tour), r.durationS);
+      assert.ok(r.durationS <= optima[name].optimum * 1.02, `${name}: ${r.durationS} vs optimum ${optima[name].optimum}`);
+    }
+  });
+
+  it('default wasm path points at the committed module', () => {
+    assert.ok(DEFAULT_WASM_PATH.endsWith(join('data', 'solver', 'solver.wasm')));
+    assert.ok(readFileSync(DEFAULT_WASM_PATH).length > 1000);
+  });
+
+  it('in-thread solver recovers after a trap', () => {
+    const solver = loadSolver();
+    assert.throws(() => solver.trapForTest(), (e: unknown) => e instanceof SolverError && e.code === 'trap');
+    const p = randomProblem(9, 8, 'open');
+    assert.deepEqual(evaluate(p, solver.solve(p).order), bruteForce(p));
+  });
+
+  it('status codes are stable', () => {
+    assert.deepEqual(Status, {
+      OK: 0, BAD_SIZE: 1, BAD_LENGTH: 2, NEGATIVE_DURATION: 3, NEGATIVE_SERVICE: 4,
+      BAD_DEADLINE: 5, BAD_FLAG: 6, BAD_TIME_LIMIT: 7, NULL_POINTER: 8, MISALIGNED: 9,
+    });
+  });
+});

@@ -1,0 +1,88 @@
+/** Shared helpers for the solver tests. */
+import { fileURLToPath } from 'node:url';
+
+import type { SolveProblem } from '../../src/solver/index.ts';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SAMPLE_DIR = fileURLToPath(new URL('../../data/solver/tsplib-sample/', import.meta.url));
+
+export type EndKind = 'open' | 'closed' | 'separate';
+
+/** mulberry32 */
+export function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Random asymmetric problem (points + asymmetric noise), optional deadlines and service. */
+export function randomProblem(seed: number, n: number, end: EndKind, opts: { deadlines?: boolean; service?: boolean } = {}): SolveProblem {
+  const r = rng(seed);
+  const m = n + 1 + (end === 'open' ? 0 : 1);
+  const pts = Array.from({ length: m }, () => [Math.floor(r() * 1000), Math.floor(r() * 1000)]);
+  if (end === 'closed') pts[m - 1] = pts[0];
+  const durations = new Int32Array(m * m);
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < m; j++) {
+      const e = Math.floor(Math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]));
+      durations[i * m + j] = e === 0 ? 0 : e + Math.floor(r() * 200);
+    }
+  }
+  const serviceS = new Int32Array(n).map(() => (opts.service ? Math.floor(r() * 300) : 0));
+  const deadlineS = new Int32Array(n).map(() => (opts.deadlines && r() < 0.5 ? Math.floor(r() * 600 * n) : -1));
+  return { durations, size: m, serviceS, deadlineS, hasEnd: end !== 'open' };
+}
+
+/** Lateness and duration of an order, recomputed in JS (the contract). */
+export function evaluate(p: SolveProblem, order: number[]): { latenessS: number; durationS: number } {
+  const m = p.size;
+  let t = 0;
+  let late = 0;
+  let prev = 0;
+  for (const s of order) {
+    t += p.durations[prev * m + s + 1];
+    if (p.deadlineS[s] >= 0 && t > p.deadlineS[s]) late += t - p.deadlineS[s];
+    t += p.serviceS[s];
+    prev = s + 1;
+  }
+  if (p.hasEnd) t += p.durations[prev * m + m - 1];
+  return { latenessS: late, durationS: t };
+}
+
+export function compareCost(a: { latenessS: number; durationS: number }, b: { latenessS: number; durationS: number }): number {
+  return a.latenessS - b.latenessS || a.durationS - b.durationS;
+}
+
+/** Best cost over all permutations (n <= 8). */
+export function bruteForce(p: SolveProblem): { latenessS: number; durationS: number } {
+  const n = p.serviceS.length;
+  let best = { latenessS: Infinity, durationS: Infinity };
+  const cur: number[] = [];
+  const used = new Array(n).fill(false);
+  const rec = () => {
+    if (cur.length === n) {
+      const c = evaluate(p, cur);
+      if (compareCost(c, best) < 0) best = c;
+      return;
+    }
+    for (let s = 0; s < n; s++) {
+      if (used[s]) continue;
+      used[s] = true;
+      cur.push(s);
+      rec();
+      cur.pop();
+      used[s] = false;
+    }
+  };
+  rec();
+  return best;
+}
+
+export function isPermutation(order: number[], n: number): boolean {
+  return order.length === n && new Set(order).size === n && order.every((s) => Number.isInteger(s) && s >= 0 && s < n);
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+import { loadSolver, type SolveProblem } from '../../src/solver/index.ts';
+import { closedTourProblem, parseTsplib } from '../../scripts/lib/tsplib.ts';
+import { ROOT, SAMPLE_DIR, randomProblem } from './helpers.ts';
+
+/** cargo on PATH, else Debian's /usr/bin/cargo, else rustup's default location. */
+function findCargo(): string | null {
+  const candidates = ['cargo', '/usr/bin/cargo', join(process.env.HOME ?? '/root', '.cargo/bin/cargo')];
+  for (const c of candidates) {
+    const r = spawnSync(c, ['--version'], { encoding: 'utf8' });
+    if (r.status === 0) return c;
+  }
+  return null;
+}
+
+/** The native CLI's problem file format (see solver-rs/src/bin/solve.rs). */
+function problemFile(p: SolveProblem, seed: number, maxIterations: number, stall: number): string {
+  return [
+    `${p.size} ${p.hasEnd ? 1 : 0} ${seed} ${maxIterations} ${stall}`,
+    Array.from(p.durations).join(' '),
+    Array.from(p.serviceS).join(' '),
+    Array.from(p.deadlineS).join(' '),
+  ].join('\n') + '\n';
+}
+
+describe('WASM and native parity', () => {
+  const cargo = findCargo();
+  it('same seed and iteration cap (no time limit) give the same order', { skip: cargo === null ? 'no cargo found' : false, timeout: 600_000 }, () => {
+    const crate = join(ROOT, 'solver-rs');
+    const cases: Array<{ name: string; p: SolveProblem; seed: number; iters: number; stall: number }> = [];
+    const ends = ['open', 'closed', 'separate'] as const;
+    for (let k = 0; k < 9; k++) {
+      cases.push({ name: `random-${k}`, p: randomProblem(500 + k, [7, 15, 40, 90][k % 4], ends[k % 3], { deadlines: k % 2 === 0, service: k % 3 !== 1 }), seed: k + 1, iters: 400, stall: 0 });
+    }
+    // tight deadlines: lateness is unavoidable, exercises the exact-evaluation path
+    const tight = randomProblem(600, 50, 'closed', { service: true });
+    tight.deadlineS.fill(100);
+    cases.push({ name: 'unavoidable-lateness', p: tight, seed: 3, iters: 100, stall: 0 });
+    for (const name of ['eil51', 'st70']) {
+      const inst = parseTsplib(readFileSync(join(SAMPLE_DIR, `${name}.tsp`), 'utf8'), name);
+      cases.push({ name, p: closedTourProblem(inst), seed: 11, iters: 2000, stall: 0xffffffff });
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'solver-parity-'));
+    try {
+      const files = cases.map((c, k) => {
+        const f = join(dir, `${k}.txt`);
+        writeFileSync(f, problemFile(c.p, c.seed, c.iters, c.stall));
+        return f;
+      });
+      // One target dir per toolchain (solver-rs/target is git-ignored): cargo
+      // versions must not share build artefacts.
+      const version = execFileSync(cargo!, ['--version'], { encoding: 'utf8' }).trim().replace(/[^\w.]+/g, '-');
+      const targetDir = join(crate, 'target', `parity-${version}`);
+      execFileSync(cargo!, ['build', '--release', '--quiet', '--bin', 'solve'], {
+        cwd: crate, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CARGO_TARGET_DIR: targetDir },
+      });
+      const bin = join(targetDir, 'release', 'solve');
+      assert.ok(existsSync(bin), `native CLI not found at ${bin}`);
+      const lines = execFileSync(bin, files, { encoding: 'utf8' }).trim().split('\n');
+      assert.equal(lines.length, cases.length);
+      const wasm = loadSolver();
+      cases.forEach((c, k) => {
+        const native = JSON.parse(lines[k]) as { status: number; order: number[]; latenessS: number; durationS: number; iterations: number };
+        assert.equal(native.status, 0, c.name);
+        const w = wasm.solve(c.p, { seed: c.seed, maxIterations: c.iters, stallIterations: c.stall, timeLimitMs: 0 });
+        assert.deepEqual(w.order, native.order, `${c.name}: orders differ`);
+        assert.equal(w.latenessS, native.latenessS, c.name);
+        assert.equal(w.durationS, native.durationS, c.name);
+        assert.equal(w.iterations, native.iterations, c.name);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
