@@ -267,7 +267,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   config.solver = {
     wasmPath: r.raw('SOLVER_WASM') === undefined ? null : resolve(PROJECT_ROOT, r.raw('SOLVER_WASM')!),
-    timeLimitMs: r.int('SOLVER_TIME_LIMIT_MS', 1_000, 10, 600_000),
+    timeLimitMs: r.int('SOLVER_TIME_LIMIT_MS', 250, 10, 600_000),
     poolSize: r.int('SOLVER_POOL_SIZE', Math.max(1, availableParallelism()), 1, 256),
     maxQueue: r.int('SOLVER_MAX_QUEUE', 64, 0, 100_000),
   };
