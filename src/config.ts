@@ -13,6 +13,8 @@ export interface Config {
   databasePath: string;
   /** postgres://… selects the PostgreSQL store; null = SQLite at databasePath. */
   databaseUrl: string | null;
+  /** PostgreSQL: most connections this instance opens. */
+  databasePoolSize: number;
   /** How long a write waits for another connection's lock before failing (503 storage_unavailable). */
   databaseBusyTimeoutMs: number;
   logLevel: LogLevel;
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
       if (!/^postgres(ql)?:\/\//.test(url)) { r.problems.push('DATABASE_URL must start with postgres:// or postgresql://'); return null; }
       return url;
     })(),
+    databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 1_000),
     databaseBusyTimeoutMs: r.int('DATABASE_BUSY_TIMEOUT_MS', 5_000, 0, 600_000),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

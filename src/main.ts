@@ -33,7 +33,8 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  logger.info({ url: `http://${shownHost}:${port}`, database: config.databasePath }, `listening on http://${shownHost}:${port}`);
+  const database = config.databaseUrl ? `postgres ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}` : `sqlite ${config.databasePath}`;
+  logger.info({ url: `http://${shownHost}:${port}`, database, instance: config.optimize.instanceId }, `listening on http://${shownHost}:${port}`);
 
   let stopping = false;
   const shutdown = (signal: string): void => {

@@ -2,7 +2,7 @@
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Billing, type Clock } from './billing/billing.js';
-import { SqliteStore } from './store/sqlite.js';
+import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
 import type { CheckoutProvider } from './api/checkout/router.js';
 import { Idempotency } from './api/optimize/idempotency.js';
@@ -53,7 +53,7 @@ export interface ServiceOverrides {
 export async function buildServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? (() => new Date());
   const metrics = new Metrics();
-  const store = new SqliteStore(config.databasePath, { busyTimeoutMs: config.databaseBusyTimeoutMs });
+  const store = await openStore(config);
   const billing = new Billing(store, {
     limits: config.sandbox,
     clock,

@@ -9,7 +9,8 @@ import { generateApiKey, hashApiKey, lastFour, parseApiKey } from '../billing/ke
 import { replacementKeyMail } from '../mail/messages.js';
 import { Outbox } from '../mail/outbox.js';
 import { createMailSender, type MailLog } from '../mail/sender.js';
-import { SqliteStore } from '../store/sqlite.js';
+import { openStore } from '../store/open.js';
+import { migrateSqliteToPostgres } from '../store/migrate-to-postgres.js';
 import type { ApiKeyRecord, Store } from '../store/types.js';
 
 export const USAGE = `Usage: npm run --silent admin -- <command>
@@ -28,6 +29,9 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
                                                          pending past its deadline (exit 1 when not)
   db recover                                             give back charges past their deadline now
   db backup PATH                                         online backup of the database to PATH
+                                                         (SQLite; for PostgreSQL use pg_dump)
+  db migrate-to-postgres                                 copy the SQLite database (DATABASE_PATH) into the
+                                                         empty PostgreSQL database (DATABASE_URL), verified
 `;
 
 export class UsageError extends Error {}
@@ -38,7 +42,9 @@ export interface CliIo {
 }
 
 export async function runAdmin(argv: string[], config: Config, io: CliIo): Promise<number> {
-  const store: Store = new SqliteStore(config.databasePath);
+  // copies between the two stores: it opens both itself
+  if (argv[0] === 'db' && argv[1] === 'migrate-to-postgres') return dbMigrateToPostgres(argv.slice(2), config, io);
+  const store: Store = await openStore(config);
   try {
     return await dispatch(argv, store, new Billing(store, { limits: config.sandbox }), io, config);
   } catch (err) {
@@ -255,4 +261,23 @@ async function dbBackup(args: string[], store: Store, io: CliIo): Promise<number
   await store.backup(destination);
   io.err(`Backed up the database to ${destination}.`);
   return 0;
+}
+
+async function dbMigrateToPostgres(args: string[], config: Config, io: CliIo): Promise<number> {
+  try {
+    parse(args, {}, 0);
+    if (!config.databaseUrl) throw new UsageError('db migrate-to-postgres needs DATABASE_URL (the empty PostgreSQL database to fill) and DATABASE_PATH (the SQLite file to copy).');
+  } catch (err) {
+    if (err instanceof UsageError) { io.err(`${err.message}\n\n${USAGE}`); return 2; }
+    throw err;
+  }
+  try {
+    const summary = await migrateSqliteToPostgres({ sqlitePath: config.databasePath, databaseUrl: config.databaseUrl, log: (line) => io.err(line) });
+    io.out(JSON.stringify(summary));
+    io.err(`Copied ${summary.tables.reduce((s, t) => s + t.rows, 0)} rows in ${summary.tables.length} tables; ${summary.keysVerified} key balances equal their ledger. Set DATABASE_URL on every instance and restart them.`);
+    return 0;
+  } catch (err) {
+    io.err(`db migrate-to-postgres: ${(err as Error).message}`);
+    return 1;
+  }
 }

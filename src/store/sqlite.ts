@@ -94,8 +94,9 @@ export class SqliteStore implements Store {
       ledgerById: db.prepare('SELECT * FROM ledger WHERE id = ?'),
       ledgerByKey: db.prepare('SELECT * FROM ledger WHERE key_id = ? ORDER BY id'),
       refundOf: db.prepare('SELECT id FROM ledger WHERE refund_of = ?').pluck(),
+      // no upper bound: a call stamped a few ms later by another process's clock still counts
       sandboxCalls: db.prepare(`SELECT COUNT(*) AS calls, MIN(at_ms) AS oldest FROM sandbox_calls
-        WHERE key_id = ? AND at_ms >= ? AND at_ms <= ?`),
+        WHERE key_id = ? AND at_ms >= ?`),
       sandboxStops: db.prepare(`SELECT COALESCE(SUM(stops), 0) FROM sandbox_calls
         WHERE key_id = ? AND paris_day = ? AND state != 'released'`).pluck(),
       insertSandbox: db.prepare(`INSERT INTO sandbox_calls (key_id, request_id, at_ms, paris_day, stops, state, expires_at_ms, owner)
@@ -246,7 +247,7 @@ export class SqliteStore implements Store {
   }
 
   private readSandboxUsage(w: SandboxWindow): SandboxUsage {
-    const calls = this.stmt.sandboxCalls.get(w.keyId, w.windowStartMs, w.nowMs) as { calls: number; oldest: number | null };
+    const calls = this.stmt.sandboxCalls.get(w.keyId, w.windowStartMs) as { calls: number; oldest: number | null };
     return { callsInWindow: calls.calls, oldestCallMs: calls.oldest, stopsToday: this.stmt.sandboxStops.get(w.keyId, w.day) as number };
   }
 
