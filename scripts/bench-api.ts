@@ -6,25 +6,24 @@
  *   npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]
  */
 import autocannon from 'autocannon';
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Billing } from '../src/billing/billing.js';
+import { SqliteStore } from '../src/store/sqlite.js';
+import { startServiceProcess } from '../test/helpers/process.js';
 
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     sizes: { type: 'string', default: '10,50,200' },
     connections: { type: 'string', default: '1,8' },
-    port: { type: 'string', default: '3917' },
     json: { type: 'boolean', default: false },
   },
 });
-const root = new URL('..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
-const env = { ...process.env, DATABASE_PATH: join(dir, 'bench.db'), PORT: values.port, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-const base = `http://127.0.0.1:${values.port}`;
+const databasePath = join(dir, 'bench.db');
 
 function stopsAround(count: number, seed: number) {
   let s = seed;
@@ -32,14 +31,11 @@ function stopsAround(count: number, seed: number) {
   return Array.from({ length: count }, (_, i) => ({ id: `p${i}`, latitude: 48.78 + rand() * 0.16, longitude: 2.22 + rand() * 0.26 }));
 }
 
-const key = spawnSync('npx', ['tsx', 'scripts/admin.ts', 'keys', 'create', '--kind', 'live', '--stops', '100000000'], { cwd: root, env, encoding: 'utf8' }).stdout.trim();
-if (!key.startsWith('svc_live_')) throw new Error('could not create a bench key');
-const server = spawn('npx', ['tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-for (let i = 0; ; i++) {
-  try { if ((await fetch(`${base}/healthz`)).ok) break; } catch { /* starting */ }
-  if (i > 200) throw new Error('server did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
+const seedStore = new SqliteStore(databasePath);
+const { key } = await new Billing(seedStore, { limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 } }).issueKey('live', { stops: 1_000_000_000 });
+await seedStore.close();
+const server = await startServiceProcess({ DATABASE_PATH: databasePath, LOG_LEVEL: 'warn' });
+const base = server.url;
 
 interface Row { stops: number; connections: number; requests: number; errors: number; non2xx: number; rps: number; p50: number; p99: number; max: number }
 const rows: Row[] = [];
@@ -60,7 +56,8 @@ try {
     }
   }
 } finally {
-  server.kill('SIGTERM');
+  server.child.kill('SIGTERM');
+  await server.exited;
   rmSync(dir, { recursive: true, force: true });
 }
 if (!values.json) {
