@@ -21,6 +21,7 @@ import type {
   NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PendingMark, PurchaseOutcome, PurchaseRequest, RecoveryReport, RefundOutcome,
   ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome, SandboxReservationRequest, SandboxUsage, SandboxWindow, SettleCharge, Store,
 } from './types.js';
+import { toKey, toOutbox, toPayment, type KeyRow, type OutboxRow, type PaymentRow } from './rows.js';
 
 const MIGRATIONS_DIR = new URL('./migrations/postgres/', import.meta.url).pathname;
 /** pg_advisory_lock key held while migrations run, so instances starting together apply each migration once. */
@@ -43,28 +44,6 @@ const TYPES: CustomTypesConfig = {
   }) as CustomTypesConfig['getTypeParser'],
 };
 
-interface KeyRow {
-  id: number; kind: 'test' | 'live'; last4: string; email: string | null; balance: number; created_at: string; revoked_at: string | null;
-}
-
-const toKey = (row: KeyRow): ApiKeyRecord => ({
-  id: row.id, kind: row.kind, last4: row.last4, email: row.email, balance: row.balance, createdAt: row.created_at, revokedAt: row.revoked_at,
-});
-
-interface OutboxRow {
-  id: number; kind: OutboxMessage['kind']; to_address: string; subject: string; body: string; key_id: number | null; attempts: number;
-  last_error: string | null; created_at: string; next_attempt_at: string; sent_at: string | null; cancelled_at: string | null;
-}
-
-const toOutbox = (r: OutboxRow): OutboxMessage => ({
-  id: r.id, kind: r.kind, to: r.to_address, subject: r.subject, body: r.body, keyId: r.key_id, attempts: r.attempts,
-  lastError: r.last_error, createdAt: r.created_at, nextAttemptAt: r.next_attempt_at, sentAt: r.sent_at, cancelledAt: r.cancelled_at,
-});
-
-interface PaymentRow {
-  id: number; stripe_event_id: string; stripe_session_id: string; email: string; pack_id: string; stops: number; amount_cents: number;
-  currency: string; key_id: number; last4: string; created_key: boolean; created_at: string;
-}
 
 const KEY_COLUMNS = 'id, kind, last4, email, balance, created_at, revoked_at';
 
@@ -572,10 +551,7 @@ export class PostgresStore implements Store {
 
   async listPayments(): Promise<PaymentRecord[]> {
     const { rows } = await this.q<PaymentRow>('SELECT p.*, k.last4 FROM payments p JOIN api_keys k ON k.id = p.key_id ORDER BY p.id');
-    return rows.map((p) => ({
-      id: p.id, stripeEventId: p.stripe_event_id, stripeSessionId: p.stripe_session_id, email: p.email, packId: p.pack_id, stops: p.stops,
-      amountCents: p.amount_cents, currency: p.currency, keyId: p.key_id, keyLast4: p.last4, createdKey: p.created_key, createdAt: p.created_at,
-    }));
+    return rows.map(toPayment);
   }
 
   private async insertOutbox(t: Tx, message: NewOutboxMessage, keyId: number | null, now: string): Promise<number> {

@@ -11,31 +11,10 @@ import type {
   PurchaseOutcome, PurchaseRequest, RefundOutcome, ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome,
   SandboxReservationRequest, SandboxUsage, SandboxWindow, Store,
 } from './types.js';
+import { toKey, toOutbox, toPayment, type KeyRow, type OutboxRow, type PaymentRow } from './rows.js';
 
 const MIGRATIONS_DIR = new URL('./migrations/sqlite/', import.meta.url).pathname;
 
-interface KeyRow {
-  id: number; kind: 'test' | 'live'; last4: string; email: string | null; balance: number; created_at: string; revoked_at: string | null;
-}
-
-const toKey = (row: KeyRow): ApiKeyRecord => ({
-  id: row.id, kind: row.kind, last4: row.last4, email: row.email, balance: row.balance, createdAt: row.created_at, revokedAt: row.revoked_at,
-});
-
-interface OutboxRow {
-  id: number; kind: OutboxMessage['kind']; to_address: string; subject: string; body: string; key_id: number | null; attempts: number;
-  last_error: string | null; created_at: string; next_attempt_at: string; sent_at: string | null; cancelled_at: string | null;
-}
-
-const toOutbox = (r: OutboxRow): OutboxMessage => ({
-  id: r.id, kind: r.kind, to: r.to_address, subject: r.subject, body: r.body, keyId: r.key_id, attempts: r.attempts,
-  lastError: r.last_error, createdAt: r.created_at, nextAttemptAt: r.next_attempt_at, sentAt: r.sent_at, cancelledAt: r.cancelled_at,
-});
-
-interface PaymentRow {
-  id: number; stripe_event_id: string; stripe_session_id: string; email: string; pack_id: string; stops: number; amount_cents: number;
-  currency: string; key_id: number; last4: string; created_key: number; created_at: string;
-}
 
 /** The SQLite error code of a violated UNIQUE constraint. */
 const isUniqueViolation = (err: unknown): boolean =>
@@ -427,10 +406,7 @@ export class SqliteStore implements Store {
   }
 
   async listPayments(): Promise<PaymentRecord[]> {
-    return (this.stmt.listPayments.all() as PaymentRow[]).map((p) => ({
-      id: p.id, stripeEventId: p.stripe_event_id, stripeSessionId: p.stripe_session_id, email: p.email, packId: p.pack_id, stops: p.stops,
-      amountCents: p.amount_cents, currency: p.currency, keyId: p.key_id, keyLast4: p.last4, createdKey: p.created_key === 1, createdAt: p.created_at,
-    }));
+    return (this.stmt.listPayments.all() as PaymentRow[]).map(toPayment);
   }
 
   private insertOutbox(message: NewOutboxMessage, keyId: number | null, now: string): number {

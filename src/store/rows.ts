@@ -1,0 +1,32 @@
+/** Row shapes shared by both stores (same column names in SQLite and PostgreSQL) and their mapping to records. */
+import type { ApiKeyRecord, OutboxMessage, PaymentRecord } from './types.js';
+
+export interface KeyRow {
+  id: number; kind: 'test' | 'live'; last4: string; email: string | null; balance: number; created_at: string; revoked_at: string | null;
+}
+
+export const toKey = (row: KeyRow): ApiKeyRecord => ({
+  id: row.id, kind: row.kind, last4: row.last4, email: row.email, balance: row.balance, createdAt: row.created_at, revokedAt: row.revoked_at,
+});
+
+export interface OutboxRow {
+  id: number; kind: OutboxMessage['kind']; to_address: string; subject: string; body: string; key_id: number | null; attempts: number;
+  last_error: string | null; created_at: string; next_attempt_at: string; sent_at: string | null; cancelled_at: string | null;
+}
+
+export const toOutbox = (r: OutboxRow): OutboxMessage => ({
+  id: r.id, kind: r.kind, to: r.to_address, subject: r.subject, body: r.body, keyId: r.key_id, attempts: r.attempts,
+  lastError: r.last_error, createdAt: r.created_at, nextAttemptAt: r.next_attempt_at, sentAt: r.sent_at, cancelledAt: r.cancelled_at,
+});
+
+/** `created_key` is 0/1 in SQLite and a boolean in PostgreSQL. */
+export interface PaymentRow {
+  id: number; stripe_event_id: string; stripe_session_id: string; email: string; pack_id: string; stops: number; amount_cents: number;
+  currency: string; key_id: number; last4: string; created_key: number | boolean; created_at: string;
+}
+
+export const toPayment = (p: PaymentRow): PaymentRecord => ({
+  id: p.id, stripeEventId: p.stripe_event_id, stripeSessionId: p.stripe_session_id, email: p.email, packId: p.pack_id, stops: p.stops,
+  amountCents: p.amount_cents, currency: p.currency, keyId: p.key_id, keyLast4: p.last4, createdKey: p.created_key === true || p.created_key === 1,
+  createdAt: p.created_at,
+});
