@@ -1,4 +1,6 @@
 /** Shared helpers for the solver tests. */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { SolveProblem } from '../../src/solver/index.ts';
@@ -85,4 +87,14 @@ export function bruteForce(p: SolveProblem): { latenessS: number; durationS: num
 
 export function isPermutation(order: number[], n: number): boolean {
   return order.length === n && new Set(order).size === n && order.every((s) => Number.isInteger(s) && s >= 0 && s < n);
+}
+
+/** cargo on PATH, else Debian's /usr/bin/cargo, else rustup's default location. */
+export function findCargo(): string | null {
+  const candidates = ['cargo', '/usr/bin/cargo', join(process.env.HOME ?? '/root', '.cargo/bin/cargo')];
+  for (const c of candidates) {
+    const r = spawnSync(c, ['--version'], { encoding: 'utf8' });
+    if (r.status === 0) return c;
+  }
+  return null;
 }

@@ -7,17 +7,7 @@ import { describe, it } from 'node:test';
 
 import { loadSolver, type SolveProblem } from '../../src/solver/index.ts';
 import { closedTourProblem, parseTsplib } from '../../scripts/lib/tsplib.ts';
-import { ROOT, SAMPLE_DIR, randomProblem } from './helpers.ts';
-
-/** cargo on PATH, else Debian's /usr/bin/cargo, else rustup's default location. */
-function findCargo(): string | null {
-  const candidates = ['cargo', '/usr/bin/cargo', join(process.env.HOME ?? '/root', '.cargo/bin/cargo')];
-  for (const c of candidates) {
-    const r = spawnSync(c, ['--version'], { encoding: 'utf8' });
-    if (r.status === 0) return c;
-  }
-  return null;
-}
+import { ROOT, SAMPLE_DIR, findCargo, randomProblem } from './helpers.ts';
 
 /** The native CLI's problem file format (see solver-rs/src/bin/solve.rs). */
 function problemFile(p: SolveProblem, seed: number, maxIterations: number, stall: number): string {
