@@ -1,3 +1,4 @@
+import { fetchText, FetchFailure } from '../http.js';
 import { GeocoderError } from './types.js';
 
 /** GET a JSON document with a timeout; every failure becomes a GeocoderError. */
@@ -6,19 +7,13 @@ export async function getJson(
   url: string,
   opts: { timeoutMs: number; signal?: AbortSignal; headers?: Record<string, string> },
 ): Promise<unknown> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   let res: Response;
   let text: string;
   try {
-    res = await fetch(url, { signal, headers: { accept: 'application/json', ...opts.headers } });
-    text = await res.text();
+    ({ res, text } = await fetchText(url, opts));
   } catch (err) {
-    if (timeout.aborted && !opts.signal?.aborted) {
-      throw new GeocoderError(provider, `no answer within ${opts.timeoutMs} ms`, { timedOut: true, cause: err });
-    }
-    if (opts.signal?.aborted) throw new GeocoderError(provider, 'aborted', { cause: err });
-    throw new GeocoderError(provider, `request failed: ${(err as Error).message}`, { cause: err });
+    if (err instanceof FetchFailure) throw new GeocoderError(provider, err.message, { timedOut: err.reason === 'timeout', cause: err.cause });
+    throw err;
   }
   if (!res.ok) throw new GeocoderError(provider, `HTTP ${res.status}: ${text.slice(0, 200)}`, { status: res.status });
   try {

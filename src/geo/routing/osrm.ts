@@ -18,6 +18,7 @@
  */
 import type { MatrixOptions, Point, RoutingProvider, TravelMatrix } from './types.js';
 import { RoutingError } from './types.js';
+import { fetchText, FetchFailure } from '../http.js';
 
 export interface OsrmSettings {
   /** Server root, e.g. "http://localhost:5000" (no trailing /table). Required. */
@@ -130,19 +131,13 @@ export class OsrmProvider implements RoutingProvider {
     if (opts.avoidTolls) params.set('exclude', 'toll');
     const url = `${this.baseUrl}/table/v1/${encodeURIComponent(this.profile)}/${coords}?${params.toString().replace(/%3B/g, ';').replace(/%2C/g, ',')}`;
 
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     let res: Response;
     let text: string;
     try {
-      res = await fetch(url, { signal, headers: { accept: 'application/json', ...this.headers } });
-      text = await res.text();
+      ({ res, text } = await fetchText(url, { timeoutMs: this.timeoutMs, signal: opts.signal, headers: this.headers }));
     } catch (err) {
-      if (timeout.aborted && !opts.signal?.aborted) {
-        throw new RoutingError(this.name, `no answer within ${this.timeoutMs} ms`, { timedOut: true, cause: err });
-      }
-      if (opts.signal?.aborted) throw new RoutingError(this.name, 'aborted', { cause: err });
-      throw new RoutingError(this.name, `request failed: ${(err as Error).message}`, { cause: err });
+      if (err instanceof FetchFailure) throw new RoutingError(this.name, err.message, { timedOut: err.reason === 'timeout', cause: err.cause });
+      throw err;
     }
 
     let body: OsrmTableResponse | undefined;
