@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.js';
+import { hashApiKey } from '../../src/billing/keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { buildServices, type ServiceOverrides, type Services } from '../../src/services.js';
@@ -19,6 +20,8 @@ export interface TestServer {
   dir: string;
   request(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse>;
   createKey(kind: 'test' | 'live', stops?: number): Promise<string>;
+  /** A key's balance, the sum of its ledger and the ledger reasons in order. */
+  ledgerOf(key: string): Promise<{ balance: number; sum: number; reasons: string[] }>;
   close(): Promise<void>;
 }
 
@@ -66,6 +69,12 @@ export async function startTestServer(options: { env?: Record<string, string>; o
     },
     async createKey(kind, stops = 0) {
       return (await services.billing.issueKey(kind, { stops })).key;
+    },
+    async ledgerOf(key) {
+      const record = await services.store.findKeyByHash(hashApiKey(key));
+      if (!record) throw new Error('no such key');
+      const ledger = await services.store.ledger(record.id);
+      return { balance: record.balance, sum: ledger.reduce((t, e) => t + e.delta, 0), reasons: ledger.map((e) => e.reason) };
     },
     async close() {
       server.closeAllConnections();

@@ -5,14 +5,9 @@
  */
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { hashApiKey } from '../../src/billing/keys.js';
 import { startFakeBan } from '../fakes/ban.js';
 import { startFakeOsrm, type FakeOsrmMode } from '../fakes/osrm.js';
 import { PARIS_START, coordinateStops, startTestServer, type TestServer } from '../helpers/server.js';
-
-async function balanceOf(s: TestServer, key: string): Promise<number> {
-  return (await s.services.store.findKeyByHash(hashApiKey(key)))!.balance;
-}
 
 const failures: Array<[string, FakeOsrmMode]> = [
   ['stalls past its timeout', { kind: 'stall' }],
@@ -32,7 +27,7 @@ test('OSRM alone (live): every failure mode → 502 optimization_failed, refunde
       const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
       assert.equal(res.status, 502, `${what}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.error, 'optimization_failed');
-      assert.equal(await balanceOf(server, key), 100, `${what}: refunded`);
+      assert.equal((await server.ledgerOf(key)).balance, 100, `${what}: refunded`);
     }
     osrm.mode = { kind: 'ok' };
     const ok = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3), avoidTolls: true } });
@@ -55,7 +50,7 @@ test('OSRM then haversine (live): every failure mode falls back and answers 200'
       const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
       assert.equal(res.status, 200, `${what}: ${JSON.stringify(res.body)}`);
     }
-    assert.equal(await balanceOf(server, key), 100 - 3 * failures.length);
+    assert.equal((await server.ledgerOf(key)).balance, 100 - 3 * failures.length);
   } finally {
     await server.close();
     await osrm.close();
@@ -97,7 +92,7 @@ test('BAN stalling, failing or answering garbage falls back to the embedded gaze
       assert.equal(failed.status, 422, m);
       assert.equal(failed.body.error, 'geocoding_failed');
       assert.match(failed.body.message, /stops\[2\] \(id "lyon"\)/);
-      assert.equal(await balanceOf(alone, aloneKey), 10);
+      assert.equal((await alone.ledgerOf(aloneKey)).balance, 10);
     }
   } finally {
     await chained.close();

@@ -1,18 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
-import { hashApiKey } from '../../src/billing/keys.js';
 import { PARIS_START, coordinateStops, startTestServer, type TestServer } from '../helpers/server.js';
+import { freePort } from '../helpers/process.js';
+import { hashApiKey } from '../../src/billing/keys.js';
 
 let server: TestServer;
 before(async () => { server = await startTestServer(); });
 after(async () => { await server.close(); });
-
-async function ledgerOf(s: TestServer, key: string) {
-  const record = await s.services.store.findKeyByHash(hashApiKey(key));
-  const ledger = await s.services.store.ledger(record!.id);
-  return { balance: record!.balance, sum: ledger.reduce((t, e) => t + e.delta, 0), reasons: ledger.map((e) => e.reason) };
-}
 
 test('test key: a sandbox route with schedule, Paris deadlines and quotas', async () => {
   const key = await server.createKey('test');
@@ -98,7 +92,7 @@ test('live key: debited one stop per stop sent; stopsCharged and stopsBalance; l
   assert.equal(res.body.stopsBalance, 13);
   assert.equal(res.body.sandbox, undefined);
   assert.equal(res.body.sandboxStopsRemainingToday, undefined);
-  assert.deepEqual(await ledgerOf(server, key), { balance: 13, sum: 13, reasons: ['admin_credit', 'debit'] });
+  assert.deepEqual(await server.ledgerOf(key), { balance: 13, sum: 13, reasons: ['admin_credit', 'debit'] });
 });
 
 test('live key: 200 stops end to end, with addresses geocoded by the embedded gazetteer', async () => {
@@ -124,7 +118,7 @@ test('live key: an address that cannot be geocoded → 422 geocoding_failed nami
   assert.equal(res.status, 422);
   assert.equal(res.body.error, 'geocoding_failed');
   assert.match(res.body.message, /stops\[2\] \(id "ghost"\)/);
-  assert.deepEqual(await ledgerOf(server, key), { balance: 10, sum: 10, reasons: ['admin_credit', 'debit', 'refund'] });
+  assert.deepEqual(await server.ledgerOf(key), { balance: 10, sum: 10, reasons: ['admin_credit', 'debit', 'refund'] });
 });
 
 test('Idempotency-Key: same key and body replays without a second debit; another body → 409', async () => {
@@ -139,7 +133,7 @@ test('Idempotency-Key: same key and body replays without a second debit; another
   const conflict = await server.request('POST', '/api/v1/optimize', { key, body: { ...body, avoidTolls: true }, headers: { 'Idempotency-Key': 'order-42' } });
   assert.equal(conflict.status, 409);
   assert.equal(conflict.body.error, 'idempotency_conflict');
-  assert.deepEqual(await ledgerOf(server, key), { balance: 25, sum: 25, reasons: ['admin_credit', 'debit'] });
+  assert.deepEqual(await server.ledgerOf(key), { balance: 25, sum: 25, reasons: ['admin_credit', 'debit'] });
   // the same Idempotency-Key under another API key is independent
   const other = await server.createKey('live', 5);
   assert.equal((await server.request('POST', '/api/v1/optimize', { key: other, body, headers: { 'Idempotency-Key': 'order-42' } })).body.stopsBalance, 0);
@@ -150,7 +144,6 @@ test('Idempotency-Key: a failed call frees the key, so a retry runs', async () =
   const body = { start: PARIS_START, stops: coordinateStops(4) };
   const failed = await server.request('POST', '/api/v1/optimize', { key, body, headers: { 'Idempotency-Key': 'k1' } });
   assert.equal(failed.status, 402);
-  await server.services.billing.issueKey('live'); // unrelated activity
   const { store } = server.services;
   const record = await store.findKeyByHash(hashApiKey(key));
   await store.credit(record!.id, 10, 'admin_credit', null, new Date());
@@ -166,7 +159,7 @@ test('50 concurrent 50-stop live calls all complete and the balance equals the l
   assert.deepEqual(results.map((r) => r.status), Array(50).fill(200));
   const balances = results.map((r) => r.body.stopsBalance).sort((a, b) => a - b);
   assert.deepEqual(balances, Array.from({ length: 50 }, (_, i) => 100 + i * 50));
-  const ledger = await ledgerOf(server, key);
+  const ledger = await server.ledgerOf(key);
   assert.equal(ledger.balance, 100);
   assert.equal(ledger.sum, 100);
 });
@@ -177,27 +170,18 @@ test('50 stops, 10 parallel 10-stop calls over HTTP: exactly 5 succeed, the rest
     server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(10, i + 1) } })));
   assert.equal(results.filter((r) => r.status === 200).length, 5);
   assert.equal(results.filter((r) => r.status === 402 && r.body.error === 'insufficient_stops').length, 5);
-  assert.deepEqual(await ledgerOf(server, key), { balance: 0, sum: 0, reasons: ['admin_credit', ...Array(5).fill('debit')] });
+  assert.deepEqual(await server.ledgerOf(key), { balance: 0, sum: 0, reasons: ['admin_credit', ...Array(5).fill('debit')] });
 });
 
-/** A loopback port with nothing listening. */
-async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 test('routing engines down: live → 502 optimization_failed refunded; sandbox → 503 sandbox_unavailable, no stops used', async () => {
-  const port = await deadPort();
+  const port = await freePort();
   const down = await startTestServer({ env: { ROUTING: 'osrm', SANDBOX_ROUTING: 'osrm', OSRM_URL: `http://127.0.0.1:${port}`, OSRM_TIMEOUT_MS: '500' } });
   try {
     const live = await down.createKey('live', 10);
     const res = await down.request('POST', '/api/v1/optimize', { key: live, body: { start: PARIS_START, stops: coordinateStops(3) } });
     assert.equal(res.status, 502);
     assert.equal(res.body.error, 'optimization_failed');
-    assert.deepEqual(await ledgerOf(down, live), { balance: 10, sum: 10, reasons: ['admin_credit', 'debit', 'refund'] });
+    assert.deepEqual(await down.ledgerOf(live), { balance: 10, sum: 10, reasons: ['admin_credit', 'debit', 'refund'] });
 
     const testKey = await down.createKey('test');
     const sandbox = await down.request('POST', '/api/v1/optimize', { key: testKey, body: { start: PARIS_START, stops: coordinateStops(3) } });
@@ -210,7 +194,7 @@ test('routing engines down: live → 502 optimization_failed refunded; sandbox �
 });
 
 test('live routing falls back to the next engine in the chain', async () => {
-  const port = await deadPort();
+  const port = await freePort();
   const chained = await startTestServer({ env: { ROUTING: 'osrm,haversine', OSRM_URL: `http://127.0.0.1:${port}`, OSRM_TIMEOUT_MS: '500' } });
   try {
     const key = await chained.createKey('live', 10);
