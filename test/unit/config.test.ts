@@ -38,3 +38,23 @@ test('every bad variable is named in one error', () => {
 test('a port out of range is refused', () => {
   assert.throws(() => loadConfig({ PORT: '70000' }), /PORT must be an integer from 0 to 65535/);
 });
+
+test('engine, store and limit settings: lists, URLs and the settings they require', () => {
+  const config = loadConfig({ ROUTING: 'osrm, haversine', OSRM_URL: 'http://osrm:5000/', GEOCODER: 'ban,embedded', DATABASE_URL: 'postgres://u@db/ros', CORS_ORIGINS: 'https://a.example, https://b.example' });
+  assert.deepEqual(config.routing.live, ['osrm', 'haversine']);
+  assert.equal(config.routing.osrmUrl, 'http://osrm:5000');
+  assert.deepEqual(config.geocoding.chain, ['ban', 'embedded']);
+  assert.equal(config.databaseUrl, 'postgres://u@db/ros');
+  assert.deepEqual(config.limits.corsOrigins, ['https://a.example', 'https://b.example']);
+  assert.equal(config.solver.timeLimitMs, 250);
+  assert.throws(
+    () => loadConfig({ ROUTING: 'osrm,teleport', SANDBOX_ROUTING: 'osrm', GEOCODER: 'nominatim', DATABASE_URL: 'mysql://x', TRUST_PROXY: 'yes' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      for (const name of ['ROUTING must be', 'OSRM_URL is required', 'NOMINATIM_URL is required', 'DATABASE_URL must start', 'TRUST_PROXY']) {
+        assert.ok(err.problems.some((p) => p.includes(name)), name);
+      }
+      return true;
+    },
+  );
+});
