@@ -32,7 +32,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { tsplib: '', timeLimitMs: 100, wasm: [], json: false, seed: 1, maxIterations: 0, stall: 0, native: false };
+  const a: Args = { tsplib: 'data/tsplib', timeLimitMs: 100, wasm: [], json: false, seed: 1, maxIterations: 0, stall: 0, native: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const val = () => {
@@ -60,7 +60,7 @@ function parseArgs(argv: string[]): Args {
       default: fail(`unknown argument ${k}`);
     }
   }
-  if (!a.tsplib) fail('--tsplib DIR is required');
+
   if (a.wasm.length === 0) a.wasm.push(DEFAULT_WASM_PATH);
   return a;
 }
