@@ -97,20 +97,21 @@ export interface RateLimitState {
 
 /**
  * RateLimit-Limit / -Remaining / -Reset for any answer that is subject to a
- * limit; a refused answer (remaining 0) also gets Retry-After. Every 429 uses it.
+ * limit; a refusal (`refused`) also gets Retry-After, equal to the reset.
+ * Every 429 goes through it (tooManyRequests).
  */
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  const reset = String(Math.max(0, Math.ceil(state.resetSeconds)));
+export function rateLimitHeaders(state: RateLimitState, refused = false): Record<string, string> {
+  const reset = Math.max(refused ? 1 : 0, Math.ceil(state.resetSeconds));
   const headers: Record<string, string> = {
     'RateLimit-Limit': String(state.limit),
     'RateLimit-Remaining': String(Math.max(0, state.remaining)),
-    'RateLimit-Reset': reset,
+    'RateLimit-Reset': String(reset),
   };
-  if (state.remaining <= 0) headers['Retry-After'] = String(Math.max(1, Math.ceil(state.resetSeconds)));
+  if (refused) headers['Retry-After'] = String(reset);
   return headers;
 }
 
 /** 429 with the RateLimit headers and Retry-After (code: rate_limited or sandbox_rate_limited). */
 export function tooManyRequests(code: 'rate_limited' | 'sandbox_rate_limited', message: string, state: Omit<RateLimitState, 'remaining'>, extra: ErrorExtra = {}): ApiError {
-  return new ApiError(429, code, message, extra, rateLimitHeaders({ ...state, remaining: 0 }));
+  return new ApiError(429, code, message, extra, rateLimitHeaders({ ...state, remaining: 0 }, true));
 }
