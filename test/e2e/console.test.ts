@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { MissingPrerequisite } from '../helpers/prerequisites.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT_DIR = join(import.meta.dirname, '..', '..', 'test-output');
@@ -48,9 +49,7 @@ async function packsMounted(): Promise<boolean> {
 }
 
 before(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's Chromium (apt-get install -y chromium). CI installs it.`);
-  }
+  if (!existsSync(CHROMIUM)) throw new MissingPrerequisite(`Chromium (${CHROMIUM}, for the browser tests)`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
