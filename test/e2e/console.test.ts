@@ -312,6 +312,10 @@ describe('web console in Chromium', () => {
         assert.ok(paths.some((p) => p.replace(/\u200b/g, '').includes(path)), `${path} is rendered (got ${paths.join(', ')})`);
       }
       assert.match((await page.locator('.info .title').textContent())!, /Route Optimization Service/);
+      // operations are grouped under described tags, none under an untitled "default"
+      const tags = (await page.locator('.opblock-tag').allTextContents()).map((t) => t.replace(/\u200b/g, ''));
+      for (const tag of ['Optimization', 'Account', 'Payments']) assert.ok(tags.some((t) => t.startsWith(tag) && t.length > tag.length + 10), `tag ${tag} with its description (got ${tags.join(' | ')})`);
+      assert.ok(!tags.some((t) => /^default/.test(t)), tags.join(' | '));
       assert.deepEqual(outside, [], 'no request leaves the server');
       assert.deepEqual(errors, []);
     } finally {

@@ -7,6 +7,7 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../src/errors.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -102,6 +103,10 @@ export class OpenApiResponseValidator {
     if (!/^application\/json/.test(observed.headers.get('content-type') ?? '')) problems.push(`${label}: content-type ${observed.headers.get('content-type')} is not JSON`);
     const schema = content['application/json']?.schema;
     if (schema) problems.push(...this.checkBody(label, schema, observed.body));
+    const code = (observed.body as { error?: unknown } | null)?.error;
+    if (observed.status >= 400 && typeof code === 'string' && ERROR_CATALOGUE[code as ErrorCode]?.status !== observed.status) {
+      problems.push(`${label}: error code ${code} has status ${ERROR_CATALOGUE[code as ErrorCode]?.status} in the catalogue`);
+    }
     return problems;
   }
 

@@ -145,6 +145,7 @@ export const errorSchema = {
     resetAt: { type: 'string', format: 'date-time', description: 'sandbox_rate_limited: when the cap frees up (UTC).' },
   },
   required: ['error', 'message', 'requestId'],
+  examples: CLIENT_ERROR_CODES.map((code) => errorExample(code)),
 };
 
 export const insufficientStopsSchema = {
@@ -161,11 +162,11 @@ export function errorResponse(description: string, codes: ErrorCode[], options: 
   return json(description, schema, errorExamples(codes), { ...headers(), ...options.headers });
 }
 
-/** Any other error: a path or method this document does not list (404, 405), or an unexpected failure (500). */
+/** Any other error: a path or method this document does not list (404, 405, 501), or an unexpected failure (500). */
 export const defaultErrorResponse = errorResponse(
-  'Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 500 internal_error for a bug (no internals; the message quotes the request id).',
-  ['not_found', 'method_not_allowed', 'internal_error'],
-  { schema: ref('schemas', 'Error'), headers: { Allow: ref('headers', 'Allow') } },
+  'Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id).',
+  ['not_found', 'method_not_allowed', 'not_implemented', 'internal_error'],
+  { headers: { Allow: ref('headers', 'Allow') } },
 );
 
 export const unauthorizedResponse = errorResponse('Missing, malformed, unknown or revoked key.', ['unauthorized'], { headers: { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') } });

@@ -347,6 +347,121 @@ export interface components {
         /**
          * Error
          * @description Every error answer. The spec defines `error` and `message`; `requestId` and `param` are additions, and some codes carry extra fields.
+         * @example {
+         *       "error": "invalid_request",
+         *       "message": "start has \"lat\", \"lng\": use latitude and longitude (decimal degrees), e.g. {\"latitude\": 48.8566, \"longitude\": 2.3522}",
+         *       "param": "start.lat",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "sandbox_limit",
+         *       "message": "Test keys accept at most 10 stops per call; this call has 11. Use a live key for larger routes.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "sandbox_addresses_unsupported",
+         *       "message": "Test keys accept coordinates only (latitude, longitude); addresses need a live key.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "invalid_signature",
+         *       "message": "The Stripe-Signature header does not match the payload (or its timestamp is too old).",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "unauthorized",
+         *       "message": "Missing Authorization header: send \"Authorization: Bearer <API_KEY>\".",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "insufficient_stops",
+         *       "message": "This call needs 120 stops but the key's balance is 45. Buy a pack to top up.",
+         *       "required": 120,
+         *       "balance": 45,
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "not_found",
+         *       "message": "No endpoint at GET /api/v1/optimise.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "method_not_allowed",
+         *       "message": "This endpoint does not accept that HTTP method.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "idempotency_conflict",
+         *       "message": "This Idempotency-Key was already used with a different request body.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "idempotency_in_progress",
+         *       "message": "A request with this Idempotency-Key is still being processed; retry shortly.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "payload_too_large",
+         *       "message": "The request body is too large.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "geocoding_failed",
+         *       "message": "Could not geocode: stops[3] (id \"abc\"). Check the street, postal code and city, or send coordinates. Nothing was charged.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "sandbox_rate_limited",
+         *       "message": "Test keys allow 20 calls per minute. Retry after 2026-06-01T06:01:00.000Z.",
+         *       "limit": 20,
+         *       "resetAt": "2026-06-01T06:01:00.000Z",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "rate_limited",
+         *       "message": "Too many failed authentications from this address; wait before trying again.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "internal_error",
+         *       "message": "An unexpected error occurred (request 3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21).",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "not_implemented",
+         *       "message": "This HTTP method is not implemented.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "optimization_failed",
+         *       "message": "No routing engine could compute travel times for these points. Nothing was charged.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "sandbox_unavailable",
+         *       "message": "The sandbox routing engine is temporarily unavailable. Try again shortly. Nothing was counted.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "payment_unavailable",
+         *       "message": "Payments are not configured on this server (STRIPE_SECRET_KEY is not set).",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "overloaded",
+         *       "message": "The optimizer is busy with other routes; retry in a moment. Nothing was charged.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "storage_unavailable",
+         *       "message": "The service cannot record this call right now (database busy or full); retry shortly. Nothing was charged.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
+         *       "error": "not_ready",
+         *       "message": "The service is starting or shutting down.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
          */
         Error: {
             /**
@@ -597,7 +712,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 500 internal_error for a bug (no internals; the message quotes the request id). */
+            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -605,7 +720,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "method_not_allowed" | "not_implemented" | "internal_error";
+                    } & components["schemas"]["Error"];
                 };
             };
         };
@@ -680,7 +798,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 500 internal_error for a bug (no internals; the message quotes the request id). */
+            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -688,7 +806,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "method_not_allowed" | "not_implemented" | "internal_error";
+                    } & components["schemas"]["Error"];
                 };
             };
         };
@@ -778,7 +899,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 500 internal_error for a bug (no internals; the message quotes the request id). */
+            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -786,7 +907,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "method_not_allowed" | "not_implemented" | "internal_error";
+                    } & components["schemas"]["Error"];
                 };
             };
         };
@@ -827,7 +951,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 500 internal_error for a bug (no internals; the message quotes the request id). */
+            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -835,7 +959,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "method_not_allowed" | "not_implemented" | "internal_error";
+                    } & components["schemas"]["Error"];
                 };
             };
         };
@@ -924,7 +1051,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 500 internal_error for a bug (no internals; the message quotes the request id). */
+            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -932,7 +1059,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "method_not_allowed" | "not_implemented" | "internal_error";
+                    } & components["schemas"]["Error"];
                 };
             };
         };
