@@ -25,7 +25,7 @@ import { requireKey } from './http/auth.js';
 import { FailedAuthLimiter, KeyConcurrency } from './http/limits.js';
 import { cors, jsonDepthLimit, securityHeaders } from './http/security.js';
 import type { ConsoleTestKeys } from './console/test-keys.js';
-import { consoleRouter, docsRouter } from './console/router.js';
+import { consoleRouter, docsRouter, type ConsolePayments } from './console/router.js';
 
 export interface AppDeps {
   config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize' | 'limits'>;
@@ -37,6 +37,8 @@ export interface AppDeps {
   checkout: CheckoutProvider | null;
   metrics: Metrics;
   consoleTestKeys: ConsoleTestKeys;
+  /** Payments on or off, and checkout session states, for the console. */
+  checkoutSessions?: ConsolePayments;
   readiness(): Promise<{ store: boolean; solver: boolean }>;
   /** Routers of other modules (payments webhook, packs). */
   routers?: Router<AppState>[];
@@ -70,7 +72,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     checkoutRouter(deps),
     ...(deps.routers ?? []),
     openApiRouter({ publicBaseUrl: deps.config.publicBaseUrl, extraPaths: deps.openApiPaths }),
-    consoleRouter({ testKeys: deps.consoleTestKeys }),
+    consoleRouter({ testKeys: deps.consoleTestKeys, payments: deps.checkoutSessions }),
     docsRouter({ publicBaseUrl: deps.config.publicBaseUrl }),
   ];
 

@@ -21,6 +21,8 @@ export interface Config {
   /** Largest accepted JSON body, in bytes. */
   bodyLimitBytes: number;
   publicBaseUrl: string;
+  /** False when PUBLIC_BASE_URL is unset and publicBaseUrl is the http://localhost:PORT default (the admin CLI then writes no links). */
+  publicBaseUrlConfigured: boolean;
   sandbox: SandboxLimits;
   payments: PaymentsConfig;
   mail: MailConfig;
@@ -218,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     publicBaseUrl: r.url('PUBLIC_BASE_URL', `http://localhost:${port}`),
+    publicBaseUrlConfigured: r.raw('PUBLIC_BASE_URL') !== undefined,
     sandbox: {
       maxStopsPerCall: r.int('SANDBOX_MAX_STOPS_PER_CALL', 10, 2, 200),
       callsPerMinute: r.int('SANDBOX_CALLS_PER_MINUTE', 20, 1, 100000),

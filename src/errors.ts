@@ -1,16 +1,65 @@
 /**
- * The one error type the HTTP layer understands. Throw it with the spec's code;
- * the error middleware turns it into the Error body `{error, message, ...extra}`.
+ * The error catalogue: every code the service answers with, its status, and
+ * when it is sent. The OpenAPI document's Error.error enum and docs/api.md are
+ * checked against it; ApiError only accepts a code listed here, with its status.
  */
+export interface ErrorDefinition {
+  status: number;
+  /** True for the codes the API specification defines; false for this service's extensions. */
+  spec: boolean;
+  /** When it is sent, in one sentence (the OpenAPI document and docs/api.md use it). */
+  when: string;
+  /** Never reaches a client (an internal signal, e.g. the client already went away). */
+  internal?: true;
+}
+
+export const ERROR_CATALOGUE = {
+  invalid_request: { status: 400, spec: true, when: 'The request body or a header is invalid; `message` names the field and the expected form, `param` is the path of the field.' },
+  sandbox_limit: { status: 400, spec: true, when: 'Test key: more stops in one call than the sandbox allows (10).' },
+  sandbox_addresses_unsupported: { status: 400, spec: true, when: 'Test key: an address was sent instead of coordinates.' },
+  invalid_signature: { status: 400, spec: false, when: 'Stripe webhook: missing or bad Stripe-Signature, or no webhook secret configured.' },
+  unauthorized: { status: 401, spec: true, when: 'Missing, malformed, unknown or revoked API key.' },
+  insufficient_stops: { status: 402, spec: true, when: 'Live key: the balance is lower than the stops sent; nothing was debited. `required` and `balance` tell by how much.' },
+  not_found: { status: 404, spec: false, when: 'No endpoint at this path.' },
+  method_not_allowed: { status: 405, spec: false, when: 'The path exists but not with this HTTP method; the `Allow` header lists the methods.' },
+  idempotency_conflict: { status: 409, spec: false, when: 'This Idempotency-Key was already used with a different body.' },
+  idempotency_in_progress: { status: 409, spec: false, when: 'A call with this Idempotency-Key is still running; retry after `Retry-After` seconds.' },
+  payload_too_large: { status: 413, spec: false, when: 'The body is larger than BODY_LIMIT_BYTES (1 MiB by default).' },
+  geocoding_failed: { status: 422, spec: true, when: 'An address could not be geocoded; the message names which. Nothing was charged.' },
+  sandbox_rate_limited: { status: 429, spec: true, when: 'Test key: the per-minute call cap or the per-day stop cap is reached; `limit`, `resetAt` and `Retry-After` say until when.' },
+  rate_limited: { status: 429, spec: false, when: 'Too many failed authentications from one address, too many calls in flight for one live key, or too many console test keys; retry after `Retry-After` seconds.' },
+  internal_error: { status: 500, spec: false, when: 'An unexpected failure (a bug); the message carries the request id and no internals. Nothing was charged.' },
+  not_implemented: { status: 501, spec: false, when: 'An HTTP method the server does not implement at all.' },
+  optimization_failed: { status: 502, spec: true, when: 'Travel times or the route could not be computed in time; nothing was charged.' },
+  sandbox_unavailable: { status: 503, spec: true, when: 'Test key: the sandbox routing engine is temporarily unavailable; nothing was counted.' },
+  payment_unavailable: { status: 503, spec: true, when: 'Checkout: payments are not configured on this server, or the payment provider is unreachable (the spec leaves this code open).' },
+  overloaded: { status: 503, spec: false, when: 'The solver queue is full; retry after `Retry-After` seconds. Nothing was charged.' },
+  storage_unavailable: { status: 503, spec: false, when: 'The database is busy or full; retry after `Retry-After` seconds. Nothing was charged.' },
+  not_ready: { status: 503, spec: false, when: '`GET /readyz` while the service is starting or shutting down.' },
+  client_closed: { status: 499, spec: false, when: 'The client closed the connection before the answer; nothing was charged.', internal: true },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export type ErrorStatus<C extends ErrorCode> = (typeof ERROR_CATALOGUE)[C]['status'];
+
+/** Every code a client can receive, in catalogue order. */
+export const CLIENT_ERROR_CODES: ErrorCode[] = (Object.keys(ERROR_CATALOGUE) as ErrorCode[])
+  .filter((code) => !(ERROR_CATALOGUE[code] as ErrorDefinition).internal);
+
 export type ErrorExtra = Record<string, string | number | boolean | null>;
 
-export class ApiError extends Error {
+/**
+ * The one error type the HTTP layer understands. Throw it with a catalogue code
+ * (the type checker holds the status to the catalogue's); the error middleware
+ * turns it into the Error body `{error, message, ...extra, requestId}`.
+ */
+export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: C;
   readonly extra: ErrorExtra;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, extra: ErrorExtra = {}, headers: Record<string, string> = {}) {
+  constructor(status: ErrorStatus<C>, code: C, message: string, extra: ErrorExtra = {}, headers: Record<string, string> = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -24,6 +73,45 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidRequest = (message: string): ApiError => new ApiError(400, 'invalid_request', message);
+/** An error answered by code alone: the status comes from the catalogue. */
+export function apiError(code: ErrorCode, message: string, extra: ErrorExtra = {}, headers: Record<string, string> = {}): ApiError {
+  return new ApiError(ERROR_CATALOGUE[code].status as never, code, message, extra, headers);
+}
+
+/** 400 invalid_request; `param` is the path of the offending field (`stops[3].deadline`), when there is one. */
+export const invalidRequest = (message: string, param?: string): ApiError =>
+  new ApiError(400, 'invalid_request', message, param === undefined ? {} : { param });
+
 export const unauthorized = (message = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".'): ApiError =>
   new ApiError(401, 'unauthorized', message, {}, { 'WWW-Authenticate': 'Bearer realm="api"' });
+
+/** The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), beside Retry-After. */
+export interface RateLimitState {
+  /** The quota of the window (calls, stops or failures). */
+  limit: number;
+  /** What is left of it now. */
+  remaining: number;
+  /** Seconds until the window frees up. */
+  resetSeconds: number;
+}
+
+/**
+ * RateLimit-Limit / -Remaining / -Reset for any answer that is subject to a
+ * limit; a refusal (`refused`) also gets Retry-After, equal to the reset.
+ * Every 429 goes through it (tooManyRequests).
+ */
+export function rateLimitHeaders(state: RateLimitState, refused = false): Record<string, string> {
+  const reset = Math.max(refused ? 1 : 0, Math.ceil(state.resetSeconds));
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(Math.max(0, state.remaining)),
+    'RateLimit-Reset': String(reset),
+  };
+  if (refused) headers['Retry-After'] = String(reset);
+  return headers;
+}
+
+/** 429 with the RateLimit headers and Retry-After (code: rate_limited or sandbox_rate_limited). */
+export function tooManyRequests(code: 'rate_limited' | 'sandbox_rate_limited', message: string, state: Omit<RateLimitState, 'remaining'>, extra: ErrorExtra = {}): ApiError {
+  return new ApiError(429, code, message, extra, rateLimitHeaders({ ...state, remaining: 0 }, true));
+}

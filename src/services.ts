@@ -17,6 +17,7 @@ import { SolverPool } from './solver/index.js';
 import type { Router } from '@koa/router';
 import type { AppState } from './http/state.js';
 import { buildPaymentServices, type Outbox, type PaymentDeps } from './payments/index.js';
+import type { CheckoutSessions } from './payments/sessions.js';
 import { ConsoleTestKeys } from './console/test-keys.js';
 
 /** Margin past the request deadline before an unsettled charge is given back by the recovery sweep. */
@@ -32,6 +33,8 @@ export interface Services {
   routers: Router<AppState>[];
   openApiPaths: Record<string, object>;
   outbox: Outbox;
+  /** Checkout session states for the console's success page. */
+  checkoutSessions: CheckoutSessions;
   metrics: Metrics;
   /** Free test keys handed out by the web console (per-IP and per-e-mail limits). */
   consoleTestKeys: ConsoleTestKeys;
@@ -125,6 +128,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     routers: payments.routers,
     openApiPaths: payments.openApiPaths,
     outbox: payments.outbox,
+    checkoutSessions: payments.sessions,
     metrics,
     consoleTestKeys: new ConsoleTestKeys(store, {
       perIpPerDay: config.limits.consoleKeysPerIpPerDay,

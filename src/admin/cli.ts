@@ -1,6 +1,8 @@
 /**
  * The admin CLI: `npm run --silent admin -- <command>`. Same environment as the
  * server. Output for machines on stdout, messages for people on stderr.
+ * Arguments are checked before the database is opened: a bad one is one line
+ * on stderr and exit 2; `--help` after any command prints its usage.
  */
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
@@ -13,26 +15,7 @@ import { openStore } from '../store/open.js';
 import { migrateSqliteToPostgres } from '../store/migrate-to-postgres.js';
 import type { ApiKeyRecord, Store } from '../store/types.js';
 
-export const USAGE = `Usage: npm run --silent admin -- <command>
-
-  keys create --kind test|live [--stops N] [--email E]   print a new key (shown once)
-  keys revoke KEY                                        revoke a key
-  keys credit KEY N                                      add N stops to a live key
-  keys list                                              list keys (last 4 characters only)
-  keys resend-email KEY                                  replace a live key (full key or its last 4
-                                                         characters): new key, same balance, old key
-                                                         revoked, new key e-mailed to the key's address
-  payments list                                          list Stripe payments
-  outbox list                                            list queued and sent e-mails (no bodies)
-  outbox retry                                           send every unsent e-mail now
-  db check                                               balance = sum of ledger for every key; nothing
-                                                         pending past its deadline (exit 1 when not)
-  db recover                                             give back charges past their deadline now
-  db backup PATH                                         online backup of the database to PATH
-                                                         (SQLite; for PostgreSQL use pg_dump)
-  db migrate-to-postgres                                 copy the SQLite database (DATABASE_PATH) into the
-                                                         empty PostgreSQL database (DATABASE_URL), verified
-`;
+const PROGRAM = 'npm run --silent admin --';
 
 export class UsageError extends Error {}
 
@@ -41,15 +24,206 @@ export interface CliIo {
   err(line: string): void;
 }
 
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+interface Deps {
+  store: Store;
+  billing: Billing;
+  config: Config;
+  io: CliIo;
+}
+
+interface Command {
+  /** `keys create` */
+  name: string;
+  /** Arguments after the name, as the usage shows them. */
+  synopsis: string;
+  summary: string;
+  /** More lines for `--help`: what it does, its options, an example. */
+  details: string[];
+  options?: OptionSpec;
+  /** Positional argument names, in order. */
+  positionals?: string[];
+  /** Checks beyond the option types, before the database is opened. */
+  check?(parsed: Parsed, config: Config): void;
+  /** Runs with its own connections instead of the shared store. */
+  standalone?: true;
+  run(parsed: Parsed, deps: Deps, args: string[]): Promise<number>;
+}
+
+const JSON_OPTION: OptionSpec = { json: { type: 'boolean' } };
+const JSON_DETAIL = '--json  one JSON array of objects on stdout instead of the table';
+
+const COMMANDS: Command[] = [
+  {
+    name: 'keys create', synopsis: '--kind test|live [--stops N] [--email E]', summary: 'print a new key (shown once)',
+    details: [
+      'Creates a key and prints it alone on stdout; it is stored only as a hash, so this is the one time it is shown.',
+      '--kind test   a free sandboxed key (no --stops)',
+      '--kind live   a prepaid key; --stops N (a whole number, 0 or more) is required: the stops it starts with',
+      '--email E     the owner\'s address (keys resend-email writes to it)',
+      `Example: ${PROGRAM} keys create --kind live --stops 2000 --email ops@example.com`,
+    ],
+    options: { kind: { type: 'string' }, stops: { type: 'string' }, email: { type: 'string' } },
+    check({ values }) {
+      if (values.kind === undefined) throw new UsageError('--kind is required: --kind test or --kind live');
+      if (values.kind !== 'test' && values.kind !== 'live') throw new UsageError(`--kind must be test or live (got "${String(values.kind)}")`);
+      if (values.kind === 'live' && values.stops === undefined) throw new UsageError('--kind live needs --stops N, the stops the key starts with (--stops 0 for an empty key)');
+      if (values.kind === 'live') wholeNumber(values.stops as string, '--stops', 0);
+      if (values.kind === 'test' && values.stops !== undefined) throw new UsageError('--stops applies to live keys only (test keys are free and sandboxed)');
+      const email = values.email as string | undefined;
+      if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`--email "${email}" is not an e-mail address`);
+    },
+    run: ({ values }, { billing, io }) => keysCreate(values, billing, io),
+  },
+  {
+    name: 'keys revoke', synopsis: 'KEY', summary: 'revoke a key', positionals: ['KEY'],
+    details: ['Revokes a key (the full key); calls made with it then answer 401. Exit 1 when it was already revoked.'],
+    check: ({ positionals }) => fullKey(positionals[0]),
+    run: (_p, { store, io }, args) => keysRevoke(args, store, io),
+  },
+  {
+    name: 'keys credit', synopsis: 'KEY N', summary: 'add N stops to a live key', positionals: ['KEY', 'N'],
+    details: [
+      'Adds N stops (a whole number, at least 1) to a live key\'s balance, with a ledger row (reason admin_credit), and prints the new balance.',
+      `Example: ${PROGRAM} keys credit svc_live_… 500`,
+    ],
+    check({ positionals }) {
+      fullKey(positionals[0]);
+      wholeNumber(positionals[1], 'N', 1);
+    },
+    run: ({ positionals }, { store, io }) => keysCredit(positionals, store, io),
+  },
+  {
+    name: 'keys list', synopsis: '[--json]', summary: 'list keys (last 4 characters only)', options: JSON_OPTION,
+    details: ['Kind, last 4 characters, e-mail, balance, creation and revocation times of every key. Full keys are never shown.', JSON_DETAIL],
+    run: ({ values }, { store, io }) => keysList(values.json === true, store, io),
+  },
+  {
+    name: 'keys resend-email', synopsis: 'KEY', summary: 'replace a lost live key and e-mail the new one', positionals: ['KEY'],
+    details: [
+      'KEY is the full key or its last 4 characters. Creates a new live key for the same e-mail, moves the balance to it, revokes the',
+      'old key and e-mails the new one (SMTP_URL, or a .eml file in OUTBOX_DIR). The e-mail links to PUBLIC_BASE_URL, which must be set.',
+    ],
+    check(_parsed, config) {
+      if (!config.publicBaseUrlConfigured) {
+        throw new UsageError(`set PUBLIC_BASE_URL to the address customers reach the service at (e.g. https://routes.example.com); the e-mail links to it (without it: ${config.publicBaseUrl})`);
+      }
+    },
+    run: (_p, { store, io, config }, args) => keysResendEmail(args, store, io, config),
+  },
+  {
+    name: 'payments list', synopsis: '[--json]', summary: 'list Stripe payments', options: JSON_OPTION,
+    details: ['Every fulfilled Stripe payment: when, e-mail, pack, stops, amount, session, key (last 4) and whether it created or topped up the key.', JSON_DETAIL],
+    run: ({ values }, { store, io }) => paymentsList(values.json === true, store, io),
+  },
+  {
+    name: 'outbox list', synopsis: '[--json]', summary: 'list queued and sent e-mails (no bodies)', options: JSON_OPTION,
+    details: ['Every e-mail the service queued, with its attempts, sent time, next attempt and last error. Bodies (which hold keys) are never shown.', JSON_DETAIL],
+    run: ({ values }, { store, io }) => outboxList(values.json === true, store, io),
+  },
+  {
+    name: 'outbox retry', synopsis: '', summary: 'send every unsent e-mail now',
+    details: ['Sends every unsent e-mail now; prints "sent N, failed M". Exit 1 when one failed (it stays queued).'],
+    run: (_p, { store, io, config }, args) => outboxRetry(args, store, io, config),
+  },
+  {
+    name: 'db check', synopsis: '', summary: 'balance = sum of ledger for every key; nothing pending past its deadline (exit 1 when not)',
+    details: ['Prints a JSON report on stdout and what is wrong on stderr. Exit 0 when every balance equals its ledger and nothing stale is pending.'],
+    run: (_p, { store, io }, args) => dbCheck(args, store, io),
+  },
+  {
+    name: 'db recover', synopsis: '', summary: 'give back charges past their deadline now',
+    details: ['Refunds every pending charge whose call can no longer complete, as the running service does periodically; prints a JSON summary.'],
+    run: (_p, { billing, io }, args) => dbRecover(args, billing, io),
+  },
+  {
+    name: 'db backup', synopsis: 'PATH', summary: 'online backup of the database to PATH (SQLite; for PostgreSQL use pg_dump)', positionals: ['PATH'],
+    details: ['Copies the SQLite database to PATH while the service runs (SQLite backup API). For PostgreSQL use pg_dump.'],
+    run: (_p, { store, io }, args) => dbBackup(args, store, io),
+  },
+  {
+    name: 'db migrate-to-postgres', synopsis: '', summary: 'copy the SQLite database (DATABASE_PATH) into the empty PostgreSQL database (DATABASE_URL), verified',
+    details: ['Stop the service first. Copies every table in one PostgreSQL transaction and verifies every balance; refuses a database that has rows.'],
+    check(_parsed, config) {
+      if (!config.databaseUrl) throw new UsageError('needs DATABASE_URL (the empty PostgreSQL database to fill) and DATABASE_PATH (the SQLite file to copy)');
+    },
+    standalone: true,
+    run: (_p, { config, io }, args) => dbMigrateToPostgres(args, config, io),
+  },
+];
+
+const GROUPS = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]))];
+
+function usageLine(command: Command): string {
+  return `${command.name}${command.synopsis ? ` ${command.synopsis}` : ''}`;
+}
+
+export const USAGE = [
+  `Usage: ${PROGRAM} <command> [--help]`,
+  '',
+  ...COMMANDS.map((c) => `  ${usageLine(c).padEnd(54)} ${c.summary}`),
+  '',
+  `"${PROGRAM} <command> --help" shows a command's options and an example.`,
+  '',
+].join('\n');
+
+export function commandHelp(command: Command): string {
+  return [`Usage: ${PROGRAM} ${usageLine(command)}`, '', command.summary, '', ...command.details, ''].join('\n');
+}
+
 export async function runAdmin(argv: string[], config: Config, io: CliIo): Promise<number> {
-  // copies between the two stores: it opens both itself
-  if (argv[0] === 'db' && argv[1] === 'migrate-to-postgres') return dbMigrateToPostgres(argv.slice(2), config, io);
-  const store: Store = await openStore(config);
+  if (argv.length === 0) {
+    io.err(USAGE);
+    return 2;
+  }
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  const name = argv.slice(0, 2).join(' ');
+  const command = COMMANDS.find((c) => c.name === name);
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  if (!command) {
+    const group = GROUPS.find((g) => g === argv[0]);
+    if (group && (argv.length === 1 || wantsHelp)) {
+      const lines = COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) => `  ${usageLine(c).padEnd(54)} ${c.summary}`);
+      (wantsHelp ? io.out : io.err)(`Usage: ${PROGRAM} ${group} <command>\n\n${lines.join('\n')}\n`);
+      return wantsHelp ? 0 : 2;
+    }
+    io.err(group
+      ? `admin: unknown command "${name}"; ${group} commands: ${COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) => c.name.split(' ')[1]).join(', ')} (see ${PROGRAM} --help)`
+      : `admin: unknown command "${argv[0]}"; commands start with ${GROUPS.join(', ')} (see ${PROGRAM} --help)`);
+    return 2;
+  }
+  if (wantsHelp) {
+    io.out(commandHelp(command));
+    return 0;
+  }
+  const args = argv.slice(2);
+  let parsed: Parsed;
   try {
-    return await dispatch(argv, store, new Billing(store, { limits: config.sandbox }), io, config);
+    parsed = parse(args, command.options ?? {}, command.positionals?.length ?? 0, command.positionals);
+    command.check?.(parsed, config);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.err(`${err.message}\n\n${USAGE}`);
+      io.err(`admin ${command.name}: ${err.message.replace(new RegExp(`^${command.name}: `), '')} (see ${PROGRAM} ${command.name} --help)`);
+      return 2;
+    }
+    throw err;
+  }
+  if (command.standalone) return command.run(parsed, { config, io } as Deps, args);
+  const store: Store = await openStore(config);
+  try {
+    return await command.run(parsed, { store, billing: new Billing(store, { limits: config.sandbox }), config, io }, args);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`admin ${command.name}: ${err.message}`);
       return 2;
     }
     throw err;
@@ -58,53 +232,54 @@ export async function runAdmin(argv: string[], config: Config, io: CliIo): Promi
   }
 }
 
-async function dispatch(argv: string[], store: Store, billing: Billing, io: CliIo, config: Config): Promise<number> {
-  const [group, command, ...rest] = argv;
-  const route = `${group ?? ''} ${command ?? ''}`.trim();
-  switch (route) {
-    case 'keys create': return keysCreate(rest, billing, io);
-    case 'keys revoke': return keysRevoke(rest, store, io);
-    case 'keys credit': return keysCredit(rest, store, io);
-    case 'keys list': return keysList(rest, store, io);
-    case 'keys resend-email': return keysResendEmail(rest, store, io, config);
-    case 'payments list': return paymentsList(rest, store, io);
-    case 'outbox list': return outboxList(rest, store, io);
-    case 'outbox retry': return outboxRetry(rest, store, io, config);
-    case 'db check': return dbCheck(rest, store, io);
-    case 'db recover': return dbRecover(rest, billing, io);
-    case 'db backup': return dbBackup(rest, store, io);
-    default: throw new UsageError(route === '' ? 'No command given.' : `Unknown command "${route}".`);
-  }
-}
-
-function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>, positionals: number) {
+/**
+ * Node's parseArgs with two additions: a negative number is an argument, not an
+ * unknown option (`keys credit KEY -5` says what is wrong with -5), and the
+ * number of positional arguments is checked.
+ */
+function parse(args: string[], options: OptionSpec, positionals: number, names: string[] = []): Parsed {
+  const numbers = new Map<string, string>();
+  const masked = args.map((arg, i) => {
+    if (!/^-\d|^-\.\d/.test(arg)) return arg;
+    const placeholder = `\u0000number${i}`;
+    numbers.set(placeholder, arg);
+    return placeholder;
+  });
+  const unmask = (value: string | boolean | undefined) => (typeof value === 'string' ? numbers.get(value) ?? value : value);
   let parsed;
   try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: masked, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    const unknown = /Unknown option '([^']+)'/.exec((err as Error).message)?.[1];
+    if (unknown) throw new UsageError(`unknown option ${unknown}${Object.keys(options).length ? `; options: ${Object.keys(options).map((o) => `--${o}`).join(', ')}` : '; this command takes no options'}`);
+    const missingValue = /Option '([^']+?)(?: <value>)?' argument missing/.exec((err as Error).message)?.[1];
+    if (missingValue) throw new UsageError(`${missingValue.replace(/^-\w, /, '')} needs a value`);
+    throw new UsageError((err as Error).message.split('\n')[0]);
   }
-  if (parsed.positionals.length !== positionals) {
-    throw new UsageError(`Expected ${positionals} argument(s), got ${parsed.positionals.length}.`);
+  const values = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, unmask(v as string | boolean | undefined)]));
+  const given = parsed.positionals.map((p) => unmask(p) as string);
+  if (given.length !== positionals) {
+    const expected = positionals === 0 ? 'no arguments' : `${positionals} argument${positionals > 1 ? 's' : ''} (${names.join(' ')})`;
+    throw new UsageError(given.length < positionals ? `missing ${names.slice(given.length).join(' ')}` : `expected ${expected}, got ${given.length}: ${given.join(' ')}`);
   }
-  return parsed;
+  return { values, positionals: given };
 }
 
 function wholeNumber(value: string | undefined, name: string, min: number): number {
   if (value === undefined || !/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`${name} must be a whole number of at least ${min} (got "${value ?? ''}").`);
+    throw new UsageError(`${name} must be a whole number of at least ${min} (got "${value ?? ''}")`);
   }
   return Number(value);
 }
 
-async function keysCreate(args: string[], billing: Billing, io: CliIo): Promise<number> {
-  const { values } = parse(args, { kind: { type: 'string' }, stops: { type: 'string' }, email: { type: 'string' } }, 0);
-  const kind = values.kind;
-  if (kind !== 'test' && kind !== 'live') throw new UsageError('--kind must be test or live.');
-  const stops = values.stops === undefined ? 0 : wholeNumber(values.stops as string, '--stops', 0);
-  if (kind === 'test' && stops > 0) throw new UsageError('--stops applies to live keys only (test keys are free and sandboxed).');
+function fullKey(key: string | undefined): void {
+  if (!key || !parseApiKey(key)) throw new UsageError(`KEY must be a full API key, svc_test_… or svc_live_… (got "${key ?? ''}")`);
+}
+
+async function keysCreate(values: Parsed['values'], billing: Billing, io: CliIo): Promise<number> {
+  const kind = values.kind as 'test' | 'live';
+  const stops = kind === 'live' ? wholeNumber(values.stops as string, '--stops', 0) : 0;
   const email = values.email as string | undefined;
-  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`--email "${email}" is not an e-mail address.`);
   const issued = await billing.issueKey(kind, { email: email ?? null, stops, reason: 'admin_credit' });
   io.out(issued.key);
   io.err(`Created ${kind} key …${issued.record.last4}${kind === 'live' ? ` with ${stops} stops` : ''}. It is shown only once.`);
@@ -129,24 +304,30 @@ async function keysRevoke(args: string[], store: Store, io: CliIo): Promise<numb
   return 0;
 }
 
-async function keysCredit(args: string[], store: Store, io: CliIo): Promise<number> {
-  const { positionals } = parse(args, {}, 2);
+async function keysCredit(positionals: string[], store: Store, io: CliIo): Promise<number> {
   const record = await findKey(store, positionals[0]);
   const stops = wholeNumber(positionals[1], 'N', 1);
-  if (record.kind !== 'live') throw new UsageError('Only live keys hold a balance.');
+  if (record.kind !== 'live') throw new UsageError('only live keys hold a balance: this is a test key');
   const balance = await store.credit(record.id, stops, 'admin_credit', null, new Date());
   io.out(String(balance));
   io.err(`Credited ${stops} stops to key …${record.last4}; balance ${balance}.`);
   return 0;
 }
 
-async function keysList(args: string[], store: Store, io: CliIo): Promise<number> {
-  parse(args, {}, 0);
-  const rows = (await store.listKeys()).map((k) => [
-    k.kind, `…${k.last4}`, k.email ?? '-', k.kind === 'live' ? String(k.balance) : '-', k.createdAt, k.revokedAt ?? '-',
-  ]);
-  io.out(table(['KIND', 'KEY', 'EMAIL', 'BALANCE', 'CREATED', 'REVOKED'], rows));
+/** A table for people, or with --json one JSON array for machines. */
+function listing(io: CliIo, json: boolean, header: string[], rows: Array<Record<string, unknown>>, cells: (row: Record<string, unknown>) => string[]): number {
+  if (json) io.out(JSON.stringify(rows));
+  else io.out(table(header, rows.map(cells)));
   return 0;
+}
+
+async function keysList(json: boolean, store: Store, io: CliIo): Promise<number> {
+  const keys = (await store.listKeys()).map((k) => ({
+    id: k.id, kind: k.kind, last4: k.last4, email: k.email, balance: k.kind === 'live' ? k.balance : null, createdAt: k.createdAt, revokedAt: k.revokedAt,
+  }));
+  return listing(io, json, ['KIND', 'KEY', 'EMAIL', 'BALANCE', 'CREATED', 'REVOKED'], keys, (k) => [
+    String(k.kind), `…${String(k.last4)}`, (k.email as string | null) ?? '-', k.balance === null ? '-' : String(k.balance), String(k.createdAt), (k.revokedAt as string | null) ?? '-',
+  ]);
 }
 
 export function table(header: string[], rows: string[][]): string {
@@ -203,25 +384,28 @@ async function keysResendEmail(args: string[], store: Store, io: CliIo, config: 
   return 1;
 }
 
-async function paymentsList(args: string[], store: Store, io: CliIo): Promise<number> {
-  parse(args, {}, 0);
-  const rows = (await store.listPayments()).map((p) => [
-    p.createdAt, p.email, p.packId, String(p.stops), `${(p.amountCents / 100).toFixed(2)} ${p.currency.toUpperCase()}`, p.stripeSessionId,
-    `…${p.keyLast4}`, p.createdKey ? 'new key' : 'top-up',
+async function paymentsList(json: boolean, store: Store, io: CliIo): Promise<number> {
+  const payments = (await store.listPayments()).map((p) => ({
+    createdAt: p.createdAt, email: p.email, packId: p.packId, stops: p.stops, amountCents: p.amountCents, currency: p.currency,
+    stripeSessionId: p.stripeSessionId, stripeEventId: p.stripeEventId, keyLast4: p.keyLast4, createdKey: p.createdKey,
+  }));
+  return listing(io, json, ['CREATED', 'EMAIL', 'PACK', 'STOPS', 'AMOUNT', 'SESSION', 'KEY', 'KIND'], payments, (p) => [
+    String(p.createdAt), String(p.email), String(p.packId), String(p.stops), `${(Number(p.amountCents) / 100).toFixed(2)} ${String(p.currency).toUpperCase()}`,
+    String(p.stripeSessionId), `…${String(p.keyLast4)}`, p.createdKey ? 'new key' : 'top-up',
   ]);
-  io.out(table(['CREATED', 'EMAIL', 'PACK', 'STOPS', 'AMOUNT', 'SESSION', 'KEY', 'KIND'], rows));
-  return 0;
 }
 
-async function outboxList(args: string[], store: Store, io: CliIo): Promise<number> {
-  parse(args, {}, 0);
-  const rows = (await store.listMail()).map((m) => [
-    String(m.id), m.createdAt, m.kind, m.to, m.subject, String(m.attempts), m.sentAt ?? (m.cancelledAt ? 'cancelled' : '-'),
-    m.sentAt || m.cancelledAt ? '-' : m.nextAttemptAt,
-    (m.lastError ?? '-').replace(/\s+/g, ' ').slice(0, 60),
+async function outboxList(json: boolean, store: Store, io: CliIo): Promise<number> {
+  // never the body: an unsent message holds a full key
+  const messages = (await store.listMail()).map((m) => ({
+    id: m.id, createdAt: m.createdAt, kind: m.kind, to: m.to, subject: m.subject, attempts: m.attempts,
+    sentAt: m.sentAt, cancelledAt: m.cancelledAt, nextAttemptAt: m.sentAt || m.cancelledAt ? null : m.nextAttemptAt, lastError: m.lastError,
+  }));
+  return listing(io, json, ['ID', 'CREATED', 'KIND', 'TO', 'SUBJECT', 'ATTEMPTS', 'SENT', 'NEXT ATTEMPT', 'LAST ERROR'], messages, (m) => [
+    String(m.id), String(m.createdAt), String(m.kind), String(m.to), String(m.subject), String(m.attempts),
+    (m.sentAt as string | null) ?? (m.cancelledAt ? 'cancelled' : '-'), (m.nextAttemptAt as string | null) ?? '-',
+    ((m.lastError as string | null) ?? '-').replace(/\s+/g, ' ').slice(0, 60),
   ]);
-  io.out(table(['ID', 'CREATED', 'KIND', 'TO', 'SUBJECT', 'ATTEMPTS', 'SENT', 'NEXT ATTEMPT', 'LAST ERROR'], rows));
-  return 0;
 }
 
 async function outboxRetry(args: string[], store: Store, io: CliIo, config: Config): Promise<number> {
@@ -263,16 +447,9 @@ async function dbBackup(args: string[], store: Store, io: CliIo): Promise<number
   return 0;
 }
 
-async function dbMigrateToPostgres(args: string[], config: Config, io: CliIo): Promise<number> {
+async function dbMigrateToPostgres(_args: string[], config: Config, io: CliIo): Promise<number> {
   try {
-    parse(args, {}, 0);
-    if (!config.databaseUrl) throw new UsageError('db migrate-to-postgres needs DATABASE_URL (the empty PostgreSQL database to fill) and DATABASE_PATH (the SQLite file to copy).');
-  } catch (err) {
-    if (err instanceof UsageError) { io.err(`${err.message}\n\n${USAGE}`); return 2; }
-    throw err;
-  }
-  try {
-    const summary = await migrateSqliteToPostgres({ sqlitePath: config.databasePath, databaseUrl: config.databaseUrl, log: (line) => io.err(line) });
+    const summary = await migrateSqliteToPostgres({ sqlitePath: config.databasePath, databaseUrl: config.databaseUrl!, log: (line) => io.err(line) });
     io.out(JSON.stringify(summary));
     io.err(`Copied ${summary.tables.reduce((s, t) => s + t.rows, 0)} rows in ${summary.tables.length} tables; ${summary.keysVerified} key balances equal their ledger. Set DATABASE_URL on every instance and restart them.`);
     return 0;

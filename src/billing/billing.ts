@@ -2,7 +2,7 @@
  * What the API handlers call for money and quotas: authentication, live debits
  * and refunds, and the sandbox caps of test keys.
  */
-import { ApiError, unauthorized } from '../errors.js';
+import { ApiError, tooManyRequests, unauthorized, type RateLimitState } from '../errors.js';
 import type { SandboxLimits } from '../config.js';
 import type { ApiKeyRecord, KeyKind, PendingMark, RecoveryReport, SettleCharge, Store } from '../store/types.js';
 import { generateApiKey, hashApiKey, lastFour, parseApiKey } from './keys.js';
@@ -19,6 +19,8 @@ export interface Debit {
 export interface SandboxReservation {
   reservationId: number;
   stopsRemainingToday: number;
+  /** The per-minute call window after this call, for the RateLimit headers. */
+  minuteWindow: RateLimitState;
 }
 
 export interface SandboxQuotas {
@@ -34,6 +36,8 @@ export type ChargeFields =
 export interface Charge {
   /** The billing fields of the response, known as soon as the charge is taken. */
   fields: ChargeFields;
+  /** Test keys: the per-minute call window, sent as RateLimit headers. */
+  rateLimit?: RateLimitState;
   /** Makes the charge final; throws 502 if it was given back meanwhile (call past its deadline). */
   settle(idempotency?: SettleCharge['idempotency']): Promise<void>;
   cancel(): Promise<void>;
@@ -82,10 +86,13 @@ export class Billing {
   async authenticate(authorization: string | undefined): Promise<ApiKeyRecord> {
     if (!authorization) throw unauthorized('Missing Authorization header: send "Authorization: Bearer <API_KEY>".');
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-    if (!match) throw unauthorized('Malformed Authorization header: expected "Bearer <API_KEY>".');
+    if (!match) {
+      const bare = parseApiKey(authorization.trim()) !== null;
+      throw unauthorized(`Malformed Authorization header: expected "Bearer <API_KEY>"${bare ? '; put the word Bearer and a space before the key' : ''}.`);
+    }
     const token = match[1];
     const kind = parseApiKey(token);
-    if (!kind) throw unauthorized('Invalid API key.');
+    if (!kind) throw unauthorized('Invalid API key: a key starts with svc_test_ or svc_live_ followed by 43 characters; copy it whole.');
     const record = await this.store.findKeyByHash(hashApiKey(token));
     if (!record || record.kind !== kind) throw unauthorized('Invalid API key.');
     if (record.revokedAt) throw unauthorized('This API key has been revoked.');
@@ -152,7 +159,15 @@ export class Billing {
       throw rateLimited(this.limits.stopsPerDay, nextParisMidnightMs(nowMs), nowMs,
         `Test keys allow ${this.limits.stopsPerDay} stops per day (Europe/Paris); ${outcome.usage.stopsToday} used today, this call needs ${stops}.`);
     }
-    return { reservationId: outcome.reservationId, stopsRemainingToday: Math.max(0, this.limits.stopsPerDay - outcome.usage.stopsToday) };
+    return {
+      reservationId: outcome.reservationId,
+      stopsRemainingToday: Math.max(0, this.limits.stopsPerDay - outcome.usage.stopsToday),
+      minuteWindow: {
+        limit: this.limits.callsPerMinute,
+        remaining: this.limits.callsPerMinute - outcome.usage.callsInWindow,
+        resetSeconds: ((outcome.usage.oldestCallMs ?? nowMs) + MINUTE_MS - nowMs) / 1000,
+      },
+    };
   }
 
   /**
@@ -173,6 +188,7 @@ export class Billing {
     const reservation = await this.reserveSandbox(key, stops, requestId);
     return {
       fields: { stopsCharged: 0, sandbox: true, sandboxStopsRemainingToday: reservation.stopsRemainingToday },
+      rateLimit: reservation.minuteWindow,
       settle: (idempotency) => this.settle({ sandboxReservationId: reservation.reservationId, idempotency }),
       cancel: () => this.releaseSandbox(reservation),
     };
@@ -219,8 +235,6 @@ export class Billing {
 }
 
 function rateLimited(limit: number, resetMs: number, nowMs: number, message: string): ApiError {
-  const retryAfter = Math.max(1, Math.ceil((resetMs - nowMs) / 1000));
   const resetAt = new Date(resetMs).toISOString();
-  return new ApiError(429, 'sandbox_rate_limited', `${message} Retry after ${resetAt}.`,
-    { limit, resetAt }, { 'Retry-After': String(retryAfter) });
+  return tooManyRequests('sandbox_rate_limited', `${message} Retry after ${resetAt}.`, { limit, resetSeconds: (resetMs - nowMs) / 1000 }, { limit, resetAt });
 }

@@ -13,6 +13,13 @@ import type { Middleware } from 'koa';
 import { compileValidator } from '../http/validate.js';
 import type { AppContext, AppState } from '../http/state.js';
 import type { ConsoleTestKeys } from './test-keys.js';
+import type { CheckoutSessionStatus } from '../payments/sessions.js';
+
+/** What the console asks about payments: on or off, and the state of a checkout session. */
+export interface ConsolePayments {
+  readonly enabled: boolean;
+  status(sessionId: string): Promise<CheckoutSessionStatus>;
+}
 
 export const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
 
@@ -81,9 +88,11 @@ const validateTestKeyRequest = compileValidator<{ email: string }>({
 /**
  * GET /console (and /console/), /console/checkout/success, /console/checkout/cancel: the pages;
  * GET /console/assets/<file>: their scripts, styles and images;
- * POST /console/api/test-keys {email} → 201 {key}: a free test key, limited per client address and per e-mail.
+ * POST /console/api/test-keys {email} → 201 {key}: a free test key, limited per client address and per e-mail;
+ * GET /console/api/payments → {enabled}: whether the console offers packs;
+ * GET /console/api/checkout-sessions/<id> → {state, …}: what the success page says after a payment.
  */
-export function consoleRouter({ testKeys, staticDir = STATIC_DIR }: { testKeys: ConsoleTestKeys; staticDir?: string }): Router<AppState> {
+export function consoleRouter({ testKeys, payments, staticDir = STATIC_DIR }: { testKeys: ConsoleTestKeys; payments?: ConsolePayments; staticDir?: string }): Router<AppState> {
   const pages = loadFiles(staticDir, ['index.html', 'checkout-success.html', 'checkout-cancel.html']);
   const assetsDir = join(staticDir, 'assets');
   const assets = loadFiles(assetsDir, listFiles(assetsDir));
@@ -103,6 +112,19 @@ export function consoleRouter({ testKeys, staticDir = STATIC_DIR }: { testKeys: 
     ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     ctx.status = 201;
     ctx.body = { key };
+  });
+
+  const apiHeaders = (ctx: AppContext): void => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  };
+  router.get('/console/api/payments', (ctx) => {
+    apiHeaders(ctx);
+    ctx.body = { enabled: payments?.enabled ?? false };
+  });
+  router.get('/console/api/checkout-sessions/:id', async (ctx) => {
+    apiHeaders(ctx);
+    ctx.body = payments ? await payments.status(ctx.params.id ?? '') : { state: 'unknown' };
   });
   return router;
 }

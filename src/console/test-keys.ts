@@ -3,7 +3,7 @@
  * address and per e-mail address over a rolling 24 hours (checked and recorded
  * together with the key creation, in one transaction).
  */
-import { ApiError } from '../errors.js';
+import { tooManyRequests } from '../errors.js';
 import { generateApiKey, hashApiKey, lastFour } from '../billing/keys.js';
 import type { ApiKeyRecord, Store } from '../store/types.js';
 
@@ -29,8 +29,9 @@ export class ConsoleTestKeys {
       const who = outcome.exceeded === 'ip'
         ? `this network address (${this.limits.perIpPerDay} per 24 hours)`
         : `this e-mail address (${this.limits.perEmailPerDay} per 24 hours)`;
-      throw new ApiError(429, 'rate_limited', `Too many test keys requested from ${who}. Try again after ${new Date(resetMs).toISOString()}.`,
-        { resetAt: new Date(resetMs).toISOString() }, { 'Retry-After': String(Math.max(1, Math.ceil((resetMs - nowMs) / 1000))) });
+      throw tooManyRequests('rate_limited', `Too many test keys requested from ${who}. Try again after ${new Date(resetMs).toISOString()}.`,
+        { limit: outcome.exceeded === 'ip' ? this.limits.perIpPerDay : this.limits.perEmailPerDay, resetSeconds: (resetMs - nowMs) / 1000 },
+        { resetAt: new Date(resetMs).toISOString() });
     }
     return { key, record: outcome.record };
   }

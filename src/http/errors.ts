@@ -1,10 +1,10 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { ApiError } from '../errors.js';
+import { ApiError, ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 import { isStorageUnavailable } from '../store/types.js';
 import type { AppState } from './state.js';
 
-const FALLBACK_BY_STATUS: Record<number, [string, string]> = {
+const FALLBACK_BY_STATUS: Record<number, [ErrorCode, string]> = {
   404: ['not_found', 'No such endpoint.'],
   405: ['method_not_allowed', 'This endpoint does not accept that HTTP method.'],
   501: ['not_implemented', 'This HTTP method is not implemented.'],
@@ -13,7 +13,7 @@ const FALLBACK_BY_STATUS: Record<number, [string, string]> = {
 /**
  * Turns ApiError into the spec's Error body, unknown routes and methods into
  * 404/405 bodies, and anything unexpected into 500 internal_error without internals.
- * Every response is JSON.
+ * Every response is JSON; every Error body carries `requestId`.
  */
 export function errorHandler(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
@@ -29,7 +29,7 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       const apiError = err instanceof ApiError ? err : undefined;
       if (!apiError && isStorageUnavailable(err)) {
         logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'storage unavailable');
-        ctx.status = 503;
+        ctx.status = ERROR_CATALOGUE.storage_unavailable.status;
         ctx.set('Retry-After', '1');
         ctx.body = { error: 'storage_unavailable', message: 'The service cannot record this call right now (database busy or full); retry shortly. Nothing was charged.' };
       } else if (apiError) {
@@ -38,11 +38,18 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
         ctx.body = apiError.body();
       } else {
         logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
-        ctx.status = 500;
+        ctx.status = ERROR_CATALOGUE.internal_error.status;
         ctx.body = { error: 'internal_error', message: `An unexpected error occurred (request ${ctx.state.requestId}).` };
       }
     }
     if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && typeof (ctx.body as NodeJS.ReadableStream).pipe !== 'function') {
+      const body = ctx.body as Record<string, unknown>;
+      if (ctx.status >= 400 && typeof body.error === 'string' && body.requestId === undefined && ctx.state.requestId) {
+        // every Error body carries the request id (the X-Request-Id header), so a support request can quote it
+        const status = ctx.status;
+        ctx.body = { ...body, requestId: ctx.state.requestId };
+        ctx.status = status;
+      }
       ctx.type = 'application/json';
     }
   };

@@ -2,10 +2,10 @@
  * Per-instance abuse limits (in memory; each service instance enforces its own):
  * failed authentications per client address, and concurrent calls per live key.
  */
-import { ApiError } from '../errors.js';
+import { tooManyRequests, type ApiError } from '../errors.js';
 
-const rateLimited = (message: string, retryAfterS: number): ApiError =>
-  new ApiError(429, 'rate_limited', message, {}, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterS))) });
+const rateLimited = (message: string, limit: number, retryAfterS: number): ApiError =>
+  tooManyRequests('rate_limited', message, { limit, resetSeconds: retryAfterS });
 
 /** Counts failures per address in a sliding window; past `max` the address is refused until the window frees up. */
 export class FailedAuthLimiter {
@@ -15,7 +15,7 @@ export class FailedAuthLimiter {
   check(address: string): void {
     const recent = this.recent(address);
     if (recent.length >= this.max) {
-      throw rateLimited('Too many failed authentications from this address; wait before trying again.', (recent[0] + this.windowMs - this.now()) / 1000);
+      throw rateLimited('Too many failed authentications from this address; wait before trying again.', this.max, (recent[0] + this.windowMs - this.now()) / 1000);
     }
   }
 
@@ -43,7 +43,7 @@ export class KeyConcurrency {
 
   acquire(keyId: number): () => void {
     const current = this.inFlight.get(keyId) ?? 0;
-    if (current >= this.max) throw rateLimited(`At most ${this.max} calls may run at once with one key; wait for one to finish.`, 1);
+    if (current >= this.max) throw rateLimited(`At most ${this.max} calls may run at once with one key; wait for one to finish.`, this.max, 1);
     this.inFlight.set(keyId, current + 1);
     let released = false;
     return () => {

@@ -1,6 +1,7 @@
 /**
  * One AJV instance for the whole service; every schema is compiled once at
- * start-up. Violations become 400 invalid_request with a message naming the field.
+ * start-up. Violations become 400 invalid_request with a message naming the
+ * field and the expected form, and `param`, the path of that field.
  */
 import { Ajv, type ErrorObject, type Format } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -17,63 +18,158 @@ export interface SchemaFormat {
 const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, verbose: true, messages: true });
 addFormats(ajv);
 /** Our own annotation: the human wording of a constraint, e.g. "must be a time HH:MM (24-hour)". */
-ajv.addVocabulary(['x-message', 'example']);
+ajv.addVocabulary(['x-message']);
 
 export function addFormat(format: SchemaFormat): void {
   ajv.addFormat(format.name, format.format);
 }
 
+/** The first violation, as the message describes it. */
+export interface ValidationFailure {
+  /** Path of the offending field inside the body: ['stops', 3, 'deadline']; [] is the body itself. */
+  path: Array<string | number>;
+  /** The AJV keyword that failed (`required`, `type`, `pattern`, …) or `oneOf` for a location with both shapes. */
+  keyword: string;
+  /** The value at `path` (undefined for a missing field). */
+  value: unknown;
+  /** What the schema expects, e.g. the type for `type`, the limit for `minItems`. */
+  params: Record<string, unknown>;
+  message: string;
+}
+
+/**
+ * A rule that recognises a common mistake behind a failure and returns a
+ * message naming the fix (and, when the culprit is another field, its path).
+ */
+export type MistakeRule = (failure: ValidationFailure, body: unknown) => { message: string; path?: Array<string | number> } | undefined;
+
 export type Validator<T> = (value: unknown) => T;
 
-export function compileValidator<T>(schema: object): Validator<T> {
+export function compileValidator<T>(schema: object, rules: MistakeRule[] = []): Validator<T> {
   const validate = ajv.compile(schema);
+  const allRules = [...rules, ...GENERIC_RULES];
   return (value: unknown): T => {
     if (validate(value)) return value as T;
-    throw invalidRequest(describeAjvError(validate.errors ?? []));
+    const failure = describeFailure(validate.errors ?? [], value);
+    for (const rule of allRules) {
+      const better = rule(failure, value);
+      if (better) return fail(better.message, better.path ?? failure.path);
+    }
+    return fail(failure.message, failure.path);
   };
 }
 
-/** `/stops/3/deadline` → `stops[3].deadline`; the root is `body`. */
-export function fieldPath(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (child !== undefined) parts.push(child);
-  let path = '';
-  for (const part of parts) path += /^\d+$/.test(part) ? `[${part}]` : path === '' ? part : `.${part}`;
-  return path === '' ? 'body' : path;
+function fail(message: string, path: Array<string | number>): never {
+  throw invalidRequest(message, path.length === 0 ? undefined : fieldPath(path));
+}
+
+/** ['stops', 3, 'deadline'] → `stops[3].deadline`; the root is `body`. */
+export function fieldPath(path: Array<string | number>): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
+  return out === '' ? 'body' : out;
+}
+
+/** `/stops/3/deadline` → ['stops', 3, 'deadline']. */
+function pathOf(instancePath: string): Array<string | number> {
+  return instancePath.split('/').slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+}
+
+export function valueAt(root: unknown, path: Array<string | number>): unknown {
+  let node = root;
+  for (const part of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string | number, unknown>)[part];
+  }
+  return node;
+}
+
+/**
+ * Picks the error to report. For a `oneOf` of closed objects (a Location, a
+ * Stop) it reports the branch the value was meant to be, told by the
+ * properties only that branch has: with none of either, the last branch; with
+ * some of both, the oneOf's own message ("not both").
+ */
+function describeFailure(errors: ErrorObject[], root: unknown): ValidationFailure {
+  const oneOf = errors.find((e) => e.keyword === 'oneOf');
+  let chosen = errors;
+  if (oneOf) {
+    const branches = (oneOf.schema as Array<{ properties?: Record<string, unknown> }>);
+    const value = valueAt(root, pathOf(oneOf.instancePath));
+    const keys = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+    const own = branches.map((b, i) => Object.keys(b.properties ?? {})
+      .filter((p) => branches.every((other, j) => j === i || !(p in (other.properties ?? {})))));
+    const present = own.map((props) => props.some((p) => keys.includes(p)));
+    if (present.filter(Boolean).length > 1) {
+      const custom = (oneOf.parentSchema as Record<string, unknown> | undefined)?.['x-message'];
+      return {
+        path: pathOf(oneOf.instancePath), keyword: 'oneOf', value, params: {},
+        message: `${fieldPath(pathOf(oneOf.instancePath))} ${typeof custom === 'string' ? custom : 'must match exactly one shape'}`,
+      };
+    }
+    const branch = present.indexOf(true) === -1 ? branches.length - 1 : present.indexOf(true);
+    const prefix = `${oneOf.schemaPath}/${branch}/`;
+    const inBranch = errors.filter((e) => e.schemaPath.startsWith(prefix));
+    if (inBranch.length > 0) chosen = inBranch;
+  }
+  const error = chosen.find((e) => !STRUCTURAL.has(e.keyword)) ?? chosen[0];
+  if (!error) return { path: [], keyword: 'unknown', value: root, params: {}, message: 'The request body is invalid.' };
+  return describeError(error);
 }
 
 const STRUCTURAL = new Set(['if', 'then', 'else', 'oneOf', 'anyOf', 'allOf', 'not']);
 
-function describeAjvError(errors: ErrorObject[]): string {
-  const error = errors.find((e) => !STRUCTURAL.has(e.keyword)) ?? errors[0];
-  if (!error) return 'The request body is invalid.';
+function describeError(error: ErrorObject): ValidationFailure {
   const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-message'];
-  const field = fieldPath(error.instancePath);
+  const path = pathOf(error.instancePath);
   const params = error.params as Record<string, unknown>;
+  const field = fieldPath(path);
+  const at = (message: string, where = path, value: unknown = error.data): ValidationFailure => ({ path: where, keyword: error.keyword, value, params, message });
   switch (error.keyword) {
-    case 'required':
-      return `${fieldPath(error.instancePath, String(params.missingProperty))} is required`;
-    case 'additionalProperties':
-      return `${field} has an unknown property "${String(params.additionalProperty)}"`;
+    case 'required': {
+      const missing = [...path, String(params.missingProperty)];
+      return at(`${fieldPath(missing)} is required`, missing, undefined);
+    }
+    case 'additionalProperties': {
+      const unknown = [...path, String(params.additionalProperty)];
+      return at(`${field} has an unknown property "${String(params.additionalProperty)}"`, unknown,
+        (error.data as Record<string, unknown> | undefined)?.[String(params.additionalProperty)]);
+    }
     case 'type':
-      return `${field} must be ${article(String(params.type))}`;
+      return at(`${field} must be ${article(String(params.type))}`);
     case 'minItems':
-      return `${field} must contain at least ${String(params.limit)} items`;
+      return at(`${field} must contain at least ${String(params.limit)} items`);
     case 'maxItems':
-      return `${field} must contain at most ${String(params.limit)} items`;
+      return at(`${field} must contain at most ${String(params.limit)} items`);
     case 'maxLength':
-      return `${field} must be at most ${String(params.limit)} characters long`;
+      return at(`${field} must be at most ${String(params.limit)} characters long`);
     case 'minLength':
-      return `${field} must not be empty`;
+      return at(`${field} must not be empty`);
     case 'minimum':
     case 'maximum':
-      return typeof custom === 'string' ? `${field} ${custom}` : `${field} must be ${String(params.comparison)} ${String(params.limit)}`;
+      return at(typeof custom === 'string' ? `${field} ${custom}` : `${field} must be ${String(params.comparison)} ${String(params.limit)}`);
     case 'enum':
-      return `${field} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+      return at(`${field} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`);
     default:
-      if (typeof custom === 'string') return `${field} ${custom}`;
-      return `${field} ${error.message ?? 'is invalid'}`;
+      return at(typeof custom === 'string' ? `${field} ${custom}` : `${field} ${error.message ?? 'is invalid'}`);
   }
 }
 
 const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/** Mistakes any JSON API sees: numbers and booleans sent as strings. */
+const GENERIC_RULES: MistakeRule[] = [
+  (f) => {
+    if (f.keyword !== 'type' || typeof f.value !== 'string') return undefined;
+    const text = f.value.trim();
+    if ((f.params.type === 'number' || f.params.type === 'integer') && text !== '' && Number.isFinite(Number(text))) {
+      return { message: `${f.message}, not a string: write ${text} without quotes` };
+    }
+    if (f.params.type === 'boolean' && (text === 'true' || text === 'false')) {
+      return { message: `${f.message}, not a string: write ${text} without quotes` };
+    }
+    return undefined;
+  },
+];

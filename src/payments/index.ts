@@ -17,6 +17,7 @@ import { createMailSender, type MailSender, type MailSenderOptions } from '../ma
 import { StripeCheckout } from './checkout.js';
 import { paymentOpenApiPaths } from './openapi.js';
 import { listPacks, type Pack } from './packs.js';
+import { CheckoutSessions } from './sessions.js';
 import { createStripeClient, type StripeClientOptions } from './stripe.js';
 import { StripeWebhook } from './webhook.js';
 
@@ -44,6 +45,8 @@ export interface PaymentServices {
   outbox: Outbox;
   packs: Pack[];
   webhook: StripeWebhook;
+  /** The state of a checkout session, for the console's success page. */
+  sessions: CheckoutSessions;
   close(): Promise<void>;
 }
 
@@ -71,6 +74,7 @@ export function buildPaymentServices(config: Config, deps: PaymentDeps): Payment
     outbox,
     packs,
     webhook,
+    sessions: new CheckoutSessions(deps.store, stripe, logger),
     async close() {
       await outbox.close();
     },

@@ -18,10 +18,10 @@ import type { CustomTypesConfig, PoolClient, PoolConfig } from 'pg';
 import { readMigrations } from './migrate.js';
 import type {
   ApiKeyRecord, ConsoleTestKeyOutcome, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, IntegrityReport, LedgerEntry,
-  NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PendingMark, PurchaseOutcome, PurchaseRequest, RecoveryReport, RefundOutcome,
+  NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PaymentStatus, PendingMark, PurchaseOutcome, PurchaseRequest, RecoveryReport, RefundOutcome,
   ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome, SandboxReservationRequest, SandboxUsage, SandboxWindow, SettleCharge, Store,
 } from './types.js';
-import { toKey, toOutbox, toPayment, type KeyRow, type OutboxRow, type PaymentRow } from './rows.js';
+import { PAYMENT_BY_SESSION_SQL, toKey, toOutbox, toPayment, toPaymentStatus, type KeyRow, type OutboxRow, type PaymentRow } from './rows.js';
 
 const MIGRATIONS_DIR = new URL('./migrations/postgres/', import.meta.url).pathname;
 /** pg_advisory_lock key held while migrations run, so instances starting together apply each migration once. */
@@ -552,6 +552,11 @@ export class PostgresStore implements Store {
   async listPayments(): Promise<PaymentRecord[]> {
     const { rows } = await this.q<PaymentRow>('SELECT p.*, k.last4 FROM payments p JOIN api_keys k ON k.id = p.key_id ORDER BY p.id');
     return rows.map(toPayment);
+  }
+
+  async findPaymentBySession(stripeSessionId: string): Promise<PaymentStatus | null> {
+    const { rows } = await this.q<PaymentRow & { mail_sent_at: string | null }>(PAYMENT_BY_SESSION_SQL('$1'), [stripeSessionId]);
+    return rows[0] ? toPaymentStatus(rows[0]) : null;
   }
 
   private async insertOutbox(t: Tx, message: NewOutboxMessage, keyId: number | null, now: string): Promise<number> {

@@ -1,5 +1,5 @@
 /** Row shapes shared by both stores (same column names in SQLite and PostgreSQL) and their mapping to records. */
-import type { ApiKeyRecord, OutboxMessage, PaymentRecord } from './types.js';
+import type { ApiKeyRecord, OutboxMessage, PaymentRecord, PaymentStatus } from './types.js';
 
 export interface KeyRow {
   id: number; kind: 'test' | 'live'; last4: string; email: string | null; balance: number; created_at: string; revoked_at: string | null;
@@ -30,3 +30,10 @@ export const toPayment = (p: PaymentRow): PaymentRecord => ({
   amountCents: p.amount_cents, currency: p.currency, keyId: p.key_id, keyLast4: p.last4, createdKey: p.created_key === true || p.created_key === 1,
   createdAt: p.created_at,
 });
+
+/** The payment of one session and the sent time of its e-mail (written in the same transaction, so with the same created_at). */
+export const PAYMENT_BY_SESSION_SQL = (placeholder: string): string => `SELECT p.*, k.last4,
+  (SELECT o.sent_at FROM outbox o WHERE o.key_id = p.key_id AND o.kind IN ('new_key', 'top_up') AND o.created_at = p.created_at ORDER BY o.id LIMIT 1) AS mail_sent_at
+  FROM payments p JOIN api_keys k ON k.id = p.key_id WHERE p.stripe_session_id = ${placeholder}`;
+
+export const toPaymentStatus = (p: PaymentRow & { mail_sent_at: string | null }): PaymentStatus => ({ ...toPayment(p), mailSentAt: p.mail_sent_at });

@@ -7,11 +7,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readMigrations } from './migrate.js';
 import type {
-  ApiKeyRecord, ConsoleTestKeyOutcome, IntegrityReport, PendingMark, RecoveryReport, SettleCharge, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord,
+  ApiKeyRecord, ConsoleTestKeyOutcome, IntegrityReport, PendingMark, RecoveryReport, SettleCharge, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PaymentStatus,
   PurchaseOutcome, PurchaseRequest, RefundOutcome, ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome,
   SandboxReservationRequest, SandboxUsage, SandboxWindow, Store,
 } from './types.js';
-import { toKey, toOutbox, toPayment, type KeyRow, type OutboxRow, type PaymentRow } from './rows.js';
+import { PAYMENT_BY_SESSION_SQL, toKey, toOutbox, toPayment, toPaymentStatus, type KeyRow, type OutboxRow, type PaymentRow } from './rows.js';
 
 const MIGRATIONS_DIR = new URL('./migrations/sqlite/', import.meta.url).pathname;
 
@@ -120,6 +120,7 @@ export class SqliteStore implements Store {
           key_id, ledger_id, created_key, created_at)
         VALUES (@stripeEventId, @stripeSessionId, @email, @packId, @stops, @amountCents, @currency, @keyId, @ledgerId, @createdKey, @createdAt)`),
       listPayments: db.prepare(`SELECT p.*, k.last4 FROM payments p JOIN api_keys k ON k.id = p.key_id ORDER BY p.id`),
+      paymentStatusBySession: db.prepare(PAYMENT_BY_SESSION_SQL('?')),
       setBalance: db.prepare('UPDATE api_keys SET balance = ? WHERE id = ?'),
       revokeKeyById: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       insertOutbox: db.prepare(`INSERT INTO outbox (kind, to_address, subject, body, key_id, created_at, next_attempt_at)
@@ -407,6 +408,11 @@ export class SqliteStore implements Store {
 
   async listPayments(): Promise<PaymentRecord[]> {
     return (this.stmt.listPayments.all() as PaymentRow[]).map(toPayment);
+  }
+
+  async findPaymentBySession(stripeSessionId: string): Promise<PaymentStatus | null> {
+    const row = this.stmt.paymentStatusBySession.get(stripeSessionId) as (PaymentRow & { mail_sent_at: string | null }) | undefined;
+    return row ? toPaymentStatus(row) : null;
   }
 
   private insertOutbox(message: NewOutboxMessage, keyId: number | null, now: string): number {

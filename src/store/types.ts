@@ -149,6 +149,12 @@ export interface OutboxMessage extends NewOutboxMessage {
   cancelledAt: string | null;
 }
 
+/** A payment and the delivery of the e-mail that announced it. */
+export interface PaymentStatus extends PaymentRecord {
+  /** When the new-key or top-up e-mail of this payment was sent; null while it waits in the outbox. */
+  mailSentAt: string | null;
+}
+
 export interface PaymentRecord {
   id: number;
   stripeEventId: string;
@@ -287,6 +293,8 @@ export interface Store {
    */
   replaceKey(request: ReplaceKeyRequest): Promise<ReplaceKeyOutcome>;
   listPayments(): Promise<PaymentRecord[]>;
+  /** The payment of one Checkout Session, with when its e-mail (new key or top-up) was sent; null when none was recorded. */
+  findPaymentBySession(stripeSessionId: string): Promise<PaymentStatus | null>;
 
   enqueueMail(message: NewOutboxMessage, keyId: number | null, now: Date): Promise<number>;
   /** Ids of unsent messages due at `now`, oldest first. */

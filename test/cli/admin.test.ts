@@ -48,14 +48,22 @@ test('keys create prints the key alone on stdout, and the API accepts it', async
   assert.equal(admin('keys', 'revoke', key).code, 1);
 });
 
-test('bad arguments print usage on stderr and exit 2', () => {
-  for (const args of [[], ['keys'], ['keys', 'create'], ['keys', 'create', '--kind', 'gold'], ['keys', 'create', '--kind', 'live', '--stops', '-3'],
-    ['keys', 'create', '--kind', 'test', '--stops', '5'], ['keys', 'credit', 'svc_live_nope', 'x'], ['keys', 'list', 'extra'], ['keys', 'create', '--kind', 'live', '--bogus']]) {
+test('bad arguments: one line on stderr naming the fix, nothing on stdout, exit 2; no arguments: the usage', () => {
+  for (const args of [['keys', 'create'], ['keys', 'create', '--kind', 'gold'], ['keys', 'create', '--kind', 'live', '--stops', '-3'],
+    ['keys', 'create', '--kind', 'test', '--stops', '5'], ['keys', 'credit', 'svc_live_nope', 'x'], ['keys', 'list', 'extra'], ['keys', 'create', '--kind', 'live', '--bogus'],
+    ['keys', 'create', '--kind', 'live'], ['keys', 'frob']]) {
     const r = admin(...args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /Usage: npm run --silent admin/);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, `one line: ${r.stderr}`);
+    assert.match(r.stderr, /^admin[^:]*: .+--help\)?\n$/);
   }
+  const none = admin();
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /^Usage: npm run --silent admin -- <command>/);
+  const help = admin('keys', 'create', '--help');
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^Usage: npm run --silent admin -- keys create --kind test\|live/);
 });
 
 test('db check passes on a consistent database and fails (exit 1) when a balance disagrees with its ledger; db backup copies it', async () => {

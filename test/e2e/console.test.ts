@@ -4,11 +4,14 @@
  * tests fail (they never skip).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
+import { MissingPrerequisite } from '../helpers/prerequisites.js';
+import { startFakeStripe } from '../fakes/stripe.js';
+import Stripe from 'stripe';
 
 const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT_DIR = join(import.meta.dirname, '..', '..', 'test-output');
@@ -48,9 +51,7 @@ async function packsMounted(): Promise<boolean> {
 }
 
 before(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's Chromium (apt-get install -y chromium). CI installs it.`);
-  }
+  if (!existsSync(CHROMIUM)) throw new MissingPrerequisite(`Chromium (${CHROMIUM}, for the browser tests)`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -98,17 +99,12 @@ describe('web console in Chromium', () => {
       const balance = await server.request('GET', '/api/v1/balance', { key });
       assert.deepEqual(balance.body, { sandbox: true, sandboxStopsRemainingToday: 200, sandboxCallsRemainingThisMinute: 20 });
 
-      // the packs: rendered from GET /api/v1/packs, or an error state while that endpoint is absent
-      if (packsExpected.length === 0) {
-        await page.locator('#packs .pack').first().waitFor();
-        assert.equal(await page.locator('#packs input[name="packId"]').count(), 4);
-      } else {
-        const packsError = page.locator('#packs-error');
-        await packsError.waitFor({ state: 'visible' });
-        assert.equal(await packsError.getAttribute('role'), 'alert');
-        assert.match((await packsError.textContent())!, /404 not_found/);
-        assert.ok(await page.locator('#buy-submit').isDisabled());
-      }
+      // payments are off on this server (no STRIPE_SECRET_KEY): no pack form, a note saying how to turn them on
+      const off = page.locator('#payments-off');
+      await off.waitFor({ state: 'visible' });
+      assert.match((await off.textContent())!, /payments are not configured[\s\S]*STRIPE_SECRET_KEY[\s\S]*keys create --kind live --stops/);
+      assert.ok(await page.locator('#buy-form').isHidden());
+      assert.equal(await page.locator('#packs input[name="packId"]').count(), 0);
       assert.deepEqual(errors, []);
     } finally {
       await close();
@@ -313,6 +309,10 @@ describe('web console in Chromium', () => {
         assert.ok(paths.some((p) => p.replace(/\u200b/g, '').includes(path)), `${path} is rendered (got ${paths.join(', ')})`);
       }
       assert.match((await page.locator('.info .title').textContent())!, /Route Optimization Service/);
+      // operations are grouped under described tags, none under an untitled "default"
+      const tags = (await page.locator('.opblock-tag').allTextContents()).map((t) => t.replace(/\u200b/g, ''));
+      for (const tag of ['Optimization', 'Account', 'Payments']) assert.ok(tags.some((t) => t.startsWith(tag) && t.length > tag.length + 10), `tag ${tag} with its description (got ${tags.join(' | ')})`);
+      assert.ok(!tags.some((t) => /^default/.test(t)), tags.join(' | '));
       assert.deepEqual(outside, [], 'no request leaves the server');
       assert.deepEqual(errors, []);
     } finally {
@@ -338,18 +338,65 @@ describe('web console in Chromium', () => {
     }
   });
 
-  test('the checkout success and cancel pages render', async () => {
+  test('the checkout success page says what it knows: no session, an unknown one; the cancel page links back', async () => {
     const { page, errors, close } = await watchedPage();
     try {
+      await page.goto(`${server.url}/console/checkout/success`);
+      await page.locator('h1', { hasText: 'No payment to show' }).waitFor();
+      assert.doesNotMatch((await page.locator('main').textContent())!, /thank/i);
       await page.goto(`${server.url}/console/checkout/success?session_id=cs_test_123`);
-      assert.match((await page.locator('h1').textContent())!, /payment was received/);
+      await page.locator('h1', { hasText: 'Unknown payment session' }).waitFor();
+      assert.match((await page.locator('#checkout-status').textContent())!, /knows no checkout session with the id in this address/);
       await page.goto(`${server.url}/console/checkout/cancel`);
       assert.match((await page.locator('h1').textContent())!, /Payment cancelled/);
       await page.getByRole('link', { name: 'Choose a pack' }).click();
       await page.waitForURL(/\/console#buy$/);
-      assert.deepEqual(errors.filter((e) => !/status of 404.*\/api\/v1\/packs/.test(e)), []);
+      assert.deepEqual(errors, []);
     } finally {
       await close();
+    }
+  });
+
+  test('with payments on: the packs are offered, and after payment the success page names the key and where it went', async () => {
+    const stripe = await startFakeStripe();
+    const dir = tempDir('ros-e2e-paid-');
+    const paid = await startTestServer({ dir, env: { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_API_BASE: stripe.url, STRIPE_WEBHOOK_SECRET: 'whsec_e2e', OUTBOX_DIR: join(dir, 'outbox') } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await page.goto(`${paid.url}/console`);
+      await page.locator('#packs .pack').first().waitFor();
+      assert.equal(await page.locator('#packs input[name="packId"]').count(), 4);
+      assert.ok(await page.locator('#payments-off').isHidden());
+
+      const checkout = await paid.request('POST', '/api/v1/checkout', { body: { email: 'dispatch@example.com', packId: 'pack_2k' } });
+      const sessionId = /cs_test_\w+/.exec(checkout.body.url)![0];
+      await page.goto(`${paid.url}/console/checkout/success?session_id=${sessionId}`);
+      await page.locator('h1', { hasText: 'Payment not finished' }).waitFor();
+
+      stripe.sessions.get(sessionId)!.status = 'complete';
+      stripe.sessions.get(sessionId)!.payment_status = 'paid';
+      await page.reload();
+      await page.locator('h1', { hasText: 'Payment received' }).waitFor();
+      assert.match((await page.locator('#checkout-status').textContent())!, /live key is being prepared and will be e-mailed to d…h@example\.com/);
+
+      const payload = JSON.stringify(stripe.event('checkout.session.completed', sessionId, { payment_status: 'paid' }));
+      const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_e2e' });
+      assert.equal((await paid.request('POST', '/api/v1/webhooks/stripe', { rawBody: payload, headers: { 'Stripe-Signature': signature } })).status, 200);
+      await page.reload();
+      await page.locator('h1', { hasText: 'Payment received' }).waitFor();
+      const text = (await page.locator('#checkout-status').textContent())!;
+      const last4 = (await paid.services.store.listKeys()).find((k) => k.kind === 'live')!.last4;
+      assert.match(text, new RegExp(`2,000 stops are on a new live key ending in …${last4.replace(/[-]/g, '\\-')}`));
+      assert.match(text, /e-mailed to d…h@example\.com/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+      await paid.close();
+      await stripe.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

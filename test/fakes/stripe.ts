@@ -1,7 +1,9 @@
 /**
  * A fake Stripe API for tests: node:http on 127.0.0.1, port 0. Answers
- * POST /v1/checkout/sessions with the real Checkout Session object shape and
- * records each form-encoded request. `mode` switches it to 500 answers.
+ * POST /v1/checkout/sessions with the real Checkout Session object shape,
+ * GET /v1/checkout/sessions/:id with a created session (or Stripe's 404
+ * resource_missing), and records each form-encoded request. `mode` switches it
+ * to 500 answers; tests change a session's status through `sessions`.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -118,6 +120,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         const session = sessionFrom(form);
         sessions.set(session.id, session);
         send(200, session);
+        return;
+      }
+      const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && retrieve) {
+        const session = sessions.get(decodeURIComponent(retrieve[1]));
+        if (session) send(200, session);
+        else send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'session', message: `No such checkout.session: '${retrieve[1]}'` } });
         return;
       }
       send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}).` } });

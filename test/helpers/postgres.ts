@@ -10,6 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MissingPrerequisite } from './prerequisites.js';
 import pg from 'pg';
 import { freePort } from './process.js';
 
@@ -30,10 +31,8 @@ const CANDIDATE_BIN_DIRS = [
 
 function findBinDir(): string {
   for (const dir of CANDIDATE_BIN_DIRS) if (existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
-  throw new Error(
-    'PostgreSQL server binaries (initdb, pg_ctl) were not found in ' + CANDIDATE_BIN_DIRS.join(', ')
-    + '. Install them (Debian: apt-get install -y postgresql), set PG_BIN_DIR, or point TEST_DATABASE_URL at a server.',
-  );
+  // or set PG_BIN_DIR, or point TEST_DATABASE_URL at a server
+  throw new MissingPrerequisite('PostgreSQL (initdb and pg_ctl, for the PostgreSQL store tests; or set PG_BIN_DIR or TEST_DATABASE_URL)');
 }
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;

@@ -12,6 +12,8 @@ import { hashApiKey } from '../../src/billing/keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { buildServices, type ServiceOverrides, type Services } from '../../src/services.js';
+import { buildOpenApiDocument } from '../../src/api/openapi/document.js';
+import { OpenApiResponseValidator } from './openapi-validator.js';
 
 export interface TestServer {
   url: string;
@@ -46,6 +48,8 @@ export async function startTestServer(options: { env?: Record<string, string>; o
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // every /api/ answer a test sees must match the OpenAPI document the server serves
+  const contract = new OpenApiResponseValidator(buildOpenApiDocument(config.publicBaseUrl, services.openApiPaths));
 
   return {
     url,
@@ -65,6 +69,9 @@ export async function startTestServer(options: { env?: Record<string, string>; o
       const text = await response.text();
       let parsed: unknown = text;
       try { parsed = text ? JSON.parse(text) : null; } catch { /* keep text */ }
+      const problems = method === 'OPTIONS' || method === 'HEAD' ? []
+        : contract.check({ method, path: path.split('?')[0], status: response.status, headers: response.headers, body: parsed });
+      if (problems.length > 0) throw new Error(`The answer does not match the OpenAPI document:\n  ${problems.join('\n  ')}`);
       return { status: response.status, headers: response.headers, body: parsed };
     },
     async createKey(kind, stops = 0) {

@@ -12,6 +12,7 @@ function assertErrorBody(res: { status: number; headers: Headers; body: any }, s
   assert.equal(res.body.error, code);
   assert.equal(typeof res.body.message, 'string');
   assert.ok(res.body.message.length > 0);
+  assert.equal(res.body.requestId, res.headers.get('x-request-id'), 'every Error body carries the X-Request-Id');
 }
 
 test('GET /healthz answers 200 {status: "ok"}', async () => {
@@ -87,7 +88,9 @@ test('validation comes before billing: an invalid body is 400 and debits nothing
   const key = await server.createKey('live', 10);
   const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: { latitude: 48.85, longitude: 2.35 }, stops: [{ id: 'a', latitude: 1, longitude: 1 }] } });
   assertErrorBody(res, 400, 'invalid_request');
-  assert.equal(res.body.message, 'stops must contain at least 2 items');
+  assert.match(res.body.message, /^stops must contain at least 2 items/);
+  assert.equal(res.body.param, 'stops');
+  assert.equal(res.body.requestId, res.headers.get('x-request-id'));
   assert.deepEqual((await server.request('GET', '/api/v1/balance', { key })).body, { stopsBalance: 10 });
 });
 

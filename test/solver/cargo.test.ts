@@ -8,10 +8,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT, findCargo } from './helpers.ts';
+import { MissingPrerequisite } from '../helpers/prerequisites.js';
 
 test('cargo test: operator deltas, exact solver vs brute force, permutations, planted deadlines, determinism', { timeout: 900_000 }, () => {
   const cargo = findCargo();
-  assert.ok(cargo, 'no cargo found: .ci/run installs Debian\'s cargo');
+  if (!cargo) throw new MissingPrerequisite('cargo (the Rust toolchain, for the solver crate\'s tests)');
   const crate = join(ROOT, 'solver-rs');
   const version = execFileSync(cargo, ['--version'], { encoding: 'utf8' }).trim().replace(/[^\w.]+/g, '-');
   const r = spawnSync(cargo, ['test', '--quiet'], {

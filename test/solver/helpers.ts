@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { SolveProblem } from '../../src/solver/index.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SAMPLE_DIR = fileURLToPath(new URL('../../data/solver/tsplib-sample/', import.meta.url));
+/** The TSPLIB set shipped in the repository (instances, optimal tours, optima.json). */
+export const SAMPLE_DIR = fileURLToPath(new URL('../../data/tsplib/', import.meta.url));
 
 export type EndKind = 'open' | 'closed' | 'separate';
 

@@ -421,6 +421,24 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       assert.equal((await store.recordPurchase(purchase({ stripeEventId: failing.stripeEventId, stripeSessionId: failing.stripeSessionId }))).kind, 'credited');
     });
 
+    test('findPaymentBySession: the payment of a session and when its e-mail was sent; a top-up reports its own e-mail', async () => {
+      const store = await (await freshDb(kind)).open();
+      assert.equal(await store.findPaymentBySession('cs_test_unknown'), null);
+      const first = purchase();
+      const created = await store.recordPurchase(first);
+      assert.ok(created.kind === 'credited');
+      const pending = await store.findPaymentBySession(first.stripeSessionId);
+      assert.deepEqual(pending && { stops: pending.stops, createdKey: pending.createdKey, keyLast4: pending.keyLast4, mailSentAt: pending.mailSentAt },
+        { stops: 2000, createdKey: true, keyLast4: created.key.last4, mailSentAt: null });
+      await store.markMailSent(created.outboxId, new Date('2026-03-01T10:00:05Z'));
+      assert.equal(new Date((await store.findPaymentBySession(first.stripeSessionId))!.mailSentAt!).toISOString(), '2026-03-01T10:00:05.000Z');
+      const second = purchase({ now: new Date('2026-03-02T09:00:00Z') });
+      await store.recordPurchase(second);
+      const topUp = await store.findPaymentBySession(second.stripeSessionId);
+      assert.equal(topUp?.createdKey, false);
+      assert.equal(topUp?.mailSentAt, null, 'the top-up e-mail is not the first purchase\'s');
+    });
+
     test('replaceKey moves the balance through ledger rows, revokes the old key, cancels its unsent mail', async () => {
       const store = await (await freshDb(kind)).open();
       const old = material();

@@ -29,10 +29,10 @@ const withStop = (patch: Record<string, unknown>, drop: string[] = []) => {
 };
 
 test('stops: 2 to 200 items', () => {
-  rejects({ ...base(), stops: [point(1)] }, /^stops must contain at least 2 items$/);
+  rejects({ ...base(), stops: [point(1)] }, /^stops must contain at least 2 items/);
   accepts({ ...base(), stops: [point(1), point(2)] });
   accepts({ ...base(), stops: Array.from({ length: 200 }, (_, i) => point(i)) });
-  rejects({ ...base(), stops: Array.from({ length: 201 }, (_, i) => point(i)) }, /^stops must contain at most 200 items$/);
+  rejects({ ...base(), stops: Array.from({ length: 201 }, (_, i) => point(i)) }, /^stops must contain at most 200 items/);
   rejects({ start: base().start }, /^stops is required$/);
   rejects({ ...base(), stops: 'many' }, /^stops must be an array$/);
 });
@@ -44,7 +44,7 @@ test('latitude -90..90 and longitude -180..180, at and past each bound', () => {
   for (const longitude of [-180, 180]) accepts(withStop({ longitude }));
   rejects(withStop({ longitude: 180.1 }), /^stops\[0\]\.longitude must be a number from -180 to 180$/);
   rejects(withStop({ longitude: -181 }), /^stops\[0\]\.longitude/);
-  rejects(withStop({ latitude: '48.8' }), /^stops\[0\]\.latitude must be a number$/);
+  rejects(withStop({ latitude: '48.8' }), /^stops\[0\]\.latitude must be a number/);
   rejects({ ...base(), start: { latitude: 100, longitude: 2 } }, /^start\.latitude must be a number from -90 to 90$/);
 });
 
@@ -61,7 +61,7 @@ test('stop id: required, a string, at most 100 characters, unique within the cal
 test('deadline: HH:MM 24-hour', () => {
   for (const deadline of ['00:00', '09:05', '19:59', '23:59']) accepts(withStop({ deadline }));
   for (const deadline of ['24:00', '9:05', '12:60', '12:5', '12h30', '', '12:30:00'])
-    rejects(withStop({ deadline }), /^stops\[0\]\.deadline must be a time HH:MM \(24-hour, Europe\/Paris\)$/);
+    rejects(withStop({ deadline }), /^stops\[0\]\.deadline must be a time HH:MM \(24-hour, Europe\/Paris\)/);
 });
 
 test('serviceSeconds: 0 to 3600', () => {
@@ -76,7 +76,7 @@ test('a location is exactly one shape: coordinates or an address', () => {
   rejects({ ...base(), start: { latitude: 48.8, longitude: 2.3, city: 'Paris' } }, /^start must be either coordinates .* or an address .*not both$/);
   rejects({ ...base(), start: { latitude: 48.8 } }, /^start\.longitude is required$/);
   rejects({ ...base(), start: { street: '1 rue', city: 'Paris' } }, /^start\.postalCode is required$/);
-  rejects({ ...base(), start: { street: '', postalCode: '75004', city: 'Paris' } }, /^start\.street must not be empty$/);
+  rejects({ ...base(), start: { street: '', postalCode: '75004', city: 'Paris' } }, /^start\.street must not be empty/);
   rejects({ ...base(), start: {} }, /^start\.street is required$/);
   rejects({ ...base(), start: 'Paris' }, /^start must be an object$/);
   rejects({ stops: base().stops }, /^start is required$/);

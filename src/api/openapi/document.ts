@@ -1,26 +1,23 @@
 /**
  * The OpenAPI 3.1 document, built from the same JSON schemas that validate
- * requests. Served at GET /api/v1/openapi.json.
+ * requests (their shared parts become named components) and from the error
+ * catalogue. Served at GET /api/v1/openapi.json and rendered at /docs.
  */
 import { checkoutRequestSchema } from '../checkout/schema.js';
-import { locationJsonSchema, optimizeRequestSchema, stopJsonSchema } from '../optimize/schema.js';
+import {
+  addressSchema, coordinatesSchema, locationJsonSchema, optimizeRequestSchema, stopJsonSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
+} from '../optimize/schema.js';
+import { stripeWebhookOpenApi } from '../../payments/openapi.js';
+import {
+  BALANCE_EXAMPLES, CHECKOUT_REQUEST_EXAMPLES, CHECKOUT_RESPONSE_EXAMPLES, OPTIMIZE_REQUEST_EXAMPLES, OPTIMIZE_RESPONSE_EXAMPLES,
+} from './examples.js';
+import {
+  HEADERS, PARAMETERS, RATE_LIMIT_REFUSAL_HEADERS, authRateLimitedResponse, defaultErrorResponse, errorResponse, errorSchema, headers,
+  insufficientStopsSchema, json, payloadTooLargeResponse, ref, storageUnavailableResponse, unauthorizedResponse,
+} from './parts.js';
 
 const dateTime = { type: 'string', format: 'date-time' };
 const nullable = (schema: object): object => ({ anyOf: [schema, { type: 'null' }] });
-
-const errorBody = (codes: string[], extra: Record<string, object> = {}, required: string[] = []): object => ({
-  type: 'object',
-  properties: { error: { type: 'string', enum: codes }, message: { type: 'string' }, ...extra },
-  required: ['error', 'message', ...required],
-});
-
-const errorResponse = (description: string, codes: string[], extra?: Record<string, object>, required?: string[], headers?: object): object => ({
-  description,
-  ...(headers ? { headers } : {}),
-  content: { 'application/json': { schema: errorBody(codes, extra, required) } },
-});
-
-const json = (schema: object, description: string): object => ({ description, content: { 'application/json': { schema } } });
 
 const waypoint = {
   type: 'object',
@@ -65,8 +62,74 @@ const balanceResponse = {
   ],
 };
 
-const unauthorizedResponse = errorResponse('Missing, invalid or revoked key.', ['unauthorized']);
-const retryAfter = { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } };
+/** Adds a title, a description and field descriptions to a schema in place (the schemas above stay plain). */
+function annotate(schema: Record<string, any>, title: string, description: string, fields: Record<string, string> = {}): void {
+  schema.title = title;
+  schema.description = description;
+  for (const [name, text] of Object.entries(fields)) schema.properties[name].description = text;
+}
+
+annotate(waypoint, 'Waypoint', 'One stop in visiting order, with the coordinates it was routed from (given, or geocoded).', {
+  id: 'The stop id.', order: '1-based position in the visiting order.',
+  latitude: 'Decimal degrees; null only if the point is unknown.', longitude: 'Decimal degrees; null only if the point is unknown.',
+});
+annotate(scheduleEntry, 'ScheduleEntry', 'Estimated arrival at one stop.', { colisId: 'The stop id.', arrivee: 'Estimated arrival, UTC, whole seconds, `Z` suffix.' });
+annotate(lateStop, 'LateStop', 'A stop estimated to arrive strictly after its deadline.', {
+  colisId: 'The stop id.', arrivee: 'Estimated arrival, UTC ISO 8601 with `Z` (same value as in schedule).',
+  limite: 'The deadline instant, UTC ISO 8601 with `Z`.', retardMin: 'Whole minutes late, rounded up (1 s late is 1), always ≥ 1.',
+});
+annotate(optimizeResponse, 'OptimizeResponse', 'The optimized route and what the call cost.', {
+  order: 'Stop ids in visiting order.',
+  waypoints: 'One entry per stop, in visiting order.',
+  totalDistanceKm: 'Start → stops → end point (when sent), in km, rounded half up to 2 decimals.',
+  estimatedTimeMin: 'From departure to the end point (or the end of the last service), travel and service included, in minutes, 1 decimal.',
+  schedule: 'Estimated arrival at each stop, in visiting order.',
+  departAt: 'Departure, UTC with `Z`.',
+  returnAt: 'Arrival at the end point, UTC with `Z`; null when no end point was sent.',
+  lateStops: 'Stops arriving after their deadline, in visiting order; null when there are none.',
+  stopsCharged: 'Stops debited by this call (0 for test keys).',
+  stopsBalance: 'Live keys only: the balance after this call.',
+  sandbox: 'Test keys only: always true.',
+  sandboxStopsRemainingToday: 'Test keys only: stops left in today\'s quota (Europe/Paris day).',
+});
+annotate(balanceResponse, 'BalanceResponse', 'Live keys: the prepaid balance. Test keys: the sandbox quotas.');
+
+const checkoutResponse = {
+  title: 'CheckoutResponse', description: 'Where to pay.', type: 'object',
+  properties: { url: { type: 'string', format: 'uri', description: 'The payment page (Stripe Checkout). After payment the live key is e-mailed.' } },
+  required: ['url'],
+};
+
+/** Named components; any schema object used elsewhere by identity becomes a $ref to its name. */
+const SCHEMAS: Record<string, object> = {
+  OptimizeRequest: optimizeRequestSchema,
+  Location: locationJsonSchema,
+  Coordinates: coordinatesSchema,
+  Address: addressSchema,
+  Stop: stopJsonSchema,
+  StopWithCoordinates: stopWithCoordinatesSchema,
+  StopWithAddress: stopWithAddressSchema,
+  OptimizeResponse: optimizeResponse,
+  Waypoint: waypoint,
+  ScheduleEntry: scheduleEntry,
+  LateStop: lateStop,
+  BalanceResponse: balanceResponse,
+  CheckoutRequest: checkoutRequestSchema,
+  CheckoutResponse: checkoutResponse,
+  Error: errorSchema,
+  InsufficientStopsError: insufficientStopsSchema,
+};
+
+/** Replaces every object that is a named schema (other than the root being defined) by a $ref. */
+function withRefs(node: unknown, byObject: Map<object, string>, root = true): unknown {
+  if (Array.isArray(node)) return node.map((n) => withRefs(n, byObject, false));
+  if (node && typeof node === 'object') {
+    const name = byObject.get(node);
+    if (name && !root) return ref('schemas', name);
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withRefs(v, byObject, false)]));
+  }
+  return node;
+}
 
 /** Strips our own annotations (x-message, $id) so the document stays plain JSON Schema. */
 function clean(schema: unknown): unknown {
@@ -77,77 +140,113 @@ function clean(schema: unknown): unknown {
   return schema;
 }
 
-/** Extra paths contributed by other modules (packs, webhooks, ...). */
+/** Extra paths contributed by other modules (packs, ...). */
 export type PathItems = Record<string, object>;
 
+const RETRY_AFTER_SOMETIMES = { 'Retry-After': { ...HEADERS['Retry-After'], required: false, description: 'Whole seconds to wait; sent with overloaded, storage_unavailable and idempotency_in_progress.' } };
+
+const DESCRIPTION = `Optimizes last-mile delivery routes: send a start, an optional end and 2 to 200 stops (coordinates or French street addresses, Europe/Paris deadlines, service times); get back the best visiting order, an arrival schedule and the stops that would be late.
+
+**Keys.** Every operation except checkout and the pack list needs \`Authorization: Bearer <API_KEY>\`. Test keys (\`svc_test_…\`, free from the console at /console) are sandboxed: at most 10 stops per call, 20 calls per minute, 200 stops per Paris day, coordinates only. Live keys (\`svc_live_…\`) are prepaid: one stop is debited per stop sent, and a failed call is never charged.
+
+**Errors.** Every error is \`{error, message, requestId}\` (see the Error schema for every code); validation errors add \`param\`, the path of the offending field. Rate-limited answers carry \`Retry-After\` and the \`RateLimit-*\` headers.
+
+**Extensions** to the specification are marked "Extension".`;
+
 export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = {}): object {
+  const byObject = new Map<object, string>(Object.entries(SCHEMAS).map(([name, schema]) => [schema, name]));
+  const schemas = Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, withRefs(schema, byObject)]));
   return clean({
     openapi: '3.1.0',
-    info: {
-      title: 'Route Optimization Service',
-      version: '1.0.0',
-      description: 'Optimizes last-mile delivery routes. Prepaid per stop: live keys are debited one stop per stop sent; test keys are free and sandboxed. A failed call is never charged.',
-    },
-    servers: [{ url: serverUrl }],
+    info: { title: 'Route Optimization Service', version: '1.0.0', description: DESCRIPTION },
+    servers: [{ url: serverUrl, description: 'This server (PUBLIC_BASE_URL).' }],
+    tags: [
+      { name: 'Optimization', description: 'Order the stops of a route and estimate its schedule. Prepaid per stop (live keys) or sandboxed (test keys).' },
+      { name: 'Account', description: 'What a key has left: the prepaid balance of a live key, or the sandbox quotas of a test key.' },
+      { name: 'Payments', description: 'Prepaid packs of stops, bought through Stripe Checkout without a key; the live key is e-mailed after payment.' },
+      { name: 'Webhooks', description: 'Requests that Stripe, not API clients, sends to this service.' },
+    ],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'svc_test_… (sandbox) or svc_live_… (debited) key.' } },
-      schemas: {
-        Location: locationJsonSchema,
-        Stop: stopJsonSchema,
-        OptimizeRequest: optimizeRequestSchema,
-        OptimizeResponse: optimizeResponse,
-        BalanceResponse: balanceResponse,
-        CheckoutRequest: checkoutRequestSchema,
-        CheckoutResponse: { type: 'object', properties: { url: { type: 'string', format: 'uri' } }, required: ['url'] },
-        Error: errorBody([]),
+      securitySchemes: {
+        bearer: {
+          type: 'http', scheme: 'bearer', bearerFormat: 'svc_test_… or svc_live_… (opaque)',
+          description: 'An API key: `svc_test_` (sandbox, free) or `svc_live_` (debited) followed by 43 URL-safe characters.',
+        },
       },
+      headers: HEADERS,
+      parameters: PARAMETERS,
+      schemas,
     },
     paths: {
       '/api/v1/optimize': {
         post: {
+          tags: ['Optimization'],
           summary: 'Optimize a route',
+          description: 'Returns the visiting order that minimises total lateness first, then total duration, with the schedule in UTC and the late stops. '
+            + 'Live keys are debited one stop per stop sent (402 and nothing debited when the balance is short); test keys are checked against the sandbox caps. '
+            + 'Any failure after the debit gives it back before the error is answered.',
           operationId: 'optimize',
           security: [{ bearer: [] }],
-          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Extension: replays the stored response for the same key and body within 24 hours.' }],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/OptimizeRequest' } } } },
+          parameters: [ref('parameters', 'Idempotency-Key'), ref('parameters', 'X-Request-Id')],
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/OptimizeRequest' }, examples: OPTIMIZE_REQUEST_EXAMPLES } } },
           responses: {
-            200: json({ $ref: '#/components/schemas/OptimizeResponse' }, 'The optimized route.'),
-            400: errorResponse('Invalid body, or a test key past its per-call limits.', ['invalid_request', 'sandbox_limit', 'sandbox_addresses_unsupported']),
+            200: json('The optimized route. Test keys: RateLimit headers for the per-minute call window.', { $ref: '#/components/schemas/OptimizeResponse' }, OPTIMIZE_RESPONSE_EXAMPLES,
+              headers('Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset')),
+            400: errorResponse('Invalid body (`param` names the field), or a test key past its per-call limits.', ['invalid_request', 'sandbox_limit', 'sandbox_addresses_unsupported']),
             401: unauthorizedResponse,
-            402: errorResponse('Live key: balance lower than the stops sent. Nothing was debited.', ['insufficient_stops'],
-              { required: { type: 'integer' }, balance: { type: 'integer' } }, ['required', 'balance']),
-            409: errorResponse('Extension: the Idempotency-Key was used with another body.', ['idempotency_conflict']),
-            413: errorResponse('Body too large.', ['payload_too_large']),
+            402: errorResponse('Live key: balance lower than the stops sent. Nothing was debited.', ['insufficient_stops'], { schema: { $ref: '#/components/schemas/InsufficientStopsError' } }),
+            409: errorResponse('Extension: the Idempotency-Key was used with another body, or its first call is still running (Retry-After).',
+              ['idempotency_conflict', 'idempotency_in_progress'], { headers: RETRY_AFTER_SOMETIMES }),
+            413: payloadTooLargeResponse,
             422: errorResponse('An address could not be geocoded. Nothing was charged.', ['geocoding_failed']),
-            429: errorResponse('Test key: per-minute or per-day cap reached.', ['sandbox_rate_limited'],
-              { limit: { type: 'integer' }, resetAt: dateTime }, ['limit', 'resetAt'], retryAfter),
-            502: errorResponse('Optimization failed. Nothing was charged.', ['optimization_failed']),
-            503: errorResponse('Test key: the sandbox engine is unavailable; or the server is overloaded (extension).', ['sandbox_unavailable', 'overloaded'], {}, [], retryAfter),
+            429: errorResponse('Test key: per-minute or per-day cap reached (`limit`, `resetAt`); or, extension: too many failed authentications from this address, or too many calls in flight for one live key.',
+              ['sandbox_rate_limited', 'rate_limited'], { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...RATE_LIMIT_REFUSAL_HEADERS } }),
+            502: errorResponse('Optimization failed (routing, solving or the request deadline). Nothing was charged.', ['optimization_failed']),
+            503: errorResponse('Test key: the sandbox engine is unavailable; or, extension: the solver queue is full, or the database is busy. Nothing was charged.',
+              ['sandbox_unavailable', 'overloaded', 'storage_unavailable'], { headers: RETRY_AFTER_SOMETIMES }),
+            default: defaultErrorResponse,
           },
         },
       },
       '/api/v1/balance': {
         get: {
-          summary: 'Read the balance (live) or the sandbox quotas (test)',
+          tags: ['Account'],
+          summary: 'Read the balance (live key) or the sandbox quotas (test key)',
+          description: 'Live key: `{stopsBalance}`. Test key: `{sandbox: true, sandboxStopsRemainingToday, sandboxCallsRemainingThisMinute}`. Reading costs nothing and uses no quota.',
           operationId: 'balance',
           security: [{ bearer: [] }],
-          responses: { 200: json({ $ref: '#/components/schemas/BalanceResponse' }, 'The balance.'), 401: unauthorizedResponse },
+          parameters: [ref('parameters', 'X-Request-Id')],
+          responses: {
+            200: json('The balance or the quotas.', { $ref: '#/components/schemas/BalanceResponse' }, BALANCE_EXAMPLES),
+            401: unauthorizedResponse,
+            429: authRateLimitedResponse,
+            503: storageUnavailableResponse,
+            default: defaultErrorResponse,
+          },
         },
       },
       '/api/v1/checkout': {
         post: {
+          tags: ['Payments'],
           summary: 'Get a payment link for a prepaid pack',
+          description: 'No key needed. Returns the Stripe Checkout page of the pack; after payment the live key (or, for an e-mail that already has one, a top-up) is e-mailed to `email`.',
           operationId: 'checkout',
           security: [],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CheckoutRequest' } } } },
+          parameters: [ref('parameters', 'X-Request-Id')],
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CheckoutRequest' }, examples: CHECKOUT_REQUEST_EXAMPLES } } },
           responses: {
-            200: json({ $ref: '#/components/schemas/CheckoutResponse' }, 'The payment page. After payment the live key is e-mailed.'),
-            400: errorResponse('Invalid body.', ['invalid_request']),
-            503: errorResponse('Payment unavailable.', ['payment_unavailable']),
+            200: json('The payment page.', { $ref: '#/components/schemas/CheckoutResponse' }, CHECKOUT_RESPONSE_EXAMPLES),
+            400: errorResponse('Invalid body: `param` names the field.', ['invalid_request']),
+            413: payloadTooLargeResponse,
+            429: errorResponse('Extension: too many checkout requests from this address, or in total.', ['rate_limited'],
+              { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...RATE_LIMIT_REFUSAL_HEADERS } }),
+            503: errorResponse('Payments are not configured on this server, or the payment provider is unavailable (the spec leaves this code open).', ['payment_unavailable']),
+            default: defaultErrorResponse,
           },
         },
       },
       ...extraPaths,
     },
+    webhooks: { stripeCheckoutEvent: stripeWebhookOpenApi },
   }) as object;
 }

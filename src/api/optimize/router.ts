@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { ApiError } from '../../errors.js';
+import { ApiError, rateLimitHeaders } from '../../errors.js';
 import type { Billing } from '../../billing/billing.js';
 import type { Middleware } from 'koa';
 import type { KeyConcurrency } from '../../http/limits.js';
@@ -77,6 +77,7 @@ async function optimizeAndCharge(ctx: AppContext, deps: OptimizeDeps, request: O
   ctx.res.once('close', onClose);
   try {
     const charge = await deps.billing.openCharge(key, request.stops.length, ctx.state.requestId);
+    if (charge.rateLimit) ctx.set(rateLimitHeaders(charge.rateLimit));
     try {
       const route = await untilAborted(
         deps.optimizer.optimize(request, { sandbox: key.kind === 'test', requestId: ctx.state.requestId, signal: controller.signal }),

@@ -36,7 +36,25 @@ export function initBuy() {
   const submit = document.getElementById('buy-submit');
   const error = document.getElementById('buy-error');
 
+  const off = document.getElementById('payments-off');
+
+  /** Payments off: no pack form, a note saying how to turn payments on instead. */
+  async function paymentsEnabled() {
+    try {
+      const { body } = await callApi('/console/api/payments');
+      return Boolean(body && body.enabled);
+    } catch {
+      return true; // cannot tell: show the packs; checkout itself answers 503 if payments are off
+    }
+  }
+
   async function load() {
+    if (!(await paymentsEnabled())) {
+      form.hidden = true;
+      off.hidden = false;
+      return;
+    }
+    form.hidden = false;
     try {
       const { body } = await callApi('/api/v1/packs');
       const list = body && Array.isArray(body.packs) ? body.packs : [];
