@@ -17,6 +17,8 @@ import type { ImprovementEvent, SolveOutcome } from './types.ts';
 export interface WasmSolveOptions {
   seed: number;
   budgetMs: number;
+  /** Cap on search iterations (0 = none); with budgetMs 0 the solve is deterministic (tests). */
+  maxIterations?: number;
 }
 
 /** The module's ABI version (instantiated with no-op imports, nothing runs but the getter). */
@@ -35,7 +37,7 @@ export function moduleAbiVersion(module: WebAssembly.Module): number {
 export function wasmSolve(module: WebAssembly.Module, abiVersion: number, problem: SolveProblem, o: WasmSolveOptions): SolveOutcome {
   if (abiVersion === ABI_VERSION) {
     const t0 = performance.now();
-    const r = new WasmSolver(module).solve(problem, { seed: o.seed, timeLimitMs: o.budgetMs });
+    const r = new WasmSolver(module).solve(problem, { seed: o.seed, timeLimitMs: o.budgetMs, maxIterations: o.maxIterations ?? 0 });
     const elapsedMs = performance.now() - t0;
     const extra = r as unknown as Record<string, unknown>;
     const events = readEvents(extra.events ?? extra.improvements);
@@ -95,7 +97,7 @@ interface Abi1Exports {
   solve(d: number, size: number, svc: number, dl: number, hasEnd: number, seed: number, limitMs: number, maxIter: number, stall: number, out: number): number;
 }
 
-function solveAbi1(module: WebAssembly.Module, p: SolveProblem, o: WasmSolveOptions): SolveOutcome {
+export function solveAbi1(module: WebAssembly.Module, p: SolveProblem, o: WasmSolveOptions): SolveOutcome {
   const inst = new WebAssembly.Instance(module, { env: { now_ms: () => performance.now() } });
   const e = inst.exports as unknown as Abi1Exports;
   const put = (a: Int32Array): number => {
@@ -112,7 +114,7 @@ function solveAbi1(module: WebAssembly.Module, p: SolveProblem, o: WasmSolveOpti
   const out = e.alloc((3 + n) * 8, 8);
   if (out === 0) throw new Error('solver out of memory');
   const t0 = performance.now();
-  const status = e.solve(d, p.size, s, l, p.hasEnd ? 1 : 0, o.seed >>> 0, o.budgetMs, 0, 0, out);
+  const status = e.solve(d, p.size, s, l, p.hasEnd ? 1 : 0, o.seed >>> 0, o.budgetMs, o.maxIterations ?? 0, 0, out);
   const elapsedMs = performance.now() - t0;
   if (status !== 0) throw new Error(`solver rejected the problem: status ${status}`);
   // the instance is dropped after this solve: no need to free
