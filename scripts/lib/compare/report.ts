@@ -195,7 +195,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1180px;padding:
 h1{font-size:1.6rem;margin:.2rem 0}h2{border-bottom:1px solid #d0d7de;padding-bottom:.2rem;margin-top:2rem}h3{margin-top:1.4rem}
 small{color:#57606a;font-weight:normal}.lede,.help,.info,figcaption{color:#57606a}.help,figcaption{font-size:.9rem}
 table.stats{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}
-table.stats th,table.stats td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:right}
+table.stats th,table.stats td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:right;white-space:nowrap}
 table.stats th{background:#f6f8fa}table.stats td:nth-child(-n+2){text-align:left}
 table.small{font-size:.85rem}ul.verdicts li{margin:.35rem 0}ul.notes{color:#9a6700}
 figure.chart{margin:1rem 0;overflow-x:auto}figure.chart svg{max-width:none}

@@ -64,13 +64,19 @@ function readTimeToFinal(r: Record<string, unknown>): number | null {
 
 /**
  * Improvement events as the solver layer returns them, in any of the shapes
- * {ms|elapsedMs|timeMs, latenessS?, durationS} (objects) or [ms, lateness, duration]
- * / [ms, duration] (tuples); null when absent. Sorted by time.
+ * {ms|elapsedMs|timeMs, latenessS?, durationS} (objects), [ms, lateness, duration]
+ * / [ms, duration] (tuples), or a flat numeric buffer of [ms, lateness, duration]
+ * triples; null when absent. Sorted by time.
  */
 export function readEvents(raw: unknown): ImprovementEvent[] | null {
   if (raw === undefined || raw === null) return null;
   if (!Array.isArray(raw) && !ArrayBuffer.isView(raw)) throw new Error('solver events are not an array');
-  const list = Array.from(raw as ArrayLike<unknown>);
+  let list = Array.from(raw as ArrayLike<unknown>);
+  // a flat numeric buffer (as read from linear memory): consecutive [ms, lateness, duration] triples
+  if (list.length > 0 && list.every((x) => typeof x === 'number')) {
+    if (list.length % 3 !== 0) throw new Error(`solver events: a flat buffer of ${list.length} numbers is not [ms, lateness, duration] triples`);
+    list = Array.from({ length: list.length / 3 }, (_, k) => list.slice(3 * k, 3 * k + 3));
+  }
   const events = list.map((e): ImprovementEvent => {
     if (Array.isArray(e) || ArrayBuffer.isView(e)) {
       const t = Array.from(e as ArrayLike<number>);
