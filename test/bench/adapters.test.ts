@@ -49,6 +49,7 @@ test('improvement events are read in the shapes a solver layer may return', () =
   assert.deepEqual(readEvents([[0.5, 10, 300], [3, 0, 320]]), [{ ms: 0.5, latenessS: 10, durationS: 300 }, { ms: 3, latenessS: 0, durationS: 320 }]);
   assert.deepEqual(readEvents(new Float64Array([4, 0, 250, 1, 5, 260])), [{ ms: 1, latenessS: 5, durationS: 260 }, { ms: 4, latenessS: 0, durationS: 250 }]);
   assert.throws(() => readEvents(new Float64Array([1, 2])), /not \[ms, lateness, duration\] triples/);
+  assert.deepEqual(readEvents([{ ms: 7, iteration: 3, cost: { lateness: 0, duration: 410 } }]), [{ ms: 7, latenessS: 0, durationS: 410 }]);
   assert.throws(() => readEvents([{ when: 1 }]), /no finite time and cost/);
 });
 

@@ -22,7 +22,7 @@ const CONFIG = { view: { stroke: '#ddd' }, axis: { labelFont: FONT.font, titleFo
 /** Gaps are often 0 and span decades: a symmetric log scale keeps both visible. */
 const GAP_SCALE = { type: 'symlog' as const, constant: 0.01 };
 
-export function anytimeSpec(points: AnytimePoint[], title: string): TopLevelSpec {
+export function anytimeSpec(points: AnytimePoint[], builds: string[], title: string): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
@@ -34,12 +34,12 @@ export function anytimeSpec(points: AnytimePoint[], title: string): TopLevelSpec
     encoding: {
       x: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'time (ms, log scale)' },
       y: { field: 'gap', type: 'quantitative', scale: GAP_SCALE, title: 'mean gap (%)' },
-      color: { field: 'build', type: 'nominal', title: 'build' },
+      color: { field: 'build', type: 'nominal', title: 'build', scale: { domain: builds } },
     },
   };
 }
 
-export function perInstanceSpec(b: BudgetSummary, instances: InstanceSummary[], title: string): TopLevelSpec {
+export function perInstanceSpec(b: BudgetSummary, instances: InstanceSummary[], builds: string[], title: string): TopLevelSpec {
   const order = instances.map((i) => i.name);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -50,8 +50,8 @@ export function perInstanceSpec(b: BudgetSummary, instances: InstanceSummary[], 
     data: { values: b.perInstance },
     encoding: {
       x: { field: 'instance', type: 'nominal', sort: order, title: null, axis: { labelAngle: -60 } },
-      xOffset: { field: 'build', type: 'nominal' },
-      color: { field: 'build', type: 'nominal', title: 'build' },
+      xOffset: { field: 'build', type: 'nominal', scale: { domain: builds } },
+      color: { field: 'build', type: 'nominal', title: 'build', scale: { domain: builds } },
     },
     layer: [
       {
@@ -66,7 +66,7 @@ export function perInstanceSpec(b: BudgetSummary, instances: InstanceSummary[], 
   };
 }
 
-export function onTimeSpec(budgets: BudgetSummary[], title: string): TopLevelSpec {
+export function onTimeSpec(budgets: BudgetSummary[], builds: string[], title: string): TopLevelSpec {
   const values = budgets.flatMap((b) => b.builds.map((s) => ({ build: s.build, ms: b.budgetMs, onTime: 100 * s.onTimeRate })));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -79,7 +79,7 @@ export function onTimeSpec(budgets: BudgetSummary[], title: string): TopLevelSpe
     encoding: {
       x: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'budget (ms, log scale)' },
       y: { field: 'onTime', type: 'quantitative', scale: { domain: [0, 100] }, title: 'runs on time (%)' },
-      color: { field: 'build', type: 'nominal', title: 'build' },
+      color: { field: 'build', type: 'nominal', title: 'build', scale: { domain: builds } },
     },
   };
 }

@@ -131,19 +131,19 @@ async function setSection(s: SetSummary, meta: RunMeta): Promise<string> {
   if (a.points.length > 0) {
     const how: string[] = [];
     if (a.fromEvents.length > 0) how.push(`${a.fromEvents.join(', ')}: from the improvement events the solver reports during the search (runs at the largest budget)`);
-    if (a.fromBudgets.length > 0) how.push(`${a.fromBudgets.join(', ')}: the build reports no improvement events, so the curve is sampled by running each budget (one point per budget: the mean gap of its runs)`);
-    out.push(`<figure class="chart" data-chart="anytime">${await renderSvg(anytimeSpec(a.points, `${SET_TITLES[s.set]}: mean gap against time`))}<figcaption>${esc(how.join('. '))}.</figcaption></figure>`);
+    if (a.fromBudgets.length > 0) how.push(`${a.fromBudgets.join(', ')}: ${a.fromBudgets.length > 1 ? 'these builds report' : 'the build reports'} no improvement events, so the curve is sampled by running each budget (one point per budget: the mean gap of its runs)`);
+    out.push(`<figure class="chart" data-chart="anytime">${await renderSvg(anytimeSpec(a.points, labels(meta), `${SET_TITLES[s.set]}: mean gap against time`))}<figcaption>${esc(how.join('. '))}.</figcaption></figure>`);
   }
 
   if (dl) {
-    out.push(`<figure class="chart" data-chart="on-time">${await renderSvg(onTimeSpec(s.budgets, `${SET_TITLES[s.set]}: runs with zero lateness`))}<figcaption>Share of runs that reach every stop by its deadline, per budget.</figcaption></figure>`);
+    out.push(`<figure class="chart" data-chart="on-time">${await renderSvg(onTimeSpec(s.budgets, labels(meta), `${SET_TITLES[s.set]}: runs with zero lateness`))}<figcaption>Share of runs that reach every stop by its deadline, per budget.</figcaption></figure>`);
   }
 
   // per instance
   out.push('<h3>Per instance</h3>');
   for (const b of s.budgets) {
     if (b.perInstance.length === 0) continue;
-    out.push(`<figure class="chart wide" data-chart="per-instance" data-budget="${b.budgetMs}">${await renderSvg(perInstanceSpec(b, s.instances, `${SET_TITLES[s.set]} at ${b.budgetMs} ms: gap per instance`))}</figure>`);
+    out.push(`<figure class="chart wide" data-chart="per-instance" data-budget="${b.budgetMs}">${await renderSvg(perInstanceSpec(b, s.instances, labels(meta), `${SET_TITLES[s.set]} at ${b.budgetMs} ms: gap per instance`))}</figure>`);
   }
   out.push('<details><summary>Per-instance table</summary><table class="stats small"><thead><tr><th>budget</th><th>instance</th><th>build</th><th>runs</th><th>mean gap %</th><th>min</th><th>max</th>' + (dl ? '<th>mean lateness s</th>' : '') + '</tr></thead><tbody>');
   for (const b of s.budgets) {
@@ -160,6 +160,11 @@ async function setSection(s: SetSummary, meta: RunMeta): Promise<string> {
   if (s.notes.length > 0) out.push(`<ul class="notes">${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
   out.push('</section>');
   return out.join('\n');
+}
+
+/** Builds in command-line order: the baseline first, the same colour in every chart. */
+function labels(meta: RunMeta): string[] {
+  return meta.builds.map((b) => b.label);
 }
 
 function runSection(meta: RunMeta, summary: SetSummary[]): string {

@@ -15,7 +15,7 @@ import { closedTourProblem } from '../tsplib.ts';
 import type { BuildSpec } from './builds.ts';
 import { EXTERNAL_SOLVERS } from './external.ts';
 import type { BenchInstance, RawResult, SolveOutcome } from './types.ts';
-import { wasmSolve } from './wasm-build.ts';
+import { readEvents, wasmSolve } from './wasm-build.ts';
 
 export interface SolveTask {
   build: BuildSpec;
@@ -104,15 +104,20 @@ function solveNative(binary: string, t: SolveTask, dir: string): SolveOutcome {
   const processMs = performance.now() - t0;
   if (r.error) throw new Error(`native runner: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`native runner exited with ${r.status ?? r.signal}: ${r.stderr.trim()}`);
-  const out = JSON.parse(r.stdout) as { status: number; order: number[]; latenessS: number; durationS: number; iterations: number; ms: number };
+  const out = JSON.parse(r.stdout) as {
+    status: number; order: number[]; latenessS: number; durationS: number; iterations: number; ms: number;
+    /** optional, once the crate reports them: [ms, lateness, duration] triples and the time the final route was reached */
+    events?: unknown; timeToFinalMs?: number;
+  };
   if (out.status !== 0) throw new Error(`native solver rejected the problem: status ${out.status}`);
+  const events = readEvents(out.events);
   return {
     order: out.order,
     reported: { latenessS: out.latenessS, durationS: out.durationS },
     // the solve itself (comparable with the WASM builds), not the process start-up
     elapsedMs: Number.isFinite(out.ms) ? out.ms : processMs,
-    timeToFinalMs: null,
-    events: null,
+    timeToFinalMs: typeof out.timeToFinalMs === 'number' ? out.timeToFinalMs : events && events.length > 0 ? events[events.length - 1].ms : null,
+    events,
     iterations: out.iterations,
   };
 }

@@ -55,7 +55,7 @@ export function wasmSolve(module: WebAssembly.Module, abiVersion: number, proble
 }
 
 function readTimeToFinal(r: Record<string, unknown>): number | null {
-  for (const k of ['timeToFinalMs', 'finalAtMs', 'timeToBestMs', 'bestAtMs']) {
+  for (const k of ['timeToFinalMs', 'finalAtMs', 'timeToBestMs', 'bestAtMs', 'bestMs']) {
     const v = r[k];
     if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v;
   }
@@ -64,7 +64,7 @@ function readTimeToFinal(r: Record<string, unknown>): number | null {
 
 /**
  * Improvement events as the solver layer returns them, in any of the shapes
- * {ms|elapsedMs|timeMs, latenessS?, durationS} (objects), [ms, lateness, duration]
+ * {ms|elapsedMs|timeMs, latenessS?, durationS} or {ms, cost: {lateness, duration}} (objects), [ms, lateness, duration]
  * / [ms, duration] (tuples), or a flat numeric buffer of [ms, lateness, duration]
  * triples; null when absent. Sorted by time.
  */
@@ -82,10 +82,12 @@ export function readEvents(raw: unknown): ImprovementEvent[] | null {
       const t = Array.from(e as ArrayLike<number>);
       return t.length >= 3 ? { ms: t[0], latenessS: t[1], durationS: t[2] } : { ms: t[0], latenessS: 0, durationS: t[1] };
     }
-    const o = e as Record<string, number>;
-    const ms = o.ms ?? o.elapsedMs ?? o.timeMs;
-    const durationS = o.durationS ?? o.duration ?? o.cost;
-    return { ms, latenessS: o.latenessS ?? o.lateness ?? 0, durationS };
+    const o = e as Record<string, unknown>;
+    // the cost inline, or nested as {cost: {lateness, duration}} (the crate's Improvement)
+    const c = (typeof o.cost === 'object' && o.cost !== null ? o.cost : o) as Record<string, number>;
+    const ms = (o.ms ?? o.elapsedMs ?? o.timeMs) as number;
+    const durationS = c.durationS ?? c.duration ?? (typeof o.cost === 'number' ? o.cost : undefined);
+    return { ms, latenessS: c.latenessS ?? c.lateness ?? 0, durationS };
   });
   for (const e of events) {
     if (![e.ms, e.latenessS, e.durationS].every((x) => typeof x === 'number' && Number.isFinite(x))) {

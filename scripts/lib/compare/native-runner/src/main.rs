@@ -8,6 +8,8 @@
 //!   n deadlines (-1 = none)
 //! with n = size - 1 - has_end. The search runs with the crate's defaults
 //! (no iteration cap, default stall) and stops at the budget, like the WASM build.
+//! Optional output fields read by solve-task.ts, for when the crate reports them:
+//! "events": [[ms, lateness, duration], ...] (each new best route) and "timeToFinalMs".
 #![deny(unsafe_code)]
 
 use route_solver::{Input, NativeClock, Params};
