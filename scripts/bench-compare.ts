@@ -13,7 +13,7 @@ import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:
 import { join, resolve } from 'node:path';
 
 import { ArgsError, USAGE, commandLine, parseArgs } from './lib/compare/args.ts';
-import { BuildError, resolveBuilds } from './lib/compare/builds.ts';
+import { BuildError, identicalBuilds, resolveBuilds } from './lib/compare/builds.ts';
 import { loadSet } from './lib/compare/instances.ts';
 import { machineInfo, uptime } from './lib/compare/machine.ts';
 import { readManifest } from './lib/compare/manifest.ts';
@@ -61,6 +61,8 @@ async function main() {
   }
   for (const s of skipped) say(s);
   if (builds.length === 0) fail('no build can run here', 1);
+  const warnings = identicalBuilds(builds);
+  for (const w of warnings) say(w);
 
   const manifest = readManifest();
   let instances: BenchInstance[] = args.sets.flatMap((s) => loadSet(manifest, s));
@@ -121,6 +123,7 @@ async function main() {
     warmUpMs: WARM_UP_MS,
     skipped,
     notRun,
+    warnings,
     errors,
   };
   writeFileSync(join(out, 'run.json'), JSON.stringify(meta, null, 1) + '\n');

@@ -139,6 +139,7 @@ test('the report is self-contained: nothing fetched at view time, one verdict pe
   // machine, hashes, Node version and the command line
   assert.match(run.html, /[0-9a-f]{64}/);
   assert.ok(run.html.includes(process.version));
+  assert.match(run.html, /A and B are the same bytes \(sha256 [0-9a-f]{16}…\): any difference between them is seed and timing noise/);
   assert.match(run.html, /npm run bench:compare -- --build A=\S+solver\.wasm --build B=\S+ --set tsplib,deadlines/);
 });
 

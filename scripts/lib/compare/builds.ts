@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 
+import { ABI_VERSION } from '../../../src/solver/abi.ts';
 import { compileSolverModule } from '../../../src/solver/load.ts';
 import { ROOT } from './manifest.ts';
 import { moduleAbiVersion } from './wasm-build.ts';
@@ -76,6 +77,9 @@ function wasmBuild(label: string, path: string): BuildSpec {
   } catch (err) {
     throw new BuildError(`--build ${path}: not a solver module (${(err as Error).message}); build one with npm run build:solver`);
   }
+  if (abiVersion !== ABI_VERSION && abiVersion !== 1) {
+    throw new BuildError(`--build ${path}: the module speaks solver ABI ${abiVersion}; this checkout reads ABI ${ABI_VERSION}${ABI_VERSION === 1 ? '' : ' and 1'}: compare it from a checkout of its own version`);
+  }
   return { kind: 'wasm', label, path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, abiVersion };
 }
 
@@ -119,4 +123,13 @@ function externalBuild(name: ExternalName, label: string, skipped: string[]): Bu
     return null;
   }
   return { kind: 'external', label, solver: name, path: found.path, sha256: sha256File(found.hashFile ?? found.path), version: found.version };
+}
+
+/** One line per pair of builds with the same bytes: their differences can only be noise. */
+export function identicalBuilds(builds: BuildSpec[]): string[] {
+  const lines: string[] = [];
+  builds.forEach((a, i) => builds.slice(i + 1).forEach((b) => {
+    if (a.sha256 === b.sha256) lines.push(`${a.label} and ${b.label} are the same bytes (sha256 ${a.sha256.slice(0, 16)}…): any difference between them is seed and timing noise`);
+  }));
+  return lines;
 }

@@ -28,6 +28,8 @@ export interface RunMeta {
   warmUpMs: number;
   skipped: string[];
   notRun: string[];
+  /** e.g. two builds with the same bytes */
+  warnings?: string[];
   errors: number;
 }
 
@@ -189,6 +191,7 @@ function runSection(meta: RunMeta, summary: SetSummary[]): string {
     `<dt>solve errors</dt><dd>${meta.errors}</dd>`,
     '</dl>',
   ];
+  if (meta.warnings && meta.warnings.length > 0) lines.push(`<h3>Warnings</h3><ul class="notes">${meta.warnings.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>`);
   const skipped = [...meta.skipped, ...meta.notRun];
   if (skipped.length > 0) lines.push(`<h3>Not run</h3><ul class="notes">${skipped.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>`);
   lines.push('</section>');
