@@ -100,7 +100,7 @@ async function setSection(s: SetSummary, meta: RunMeta): Promise<string> {
   const dl = s.hasDeadlines;
   out.push('<h3>Gap per budget</h3>');
   out.push(`<p class="help">Gap = (duration − reference) / reference, in %. For each seed the mean, median and max over the instances are taken; the table gives their mean over the ${meta.seeds.length} seeds with a 95% t-based confidence interval [low, high].</p>`);
-  out.push(`<table class="stats"><thead><tr><th>budget</th><th>build</th><th>runs</th><th>errors</th><th>mean gap %</th><th>median gap %</th><th>max gap %</th><th>mean time ms</th><th>time to final ms (median)</th>${dl ? '<th>on time</th><th>total lateness s</th>' : ''}</tr></thead><tbody>`);
+  out.push(`<div class="scroll"><table class="stats"><thead><tr><th>budget</th><th>build</th><th>runs</th><th>errors</th><th>mean gap %</th><th>median gap %</th><th>max gap %</th><th>mean time ms</th><th>time to final ms (median)</th>${dl ? '<th>on time</th><th>total lateness s</th>' : ''}</tr></thead><tbody>`);
   for (const b of s.budgets) {
     for (const st of b.builds) {
       const k = { set: s.set, budget: b.budgetMs, build: st.build };
@@ -111,20 +111,20 @@ async function setSection(s: SetSummary, meta: RunMeta): Promise<string> {
         + '</tr>');
     }
   }
-  out.push('</tbody></table>');
+  out.push('</tbody></table></div>');
 
   // comparisons
   const comps = s.budgets.flatMap((b) => b.comparisons);
   if (comps.length > 0) {
     out.push('<h3>Wins, ties and losses per instance</h3>');
     out.push('<p class="help">Per instance, each build\'s mean over the seeds (lateness first, then the gap) decides the win. The Wilcoxon signed-rank test pairs the per-instance mean gaps (two-sided; W+ sums the ranks of the instances where the candidate\'s gap is higher; n counts the instances that differ).</p>');
-    out.push('<table class="stats"><thead><tr><th>budget</th><th>candidate</th><th>baseline</th><th>better</th><th>tied</th><th>worse</th><th>W+</th><th>n</th><th>p</th><th>method</th></tr></thead><tbody>');
+    out.push('<div class="scroll"><table class="stats"><thead><tr><th>budget</th><th>candidate</th><th>baseline</th><th>better</th><th>tied</th><th>worse</th><th>W+</th><th>n</th><th>p</th><th>method</th></tr></thead><tbody>');
     for (const c of comps) {
       const k = { set: s.set, budget: c.budgetMs, build: c.candidate };
       out.push(`<tr>${cell(`${c.budgetMs} ms`)}${cell(c.candidate)}${cell(c.baseline)}${cell(String(c.better), { ...k, stat: 'better', value: c.better })}${cell(String(c.tied), { ...k, stat: 'tied', value: c.tied })}${cell(String(c.worse), { ...k, stat: 'worse', value: c.worse })}`
         + `${cell(c.gapTest ? String(c.gapTest.statistic) : '–')}${cell(c.gapTest ? String(c.gapTest.nonZero) : '0')}${cell(c.gapTest ? c.gapTest.pValue.toPrecision(3) : '–', { ...k, stat: 'p', value: c.gapTest ? c.gapTest.pValue : 'none' })}${cell(c.gapTest?.method ?? 'no difference')}</tr>`);
     }
-    out.push('</tbody></table>');
+    out.push('</tbody></table></div>');
   }
 
   // anytime
@@ -147,18 +147,18 @@ async function setSection(s: SetSummary, meta: RunMeta): Promise<string> {
     if (b.perInstance.length === 0) continue;
     out.push(`<figure class="chart wide" data-chart="per-instance" data-budget="${b.budgetMs}">${await renderSvg(perInstanceSpec(b, s.instances, labels(meta), `${SET_TITLES[s.set]} at ${b.budgetMs} ms: gap per instance`))}</figure>`);
   }
-  out.push('<details><summary>Per-instance table</summary><table class="stats small"><thead><tr><th>budget</th><th>instance</th><th>build</th><th>runs</th><th>mean gap %</th><th>min</th><th>max</th>' + (dl ? '<th>mean lateness s</th>' : '') + '</tr></thead><tbody>');
+  out.push('<details><summary>Per-instance table</summary><div class="scroll"><table class="stats small"><thead><tr><th>budget</th><th>instance</th><th>build</th><th>runs</th><th>mean gap %</th><th>min</th><th>max</th>' + (dl ? '<th>mean lateness s</th>' : '') + '</tr></thead><tbody>');
   for (const b of s.budgets) {
     for (const r of b.perInstance) {
       const k = { set: s.set, budget: b.budgetMs, build: r.build, instance: r.instance };
       out.push(`<tr>${cell(`${b.budgetMs} ms`)}${cell(r.instance)}${cell(r.build)}${cell(String(r.runs))}${cell(fmtGap(r.meanGap), { ...k, stat: 'instance-mean', value: r.meanGap })}${cell(fmtGap(r.minGap))}${cell(fmtGap(r.maxGap))}${dl ? cell(r.meanLatenessS.toFixed(1)) : ''}</tr>`);
     }
   }
-  out.push('</tbody></table></details>');
+  out.push('</tbody></table></div></details>');
 
-  out.push('<details><summary>Instances and references</summary><table class="stats small"><thead><tr><th>instance</th><th>n</th><th>reference</th><th>from</th></tr></thead><tbody>');
+  out.push('<details><summary>Instances and references</summary><div class="scroll"><table class="stats small"><thead><tr><th>instance</th><th>n</th><th>reference</th><th>from</th></tr></thead><tbody>');
   for (const i of s.instances) out.push(`<tr>${cell(i.name)}${cell(String(i.n))}${cell(i.reference === null ? '–' : String(i.reference))}${cell(i.referenceSource)}</tr>`);
-  out.push('</tbody></table></details>');
+  out.push('</tbody></table></div></details>');
   if (s.notes.length > 0) out.push(`<ul class="notes">${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
   out.push('</section>');
   return out.join('\n');
@@ -179,7 +179,7 @@ function runSection(meta: RunMeta, summary: SetSummary[]): string {
   const lines = [
     `<section id="run"><h2>How this report was made</h2>`,
     `<p>Reproduce: <code id="command">${esc(meta.command)}</code></p>`,
-    '<table class="stats"><thead><tr><th>build</th><th>kind</th><th>file</th><th>sha256</th><th>improvement events</th></tr></thead><tbody>', ...rows, '</tbody></table>',
+    '<div class="scroll"><table class="stats"><thead><tr><th>build</th><th>kind</th><th>file</th><th>sha256</th><th>improvement events</th></tr></thead><tbody>', ...rows, '</tbody></table></div>',
     '<dl class="machine">',
     `<dt>machine</dt><dd>${esc(`${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os} (${m.host})`)}</dd>`,
     `<dt>Node</dt><dd>${esc(m.node)}</dd>`,
@@ -206,7 +206,7 @@ table.stats{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular
 table.stats th,table.stats td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:right;white-space:nowrap}
 table.stats th{background:#f6f8fa}table.stats td:nth-child(-n+2){text-align:left}
 table.small{font-size:.85rem}ul.verdicts li{margin:.35rem 0}ul.notes{color:#9a6700}
-figure.chart{margin:1rem 0;overflow-x:auto}figure.chart svg{max-width:none}
+figure.chart{margin:1rem 0;overflow-x:auto}.scroll{overflow-x:auto}figure.chart svg{max-width:none}
 code{background:#f6f8fa;padding:.1rem .3rem;border-radius:4px;word-break:break-all}
 dl.machine{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dl.machine dt{font-weight:600}dl.machine dd{margin:0}
 `;
