@@ -21,7 +21,7 @@ import type {
   NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PendingMark, PurchaseOutcome, PurchaseRequest, RecoveryReport, RecoveryRequest, RefundOutcome,
   ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome, SandboxReservationRequest, SandboxUsage, SandboxWindow, SettleCharge, Store,
 } from './types.js';
-import { ENDED_LEASE_RETENTION_MS, toKey, toLeaseStatus, toOutbox, toPayment, type KeyRow, type LeaseRow, type OutboxRow, type PaymentRow } from './rows.js';
+import { ENDED_LEASE_RETENTION_MS, holdsWhileGone, toKey, toLeaseStatus, toOutbox, toPayment, type KeyRow, type LeaseRow, type OutboxRow, type PaymentRow } from './rows.js';
 
 const MIGRATIONS_DIR = new URL('./migrations/postgres/', import.meta.url).pathname;
 /** pg_advisory_lock key held while migrations run, so instances starting together apply each migration once. */
@@ -477,10 +477,11 @@ export class PostgresStore implements Store {
         FROM instance_leases x) leases
         WHERE ended_at_ms IS NULL OR pending_debits + sandbox_reservations + idempotency_claims > 0
         ORDER BY started_at_ms, instance_id`);
+      const statuses = leases.map((row) => toLeaseStatus(row, nowMs));
       return {
         keysChecked: counts.keys, mismatches, expiredPendingDebits: counts.pending, expiredSandboxReservations: counts.sandbox,
-        leases: leases.map((row) => toLeaseStatus(row, nowMs)),
-        ok: mismatches.length === 0 && counts.pending === 0 && counts.sandbox === 0,
+        leases: statuses,
+        ok: mismatches.length === 0 && counts.pending === 0 && counts.sandbox === 0 && !statuses.some(holdsWhileGone),
       };
     }, 'snapshot');
   }

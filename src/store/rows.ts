@@ -51,3 +51,7 @@ export const toLeaseStatus = (r: LeaseRow, nowMs: number): LeaseStatus => ({
 
 /** How long ended leases stay listed before the sweep deletes them. */
 export const ENDED_LEASE_RETENTION_MS = 7 * 86_400_000;
+
+/** A lease that is no longer live but still holds charges or claims: `db check` is not clean until a sweep settles them. */
+export const holdsWhileGone = (l: LeaseStatus): boolean =>
+  l.state !== 'live' && l.pendingDebits + l.sandboxReservations + l.idempotencyClaims > 0;

@@ -11,7 +11,7 @@ import type {
   PurchaseOutcome, PurchaseRequest, RefundOutcome, ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome,
   SandboxReservationRequest, SandboxUsage, SandboxWindow, Store,
 } from './types.js';
-import { ENDED_LEASE_RETENTION_MS, toKey, toLeaseStatus, toOutbox, toPayment, type KeyRow, type LeaseRow, type OutboxRow, type PaymentRow } from './rows.js';
+import { ENDED_LEASE_RETENTION_MS, holdsWhileGone, toKey, toLeaseStatus, toOutbox, toPayment, type KeyRow, type LeaseRow, type OutboxRow, type PaymentRow } from './rows.js';
 
 const MIGRATIONS_DIR = new URL('./migrations/sqlite/', import.meta.url).pathname;
 
@@ -363,7 +363,7 @@ export class SqliteStore implements Store {
       const leases = (this.stmt.leaseStatuses.all() as LeaseRow[]).map((row) => toLeaseStatus(row, nowMs));
       return {
         keysChecked: this.stmt.countKeys.get() as number, mismatches, expiredPendingDebits, expiredSandboxReservations, leases,
-        ok: mismatches.length === 0 && expiredPendingDebits === 0 && expiredSandboxReservations === 0,
+        ok: mismatches.length === 0 && expiredPendingDebits === 0 && expiredSandboxReservations === 0 && !leases.some(holdsWhileGone),
       };
     })();
   }

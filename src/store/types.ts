@@ -151,6 +151,7 @@ export interface IntegrityReport {
   expiredSandboxReservations: number;
   /** Leases not yet ended (live or expired), and ended ones that still hold something. */
   leases: LeaseStatus[];
+  /** No mismatch, nothing stale pending, and no lease that is gone (expired, settled, released) still holds anything. */
   ok: boolean;
 }
 
