@@ -28,7 +28,8 @@ import { openStore } from '../../src/store/open.js';
 import { startFakeOsrm } from '../fakes/osrm.js';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { freePort, spawnServiceProcess, startServiceProcess, type ServiceProcess } from '../helpers/process.js';
-import { coordinateStops, PARIS_START, tempDir } from '../helpers/server.js';
+import { auditLedger, LiveClients, until, type LogicalCall } from '../helpers/live-calls.js';
+import { tempDir } from '../helpers/server.js';
 
 const LEASE = { LEASE_EXPIRY_MS: '3000', LEASE_HEARTBEAT_MS: '1000' };
 const BASE_ENV = { ...LEASE, REQUEST_DEADLINE_MS: '30000', SOLVER_TIME_LIMIT_MS: '100', SOLVER_POOL_SIZE: '1', LOG_LEVEL: 'warn' };
@@ -87,94 +88,11 @@ async function adminCheck(env: Record<string, string>): Promise<{ code: number; 
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `ready` answers true; fails after `ms` (a safety net, not a speed assertion). */
-async function until<T>(what: string, ms: number, ready: () => Promise<T | false>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await ready();
-    if (value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-interface LogicalCall { id: string; stops: number; status: number | 'lost'; message?: string }
-
-/** Live-key optimize calls with an Idempotency-Key (= request id), as a careful client sends them. */
-class Clients {
-  readonly calls = new Map<string, LogicalCall>();
-  private sequence = 0;
-  private random = 4242;
-
-  constructor(private readonly key: string, private readonly prefix: string) {}
-
-  async call(url: string, logical: LogicalCall): Promise<void> {
-    try {
-      const res = await fetch(`${url}/api/v1/optimize`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${this.key}`, 'Content-Type': 'application/json', 'Idempotency-Key': logical.id, 'X-Request-Id': logical.id },
-        body: JSON.stringify({ start: PARIS_START, stops: coordinateStops(logical.stops, logical.stops * 7 + 1) }),
-      });
-      const body = await res.json() as { message?: string };
-      logical.status = res.status;
-      logical.message = body.message;
-    } catch {
-      logical.status = 'lost';
-    }
-  }
-
-  /** `count` clients calling `urls` in turn until stop() resolves. */
-  load(urls: () => string[], count: number): { stop(): Promise<void> } {
-    let stopping = false;
-    const workers = Array.from({ length: count }, async (_, w) => {
-      while (!stopping) {
-        this.random = (this.random * 1103515245 + 12345) % 2147483648;
-        const logical: LogicalCall = { id: `${this.prefix}-${this.sequence++}`, stops: 2 + (this.random % 25), status: 'lost' };
-        this.calls.set(logical.id, logical);
-        const targets = urls();
-        await this.call(targets[(this.sequence + w) % targets.length], logical);
-      }
-    });
-    return { async stop() { stopping = true; await Promise.all(workers); } };
-  }
-
-  /** Retries unanswered calls (and those still in progress elsewhere) until each has a final answer. */
-  async retryUnanswered(url: string): Promise<void> {
-    await until('every call to have a final answer', 60_000, async () => {
-      const open = [...this.calls.values()].filter((c) => c.status === 'lost' || c.status === 409);
-      for (const c of open) await this.call(url, c);
-      return open.length === 0;
-    });
-  }
-}
-
 /** Every call that answered 200 is debited exactly once, every other call not at all, and the balance is the ledger sum. */
 async function assertExactLedger(store: Store, key: ApiKeyRecord, initial: number, calls: Iterable<LogicalCall>): Promise<number> {
-  const ledger = await store.ledger(key.id);
-  const net = new Map<string, number>();
-  const refundsOf = new Map<number, number>();
-  for (const e of ledger) {
-    if (e.requestId) net.set(e.requestId, (net.get(e.requestId) ?? 0) + e.delta);
-    if (e.refundOf !== null) refundsOf.set(e.refundOf, (refundsOf.get(e.refundOf) ?? 0) + 1);
-  }
-  assert.ok([...refundsOf.values()].every((n) => n === 1), 'no debit refunded twice');
-  let charged = 0;
-  let answered = 0;
-  for (const c of calls) {
-    if (c.status === 200) {
-      answered++;
-      charged += c.stops;
-      assert.equal(net.get(c.id), -c.stops, `${c.id} answered 200: debited exactly once`);
-    } else {
-      assert.equal(net.get(c.id) ?? 0, 0, `${c.id} ended with ${c.status}: not debited`);
-    }
-  }
-  const balance = (await store.listKeys()).find((k) => k.id === key.id)!.balance;
-  assert.equal(balance, initial - charged);
-  assert.equal(ledger.reduce((s, e) => s + e.delta, 0), balance);
-  return answered;
+  const audit = await auditLedger(store, key.id, initial, calls);
+  assert.deepEqual(audit.problems, []);
+  return audit.answered;
 }
 
 /** The lease row of a server process (by its pid). */
@@ -192,7 +110,7 @@ describe('instance leases with real server processes', () => {
     const { key, record } = await new Billing(db.store, { limits }).issueKey('live', { stops: initial });
     const env = { ...db.env, ...BASE_ENV };
     const a = await start(env);
-    const clients = new Clients(key, 'k9');
+    const clients = new LiveClients(key, 'k9');
     const load = clients.load(() => [a.url], 6);
     await until('calls in flight', 20_000, async () => [...clients.calls.values()].filter((c) => c.status === 200).length >= 5);
     // kill while a debit is pending
@@ -243,7 +161,7 @@ describe('instance leases with real server processes', () => {
       const env = { ...db.env, ...BASE_ENV };
       const servers = await Promise.all([start(env), start(env), start(env)]);
       const [victim, ...survivors] = servers;
-      const clients = new Clients(key, `${kind}-3`);
+      const clients = new LiveClients(key, `${kind}-3`);
       let targets = servers.map((s) => s.url);
       const load = clients.load(() => targets, 6);
       await until('calls answered', 30_000, async () => [...clients.calls.values()].filter((c) => c.status === 200).length >= 10);
@@ -285,7 +203,7 @@ describe('instance leases with real server processes', () => {
       const env = { ...db.env, ...BASE_ENV, ROUTING: 'osrm', OSRM_URL: osrm.url, OSRM_TIMEOUT_MS: '60000', LOG_LEVEL: 'info' };
       const first = await start(env);
       const port = Number(new URL(first.url).port);
-      const clients = new Clients(key, 'busy');
+      const clients = new LiveClients(key, 'busy');
       const call: LogicalCall = { id: 'busy-1', stops: 12, status: 'lost' };
       const answered = clients.call(first.url, call);
       await until('the call to be in flight', 20_000, async () => osrm.held > 0 && (await db.query('SELECT 1 FROM pending_debits')).length === 1);
@@ -329,7 +247,7 @@ describe('instance leases with real server processes', () => {
         const { key, record } = await new Billing(db.store, { limits }).issueKey('live', { stops: 100 });
         const env = { ...db.env, ...BASE_ENV, ROUTING: 'osrm', OSRM_URL: osrm.url, OSRM_TIMEOUT_MS: '60000', REQUEST_DEADLINE_MS: '60000' };
         const [frozen, other] = await Promise.all([start(env), start(env)]);
-        const clients = new Clients(key, `${kind}-stall`);
+        const clients = new LiveClients(key, `${kind}-stall`);
         const call: LogicalCall = { id: `${kind}-stalled-call`, stops: 9, status: 'lost' };
         const answered = clients.call(frozen.url, call);
         const lease = await leaseOf(db, frozen);
