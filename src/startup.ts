@@ -60,7 +60,7 @@ export function describeStoreError(err: unknown, config: Pick<Config, 'databaseU
   }
   const path = config.databasePath;
   switch (code) {
-    case 'SQLITE_CANTOPEN': case 'EACCES': case 'EPERM': case 'EROFS': case 'ENOENT': case 'ENOTDIR':
+    case 'SQLITE_CANTOPEN': case 'EACCES': case 'EPERM': case 'EROFS': case 'ENOENT': case 'ENOTDIR': case 'EEXIST':
       return new StartupError(`cannot open the SQLite database ${path} (${message}); check DATABASE_PATH and that its directory is writable by this user`, { cause: err });
     case 'SQLITE_NOTADB': case 'SQLITE_CORRUPT':
       return new StartupError(`${path} is not a usable SQLite database (${message}); check DATABASE_PATH, or restore a backup`, { cause: err });
