@@ -203,6 +203,10 @@ export class PostgresStore implements Store {
         throw mapPostgresError(err);
       }
       let broken = false;
+      // a connection lost mid-transaction is also emitted as 'error' on the checked-out client: without a
+      // listener that would crash the process (the query in flight rejects with the same error, handled below)
+      const onError = (): void => { broken = true; };
+      client.on('error', onError);
       try {
         await client.query(mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
         const result = await fn(new Tx(client));
@@ -216,6 +220,7 @@ export class PostgresStore implements Store {
         }
         throw mapPostgresError(err);
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     }

@@ -93,20 +93,23 @@ test('db check lists the instance leases and fails while a gone instance holds c
   const check = admin('db', 'check');
   assert.equal(check.code, 1);
   const report = JSON.parse(check.stdout) as { leases: Array<{ instanceId: string; state: string; pendingDebits: number; pendingStops: number }> };
-  assert.deepEqual(report.leases.map((l) => [l.instanceId, l.state, l.pendingDebits, l.pendingStops]),
-    [['deadbeef0001', 'expired', 1, 6], [server.services.lease.instanceId, 'live', 0, 0]]);
+  // (the test server's own lease is not asserted: spawnSync blocks its heartbeat while the CLI runs, and on a
+  // loaded machine that can outlast its expiry, so it may have been settled and renewed under a new id meanwhile)
+  assert.deepEqual(report.leases.filter((l) => l.instanceId === 'deadbeef0001').map((l) => [l.state, l.pendingDebits, l.pendingStops]), [['expired', 1, 6]]);
   assert.match(check.stderr, /^INSTANCE\s+STATE\s+HOST\s+PID\s+PORT/m);
   assert.match(check.stderr, /instance deadbeef0001 \(web-9 pid 999999 port 3009\) is gone: no heartbeat since .* still holds 1 debit\(s\) of 6 stops/);
 
   const recover = admin('db', 'recover');
   assert.equal(recover.code, 0, recover.stderr);
-  assert.deepEqual(JSON.parse(recover.stdout), { refunded: 1, releasedSandbox: 0, releasedIdempotencyClaims: 0, settledLeases: 1 });
+  const recovered = JSON.parse(recover.stdout) as { refunded: number; releasedSandbox: number; settledLeases: number };
+  assert.deepEqual([recovered.refunded, recovered.releasedSandbox], [1, 0]);
+  assert.ok(recovered.settledLeases >= 1);
   assert.match(recover.stderr, /settled the lease of instance deadbeef0001 \(web-9 pid 999999 port 3009/);
   assert.match(recover.stderr, /refunded 6 stops to key \d+ \(request crashed-call, instance deadbeef0001\)/);
   assert.deepEqual(JSON.parse(admin('db', 'recover').stdout).refunded, 0, 'once');
 
   const clean = admin('db', 'check');
   assert.equal(clean.code, 0, clean.stderr);
-  assert.match(clean.stderr, /OK: \d+ keys, every balance equals its ledger, nothing stale pending; 1 live instance\(s\)\./);
+  assert.match(clean.stderr, /OK: \d+ keys, every balance equals its ledger, nothing stale pending; \d+ live instance\(s\)\./);
   assert.equal((await store.findKeyByHash(hashApiKey(key.key)))!.balance, 40);
 });
