@@ -105,7 +105,7 @@ try {
       };
       const processes: ServiceProcess[] = [];
       try {
-        for (let i = 0; i < count; i++) processes.push(await startServiceProcess({ ...env, INSTANCE_ID: `bench-${i}` }));
+        for (let i = 0; i < count; i++) processes.push(await startServiceProcess(env));
         // warm-up: WASM instantiation, JIT, pool connections
         await load(processes.map((p) => p.url), key, 3000);
         rows.push({ store, instances: count, ...(await load(processes.map((p) => p.url), key, durationMs)) });

@@ -2,7 +2,7 @@
  * Every environment variable the service reads, validated once at start-up.
  * Nothing else in the code base reads process.env.
  */
-import { availableParallelism, hostname } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -30,7 +30,17 @@ export interface Config {
   geocoding: GeocodingConfig;
   solver: SolverConfig;
   optimize: OptimizeConfig;
+  lease: LeaseConfig;
   limits: AbuseLimits;
+  /** Variables that are set but no longer used: logged as warnings at start-up. */
+  warnings: string[];
+}
+
+export interface LeaseConfig {
+  /** A process whose lease is not renewed for this long is taken for dead: any instance gives back its pending charges. */
+  expiryMs: number;
+  /** How often a process renews its lease and runs the recovery sweep. */
+  heartbeatMs: number;
 }
 
 export interface AbuseLimits {
@@ -85,10 +95,6 @@ export interface OptimizeConfig {
   /** A whole optimize call past this is 502 optimization_failed (and refunded). */
   requestDeadlineMs: number;
   idempotencyTtlHours: number;
-  /** This instance's name, stable across its restarts; its unfinished charges are given back when it starts. */
-  instanceId: string;
-  /** How often unsettled charges past their expiry are given back. */
-  recoveryIntervalMs: number;
 }
 
 export interface PaymentsConfig {
@@ -126,6 +132,12 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Variables earlier versions read, and what replaced them. */
+const OBSOLETE_VARIABLES: Record<string, string> = {
+  INSTANCE_ID: 'each process now takes a random instance id (an instance lease) when it starts; remove it (README: Restarts, crashes and instance leases)',
+  RECOVERY_INTERVAL_MS: 'the recovery sweep now runs with every lease heartbeat; set LEASE_HEARTBEAT_MS instead',
+};
 
 const PROJECT_ROOT = resolve(new URL('..', import.meta.url).pathname);
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -280,9 +292,16 @@ export function loadConfig(env: Env = process.env): Config {
   config.optimize = {
     requestDeadlineMs: r.int('REQUEST_DEADLINE_MS', 30_000, 1_000, 600_000),
     idempotencyTtlHours: r.int('IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 30),
-    instanceId: r.string('INSTANCE_ID', `${hostname()}:${port}`),
-    recoveryIntervalMs: r.int('RECOVERY_INTERVAL_MS', 10_000, 100, 3_600_000),
   };
+  const leaseExpiryMs = r.int('LEASE_EXPIRY_MS', 10_000, 1_000, 600_000);
+  config.lease = {
+    expiryMs: leaseExpiryMs,
+    heartbeatMs: r.int('LEASE_HEARTBEAT_MS', Math.floor(leaseExpiryMs / 3), 100, 300_000),
+  };
+  if (config.lease.heartbeatMs * 2 > config.lease.expiryMs) {
+    r.problems.push(`LEASE_HEARTBEAT_MS must be at most half of LEASE_EXPIRY_MS (${config.lease.expiryMs}), so one late heartbeat does not expire the lease (got "${config.lease.heartbeatMs}")`);
+  }
+  config.warnings = Object.entries(OBSOLETE_VARIABLES).filter(([name]) => r.raw(name) !== undefined).map(([name, why]) => `${name} is set but no longer used: ${why}`);
   config.limits = {
     corsOrigins: (r.raw('CORS_ORIGINS') ?? '*').split(',').map((o) => o.trim()).filter((o) => o !== ''),
     trustProxy: r.oneOf('TRUST_PROXY', ['true', 'false'], 'false') === 'true',

@@ -1,9 +1,14 @@
-/** Reads config → opens the store → starts the app → graceful shutdown on SIGTERM/SIGINT. */
+/**
+ * Reads config → binds the port → opens the store and takes an instance lease → serves;
+ * graceful shutdown on SIGTERM/SIGINT. The port is bound first so that a second copy on a busy
+ * port stops with one line before it touches the database.
+ */
 import { createServer } from 'node:http';
 import { loadConfig, ConfigError } from './config.js';
 import { createLogger } from './logger.js';
 import { buildServices } from './services.js';
 import { createApp } from './app.js';
+import { bindPort, describeStoreError, startingGate, StartupError } from './startup.js';
 
 async function main(): Promise<void> {
   let config;
@@ -17,24 +22,22 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  const services = await buildServices(config, logger);
-  const app = createApp({ config, logger, ...services });
-  const server = createServer(app.callback());
+  const gate = startingGate();
+  const server = createServer(gate.listener);
   // slow clients: the headers must arrive within 30 s and the whole request within 2 min;
   // idle keep-alive connections outlive a load balancer's usual 60 s idle timeout
   server.requestTimeout = 120_000;
   server.headersTimeout = 30_000;
   server.keepAliveTimeout = 65_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const port = await bindPort(server, config.port, config.host);
+  for (const warning of config.warnings) logger.warn(warning);
+  const services = await buildServices(config, logger, { port }).catch((err: unknown) => { throw describeStoreError(err, config); });
+  const app = createApp({ config, logger, ...services });
+  gate.open(app.callback());
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const database = config.databaseUrl ? `postgres ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}` : `sqlite ${config.databasePath}`;
-  logger.info({ url: `http://${shownHost}:${port}`, database, instance: config.optimize.instanceId }, `listening on http://${shownHost}:${port}`);
+  logger.info({ url: `http://${shownHost}:${port}`, database, instance: services.lease.instanceId }, `listening on http://${shownHost}:${port}`);
 
   let stopping = false;
   const shutdown = (signal: string): void => {
@@ -44,6 +47,7 @@ async function main(): Promise<void> {
     const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
     server.close(async () => {
       clearInterval(closeIdle);
+      await services.releaseLease();
       await services.close();
       logger.info('stopped');
       process.exit(0);
@@ -57,6 +61,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(err);
+  if (err instanceof StartupError) process.stderr.write(`${err.message}\n`);
+  else console.error(err);
   process.exit(1);
 });

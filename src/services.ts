@@ -1,7 +1,9 @@
 /** Builds every long-lived service from the config; main.ts and the test server share it. */
+import { hostname } from 'node:os';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Billing, type Clock } from './billing/billing.js';
+import { InstanceLease, type LeaseEvents } from './billing/lease.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
 import type { CheckoutProvider } from './api/checkout/router.js';
@@ -20,12 +22,14 @@ import { buildPaymentServices, type Outbox, type PaymentDeps } from './payments/
 import type { CheckoutSessions } from './payments/sessions.js';
 import { ConsoleTestKeys } from './console/test-keys.js';
 
-/** Margin past the request deadline before an unsettled charge is given back by the recovery sweep. */
+/** Margin past the request deadline before an unsettled charge is given back by its own instance's recovery sweep. */
 export const CHARGE_GRACE_MS = 5_000;
 
 export interface Services {
   store: Store;
   billing: Billing;
+  /** This process's instance lease: its random id, heartbeat and recovery sweep. */
+  lease: InstanceLease;
   optimizer: RouteOptimizer;
   idempotency: Idempotency;
   checkout: CheckoutProvider | null;
@@ -42,6 +46,8 @@ export interface Services {
   solverQueueDepth(): number;
   /** What /readyz reports: the store answers and the solver pool is up (false once shutdown began). */
   readiness(): Promise<{ store: boolean; solver: boolean }>;
+  /** After draining: gives back anything still pending under this instance and ends its lease (once; close() does it too). */
+  releaseLease(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,32 +57,36 @@ export interface ServiceOverrides {
   solver?: RouteSolver;
   /** Outbox timing, Stripe timeouts, mail sender. */
   payments?: Omit<PaymentDeps, 'store' | 'billing' | 'logger' | 'clock'>;
+  /** The port this process listens on (PORT=0 picks one), recorded in its lease; default PORT. */
+  port?: number;
 }
 
 export async function buildServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? (() => new Date());
   const metrics = new Metrics();
   const store = await openStore(config);
-  const billing = new Billing(store, {
+  let billing: Billing | undefined;
+  let lease: InstanceLease;
+  const log = leaseLog(logger);
+  try {
+    lease = await InstanceLease.acquire(store, { host: hostname(), pid: process.pid, port: overrides.port ?? config.port }, config.lease, {
+      ...log,
+      recovered: (report, by) => { billing?.countRefunds(report); log.recovered(report, by); },
+    }, clock);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  billing = new Billing(store, {
     limits: config.sandbox,
     clock,
     observer: { debited: (stops) => metrics.stopsDebited.inc(stops), refunded: (stops) => metrics.stopsRefunded.inc(stops) },
     chargeTtlMs: config.optimize.requestDeadlineMs + CHARGE_GRACE_MS,
-    instanceId: config.optimize.instanceId,
+    owner: lease,
   });
-  const recover = async (restarted: boolean): Promise<void> => {
-    try {
-      const report = await billing.recoverExpiredCharges(restarted);
-      for (const r of report.refunded) logger.warn({ debitId: r.debitId, keyId: r.keyId, stops: r.stops, requestId: r.requestId }, 'refunded a charge whose call could not complete');
-      if (report.releasedSandbox > 0) logger.warn({ count: report.releasedSandbox }, 'released sandbox reservations whose calls could not complete');
-      if (report.releasedIdempotencyClaims > 0) logger.warn({ count: report.releasedIdempotencyClaims }, 'released Idempotency-Key claims whose calls could not complete');
-    } catch (err) {
-      logger.error({ err }, 'charge recovery failed; will retry');
-    }
-  };
-  await recover(true);
-  const recoveryTimer = setInterval(() => { void recover(false); }, config.optimize.recoveryIntervalMs);
-  recoveryTimer.unref();
+  // start-up recovery: instances whose lease has expired since (a crash, this host's previous run) are settled now
+  await lease.beat().catch((err) => logger.error({ err }, 'charge recovery failed; the next heartbeat retries'));
+  lease.start();
 
   const payments = buildPaymentServices(config, { store, billing, logger, clock, ...overrides.payments });
 
@@ -119,11 +129,16 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   });
 
   let closing = false;
+  const releaseLease = async (): Promise<void> => {
+    await lease.release().catch((err) => logger.error({ err, instance: lease.instanceId },
+      'could not release the instance lease; it expires on its own and another instance settles what it held'));
+  };
   return {
     store,
     billing,
+    lease,
     optimizer,
-    idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, config.optimize.requestDeadlineMs + CHARGE_GRACE_MS, config.optimize.instanceId, clock),
+    idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, config.optimize.requestDeadlineMs + CHARGE_GRACE_MS, lease, clock),
     checkout: payments.checkout,
     routers: payments.routers,
     openApiPaths: payments.openApiPaths,
@@ -139,12 +154,38 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
       const storeUp = await store.ping().then(() => true, () => false);
       return { store: storeUp && !closing, solver: !closing };
     },
+    releaseLease,
     async close() {
       closing = true;
-      clearInterval(recoveryTimer);
       await payments.close();
       await pool?.close();
+      await releaseLease();
       await store.close();
+    },
+  };
+}
+
+/** What the lease reports, as log lines an operator can act on. */
+function leaseLog(logger: Logger): Required<LeaseEvents> {
+  return {
+    recovered(report, by) {
+      for (const l of report.settledLeases) {
+        logger.warn({ instance: l.instanceId, host: l.host, pid: l.pid, port: l.port, lastHeartbeat: l.heartbeatAt, by },
+          `instance ${l.instanceId} (${l.host} pid ${l.pid} port ${l.port}) stopped renewing its lease at ${l.heartbeatAt}; giving back its unfinished charges`);
+      }
+      for (const r of report.refunded) {
+        logger.warn({ debitId: r.debitId, keyId: r.keyId, stops: r.stops, requestId: r.requestId, instance: r.owner }, 'refunded a charge whose call could not complete');
+      }
+      if (report.releasedSandbox > 0) logger.warn({ count: report.releasedSandbox }, 'released sandbox reservations whose calls could not complete');
+      if (report.releasedIdempotencyClaims > 0) logger.warn({ count: report.releasedIdempotencyClaims }, 'released Idempotency-Key claims whose calls could not complete');
+    },
+    lost(previousId, nextId, sinceRenewalMs) {
+      logger.error({ instance: previousId, next: nextId, sinceRenewalMs },
+        `this instance could not renew its lease for ${sinceRenewalMs} ms (a stall longer than LEASE_EXPIRY_MS) and another instance gave back its unfinished charges; `
+        + `calls that were in flight answer 502 and were not charged; continuing as instance ${nextId}`);
+    },
+    failed(err) {
+      logger.warn({ err }, 'instance lease heartbeat failed (the database did not answer); the next heartbeat retries');
     },
   };
 }

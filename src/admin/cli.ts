@@ -133,12 +133,12 @@ const COMMANDS: Command[] = [
     run: (_p, { store, io, config }, args) => outboxRetry(args, store, io, config),
   },
   {
-    name: 'db check', synopsis: '', summary: 'balance = sum of ledger for every key; nothing pending past its deadline (exit 1 when not)',
+    name: 'db check', synopsis: '', summary: 'balance = sum of ledger for every key; nothing pending whose instance is gone or past its deadline; the instance leases (exit 1 when not clean)',
     details: ['Prints a JSON report on stdout and what is wrong on stderr. Exit 0 when every balance equals its ledger and nothing stale is pending.'],
     run: (_p, { store, io }, args) => dbCheck(args, store, io),
   },
   {
-    name: 'db recover', synopsis: '', summary: 'give back charges past their deadline now',
+    name: 'db recover', synopsis: '', summary: 'settle expired instance leases now: give back the charges of instances that stopped renewing them',
     details: ['Refunds every pending charge whose call can no longer complete, as the running service does periodically; prints a JSON summary.'],
     run: (_p, { billing, io }, args) => dbRecover(args, billing, io),
   },
@@ -424,18 +424,35 @@ async function dbCheck(args: string[], store: Store, io: CliIo): Promise<number>
   parse(args, {}, 0);
   const report = await store.checkIntegrity(new Date());
   io.out(JSON.stringify(report));
+  if (report.leases.length > 0) {
+    io.err(table(['INSTANCE', 'STATE', 'HOST', 'PID', 'PORT', 'STARTED', 'LAST HEARTBEAT', 'PENDING DEBITS', 'STOPS', 'SANDBOX', 'CLAIMS'],
+      report.leases.map((l) => [l.instanceId, l.state, l.host, String(l.pid), String(l.port), l.startedAt, l.heartbeatAt,
+        String(l.pendingDebits), String(l.pendingStops), String(l.sandboxReservations), String(l.idempotencyClaims)])));
+  }
   for (const m of report.mismatches) io.err(`key ${m.keyId}: balance ${m.balance} but its ledger sums to ${m.ledgerSum}`);
-  if (report.expiredPendingDebits > 0) io.err(`${report.expiredPendingDebits} debit(s) pending past their deadline (run "db recover" or start the service)`);
-  if (report.expiredSandboxReservations > 0) io.err(`${report.expiredSandboxReservations} sandbox reservation(s) pending past their deadline`);
-  io.err(report.ok ? `OK: ${report.keysChecked} keys, every balance equals its ledger, nothing stale pending.` : 'FAILED');
+  for (const l of report.leases) {
+    const held = l.pendingDebits + l.sandboxReservations + l.idempotencyClaims;
+    if (l.state === 'live' || held === 0) continue;
+    io.err(`instance ${l.instanceId} (${l.host} pid ${l.pid} port ${l.port}) is ${l.state === 'expired' ? `gone: no heartbeat since ${l.heartbeatAt}` : l.state}`
+      + ` and still holds ${l.pendingDebits} debit(s) of ${l.pendingStops} stops, ${l.sandboxReservations} sandbox reservation(s), ${l.idempotencyClaims} Idempotency-Key claim(s)`
+      + ': a running instance gives them back within one heartbeat, or run "db recover"');
+  }
+  if (report.expiredPendingDebits > 0) io.err(`${report.expiredPendingDebits} debit(s) pending whose instance is gone or past their deadline (run "db recover" or start the service)`);
+  if (report.expiredSandboxReservations > 0) io.err(`${report.expiredSandboxReservations} sandbox reservation(s) pending whose instance is gone or past their deadline`);
+  const live = report.leases.filter((l) => l.state === 'live').length;
+  io.err(report.ok ? `OK: ${report.keysChecked} keys, every balance equals its ledger, nothing stale pending; ${live} live instance(s).` : 'FAILED');
   return report.ok ? 0 : 1;
 }
 
 async function dbRecover(args: string[], billing: Billing, io: CliIo): Promise<number> {
   parse(args, {}, 0);
-  const report = await billing.recoverExpiredCharges();
-  io.out(JSON.stringify({ refunded: report.refunded.length, releasedSandbox: report.releasedSandbox }));
-  for (const r of report.refunded) io.err(`refunded ${r.stops} stops to key ${r.keyId} (request ${r.requestId ?? '-'})`);
+  const report = await billing.recoverExpiredCharges('admin');
+  io.out(JSON.stringify({
+    refunded: report.refunded.length, releasedSandbox: report.releasedSandbox, releasedIdempotencyClaims: report.releasedIdempotencyClaims,
+    settledLeases: report.settledLeases.length,
+  }));
+  for (const l of report.settledLeases) io.err(`settled the lease of instance ${l.instanceId} (${l.host} pid ${l.pid} port ${l.port}; last heartbeat ${l.heartbeatAt})`);
+  for (const r of report.refunded) io.err(`refunded ${r.stops} stops to key ${r.keyId} (request ${r.requestId ?? '-'}, instance ${r.owner})`);
   return 0;
 }
 

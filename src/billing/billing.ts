@@ -7,6 +7,7 @@ import type { SandboxLimits } from '../config.js';
 import type { ApiKeyRecord, KeyKind, PendingMark, RecoveryReport, SettleCharge, Store } from '../store/types.js';
 import { generateApiKey, hashApiKey, lastFour, parseApiKey } from './keys.js';
 import { MINUTE_MS, minuteWindowStart, nextParisMidnightMs, parisDay } from './sandbox-clock.js';
+import { fixedOwner, type ChargeOwner } from './lease.js';
 
 export type Clock = () => Date;
 
@@ -14,6 +15,8 @@ export interface Debit {
   debitId: number;
   stops: number;
   balance: number;
+  /** The instance id the charge is stamped with. */
+  owner: string;
 }
 
 export interface SandboxReservation {
@@ -21,6 +24,7 @@ export interface SandboxReservation {
   stopsRemainingToday: number;
   /** The per-minute call window after this call, for the RateLimit headers. */
   minuteWindow: RateLimitState;
+  owner: string;
 }
 
 export interface SandboxQuotas {
@@ -38,7 +42,7 @@ export interface Charge {
   fields: ChargeFields;
   /** Test keys: the per-minute call window, sent as RateLimit headers. */
   rateLimit?: RateLimitState;
-  /** Makes the charge final; throws 502 if it was given back meanwhile (call past its deadline). */
+  /** Makes the charge final; throws 502 if it was given back meanwhile (call past its deadline, or this instance's lease lapsed). */
   settle(idempotency?: SettleCharge['idempotency']): Promise<void>;
   cancel(): Promise<void>;
 }
@@ -60,10 +64,12 @@ export interface BillingOptions {
   observer?: BillingObserver;
   /**
    * How long a charge may stay unsettled (the request deadline plus a margin).
-   * Past it the recovery sweep gives it back: its call can no longer complete.
+   * Past it the owner's own recovery sweep gives it back: its call can no longer complete.
    */
   chargeTtlMs?: number;
-  /** This service instance, stable across its restarts (e.g. host:port). */
+  /** Who charges belong to: the service passes its instance lease. */
+  owner?: ChargeOwner;
+  /** A fixed owner id instead of a lease (tools and tests). */
   instanceId?: string;
 }
 
@@ -72,14 +78,14 @@ export class Billing {
   private readonly clock: Clock;
   private readonly observer?: BillingObserver;
   private readonly chargeTtlMs: number;
-  readonly instanceId: string;
+  private readonly owner: ChargeOwner;
 
   constructor(private readonly store: Store, options: BillingOptions) {
     this.limits = options.limits;
     this.clock = options.clock ?? (() => new Date());
     this.observer = options.observer;
     this.chargeTtlMs = options.chargeTtlMs ?? 60_000;
-    this.instanceId = options.instanceId ?? 'default';
+    this.owner = options.owner ?? fixedOwner(options.instanceId ?? 'default');
   }
 
   /** Resolves a raw Authorization header to an active key, or throws 401. */
@@ -112,15 +118,15 @@ export class Billing {
 
   /** Live keys: takes `stops` from the balance or throws 402 having taken nothing. */
   async debit(key: ApiKeyRecord, stops: number, requestId: string): Promise<Debit> {
-    const now = this.clock();
-    const outcome = await this.store.debit(key.id, stops, requestId, now, this.pendingMark(now.getTime()));
+    const pending = await this.pendingMark();
+    const outcome = await this.store.debit(key.id, stops, requestId, this.clock(), pending);
     if (!outcome.ok) {
       throw new ApiError(402, 'insufficient_stops',
         `This call needs ${stops} stops but the key's balance is ${outcome.balance}. Buy a pack to top up.`,
         { required: stops, balance: outcome.balance });
     }
     this.observer?.debited(stops);
-    return { debitId: outcome.debitId, stops, balance: outcome.balance };
+    return { debitId: outcome.debitId, stops, balance: outcome.balance, owner: pending.owner };
   }
 
   /** Gives a debit back; safe to call more than once (only the first call refunds). */
@@ -145,10 +151,11 @@ export class Billing {
    */
   async reserveSandbox(key: ApiKeyRecord, stops: number, requestId: string): Promise<SandboxReservation> {
     this.checkSandboxCallSize(stops);
+    const pending = await this.pendingMark();
     const nowMs = this.clock().getTime();
     const outcome = await this.store.reserveSandbox({
       keyId: key.id, nowMs, windowStartMs: minuteWindowStart(nowMs), day: parisDay(nowMs), requestId, stops,
-      callsPerMinute: this.limits.callsPerMinute, stopsPerDay: this.limits.stopsPerDay, pending: this.pendingMark(nowMs),
+      callsPerMinute: this.limits.callsPerMinute, stopsPerDay: this.limits.stopsPerDay, pending,
     });
     if (!outcome.ok) {
       if (outcome.exceeded === 'minute') {
@@ -167,6 +174,7 @@ export class Billing {
         remaining: this.limits.callsPerMinute - outcome.usage.callsInWindow,
         resetSeconds: ((outcome.usage.oldestCallMs ?? nowMs) + MINUTE_MS - nowMs) / 1000,
       },
+      owner: pending.owner,
     };
   }
 
@@ -181,7 +189,7 @@ export class Billing {
       const debit = await this.debit(key, stops, requestId);
       return {
         fields: { stopsCharged: debit.stops, stopsBalance: debit.balance },
-        settle: (idempotency) => this.settle({ debitId: debit.debitId, idempotency }),
+        settle: (idempotency) => this.settle({ debitId: debit.debitId, idempotency }, debit.owner),
         cancel: async () => { await this.refund(debit); },
       };
     }
@@ -189,15 +197,18 @@ export class Billing {
     return {
       fields: { stopsCharged: 0, sandbox: true, sandboxStopsRemainingToday: reservation.stopsRemainingToday },
       rateLimit: reservation.minuteWindow,
-      settle: (idempotency) => this.settle({ sandboxReservationId: reservation.reservationId, idempotency }),
+      settle: (idempotency) => this.settle({ sandboxReservationId: reservation.reservationId, idempotency }, reservation.owner),
       cancel: () => this.releaseSandbox(reservation),
     };
   }
 
-  private async settle(charge: SettleCharge): Promise<void> {
-    if (!(await this.store.settleCharge(charge))) {
-      throw new ApiError(502, 'optimization_failed', 'The call took too long to complete and its charge was given back. Nothing was charged.');
+  private async settle(charge: SettleCharge, owner: string): Promise<void> {
+    if (await this.store.settleCharge(charge)) return;
+    if (await this.owner.lost(owner).catch(() => false)) {
+      throw new ApiError(502, 'optimization_failed', 'The server running this call stalled for longer than its instance lease, so another '
+        + 'instance took over its unfinished calls and gave this charge back; the route was not returned. Nothing was charged: retry the call.');
     }
+    throw new ApiError(502, 'optimization_failed', 'The call took too long to complete and its charge was given back. Nothing was charged.');
   }
 
   async releaseSandbox(reservation: SandboxReservation): Promise<void> {
@@ -206,22 +217,28 @@ export class Billing {
 
   /** Settles a sandbox reservation outside a call (tests, tools). */
   async consumeSandbox(reservation: SandboxReservation): Promise<void> {
-    await this.settle({ sandboxReservationId: reservation.reservationId });
+    await this.settle({ sandboxReservationId: reservation.reservationId }, reservation.owner);
   }
 
-  private pendingMark(nowMs: number): PendingMark {
-    return { untilMs: nowMs + this.chargeTtlMs, owner: this.instanceId };
+  private async pendingMark(): Promise<PendingMark> {
+    const owner = await this.owner.current();
+    return { untilMs: this.clock().getTime() + this.chargeTtlMs, owner };
   }
 
   /**
-   * Gives back charges whose calls can no longer complete: past their expiry
-   * (a lost instance), or, at start-up (`restarted`), every charge this
-   * instance held before it restarted.
+   * Gives back charges whose calls can no longer complete (`db recover`, tests):
+   * those of instances whose lease expired or ended (expired leases are ended
+   * here), and those without a lease past their deadline. `by` names the sweeper.
    */
-  async recoverExpiredCharges(restarted = false): Promise<RecoveryReport> {
-    const report = await this.store.recoverExpiredCharges(this.clock(), restarted ? this.instanceId : undefined);
-    for (const r of report.refunded) this.observer?.refunded(r.stops);
+  async recoverExpiredCharges(by = 'admin'): Promise<RecoveryReport> {
+    const report = await this.store.recoverCharges({ now: this.clock(), by });
+    this.countRefunds(report);
     return report;
+  }
+
+  /** Tells the observer about stops a recovery sweep gave back (the lease's own sweeps report here too). */
+  countRefunds(report: RecoveryReport): void {
+    for (const r of report.refunded) this.observer?.refunded(r.stops);
   }
 
   async sandboxQuotas(key: ApiKeyRecord): Promise<SandboxQuotas> {

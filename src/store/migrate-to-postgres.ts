@@ -42,6 +42,11 @@ const TABLES: TableSpec[] = [
     columns: ['id', 'kind', 'to_address', 'subject', 'body', 'key_id', 'attempts', 'last_error', 'created_at', 'next_attempt_at', 'sent_at', 'cancelled_at'],
   },
   { name: 'console_key_requests', identity: true, columns: ['id', 'key_id', 'client_ip', 'email', 'at_ms'] },
+  // the pending charges' owners: an expired lease's charges are settled by the first PostgreSQL instance's sweep
+  {
+    name: 'instance_leases', identity: false,
+    columns: ['instance_id', 'host', 'pid', 'port', 'started_at_ms', 'heartbeat_at_ms', 'expires_at_ms', 'ended_at_ms', 'end_reason', 'ended_by'],
+  },
 ];
 
 const BATCH = 500;
@@ -82,6 +87,12 @@ async function copy(db: Database.Database, pg: PoolClient, log: (line: string) =
   db.exec('BEGIN'); // one read snapshot of the SQLite file for the whole copy
   await pg.query('BEGIN');
   try {
+    // a live lease: the service still writes to the SQLite file, and what it writes after our snapshot would be lost
+    const running = db.prepare('SELECT instance_id, host, pid, port FROM instance_leases WHERE ended_at_ms IS NULL AND expires_at_ms > ?')
+      .all(Date.now()) as Array<{ instance_id: string; host: string; pid: number; port: number }>;
+    if (running.length > 0) {
+      throw new Error(`the service is still running on the SQLite database (${running.map((r) => `instance ${r.instance_id}: ${r.host} pid ${r.pid} port ${r.port}`).join('; ')}): stop it first`);
+    }
     // no instance may write while we copy (they would also find the database not empty afterwards)
     await pg.query(`LOCK TABLE ${TABLES.map((t) => t.name).join(', ')} IN EXCLUSIVE MODE NOWAIT`).catch((err: { code?: string }) => {
       if (err.code === '55P03') throw new Error('the PostgreSQL tables are in use: stop every service instance using DATABASE_URL first');

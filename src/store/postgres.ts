@@ -17,11 +17,11 @@ import pg from 'pg';
 import type { CustomTypesConfig, PoolClient, PoolConfig } from 'pg';
 import { readMigrations } from './migrate.js';
 import type {
-  ApiKeyRecord, ConsoleTestKeyOutcome, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, IntegrityReport, LedgerEntry,
-  NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PaymentStatus, PendingMark, PurchaseOutcome, PurchaseRequest, RecoveryReport, RefundOutcome,
+  ApiKeyRecord, ConsoleTestKeyOutcome, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, IntegrityReport, LeaseHolder, LedgerEntry,
+  NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PaymentStatus, PendingMark, PurchaseOutcome, PurchaseRequest, RecoveryReport, RecoveryRequest, RefundOutcome,
   ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome, SandboxReservationRequest, SandboxUsage, SandboxWindow, SettleCharge, Store,
 } from './types.js';
-import { PAYMENT_BY_SESSION_SQL, toKey, toOutbox, toPayment, toPaymentStatus, type KeyRow, type OutboxRow, type PaymentRow } from './rows.js';
+import { ENDED_LEASE_RETENTION_MS, PAYMENT_BY_SESSION_SQL, holdsWhileGone, toKey, toLeaseStatus, toOutbox, toPayment, toPaymentStatus, type KeyRow, type LeaseRow, type OutboxRow, type PaymentRow } from './rows.js';
 
 const MIGRATIONS_DIR = new URL('./migrations/postgres/', import.meta.url).pathname;
 /** pg_advisory_lock key held while migrations run, so instances starting together apply each migration once. */
@@ -46,6 +46,21 @@ const TYPES: CustomTypesConfig = {
 
 
 const KEY_COLUMNS = 'id, kind, last4, email, balance, created_at, revoked_at';
+
+/**
+ * A pending charge (row `t`) whose call can no longer complete, as the sweeper $2 sees it at $1 (ms):
+ * its owner's lease has ended, or it is past its deadline and its owner is the sweeper itself or an owner
+ * without a lease row (written before leases existed). A live lease's charges are left to their owner; an
+ * expired one's wait until a sweep ends the lease under its row lock (so a renewal racing the sweep wins or loses whole).
+ */
+const GONE = (t: string) => `(EXISTS (SELECT 1 FROM instance_leases x WHERE x.instance_id = ${t}.owner AND x.ended_at_ms IS NOT NULL)
+  OR (${t}.expires_at_ms <= $1 AND (${t}.owner = $2::text OR NOT EXISTS (SELECT 1 FROM instance_leases x WHERE x.instance_id = ${t}.owner))))`;
+/** What `db check` counts as stale at $1: past its deadline, or its owner's lease expired or ended. */
+const STALE = (t: string) => `(${t}.expires_at_ms <= $1 OR EXISTS (SELECT 1 FROM instance_leases x
+  WHERE x.instance_id = ${t}.owner AND (x.ended_at_ms IS NOT NULL OR x.expires_at_ms <= $1)))`;
+
+/** Thrown inside a transaction to roll it back when a charge can no longer be settled. */
+class NotSettled extends Error {}
 
 const sqlState = (err: unknown): string | undefined => {
   const code = (err as { code?: unknown } | null)?.code;
@@ -188,6 +203,10 @@ export class PostgresStore implements Store {
         throw mapPostgresError(err);
       }
       let broken = false;
+      // a connection lost mid-transaction is also emitted as 'error' on the checked-out client: without a
+      // listener that would crash the process (the query in flight rejects with the same error, handled below)
+      const onError = (): void => { broken = true; };
+      client.on('error', onError);
       try {
         await client.query(mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
         const result = await fn(new Tx(client));
@@ -201,6 +220,7 @@ export class PostgresStore implements Store {
         }
         throw mapPostgresError(err);
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     }
@@ -367,58 +387,106 @@ export class PostgresStore implements Store {
   }
 
   async settleCharge(c: SettleCharge): Promise<boolean> {
-    // each step is a conditional write racing the recovery sweep's own: whichever commits first wins, the other changes nothing
-    return this.tx(async (t): Promise<boolean> => {
-      if (c.debitId !== undefined && await t.run('DELETE FROM pending_debits WHERE debit_id = $1', [c.debitId]) !== 1) return false;
-      if (c.sandboxReservationId !== undefined
-        && await t.run(`UPDATE sandbox_calls SET state = 'consumed' WHERE id = $1 AND state = 'reserved'`, [c.sandboxReservationId]) !== 1) return false;
-      if (c.idempotency) {
-        const i = c.idempotency;
-        const changed = await t.run(`UPDATE idempotency_keys SET state = 'done', response_status = $1, response_body = $2
-          WHERE key_id = $3 AND idempotency_key = $4 AND state = 'pending'`, [i.status, i.body, i.keyId, i.idempotencyKey]);
-        if (changed !== 1) return false;
-      }
+    // each step is a conditional write racing the recovery sweep's own: whichever commits first wins, the other changes nothing;
+    // all or nothing: a debit settled while its Idempotency-Key claim was taken over would charge a call that answers 502
+    try {
+      await this.tx(async (t): Promise<void> => {
+        if (c.debitId !== undefined && await t.run('DELETE FROM pending_debits WHERE debit_id = $1', [c.debitId]) !== 1) throw new NotSettled();
+        if (c.sandboxReservationId !== undefined
+          && await t.run(`UPDATE sandbox_calls SET state = 'consumed' WHERE id = $1 AND state = 'reserved'`, [c.sandboxReservationId]) !== 1) throw new NotSettled();
+        if (c.idempotency) {
+          const i = c.idempotency;
+          const changed = await t.run(`UPDATE idempotency_keys SET state = 'done', response_status = $1, response_body = $2
+            WHERE key_id = $3 AND idempotency_key = $4 AND state = 'pending'`, [i.status, i.body, i.keyId, i.idempotencyKey]);
+          if (changed !== 1) throw new NotSettled();
+        }
+      });
       return true;
+    } catch (err) {
+      if (err instanceof NotSettled) return false;
+      throw err;
+    }
+  }
+
+  async acquireLease(holder: LeaseHolder, now: Date, untilMs: number): Promise<void> {
+    await this.q(`INSERT INTO instance_leases (instance_id, host, pid, port, started_at_ms, heartbeat_at_ms, expires_at_ms)
+      VALUES ($1, $2, $3, $4, $5, $5, $6)`, [holder.instanceId, holder.host, holder.pid, holder.port, now.getTime(), untilMs]);
+  }
+
+  async recoverCharges(r: RecoveryRequest): Promise<RecoveryReport> {
+    return this.tx(async (t): Promise<RecoveryReport> => {
+      const nowMs = r.now.getTime();
+      // an ended lease is never renewed: its charges may already have been given back
+      const renewed = r.renewUntilMs === undefined ? undefined : await t.run(`UPDATE instance_leases SET heartbeat_at_ms = $1, expires_at_ms = $2
+        WHERE instance_id = $3 AND ended_at_ms IS NULL`, [nowMs, r.renewUntilMs, r.by]) === 1;
+      // SKIP LOCKED: a lease being renewed (or ended by another sweeper) right now is left alone; a renewal waiting on our lock finds it ended
+      const ended = await t.rows<LeaseHolder & { heartbeatAtMs: number }>(`UPDATE instance_leases SET ended_at_ms = $1, end_reason = 'settled', ended_by = $2
+        WHERE instance_id IN (SELECT instance_id FROM instance_leases WHERE ended_at_ms IS NULL AND expires_at_ms <= $1 FOR UPDATE SKIP LOCKED)
+        RETURNING instance_id AS "instanceId", host, pid, port, heartbeat_at_ms AS "heartbeatAtMs"`, [nowMs, r.by]);
+      // SKIP LOCKED: a charge being settled right now (or swept by another instance) is left to that transaction
+      const claimed = await t.rows<{ debit_id: number }>(`SELECT p.debit_id FROM pending_debits p
+        WHERE ${GONE('p')} ORDER BY p.debit_id FOR UPDATE SKIP LOCKED`, [nowMs, r.by]);
+      const refunded = await this.giveBack(t, claimed.map((c) => c.debit_id), r.now);
+      const releasedSandbox = await t.run(`UPDATE sandbox_calls s SET state = 'released' WHERE s.state = 'reserved' AND ${GONE('s')}`, [nowMs, r.by]);
+      const releasedIdempotencyClaims = await t.run(`DELETE FROM idempotency_keys k WHERE k.state = 'pending' AND ${GONE('k')}`, [nowMs, r.by]);
+      await t.run('DELETE FROM instance_leases WHERE ended_at_ms IS NOT NULL AND ended_at_ms < $1', [nowMs - ENDED_LEASE_RETENTION_MS]);
+      return {
+        refunded, releasedSandbox, releasedIdempotencyClaims, ...(renewed === undefined ? {} : { renewed }),
+        settledLeases: ended.map(({ heartbeatAtMs, ...holder }) => ({ ...holder, heartbeatAt: new Date(heartbeatAtMs).toISOString() })),
+      };
     });
   }
 
-  async recoverExpiredCharges(now: Date, restartedOwner?: string): Promise<RecoveryReport> {
+  async releaseLease(instanceId: string, now: Date): Promise<RecoveryReport> {
     return this.tx(async (t): Promise<RecoveryReport> => {
       const nowMs = now.getTime();
-      // owner NULL never equals: without a restarted owner only expiry counts
-      const owner = restartedOwner ?? null;
-      // SKIP LOCKED: a charge being settled right now (or swept by another instance) is left to that transaction
-      const claimed = await t.rows<{ debit_id: number }>(`SELECT debit_id FROM pending_debits
-        WHERE expires_at_ms <= $1 OR owner = $2::text ORDER BY debit_id FOR UPDATE SKIP LOCKED`, [nowMs, owner]);
-      const ids = claimed.map((c) => c.debit_id);
-      let expired: RecoveryReport['refunded'] = [];
-      if (ids.length > 0) {
-        await t.run('DELETE FROM pending_debits WHERE debit_id = ANY($1::bigint[])', [ids]);
-        expired = await t.rows<RecoveryReport['refunded'][number]>(`SELECT id AS "debitId", key_id AS "keyId", -delta AS stops, request_id AS "requestId"
-          FROM ledger WHERE id = ANY($1::bigint[]) ORDER BY id`, [ids]);
-        const createdAt = now.toISOString();
-        for (const e of expired) await this.refundRow(t, e, createdAt);
-      }
-      const releasedSandbox = await t.run(`UPDATE sandbox_calls SET state = 'released'
-        WHERE state = 'reserved' AND (expires_at_ms <= $1 OR owner = $2::text)`, [nowMs, owner]);
-      const releasedIdempotencyClaims = await t.run(`DELETE FROM idempotency_keys
-        WHERE state = 'pending' AND (expires_at_ms <= $1 OR owner = $2::text)`, [nowMs, owner]);
-      return { refunded: expired, releasedSandbox, releasedIdempotencyClaims };
+      await t.run(`UPDATE instance_leases SET ended_at_ms = $1, end_reason = 'released', ended_by = $2
+        WHERE instance_id = $2 AND ended_at_ms IS NULL`, [nowMs, instanceId]);
+      const claimed = await t.rows<{ debit_id: number }>(`SELECT debit_id FROM pending_debits WHERE owner = $1
+        ORDER BY debit_id FOR UPDATE SKIP LOCKED`, [instanceId]);
+      const refunded = await this.giveBack(t, claimed.map((c) => c.debit_id), now);
+      const releasedSandbox = await t.run(`UPDATE sandbox_calls SET state = 'released' WHERE state = 'reserved' AND owner = $1`, [instanceId]);
+      const releasedIdempotencyClaims = await t.run(`DELETE FROM idempotency_keys WHERE state = 'pending' AND owner = $1`, [instanceId]);
+      return { refunded, releasedSandbox, releasedIdempotencyClaims, settledLeases: [] };
     });
+  }
+
+  /** Refunds locked pending debits (inside a transaction); a debit already refunded is only unmarked. */
+  private async giveBack(t: Tx, ids: number[], now: Date): Promise<RecoveryReport['refunded']> {
+    if (ids.length === 0) return [];
+    const debits = await t.rows<RecoveryReport['refunded'][number]>(`DELETE FROM pending_debits p USING ledger l
+      WHERE p.debit_id = ANY($1::bigint[]) AND l.id = p.debit_id
+      RETURNING l.id AS "debitId", l.key_id AS "keyId", -l.delta AS stops, l.request_id AS "requestId", p.owner AS owner`, [ids]);
+    debits.sort((a, b) => a.debitId - b.debitId);
+    const createdAt = now.toISOString();
+    const refunded: RecoveryReport['refunded'] = [];
+    for (const d of debits) if (await this.refundRow(t, d, createdAt) !== null) refunded.push(d);
+    return refunded;
   }
 
   async checkIntegrity(now: Date): Promise<IntegrityReport> {
     // one snapshot for every count
     return this.tx(async (t): Promise<IntegrityReport> => {
+      const nowMs = now.getTime();
       const mismatches = await t.rows<IntegrityReport['mismatches'][number]>(`SELECT k.id AS "keyId", k.balance AS balance, COALESCE(SUM(l.delta), 0) AS "ledgerSum"
         FROM api_keys k LEFT JOIN ledger l ON l.key_id = k.id GROUP BY k.id HAVING k.balance <> COALESCE(SUM(l.delta), 0) ORDER BY k.id`);
       const counts = (await t.one<{ keys: number; pending: number; sandbox: number }>(`SELECT
         (SELECT COUNT(*) FROM api_keys) AS keys,
-        (SELECT COUNT(*) FROM pending_debits WHERE expires_at_ms <= $1) AS pending,
-        (SELECT COUNT(*) FROM sandbox_calls WHERE state = 'reserved' AND expires_at_ms <= $1) AS sandbox`, [now.getTime()]))!;
+        (SELECT COUNT(*) FROM pending_debits p WHERE ${STALE('p')}) AS pending,
+        (SELECT COUNT(*) FROM sandbox_calls s WHERE s.state = 'reserved' AND ${STALE('s')}) AS sandbox`, [nowMs]))!;
+      const leases = await t.rows<LeaseRow>(`SELECT * FROM (SELECT x.*,
+          (SELECT COUNT(*) FROM pending_debits p WHERE p.owner = x.instance_id) AS pending_debits,
+          (SELECT COALESCE(SUM(-l.delta), 0) FROM pending_debits p JOIN ledger l ON l.id = p.debit_id WHERE p.owner = x.instance_id) AS pending_stops,
+          (SELECT COUNT(*) FROM sandbox_calls s WHERE s.state = 'reserved' AND s.owner = x.instance_id) AS sandbox_reservations,
+          (SELECT COUNT(*) FROM idempotency_keys i WHERE i.state = 'pending' AND i.owner = x.instance_id) AS idempotency_claims
+        FROM instance_leases x) leases
+        WHERE ended_at_ms IS NULL OR pending_debits + sandbox_reservations + idempotency_claims > 0
+        ORDER BY started_at_ms, instance_id`);
+      const statuses = leases.map((row) => toLeaseStatus(row, nowMs));
       return {
         keysChecked: counts.keys, mismatches, expiredPendingDebits: counts.pending, expiredSandboxReservations: counts.sandbox,
-        ok: mismatches.length === 0 && counts.pending === 0 && counts.sandbox === 0,
+        leases: statuses,
+        ok: mismatches.length === 0 && counts.pending === 0 && counts.sandbox === 0 && !statuses.some(holdsWhileGone),
       };
     }, 'snapshot');
   }
@@ -432,12 +500,13 @@ export class PostgresStore implements Store {
           VALUES ($1, $2, $3, 'pending', $4, $5, $6) ON CONFLICT (key_id, idempotency_key) DO NOTHING`,
         [r.keyId, r.idempotencyKey, r.requestHash, r.nowMs, r.pending.untilMs, r.pending.owner]);
         if (claimed === 1) return { kind: 'started' };
-        const row = await t.one<{ request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_body: string | null; expires_at_ms: number | null }>(
-          `SELECT request_hash, state, response_status, response_body, expires_at_ms FROM idempotency_keys
-           WHERE key_id = $1 AND idempotency_key = $2 FOR UPDATE`, [r.keyId, r.idempotencyKey]);
+        const row = await t.one<{ request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_body: string | null; dead: boolean }>(
+          `SELECT request_hash, state, response_status, response_body,
+             COALESCE(k.expires_at_ms <= $3, false) OR EXISTS (SELECT 1 FROM instance_leases x WHERE x.instance_id = k.owner AND x.ended_at_ms IS NOT NULL) AS dead
+           FROM idempotency_keys k WHERE key_id = $1 AND idempotency_key = $2 FOR UPDATE OF k`, [r.keyId, r.idempotencyKey, r.nowMs]);
         if (!row) continue; // deleted between our insert and our read: claim it again
-        if (row.state === 'pending' && row.expires_at_ms !== null && row.expires_at_ms <= r.nowMs) {
-          // its call died; its charge was given back: the claim is ours now
+        if (row.state === 'pending' && row.dead) {
+          // its call died (past its deadline, or its instance's lease ended); its charge is (or will be) given back: the claim is ours now
           await t.run(`UPDATE idempotency_keys SET request_hash = $3, state = 'pending', response_status = NULL, response_body = NULL,
             created_at_ms = $4, expires_at_ms = $5, owner = $6 WHERE key_id = $1 AND idempotency_key = $2`,
           [r.keyId, r.idempotencyKey, r.requestHash, r.nowMs, r.pending.untilMs, r.pending.owner]);

@@ -1,5 +1,5 @@
 /** Row shapes shared by both stores (same column names in SQLite and PostgreSQL) and their mapping to records. */
-import type { ApiKeyRecord, OutboxMessage, PaymentRecord, PaymentStatus } from './types.js';
+import type { ApiKeyRecord, LeaseStatus, OutboxMessage, PaymentRecord, PaymentStatus } from './types.js';
 
 export interface KeyRow {
   id: number; kind: 'test' | 'live'; last4: string; email: string | null; balance: number; created_at: string; revoked_at: string | null;
@@ -37,3 +37,28 @@ export const PAYMENT_BY_SESSION_SQL = (placeholder: string): string => `SELECT p
   FROM payments p JOIN api_keys k ON k.id = p.key_id WHERE p.stripe_session_id = ${placeholder}`;
 
 export const toPaymentStatus = (p: PaymentRow & { mail_sent_at: string | null }): PaymentStatus => ({ ...toPayment(p), mailSentAt: p.mail_sent_at });
+
+/** An instance_leases row with what its instance still holds (counts are bigint in PostgreSQL, mapped to numbers). */
+export interface LeaseRow {
+  instance_id: string; host: string; pid: number; port: number; started_at_ms: number; heartbeat_at_ms: number; expires_at_ms: number;
+  ended_at_ms: number | null; end_reason: 'released' | 'settled' | null; ended_by: string | null;
+  pending_debits: number; pending_stops: number; sandbox_reservations: number; idempotency_claims: number;
+}
+
+const iso = (ms: number): string => new Date(Number(ms)).toISOString();
+
+export const toLeaseStatus = (r: LeaseRow, nowMs: number): LeaseStatus => ({
+  instanceId: r.instance_id, host: r.host, pid: r.pid, port: r.port,
+  state: r.end_reason ?? (Number(r.expires_at_ms) <= nowMs ? 'expired' : 'live'),
+  startedAt: iso(r.started_at_ms), heartbeatAt: iso(r.heartbeat_at_ms), expiresAt: iso(r.expires_at_ms),
+  endedAt: r.ended_at_ms === null ? null : iso(r.ended_at_ms), endedBy: r.ended_by,
+  pendingDebits: Number(r.pending_debits), pendingStops: Number(r.pending_stops),
+  sandboxReservations: Number(r.sandbox_reservations), idempotencyClaims: Number(r.idempotency_claims),
+});
+
+/** How long ended leases stay listed before the sweep deletes them. */
+export const ENDED_LEASE_RETENTION_MS = 7 * 86_400_000;
+
+/** A lease that is no longer live but still holds charges or claims: `db check` is not clean until a sweep settles them. */
+export const holdsWhileGone = (l: LeaseStatus): boolean =>
+  l.state !== 'live' && l.pendingDebits + l.sandboxReservations + l.idempotencyClaims > 0;

@@ -7,13 +7,30 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readMigrations } from './migrate.js';
 import type {
-  ApiKeyRecord, ConsoleTestKeyOutcome, IntegrityReport, PendingMark, RecoveryReport, SettleCharge, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PaymentStatus,
+  ApiKeyRecord, ConsoleTestKeyOutcome, IntegrityReport, LeaseHolder, PendingMark, RecoveryReport, RecoveryRequest, SettleCharge, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PaymentStatus,
   PurchaseOutcome, PurchaseRequest, RefundOutcome, ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome,
   SandboxReservationRequest, SandboxUsage, SandboxWindow, Store,
 } from './types.js';
-import { PAYMENT_BY_SESSION_SQL, toKey, toOutbox, toPayment, toPaymentStatus, type KeyRow, type OutboxRow, type PaymentRow } from './rows.js';
+import { ENDED_LEASE_RETENTION_MS, PAYMENT_BY_SESSION_SQL, holdsWhileGone, toKey, toLeaseStatus, toOutbox, toPayment, toPaymentStatus, type KeyRow, type LeaseRow, type OutboxRow, type PaymentRow } from './rows.js';
 
 const MIGRATIONS_DIR = new URL('./migrations/sqlite/', import.meta.url).pathname;
+
+/**
+ * A pending charge (row `t`) whose call can no longer complete, as the sweeper `@self` sees it at `@nowMs`:
+ * its owner's lease has ended, or it is past its deadline and its owner is the sweeper itself or an owner
+ * without a lease row (written before leases existed). A live lease's charges are left to their owner.
+ */
+const GONE = (t: string) => `(EXISTS (SELECT 1 FROM instance_leases x WHERE x.instance_id = ${t}.owner AND x.ended_at_ms IS NOT NULL)
+  OR (${t}.expires_at_ms <= @nowMs AND (${t}.owner = @self OR NOT EXISTS (SELECT 1 FROM instance_leases x WHERE x.instance_id = ${t}.owner))))`;
+/** What `db check` counts as stale at `@nowMs`: past its deadline, or its owner's lease expired or ended. */
+const STALE = (t: string) => `(${t}.expires_at_ms <= @nowMs OR EXISTS (SELECT 1 FROM instance_leases x
+  WHERE x.instance_id = ${t}.owner AND (x.ended_at_ms IS NOT NULL OR x.expires_at_ms <= @nowMs)))`;
+/** A sandbox reservation, a claim: which rows are pending. */
+const RESERVED = `state = 'reserved'`;
+const CLAIMED = `state = 'pending'`;
+
+/** Thrown inside a transaction to roll it back when a charge can no longer be settled. */
+class NotSettled extends Error {}
 
 
 /** The SQLite error code of a violated UNIQUE constraint. */
@@ -87,15 +104,40 @@ export class SqliteStore implements Store {
       idempotencyPrune: db.prepare('DELETE FROM idempotency_keys WHERE created_at_ms < ?'),
       idempotencyInsert: db.prepare(`INSERT INTO idempotency_keys (key_id, idempotency_key, request_hash, state, created_at_ms, expires_at_ms, owner)
         VALUES (@keyId, @idempotencyKey, @requestHash, 'pending', @nowMs, @untilMs, @owner)`),
-      releaseDeadClaims: db.prepare(`DELETE FROM idempotency_keys WHERE state = 'pending' AND (expires_at_ms <= @nowMs OR owner = @owner)`),
       insertPending: db.prepare('INSERT INTO pending_debits (debit_id, expires_at_ms, owner) VALUES (?, ?, ?)'),
       deletePending: db.prepare('DELETE FROM pending_debits WHERE debit_id = ?'),
-      expiredPending: db.prepare(`SELECT p.debit_id AS debitId, l.key_id AS keyId, -l.delta AS stops, l.request_id AS requestId
-        FROM pending_debits p JOIN ledger l ON l.id = p.debit_id WHERE p.expires_at_ms <= @nowMs OR p.owner = @owner`),
-      countExpiredPending: db.prepare('SELECT COUNT(*) FROM pending_debits WHERE expires_at_ms <= ?').pluck(),
-      releaseExpiredSandbox: db.prepare(`UPDATE sandbox_calls SET state = 'released'
-        WHERE state = 'reserved' AND (expires_at_ms <= @nowMs OR owner = @owner)`),
-      countExpiredSandbox: db.prepare(`SELECT COUNT(*) FROM sandbox_calls WHERE state = 'reserved' AND expires_at_ms <= ?`).pluck(),
+      insertLease: db.prepare(`INSERT INTO instance_leases (instance_id, host, pid, port, started_at_ms, heartbeat_at_ms, expires_at_ms)
+        VALUES (@instanceId, @host, @pid, @port, @nowMs, @nowMs, @untilMs)`),
+      // an ended lease is never renewed: its charges may already have been given back
+      renewLease: db.prepare(`UPDATE instance_leases SET heartbeat_at_ms = @nowMs, expires_at_ms = @untilMs
+        WHERE instance_id = @self AND ended_at_ms IS NULL`),
+      endExpiredLeases: db.prepare(`UPDATE instance_leases SET ended_at_ms = @nowMs, end_reason = 'settled', ended_by = @self
+        WHERE ended_at_ms IS NULL AND expires_at_ms <= @nowMs
+        RETURNING instance_id AS instanceId, host, pid, port, heartbeat_at_ms AS heartbeatAtMs`),
+      releaseLease: db.prepare(`UPDATE instance_leases SET ended_at_ms = @nowMs, end_reason = 'released', ended_by = @self
+        WHERE instance_id = @self AND ended_at_ms IS NULL`),
+      pruneLeases: db.prepare('DELETE FROM instance_leases WHERE ended_at_ms IS NOT NULL AND ended_at_ms < ?'),
+      gonePending: db.prepare(`SELECT p.debit_id AS debitId, l.key_id AS keyId, -l.delta AS stops, l.request_id AS requestId, p.owner AS owner
+        FROM pending_debits p JOIN ledger l ON l.id = p.debit_id WHERE ${GONE('p')} ORDER BY p.debit_id`),
+      releaseGoneSandbox: db.prepare(`UPDATE sandbox_calls SET state = 'released' WHERE ${RESERVED} AND ${GONE('sandbox_calls')}`),
+      releaseGoneClaims: db.prepare(`DELETE FROM idempotency_keys WHERE ${CLAIMED} AND ${GONE('idempotency_keys')}`),
+      ownPending: db.prepare(`SELECT p.debit_id AS debitId, l.key_id AS keyId, -l.delta AS stops, l.request_id AS requestId, p.owner AS owner
+        FROM pending_debits p JOIN ledger l ON l.id = p.debit_id WHERE p.owner = @self ORDER BY p.debit_id`),
+      releaseOwnSandbox: db.prepare(`UPDATE sandbox_calls SET state = 'released' WHERE ${RESERVED} AND owner = @self`),
+      releaseOwnClaims: db.prepare(`DELETE FROM idempotency_keys WHERE ${CLAIMED} AND owner = @self`),
+      countStalePending: db.prepare(`SELECT COUNT(*) FROM pending_debits p WHERE ${STALE('p')}`).pluck(),
+      countStaleSandbox: db.prepare(`SELECT COUNT(*) FROM sandbox_calls s WHERE s.${RESERVED} AND ${STALE('s')}`).pluck(),
+      leaseStatuses: db.prepare(`SELECT * FROM (SELECT x.*,
+          (SELECT COUNT(*) FROM pending_debits p WHERE p.owner = x.instance_id) AS pending_debits,
+          (SELECT COALESCE(SUM(-l.delta), 0) FROM pending_debits p JOIN ledger l ON l.id = p.debit_id WHERE p.owner = x.instance_id) AS pending_stops,
+          (SELECT COUNT(*) FROM sandbox_calls s WHERE s.${RESERVED} AND s.owner = x.instance_id) AS sandbox_reservations,
+          (SELECT COUNT(*) FROM idempotency_keys i WHERE i.${CLAIMED} AND i.owner = x.instance_id) AS idempotency_claims
+        FROM instance_leases x)
+        WHERE ended_at_ms IS NULL OR pending_debits + sandbox_reservations + idempotency_claims > 0
+        ORDER BY started_at_ms, instance_id`),
+      // a claim whose call died: past its deadline, or its owner's lease has ended
+      claimIsDead: db.prepare(`SELECT 1 FROM idempotency_keys k WHERE k.key_id = @keyId AND k.idempotency_key = @idempotencyKey AND k.${CLAIMED}
+        AND (k.expires_at_ms <= @nowMs OR EXISTS (SELECT 1 FROM instance_leases x WHERE x.instance_id = k.owner AND x.ended_at_ms IS NOT NULL))`).pluck(),
       balanceMismatches: db.prepare(`SELECT k.id AS keyId, k.balance AS balance, COALESCE(SUM(l.delta), 0) AS ledgerSum
         FROM api_keys k LEFT JOIN ledger l ON l.key_id = k.id GROUP BY k.id HAVING k.balance != COALESCE(SUM(l.delta), 0)`),
       countKeys: db.prepare('SELECT COUNT(*) FROM api_keys').pluck(),
@@ -250,56 +292,90 @@ export class SqliteStore implements Store {
   }
 
   async settleCharge(c: SettleCharge): Promise<boolean> {
-    return this.db.transaction((): boolean => {
-      if (c.debitId !== undefined && this.stmt.deletePending.run(c.debitId).changes !== 1) return false;
-      if (c.sandboxReservationId !== undefined && this.stmt.setSandboxState.run('consumed', c.sandboxReservationId).changes !== 1) return false;
-      if (c.idempotency) {
-        const i = c.idempotency;
-        if (this.stmt.idempotencyComplete.run(i.status, i.body, i.keyId, i.idempotencyKey).changes !== 1) return false;
-      }
+    // all or nothing: a debit settled while its Idempotency-Key claim was taken over would charge a call that answers 502
+    try {
+      this.db.transaction((): void => {
+        if (c.debitId !== undefined && this.stmt.deletePending.run(c.debitId).changes !== 1) throw new NotSettled();
+        if (c.sandboxReservationId !== undefined && this.stmt.setSandboxState.run('consumed', c.sandboxReservationId).changes !== 1) throw new NotSettled();
+        if (c.idempotency) {
+          const i = c.idempotency;
+          if (this.stmt.idempotencyComplete.run(i.status, i.body, i.keyId, i.idempotencyKey).changes !== 1) throw new NotSettled();
+        }
+      }).immediate();
       return true;
+    } catch (err) {
+      if (err instanceof NotSettled) return false;
+      throw err;
+    }
+  }
+
+  async acquireLease(holder: LeaseHolder, now: Date, untilMs: number): Promise<void> {
+    this.stmt.insertLease.run({ ...holder, nowMs: now.getTime(), untilMs });
+  }
+
+  async recoverCharges(r: RecoveryRequest): Promise<RecoveryReport> {
+    return this.db.transaction((): RecoveryReport => {
+      const nowMs = r.now.getTime();
+      const who = { nowMs, self: r.by };
+      const renewed = r.renewUntilMs === undefined ? undefined : this.stmt.renewLease.run({ ...who, untilMs: r.renewUntilMs }).changes === 1;
+      const ended = this.stmt.endExpiredLeases.all(who) as Array<LeaseHolder & { heartbeatAtMs: number }>;
+      const refunded = this.giveBack(this.stmt.gonePending.all(who) as RecoveryReport['refunded'], r.now);
+      const releasedSandbox = this.stmt.releaseGoneSandbox.run(who).changes;
+      const releasedIdempotencyClaims = this.stmt.releaseGoneClaims.run(who).changes;
+      this.stmt.pruneLeases.run(nowMs - ENDED_LEASE_RETENTION_MS);
+      return {
+        refunded, releasedSandbox, releasedIdempotencyClaims, ...(renewed === undefined ? {} : { renewed }),
+        settledLeases: ended.map(({ heartbeatAtMs, ...holder }) => ({ ...holder, heartbeatAt: new Date(heartbeatAtMs).toISOString() })),
+      };
     }).immediate();
   }
 
-  async recoverExpiredCharges(now: Date, restartedOwner?: string): Promise<RecoveryReport> {
+  async releaseLease(instanceId: string, now: Date): Promise<RecoveryReport> {
     return this.db.transaction((): RecoveryReport => {
-      const nowMs = now.getTime();
-      // owner NULL never equals: without a restarted owner only expiry counts
-      const who = { nowMs, owner: restartedOwner ?? null };
-      const expired = this.stmt.expiredPending.all(who) as RecoveryReport['refunded'];
-      const createdAt = now.toISOString();
-      for (const e of expired) {
-        this.stmt.deletePending.run(e.debitId);
-        if (this.stmt.refundOf.get(e.debitId) !== undefined) continue;
-        this.stmt.addBalance.run(e.stops, e.keyId);
-        this.stmt.insertLedger.run({ keyId: e.keyId, delta: e.stops, reason: 'refund', requestId: e.requestId, refundOf: e.debitId, createdAt });
-      }
-      const releasedSandbox = this.stmt.releaseExpiredSandbox.run(who).changes;
-      const releasedIdempotencyClaims = this.stmt.releaseDeadClaims.run(who).changes;
-      return { refunded: expired, releasedSandbox, releasedIdempotencyClaims };
+      const who = { nowMs: now.getTime(), self: instanceId };
+      this.stmt.releaseLease.run(who);
+      const refunded = this.giveBack(this.stmt.ownPending.all(who) as RecoveryReport['refunded'], now);
+      return {
+        refunded, settledLeases: [],
+        releasedSandbox: this.stmt.releaseOwnSandbox.run(who).changes,
+        releasedIdempotencyClaims: this.stmt.releaseOwnClaims.run(who).changes,
+      };
     }).immediate();
+  }
+
+  /** Refunds pending debits (inside a transaction); a debit already refunded is only unmarked. */
+  private giveBack(pending: RecoveryReport['refunded'], now: Date): RecoveryReport['refunded'] {
+    const createdAt = now.toISOString();
+    return pending.filter((e) => {
+      this.stmt.deletePending.run(e.debitId);
+      if (this.stmt.refundOf.get(e.debitId) !== undefined) return false;
+      this.stmt.addBalance.run(e.stops, e.keyId);
+      this.stmt.insertLedger.run({ keyId: e.keyId, delta: e.stops, reason: 'refund', requestId: e.requestId, refundOf: e.debitId, createdAt });
+      return true;
+    });
   }
 
   async checkIntegrity(now: Date): Promise<IntegrityReport> {
     return this.db.transaction((): IntegrityReport => {
+      const nowMs = now.getTime();
       const mismatches = this.stmt.balanceMismatches.all() as IntegrityReport['mismatches'];
-      const expiredPendingDebits = this.stmt.countExpiredPending.get(now.getTime()) as number;
-      const expiredSandboxReservations = this.stmt.countExpiredSandbox.get(now.getTime()) as number;
+      const expiredPendingDebits = this.stmt.countStalePending.get({ nowMs }) as number;
+      const expiredSandboxReservations = this.stmt.countStaleSandbox.get({ nowMs }) as number;
+      const leases = (this.stmt.leaseStatuses.all() as LeaseRow[]).map((row) => toLeaseStatus(row, nowMs));
       return {
-        keysChecked: this.stmt.countKeys.get() as number, mismatches, expiredPendingDebits, expiredSandboxReservations,
-        ok: mismatches.length === 0 && expiredPendingDebits === 0 && expiredSandboxReservations === 0,
+        keysChecked: this.stmt.countKeys.get() as number, mismatches, expiredPendingDebits, expiredSandboxReservations, leases,
+        ok: mismatches.length === 0 && expiredPendingDebits === 0 && expiredSandboxReservations === 0 && !leases.some(holdsWhileGone),
       };
     })();
   }
-
 
   async beginIdempotent(r: IdempotencyBegin): Promise<IdempotencyOutcome> {
     return this.db.transaction((): IdempotencyOutcome => {
       this.stmt.idempotencyPrune.run(r.expiredBeforeMs);
       let row = this.stmt.idempotencyGet.get(r.keyId, r.idempotencyKey) as
         { request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_body: string | null; expires_at_ms: number | null } | undefined;
-      if (row && row.state === 'pending' && row.expires_at_ms !== null && row.expires_at_ms <= r.nowMs) {
-        this.stmt.idempotencyDelete.run(r.keyId, r.idempotencyKey); // its call died; its charge was given back
+      if (row && row.state === 'pending' && this.stmt.claimIsDead.get({ keyId: r.keyId, idempotencyKey: r.idempotencyKey, nowMs: r.nowMs }) !== undefined) {
+        this.stmt.idempotencyDelete.run(r.keyId, r.idempotencyKey); // its call died; its charge is (or will be) given back
         row = undefined;
       }
       if (!row) {

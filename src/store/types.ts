@@ -89,18 +89,69 @@ export interface SettleCharge {
   idempotency?: { keyId: number; idempotencyKey: string; status: number; body: string };
 }
 
+/** A service process as its lease row names it. */
+export interface LeaseHolder {
+  /** Random, taken at each process start. */
+  instanceId: string;
+  host: string;
+  pid: number;
+  /** The HTTP port it serves. */
+  port: number;
+}
+
+/**
+ * live: renewed in time. expired: not renewed by its expiry (the instance died or stalls); the next
+ * recovery sweep settles it. settled: another instance (or `db recover`) ended it and gave its charges
+ * back. released: its instance shut down cleanly.
+ */
+export type LeaseState = 'live' | 'expired' | 'settled' | 'released';
+
+export interface LeaseStatus extends LeaseHolder {
+  state: LeaseState;
+  startedAt: string;
+  heartbeatAt: string;
+  expiresAt: string;
+  endedAt: string | null;
+  /** Who settled it: an instance id, or 'admin'. */
+  endedBy: string | null;
+  /** What it still holds. */
+  pendingDebits: number;
+  pendingStops: number;
+  sandboxReservations: number;
+  idempotencyClaims: number;
+}
+
+export interface RecoveryRequest {
+  now: Date;
+  /** Who sweeps: the calling instance's id, or 'admin' (the CLI). */
+  by: string;
+  /** The sweeping instance renews its own lease until this instant, in the same transaction. */
+  renewUntilMs?: number;
+}
+
 export interface RecoveryReport {
-  refunded: Array<{ debitId: number; keyId: number; stops: number; requestId: string | null }>;
+  refunded: Array<{ debitId: number; keyId: number; stops: number; requestId: string | null; owner: string }>;
   releasedSandbox: number;
   releasedIdempotencyClaims: number;
+  /** Leases this sweep found expired and ended: their charges are given back in the same transaction. */
+  settledLeases: Array<LeaseHolder & { heartbeatAt: string }>;
+  /**
+   * With `renewUntilMs`: false when the sweeper's own lease had already been ended by another instance
+   * (it stalled past its expiry and its charges were given back): it must take a new lease.
+   */
+  renewed?: boolean;
 }
 
 export interface IntegrityReport {
   keysChecked: number;
   /** Keys whose balance differs from the sum of their ledger. */
   mismatches: Array<{ keyId: number; balance: number; ledgerSum: number }>;
+  /** Pending debits whose call can no longer complete: their instance's lease expired or ended, or past their deadline. */
   expiredPendingDebits: number;
   expiredSandboxReservations: number;
+  /** Leases not yet ended (live or expired), and ended ones that still hold something. */
+  leases: LeaseStatus[];
+  /** No mismatch, nothing stale pending, and no lease that is gone (expired, settled, released) still holds anything. */
   ok: boolean;
 }
 
@@ -111,7 +162,7 @@ export interface IdempotencyBegin {
   nowMs: number;
   /** Records created before this instant are expired and no longer replayed. */
   expiredBeforeMs: number;
-  /** A claim still pending past `pending.untilMs`, or whose owner restarted, belongs to a call that died; it may be claimed again. */
+  /** A claim still pending past `pending.untilMs`, or whose owner's lease has ended, belongs to a call that died; it may be claimed again. */
   pending: PendingMark;
 }
 
@@ -237,24 +288,31 @@ export interface Store {
   credit(keyId: number, stops: number, reason: 'purchase' | 'admin_credit', requestId: string | null, now: Date): Promise<number>;
   /**
    * One conditional update: debits only if the balance covers every stop. The
-   * debit stays pending until settled or refunded; past `pendingUntilMs` the
-   * recovery sweep refunds it.
+   * debit stays pending until settled or refunded; the recovery sweep refunds it
+   * once its owner's lease has ended (or its owner's own sweep, past `pending.untilMs`).
    */
   debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark): Promise<DebitOutcome>;
   /** Gives a debit back, at most once per debit (and clears its pending mark). */
   refund(debitId: number, now: Date): Promise<RefundOutcome>;
   /**
    * Makes a call's charge final, together with its Idempotency-Key response if
-   * any, in one transaction. False when the charge is no longer pending (the
-   * recovery sweep gave it back): the call must then fail.
+   * any, in one transaction: all of it or nothing. False when the charge is no
+   * longer pending (the recovery sweep gave it back): the call must then fail.
    */
   settleCharge(charge: SettleCharge): Promise<boolean>;
+  /** Writes a new lease row, live until `untilMs`. */
+  acquireLease(holder: LeaseHolder, now: Date, untilMs: number): Promise<void>;
   /**
-   * Refunds pending debits and releases sandbox reservations past their expiry,
-   * and those of `restartedOwner` (an instance that restarted: none of its calls can complete).
+   * The recovery sweep, in ONE transaction: renews the sweeper's lease (`renewUntilMs`), ends every
+   * lease past its expiry ('settled', under a row lock: two sweepers never both end one), then gives
+   * back every pending charge whose call can no longer complete: those owned by an ended lease, those
+   * of the sweeper past their deadline, and those of an owner without a lease row past their deadline.
+   * Charges of a live lease are never touched by another instance.
    */
-  recoverExpiredCharges(now: Date, restartedOwner?: string): Promise<RecoveryReport>;
-  /** For every key, balance = sum of its ledger; nothing pending past its expiry. */
+  recoverCharges(request: RecoveryRequest): Promise<RecoveryReport>;
+  /** A clean shutdown, after draining: gives back anything the instance still holds and ends its lease 'released'. */
+  releaseLease(instanceId: string, now: Date): Promise<RecoveryReport>;
+  /** For every key, balance = sum of its ledger; nothing pending whose instance is gone or past its deadline; the leases. */
   checkIntegrity(now: Date): Promise<IntegrityReport>;
   ledger(keyId: number): Promise<LedgerEntry[]>;
 

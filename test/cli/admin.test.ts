@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { hashApiKey } from '../../src/billing/keys.js';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -87,4 +88,36 @@ test('db check passes on a consistent database and fails (exit 1) when a balance
   assert.match(broken.stderr, new RegExp(`key ${key.id}: balance \\d+ but its ledger sums to \\d+`));
   (server.services.store as unknown as { db: import('better-sqlite3').Database }).db.prepare('UPDATE api_keys SET balance = balance - 5 WHERE id = ?').run(key.id);
   assert.equal(admin('db', 'recover').code, 0);
+});
+
+test('db check lists the instance leases and fails while a gone instance holds charges; db recover settles it once', async () => {
+  const store = server.services.store;
+  const key = await server.services.billing.issueKey('live', { stops: 40 });
+  const past = Date.now() - 60_000;
+  await store.acquireLease({ instanceId: 'deadbeef0001', host: 'web-9', pid: 999999, port: 3009 }, new Date(past), past + 10_000);
+  const debit = await store.debit(key.record.id, 6, 'crashed-call', new Date(), { untilMs: Date.now() + 35_000, owner: 'deadbeef0001' });
+  assert.ok(debit.ok);
+
+  const check = admin('db', 'check');
+  assert.equal(check.code, 1);
+  const report = JSON.parse(check.stdout) as { leases: Array<{ instanceId: string; state: string; pendingDebits: number; pendingStops: number }> };
+  // (the test server's own lease is not asserted: spawnSync blocks its heartbeat while the CLI runs, and on a
+  // loaded machine that can outlast its expiry, so it may have been settled and renewed under a new id meanwhile)
+  assert.deepEqual(report.leases.filter((l) => l.instanceId === 'deadbeef0001').map((l) => [l.state, l.pendingDebits, l.pendingStops]), [['expired', 1, 6]]);
+  assert.match(check.stderr, /^INSTANCE\s+STATE\s+HOST\s+PID\s+PORT/m);
+  assert.match(check.stderr, /instance deadbeef0001 \(web-9 pid 999999 port 3009\) is gone: no heartbeat since .* still holds 1 debit\(s\) of 6 stops/);
+
+  const recover = admin('db', 'recover');
+  assert.equal(recover.code, 0, recover.stderr);
+  const recovered = JSON.parse(recover.stdout) as { refunded: number; releasedSandbox: number; settledLeases: number };
+  assert.deepEqual([recovered.refunded, recovered.releasedSandbox], [1, 0]);
+  assert.ok(recovered.settledLeases >= 1);
+  assert.match(recover.stderr, /settled the lease of instance deadbeef0001 \(web-9 pid 999999 port 3009/);
+  assert.match(recover.stderr, /refunded 6 stops to key \d+ \(request crashed-call, instance deadbeef0001\)/);
+  assert.deepEqual(JSON.parse(admin('db', 'recover').stdout).refunded, 0, 'once');
+
+  const clean = admin('db', 'check');
+  assert.equal(clean.code, 0, clean.stderr);
+  assert.match(clean.stderr, /OK: \d+ keys, every balance equals its ledger, nothing stale pending; \d+ live instance\(s\)\./);
+  assert.equal((await store.findKeyByHash(hashApiKey(key.key)))!.balance, 40);
 });

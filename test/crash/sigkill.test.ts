@@ -1,7 +1,9 @@
 /**
  * Crash test: a server under concurrent live-key traffic is killed with
  * SIGKILL at random moments, several rounds, and restarted on the same
- * database. Clients retry unanswered calls with the same Idempotency-Key.
+ * database (each start is a new instance with its own lease; the killed one's
+ * charges are settled once its lease expires). Clients retry unanswered calls
+ * with the same Idempotency-Key.
  * In the end every logical call that got a 200 is debited exactly once,
  * every other not at all, and the database passes its integrity check.
  */
@@ -26,7 +28,8 @@ test(`SIGKILL under load, ${ROUNDS} rounds: every 200 debited exactly once, noth
   const { key, record } = await new Billing(seedStore, { limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 } }).issueKey('live', { stops: 1_000_000 });
   await seedStore.close();
 
-  const env = { DATABASE_PATH: databasePath, INSTANCE_ID: 'crash-test', REQUEST_DEADLINE_MS: '5000', SOLVER_TIME_LIMIT_MS: '200', LOG_LEVEL: 'warn' };
+  // a short lease: each restart is a new instance, and the one killed before it is settled once its lease expires
+  const env = { DATABASE_PATH: databasePath, LEASE_EXPIRY_MS: '2000', LEASE_HEARTBEAT_MS: '500', REQUEST_DEADLINE_MS: '5000', SOLVER_TIME_LIMIT_MS: '200', LOG_LEVEL: 'warn' };
   const port = await freePort();
   const calls = new Map<string, LogicalCall>();
   let sequence = 0;
@@ -68,13 +71,20 @@ test(`SIGKILL under load, ${ROUNDS} rounds: every 200 debited exactly once, noth
     killedMidFlight += [...calls.values()].filter((c) => c.status === 'lost').length;
   }
 
-  // last restart: recovery at start-up, then the remaining unanswered calls are retried
+  // last restart: the remaining unanswered calls are retried until each has an answer (409 while the killed
+  // instance's lease has not expired yet), and the killed instances' charges are settled
   const server = await startServiceProcess(env, port);
-  for (const logical of calls.values()) if (logical.status === 'lost' || logical.status === 409) await call(server, logical);
+  const store = new SqliteStore(databasePath);
+  for (let attempt = 0; ; attempt++) {
+    const open = [...calls.values()].filter((c) => c.status === 'lost' || c.status === 409);
+    if (open.length === 0 && (await store.checkIntegrity(new Date())).ok) break;
+    assert.ok(attempt < 200, 'the unanswered calls get an answer and the killed instances are settled');
+    for (const logical of open) await call(server, logical);
+    await new Promise((r) => setTimeout(r, 250));
+  }
   server.child.kill('SIGTERM');
   assert.equal(await server.exited, 0);
 
-  const store = new SqliteStore(databasePath);
   const integrity = await store.checkIntegrity(new Date());
   assert.equal(integrity.ok, true, JSON.stringify(integrity));
   const ledger = await store.ledger(record.id);

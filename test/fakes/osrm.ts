@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 export type FakeOsrmMode =
   | { kind: 'ok' }
   | { kind: 'stall' } // accept the request, never answer
+  | { kind: 'hold' } // keep the request until release(), then answer it as 'ok'
   | { kind: 'status'; status: number; body?: unknown } // answer with this status and JSON body
   | { kind: 'code'; code: string; message?: string } // 200 with code != "Ok"
   | { kind: 'malformed' } // 200 with a body that is not the Table shape
@@ -28,6 +29,10 @@ export interface FakeOsrm {
   requests: FakeOsrmRequest[];
   mode: FakeOsrmMode;
   maxTableSize: number;
+  /** Requests held in 'hold' mode. */
+  readonly held: number;
+  /** Answers every held request (as 'ok') and switches to 'ok'. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -51,7 +56,9 @@ export async function startFakeOsrm(opts: { maxTableSize?: number; mode?: FakeOs
     mode: opts.mode ?? ({ kind: 'ok' } as FakeOsrmMode),
     maxTableSize: opts.maxTableSize ?? 100,
   };
+  const held: Array<[IncomingMessage, ServerResponse]> = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (state.mode.kind === 'hold') { held.push([req, res]); return; }
     const u = new URL(req.url ?? '/', 'http://x');
     const m = /^\/table\/v1\/([^/]+)\/(.+)$/.exec(u.pathname);
     if (!m) return send(res, 400, { code: 'InvalidUrl', message: `URL string malformed: ${u.pathname}` });
@@ -104,6 +111,11 @@ export async function startFakeOsrm(opts: { maxTableSize?: number; mode?: FakeOs
     set mode(m) { state.mode = m; },
     get maxTableSize() { return state.maxTableSize; },
     set maxTableSize(n) { state.maxTableSize = n; },
+    get held() { return held.length; },
+    release() {
+      state.mode = { kind: 'ok' };
+      for (const [req, res] of held.splice(0)) server.emit('request', req, res);
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

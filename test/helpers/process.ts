@@ -20,22 +20,26 @@ export interface ServiceProcess {
   exited: Promise<number | string>;
 }
 
-export async function startServiceProcess(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
-  const listenPort = port ?? await freePort();
+/** Spawns the service without waiting for it to be ready (a start that is meant to fail, for instance). */
+export function spawnServiceProcess(env: Record<string, string>, port: number): ServiceProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(listenPort), LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (d) => { output += d; });
   child.stderr!.on('data', (d) => { output += d; });
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
-  const url = `http://127.0.0.1:${listenPort}`;
+  return { url: `http://127.0.0.1:${port}`, child, output: () => output, exited };
+}
+
+export async function startServiceProcess(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
+  const started = spawnServiceProcess(env, port ?? await freePort());
   for (let i = 0; ; i++) {
-    try { if ((await fetch(`${url}/readyz`)).ok) break; } catch { /* starting */ }
-    if (child.exitCode !== null || i > 300) throw new Error(`service did not start:\n${output}`);
+    try { if ((await fetch(`${started.url}/readyz`)).ok) break; } catch { /* starting */ }
+    if (started.child.exitCode !== null || i > 300) throw new Error(`service did not start:\n${started.output()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url, child, output: () => output, exited };
+  return started;
 }

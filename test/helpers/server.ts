@@ -14,6 +14,7 @@ import { createLogger } from '../../src/logger.js';
 import { buildServices, type ServiceOverrides, type Services } from '../../src/services.js';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.js';
 import { OpenApiResponseValidator } from './openapi-validator.js';
+import { startingGate } from '../../src/startup.js';
 
 export interface TestServer {
   url: string;
@@ -41,13 +42,22 @@ export async function startTestServer(options: { env?: Record<string, string>; o
   const dir = options.dir ?? tempDir();
   const config = loadConfig({ DATABASE_PATH: join(dir, 'service.db'), LOG_LEVEL: 'silent', ...options.env });
   const logger = createLogger(config.logLevel);
-  const services = await buildServices(config, logger, options.overrides);
-  const app = createApp({ config, logger, ...services });
-  const server: Server = createServer(app.callback());
+  // as main.ts does: bind first, then open the store and take the instance lease
+  const gate = startingGate();
+  const server: Server = createServer(gate.listener);
   // outlive fetch's pooled connections (4 s idle), so a reused socket is never closed under a request
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  let services: Services;
+  try {
+    services = await buildServices(config, logger, { port, ...options.overrides });
+  } catch (err) {
+    server.close();
+    throw err;
+  }
+  gate.open(createApp({ config, logger, ...services }).callback());
   // every /api/ answer a test sees must match the OpenAPI document the server serves
   const contract = new OpenApiResponseValidator(buildOpenApiDocument(config.publicBaseUrl, services.openApiPaths));
 

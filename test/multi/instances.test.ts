@@ -1,7 +1,7 @@
 /**
  * Several service instances, one PostgreSQL database: three real server
  * processes (src/main.ts, as `npm start` runs it) with the same DATABASE_URL,
- * distinct PORT and INSTANCE_ID, started together on an empty database (their
+ * distinct PORT (and each its own instance lease), started together on an empty database (their
  * migrations race under the advisory lock). Requests are spread over them.
  */
 import { strict as assert } from 'node:assert';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Stripe from 'stripe';
 import { Billing } from '../../src/billing/billing.js';
+import { readMigrations } from '../../src/store/migrate.js';
 import { PostgresStore } from '../../src/store/postgres.js';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/process.js';
@@ -31,7 +32,6 @@ before(async () => {
   instances = await Promise.all(Array.from({ length: INSTANCES }, (_, i) => startServiceProcess({
     DATABASE_URL: url,
     DATABASE_PATH: join(dir, `unused-${i}.db`),
-    INSTANCE_ID: `instance-${i}`,
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     OUTBOX_DIR: join(dir, 'outbox'),
     SOLVER_POOL_SIZE: '1',
@@ -60,7 +60,10 @@ async function optimize(instance: ServiceProcess, key: string, stops: number, se
 describe(`${INSTANCES} instances sharing one PostgreSQL database`, () => {
   test('the instances applied the migrations once between them and all answer ready', async () => {
     const versions = await store.pool.query('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(versions.rows.map((r) => r.version), [1]);
+    assert.deepEqual(versions.rows.map((r) => r.version), readMigrations(new URL('../../src/store/migrations/postgres/', import.meta.url).pathname).map((m) => m.version));
+    const leases = (await store.checkIntegrity(new Date())).leases;
+    assert.deepEqual(leases.map((l) => l.state), ['live', 'live', 'live'], 'one lease per instance');
+    assert.deepEqual(new Set(leases.map((l) => l.pid)), new Set(instances.map((p) => p.child.pid)));
     for (const instance of instances) assert.equal((await fetch(`${instance.url}/readyz`)).status, 200);
   });
 

@@ -76,14 +76,16 @@ test('db migrate-to-postgres copies a SQLite database into an empty PostgreSQL o
   assert.equal(summary.keysVerified, 4);
   assert.deepEqual(Object.fromEntries(summary.tables.map((r) => [r.table, r.rows])), {
     api_keys: 4, ledger: 6, pending_debits: 1, sandbox_calls: 1, idempotency_keys: 1, geocode_cache: 1, payments: 1, outbox: 1, console_key_requests: 1,
+    instance_leases: 0,
   });
   assert.match(res.err, /balances equal their ledger/);
 
   const pgStore = await PostgresStore.open(url);
   try {
     assert.deepEqual(await snapshot(pgStore), before);
-    // the pending charge keeps its owner: a restart of that instance gives it back
-    const recovered = await pgStore.recoverExpiredCharges(t, 'old-host:3000');
+    // the pending charge keeps its owner and deadline: an owner without a lease row (written before leases) is settled past its deadline
+    assert.equal((await pgStore.recoverCharges({ now: t, by: 'admin' })).refunded.length, 0);
+    const recovered = await pgStore.recoverCharges({ now: new Date(t.getTime() + 60_000), by: 'admin' });
     assert.deepEqual(recovered.refunded.map((r) => r.requestId), ['in-flight-call']);
     assert.equal(recovered.releasedIdempotencyClaims, 1);
     // sequences continue after the copied ids
@@ -107,4 +109,22 @@ test('db migrate-to-postgres copies a SQLite database into an empty PostgreSQL o
   const again = await admin(['db', 'migrate-to-postgres'], { ...env, DATABASE_URL: url });
   assert.equal(again.code, 1);
   assert.match(again.err, /not empty/);
+});
+
+test('db migrate-to-postgres refuses while a service instance still holds a live lease on the SQLite file', async () => {
+  const dir = tempDir('ros-migrate-live-');
+  const env = { DATABASE_PATH: join(dir, 'service.db'), OUTBOX_DIR: join(dir, 'outbox') };
+  const sqlite = new SqliteStore(env.DATABASE_PATH);
+  await sqlite.acquireLease({ instanceId: 'running1', host: 'web-1', pid: 4242, port: 3000 }, new Date(), Date.now() + 60_000);
+  await sqlite.close();
+  const url = await server.createDatabase('migrate_live');
+  const res = await admin(['db', 'migrate-to-postgres'], { ...env, DATABASE_URL: url });
+  assert.equal(res.code, 1);
+  assert.match(res.err, /still running on the SQLite database \(instance running1: web-1 pid 4242 port 3000\): stop it first/);
+  const pgStore = await PostgresStore.open(url);
+  try {
+    assert.deepEqual(await pgStore.listKeys(), [], 'nothing copied');
+  } finally {
+    await pgStore.close();
+  }
 });

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Billing } from '../../src/billing/billing.js';
+import { InstanceLease } from '../../src/billing/lease.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { manualClock, tempDir } from '../helpers/server.js';
 
@@ -46,26 +47,71 @@ test('a settled charge is never refunded by the sweep', async () => {
   assert.equal((await store.findKeyByLast4(live.last4))[0].balance, 93);
 });
 
-test('at start-up, the charges this instance held before restarting are given back at once; other instances\' are left until expiry', async () => {
-  const { path, store, billing, clock, live, sandbox } = await setup('host-a:3000');
-  const other = new Billing(store, { limits, clock, chargeTtlMs: 35_000, instanceId: 'host-b:3000' });
-  await billing.openCharge(live, 5, 'mine');
-  await billing.openCharge(sandbox, 4, 'mine-sandbox');
-  await other.openCharge(live, 6, 'theirs');
-  await store.close();
+test('a fixed owner (no lease row, as before leases) is given back only past its deadline, whoever sweeps', async () => {
+  const { store, billing, clock, live } = await setup('host-a:3000');
+  await billing.openCharge(live, 5, 'old');
+  clock.advance(34_999);
+  assert.equal((await billing.recoverExpiredCharges()).refunded.length, 0);
+  clock.advance(1);
+  assert.deepEqual((await billing.recoverExpiredCharges('someone-else')).refunded.map((r) => r.requestId), ['old']);
+  assert.equal((await store.checkIntegrity(clock())).ok, true);
+});
 
-  const reopened = new SqliteStore(path);
-  const restarted = new Billing(reopened, { limits, clock, chargeTtlMs: 35_000, instanceId: 'host-a:3000' });
-  const report = await restarted.recoverExpiredCharges(true);
-  assert.deepEqual(report.refunded.map((r) => r.requestId), ['mine']);
-  assert.equal(report.releasedSandbox, 1);
-  assert.equal((await reopened.findKeyByLast4(live.last4))[0].balance, 94, "host-b's call may still complete");
-  assert.equal((await restarted.sandboxQuotas(sandbox)).sandboxStopsRemainingToday, 200);
-  clock.advance(35_000);
-  assert.deepEqual((await restarted.recoverExpiredCharges()).refunded.map((r) => r.requestId), ['theirs']);
-  assert.equal((await reopened.findKeyByLast4(live.last4))[0].balance, 100);
-  assert.equal((await reopened.checkIntegrity(clock())).ok, true);
-  await reopened.close();
+test('an instance that stalled past its lease: the next charge renews first, finds the lease settled, and is stamped with a new lease', async () => {
+  const path = join(tempDir(), 'stall.db');
+  const clock = manualClock('2026-06-01T10:00:00Z');
+  const store = new SqliteStore(path);
+  const other = new SqliteStore(path);
+  const timing = { expiryMs: 10_000, heartbeatMs: 3_000 };
+  const events: string[] = [];
+  const lease = await InstanceLease.acquire(store, { host: 'h', pid: 1, port: 3000 }, timing, {
+    lost: (previous, next, since) => events.push(`lost ${previous} -> ${next} after ${since} ms`),
+  }, clock);
+  const first = lease.instanceId;
+  const billing = new Billing(store, { limits, clock, chargeTtlMs: 35_000, owner: lease });
+  const { record } = await billing.issueKey('live', { stops: 100 });
+  const inFlight = await billing.openCharge(record, 8, 'in-flight');
+  assert.equal(await lease.current(), first, 'a fresh lease is used as is');
+  clock.advance(12_000); // the process stalls: no heartbeat
+  const survivor = await InstanceLease.acquire(other, { host: 'h2', pid: 2, port: 3001 }, timing, {}, clock);
+  const swept = await survivor.beat();
+  assert.deepEqual(swept.settledLeases.map((l) => l.instanceId), [first]);
+  assert.deepEqual(swept.refunded.map((r) => r.requestId), ['in-flight']);
+  // the stalled process wakes: a new call is stamped with a new lease, so it is not swept with the old one
+  const next = await billing.openCharge(record, 2, 'next');
+  assert.notEqual(lease.instanceId, first);
+  assert.deepEqual(events, [`lost ${first} -> ${lease.instanceId} after 12000 ms`]);
+  assert.equal((await survivor.beat()).refunded.length, 0);
+  await next.settle();
+  await assert.rejects(inFlight.settle(), (err: any) => err.status === 502 && /another instance took over its unfinished calls/.test(err.message));
+  const check = await other.checkIntegrity(clock());
+  assert.equal(check.ok, true, JSON.stringify(check));
+  assert.equal((await other.findKeyByLast4(record.last4))[0].balance, 98);
+  await store.close();
+  await other.close();
+});
+
+test('a heartbeat keeps the lease live: a lease renewed every heartbeat is never settled by another instance', async () => {
+  const path = join(tempDir(), 'beat.db');
+  const store = new SqliteStore(path);
+  const timing = { expiryMs: 1_000, heartbeatMs: 50 };
+  const lease = await InstanceLease.acquire(store, { host: 'h', pid: 1, port: 3000 }, timing, {}, () => new Date());
+  const other = await InstanceLease.acquire(store, { host: 'h', pid: 2, port: 3001 }, timing, {}, () => new Date());
+  lease.start();
+  const billing = new Billing(store, { limits, owner: lease });
+  const { record } = await billing.issueKey('live', { stops: 10 });
+  const charge = await billing.openCharge(record, 3, 'long-call');
+  // real time passes well beyond the expiry while the heartbeat timer runs
+  for (let i = 0; i < 30; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal((await other.beat()).refunded.length, 0);
+  }
+  await charge.settle();
+  const report = await lease.release();
+  assert.equal(report?.refunded.length, 0);
+  assert.deepEqual((await store.checkIntegrity(new Date())).leases.map((l) => l.state), ['live'], 'the released lease is gone from the list; the other is live');
+  await other.release();
+  await store.close();
 });
 
 test('db integrity check finds a balance that disagrees with the ledger', async () => {

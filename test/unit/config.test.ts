@@ -58,3 +58,17 @@ test('engine, store and limit settings: lists, URLs and the settings they requir
     },
   );
 });
+
+test('instance leases: 10 s expiry and a heartbeat of a third by default; the heartbeat must be at most half the expiry; obsolete variables warn', () => {
+  const defaults = loadConfig({});
+  assert.deepEqual(defaults.lease, { expiryMs: 10_000, heartbeatMs: 3_333 });
+  assert.deepEqual(defaults.warnings, []);
+  assert.deepEqual(loadConfig({ LEASE_EXPIRY_MS: '3000' }).lease, { expiryMs: 3_000, heartbeatMs: 1_000 });
+  assert.deepEqual(loadConfig({ LEASE_EXPIRY_MS: '3000', LEASE_HEARTBEAT_MS: '1500' }).lease, { expiryMs: 3_000, heartbeatMs: 1_500 });
+  assert.throws(() => loadConfig({ LEASE_EXPIRY_MS: '3000', LEASE_HEARTBEAT_MS: '1501' }), /LEASE_HEARTBEAT_MS must be at most half of LEASE_EXPIRY_MS \(3000\)/);
+  assert.throws(() => loadConfig({ LEASE_EXPIRY_MS: '500' }), /LEASE_EXPIRY_MS must be an integer from 1000 to 600000/);
+  const old = loadConfig({ INSTANCE_ID: 'web-1:3000', RECOVERY_INTERVAL_MS: '10000' });
+  assert.equal(old.warnings.length, 2);
+  assert.match(old.warnings[0], /^INSTANCE_ID is set but no longer used: each process now takes a random instance id/);
+  assert.match(old.warnings[1], /^RECOVERY_INTERVAL_MS is set but no longer used: .*LEASE_HEARTBEAT_MS/);
+});

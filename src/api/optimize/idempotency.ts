@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError, invalidRequest } from '../../errors.js';
 import type { Store } from '../../store/types.js';
+import type { ChargeOwner } from '../../billing/lease.js';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -33,16 +34,17 @@ export class Idempotency {
     private readonly ttlMs: number,
     /** A claim left pending longer than this belongs to a call that died and may be claimed again. */
     private readonly pendingTtlMs: number,
-    /** This service instance (its claims are released when it restarts). */
-    private readonly owner: string,
+    /** This service instance's lease (a claim is freed once its instance's lease has ended). */
+    private readonly owner: ChargeOwner,
     private readonly clock: () => Date,
   ) {}
 
   async start(keyId: number, idempotencyKey: string, body: unknown): Promise<IdempotencyStart> {
     if (!KEY_PATTERN.test(idempotencyKey)) throw invalidRequest('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces');
+    const owner = await this.owner.current();
     const nowMs = this.clock().getTime();
     const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
-    const outcome = await this.store.beginIdempotent({ keyId, idempotencyKey, requestHash, nowMs, expiredBeforeMs: nowMs - this.ttlMs, pending: { untilMs: nowMs + this.pendingTtlMs, owner: this.owner } });
+    const outcome = await this.store.beginIdempotent({ keyId, idempotencyKey, requestHash, nowMs, expiredBeforeMs: nowMs - this.ttlMs, pending: { untilMs: nowMs + this.pendingTtlMs, owner } });
     switch (outcome.kind) {
       case 'replay':
         return { replay: { status: outcome.status, body: JSON.parse(outcome.body) } };
