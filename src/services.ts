@@ -9,7 +9,7 @@ import { Idempotency } from './api/optimize/idempotency.js';
 import { OptimizePipeline, type RouteSolver } from './api/optimize/pipeline.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import {
-  CachedGeocoder, EMBEDDED_GEOCODER_NOTICE, StoreGeocodeCache, createGeocoder, createRouting, usesEmbeddedGeocoder,
+  EMBEDDED_GEOCODER_NOTICE, StoreGeocodeCache, createGeocoder, createRouting, isCommuneLevelFirst,
   type GeocoderSettings, type RoutingSettings,
 } from './geo/index.js';
 import { Metrics } from './metrics.js';
@@ -84,14 +84,24 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     } : {}),
     logger,
   };
+  const geo = config.geocoding;
+  const breaker = { breakerFailures: geo.breakerFailures, breakerCooldownMs: geo.breakerCooldownMs };
   const geocoderSettings: GeocoderSettings = {
-    ban: { baseUrl: config.geocoding.banUrl, minScore: config.geocoding.banMinScore, timeoutMs: config.geocoding.timeoutMs },
-    ...(config.geocoding.nominatimUrl ? {
-      nominatim: { baseUrl: config.geocoding.nominatimUrl, minImportance: config.geocoding.nominatimMinImportance, timeoutMs: config.geocoding.timeoutMs },
+    geoplateforme: {
+      baseUrl: geo.geoplateformeUrl, minScore: geo.geoplateformeMinScore, timeoutMs: geo.timeoutMs,
+      ratePerSecond: geo.geoplateformeRateLimit, batchThreshold: geo.batchThreshold, ...breaker,
+    },
+    ...(geo.banUrl ? {
+      ban: { baseUrl: geo.banUrl, minScore: geo.banMinScore, timeoutMs: geo.timeoutMs, ratePerSecond: geo.banRateLimit, batchThreshold: geo.batchThreshold, ...breaker },
     } : {}),
+    ...(geo.nominatimUrl ? {
+      nominatim: { baseUrl: geo.nominatimUrl, minImportance: geo.nominatimMinImportance, timeoutMs: geo.timeoutMs, ...breaker },
+    } : {}),
+    cache: new StoreGeocodeCache(store, clock),
+    minPrecision: geo.minPrecision,
     logger,
   };
-  if (usesEmbeddedGeocoder(config.geocoding.chain)) logger.info({ geocoder: config.geocoding.chain.join(',') }, EMBEDDED_GEOCODER_NOTICE);
+  if (isCommuneLevelFirst(geo.chain)) logger.info({ geocoder: geo.chain.join(',') }, EMBEDDED_GEOCODER_NOTICE);
 
   const pool = overrides.solver ? null : new SolverPool({
     ...(config.solver.wasmPath ? { wasmPath: config.solver.wasmPath } : {}),
@@ -104,7 +114,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   metrics.observeSolverQueue(solverQueueDepth);
 
   const optimizer = new OptimizePipeline({
-    geocoder: new CachedGeocoder(createGeocoder(config.geocoding.chain, geocoderSettings), new StoreGeocodeCache(store, clock)),
+    geocoder: createGeocoder(geo.chain, geocoderSettings),
     geocodeConcurrency: config.geocoding.concurrencyPerCall,
     routing: createRouting(config.routing.live, routingSettings),
     sandboxRouting: createRouting([config.routing.sandbox], routingSettings),
