@@ -83,12 +83,14 @@ interface Match { entry: FakeAddress; type: NonNullable<FakeAddress['type']>; sc
 
 function find(addresses: readonly FakeAddress[], q: string, postcode: string | null): Match | null {
   const nq = norm(q);
-  for (const e of addresses) {
-    if (postcode && e.postcode !== postcode) continue;
-    const place = norm(`${e.street ?? e.name ?? ''} ${e.city}`);
+  const candidates = addresses.filter((e) => !postcode || e.postcode === postcode);
+  for (const e of candidates) {
     if (nq === norm(`${e.housenumber ?? ''} ${e.street ?? e.name ?? ''} ${e.city}`)) {
       return { entry: e, type: e.type ?? (e.housenumber ? 'housenumber' : 'street'), score: e.score ?? 0.97 };
     }
+  }
+  for (const e of candidates) {
+    const place = norm(`${e.street ?? ''} ${e.city}`);
     if (e.street && (nq === place || (nq.endsWith(` ${place}`) && /^\d+[a-z]?$/.test(nq.slice(0, -place.length - 1))))) {
       return { entry: e, type: e.type === 'municipality' || e.type === 'locality' ? e.type : 'street', score: e.score ?? 0.75 };
     }

@@ -134,8 +134,22 @@ export class AddokGeocoder implements Geocoder {
     return { latitude: coords[1], longitude: coords[0], precision: precisionOf(f.properties?.type), provider: this.name, label };
   }
 
-  /** One CSV batch request; one outcome per address, or 'retry' for a row the service did not process. */
+  /**
+   * One CSV batch request; one outcome per address, or 'retry' for a row the service did not process.
+   * An answer we cannot use (error status other than 429, malformed file) is an `unusableBatch` error.
+   */
   private async searchCsv(addresses: readonly Address[], signal?: AbortSignal): Promise<Array<GeocodeOutcome | 'retry'>> {
+    try {
+      return await this.searchCsvOnce(addresses, signal);
+    } catch (err) {
+      if (err instanceof GeocoderError && !err.unreachable && err.status !== 429) {
+        throw new GeocoderError(this.name, `batch: ${err.message.slice(this.name.length + 2)}`, { status: err.status, unusableBatch: true, cause: err });
+      }
+      throw err;
+    }
+  }
+
+  private async searchCsvOnce(addresses: readonly Address[], signal?: AbortSignal): Promise<Array<GeocodeOutcome | 'retry'>> {
     const csv = stringifyCsv([
       ['id', 'street', 'postcode', 'city'],
       ...addresses.map((a, i) => {

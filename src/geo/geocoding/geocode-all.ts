@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { ImpreciseMatchError } from './chain.js';
 import { normaliseAddressKey } from './normalise.js';
 import { geocodeEach, type Address, type GeocodedPoint, type GeocodePrecision, type Geocoder } from './types.js';
@@ -61,6 +62,8 @@ export async function geocodeAll(
       unique.push(it.address);
     }
   });
+  // every lookup waiting for a request slot listens to the call's signal
+  if (opts.signal) setMaxListeners(Math.max(getMaxListeners(opts.signal), 2 * unique.length + 10), opts.signal);
   const outcomes = await geocodeEach(geocoder, unique, { concurrency: Math.max(1, Math.floor(opts.concurrency)), signal: opts.signal });
   opts.signal?.throwIfAborted();
 

@@ -9,7 +9,8 @@
  *   every lookup fails at once with a GeocoderError (`skipped`), so the chain falls through to the
  *   next engine without waiting. After the cool-down one trial request decides: success closes the
  *   breaker, failure opens it for another cool-down (lookups arriving meanwhile wait for that trial).
- *   A 400 (the service refused this query) is the caller's problem, not the service's: not counted.
+ *   A 400 (the service refused this query) is the caller's problem, not the service's: not counted;
+ *   nor is a batch answer that could not be used (its addresses are then asked one by one).
  * - 429 Too Many Requests: the engine's limiter pauses for Retry-After (1 s, then 2 s when absent),
  *   so that no other lookup of this process hits the service meanwhile, then the request is tried
  *   again, at most `maxAttempts` times in all. A pause longer than `maxWaitMs` (the request timeout)
@@ -38,9 +39,12 @@ export type BreakerState = 'closed' | 'open' | 'half-open';
 
 const DEFAULT_429_BACKOFF_MS = 1000;
 
-/** Service failures count toward opening the breaker; a query refused as bad (400) does not. */
+/**
+ * Service failures count toward opening the breaker; a query refused as bad (400) does not, nor does
+ * an unusable batch answer (the single requests that follow it are counted instead).
+ */
 export function isServiceFailure(err: Error): boolean {
-  return err instanceof GeocoderError && err.status !== 400;
+  return err instanceof GeocoderError && err.status !== 400 && !err.unusableBatch;
 }
 
 export class EngineGuard {

@@ -68,11 +68,16 @@ export class GeocoderError extends Error {
   readonly unreachable: boolean;
   /** The service asked us to wait this long (HTTP 429/503 Retry-After), in ms. */
   readonly retryAfterMs?: number;
+  /**
+   * A batch answer we could not use although the service answered: the addresses are then looked
+   * up one by one, and those requests, not this one, tell whether the service works.
+   */
+  readonly unusableBatch: boolean;
 
   constructor(
     provider: string,
     message: string,
-    opts: { status?: number; timedOut?: boolean; unreachable?: boolean; retryAfterMs?: number; cause?: unknown } = {},
+    opts: { status?: number; timedOut?: boolean; unreachable?: boolean; retryAfterMs?: number; unusableBatch?: boolean; cause?: unknown } = {},
   ) {
     super(`${provider}: ${message}`, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'GeocoderError';
@@ -81,10 +86,19 @@ export class GeocoderError extends Error {
     this.timedOut = opts.timedOut ?? false;
     this.unreachable = opts.unreachable ?? this.timedOut;
     this.retryAfterMs = opts.retryAfterMs;
+    this.unusableBatch = opts.unusableBatch ?? false;
   }
 }
 
-/** Runs `fn` over `items` with at most `concurrency` calls in flight; outcomes in input order. Rejects only on abort. */
+/** The service did not answer at all (timeout, refused connection, or its circuit breaker is open). */
+export const isUnreachable = (err: Error): boolean => err instanceof GeocoderError && err.unreachable;
+
+/**
+ * Runs `fn` over `items` with at most `concurrency` calls in flight; outcomes in input order.
+ * Once one lookup finds the service unreachable, the items not started yet fail with that same
+ * error at once: a service that does not answer costs one call one timeout, not one per address.
+ * Rejects only on abort.
+ */
 export async function settleEach<T>(
   items: readonly T[],
   concurrency: number,
@@ -93,15 +107,22 @@ export async function settleEach<T>(
 ): Promise<GeocodeOutcome[]> {
   const outcomes: GeocodeOutcome[] = new Array(items.length);
   let next = 0;
+  let unreachable: Error | undefined;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
       signal?.throwIfAborted();
       const k = next++;
+      if (unreachable) {
+        outcomes[k] = { ok: false, error: unreachable };
+        continue;
+      }
       try {
         outcomes[k] = { ok: true, result: await fn(items[k]!) };
       } catch (err) {
         signal?.throwIfAborted();
-        outcomes[k] = { ok: false, error: err instanceof Error ? err : new Error(String(err)) };
+        const error = err instanceof Error ? err : new Error(String(err));
+        if (isUnreachable(error)) unreachable ??= error;
+        outcomes[k] = { ok: false, error };
       }
     }
   };
