@@ -9,7 +9,7 @@ import { Idempotency } from './api/optimize/idempotency.js';
 import { OptimizePipeline, type RouteSolver } from './api/optimize/pipeline.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import {
-  EMBEDDED_GEOCODER_NOTICE, StoreGeocodeCache, createGeocoder, createRouting, isCommuneLevelFirst,
+  EMBEDDED_GEOCODER_NOTICE, EmbeddedGeocoder, StoreGeocodeCache, createGeocoder, createRouting, isCommuneLevelFirst,
   type GeocoderSettings, type RoutingSettings,
 } from './geo/index.js';
 import { Metrics } from './metrics.js';
@@ -102,6 +102,11 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     logger,
   };
   if (isCommuneLevelFirst(geo.chain)) logger.info({ geocoder: geo.chain.join(',') }, EMBEDDED_GEOCODER_NOTICE);
+  const geocoder = createGeocoder(geo.chain, geocoderSettings);
+  // load the gazetteer now, in the background, so that a fallback to it costs nothing when a street-level engine fails
+  for (const engine of geocoder.geocoders) {
+    if (engine instanceof EmbeddedGeocoder) engine.warmUp().catch((err: unknown) => logger.error({ err }, 'the embedded gazetteer could not be loaded'));
+  }
 
   const pool = overrides.solver ? null : new SolverPool({
     ...(config.solver.wasmPath ? { wasmPath: config.solver.wasmPath } : {}),
@@ -114,7 +119,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   metrics.observeSolverQueue(solverQueueDepth);
 
   const optimizer = new OptimizePipeline({
-    geocoder: createGeocoder(geo.chain, geocoderSettings),
+    geocoder,
     geocodeConcurrency: config.geocoding.concurrencyPerCall,
     routing: createRouting(config.routing.live, routingSettings),
     sandboxRouting: createRouting([config.routing.sandbox], routingSettings),
