@@ -52,6 +52,9 @@ export interface ServiceOverrides {
 
 export async function buildServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? (() => new Date());
+  // the gazetteer is loaded before the service answers: a fallback to it then costs nothing, and
+  // the main thread never stalls on parsing it in the middle of serving
+  if (config.geocoding.chain.includes('embedded')) await new EmbeddedGeocoder().warmUp();
   const metrics = new Metrics();
   const store = await openStore(config);
   const billing = new Billing(store, {
@@ -103,10 +106,6 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   };
   if (isCommuneLevelFirst(geo.chain)) logger.info({ geocoder: geo.chain.join(',') }, EMBEDDED_GEOCODER_NOTICE);
   const geocoder = createGeocoder(geo.chain, geocoderSettings);
-  // load the gazetteer now, in the background, so that a fallback to it costs nothing when a street-level engine fails
-  for (const engine of geocoder.geocoders) {
-    if (engine instanceof EmbeddedGeocoder) engine.warmUp().catch((err: unknown) => logger.error({ err }, 'the embedded gazetteer could not be loaded'));
-  }
 
   const pool = overrides.solver ? null : new SolverPool({
     ...(config.solver.wasmPath ? { wasmPath: config.solver.wasmPath } : {}),

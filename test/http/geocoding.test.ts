@@ -34,7 +34,7 @@ let fake: FakeGeoplateforme;
 let server: TestServer;
 before(async () => {
   fake = await startFakeGeoplateforme([...PARIS_ADDRESSES, ...EXTRA, ...syntheticAddresses(200)]);
-  server = await startTestServer({ env: { GEOPLATEFORME_URL: fake.url, GEOCODER_TIMEOUT_MS: '1000' } });
+  server = await startTestServer({ env: { GEOPLATEFORME_URL: fake.url } });
 });
 after(async () => {
   await server?.close();
