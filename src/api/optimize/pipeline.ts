@@ -69,7 +69,8 @@ export class OptimizePipeline implements RouteOptimizer {
 
     const stops = request.stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline }));
     const scheduleOf = (order: readonly number[]) => buildSchedule({ departure, order, stops, durationsS: matrix.durationsS, distancesM: matrix.distancesM, hasEnd });
-    const order = inputOrderAtSamePlace(solution.order, points.slice(1, request.stops.length + 1), (o) => scheduleOf(o).totalLatenessS);
+    const hasDeadlines = request.stops.some((s) => s.deadline !== undefined);
+    const order = inputOrderAtSamePlace(solution.order, points.slice(1, request.stops.length + 1), hasDeadlines ? (o) => scheduleOf(o).totalLatenessS : () => 0);
     const schedule = scheduleOf(order);
     const warnings = geocodingWarnings(locations);
     return {

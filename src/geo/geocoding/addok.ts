@@ -143,7 +143,7 @@ export class AddokGeocoder implements Geocoder {
       return await this.searchCsvOnce(addresses, signal);
     } catch (err) {
       if (err instanceof GeocoderError && !err.unreachable && err.status !== 429) {
-        throw new GeocoderError(this.name, `batch: ${err.message.slice(this.name.length + 2)}`, { status: err.status, unusableBatch: true, cause: err });
+        throw new GeocoderError(this.name, `batch: ${err.message.replace(`${this.name}: `, '')}`, { status: err.status, unusableBatch: true, cause: err });
       }
       throw err;
     }
