@@ -6,25 +6,14 @@
 import { ApiError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
-import {
-  geocodeAll, GeocodingFailedError, isCoarserThanStreet,
-  type GeocodeFailure, type GeocodedPoint, type Geocoder, type Point, type RoutingProvider, type TravelMatrix,
-} from '../../geo/index.js';
+import { geocodeAll, GeocodingFailedError, type GeocodedPoint, type Geocoder, type Point, type RoutingProvider, type TravelMatrix } from '../../geo/index.js';
 import { buildSchedule, resolveDeparture, solverDeadlineOffsetS } from '../../schedule/index.js';
 import { SolverError } from '../../solver/errors.js';
 import type { SolveProblem, SolveResult } from '../../solver/types.js';
 import { inputOrderAtSamePlace } from './colocated.js';
+import { describeGeocodingFailure, geocodingWarnings, type ResolvedLocation } from './geocoding-report.js';
 import { isAddress, type Location, type OptimizeRequest } from './schema.js';
-import type { OptimizeContext, RouteOptimizer, RouteResult, RouteWarning, WaypointGeocoding } from './types.js';
-
-/** A location of the request, resolved: its point and, for an address, how it was geocoded. */
-interface ResolvedLocation {
-  label: string;
-  role: 'start' | 'stop' | 'end';
-  stopId?: string;
-  point: Point;
-  geocoding?: WaypointGeocoding;
-}
+import type { OptimizeContext, RouteOptimizer, RouteResult } from './types.js';
 
 /** The solver pool as this pipeline uses it. */
 export interface RouteSolver {
@@ -118,7 +107,7 @@ export class OptimizePipeline implements RouteOptimizer {
           for (const failure of err.failures) this.deps.metrics?.geocoderCalls.inc({ outcome: failure.reason });
           this.deps.logger.info({ requestId: context.requestId, failures: err.failures.map((f) => ({ label: f.label, reason: f.reason, error: f.error?.message })) }, 'geocoding failed');
           throw new ApiError(422, 'geocoding_failed',
-            `Could not geocode: ${err.failures.map(describeFailure).join('; ')}. Check the street, postal code and city, or send coordinates. Nothing was charged.`);
+            `Could not geocode: ${err.failures.map(describeGeocodingFailure).join('; ')}. Check the street, postal code and city, or send coordinates. Nothing was charged.`);
         }
         throw err;
       }
@@ -167,32 +156,3 @@ export class OptimizePipeline implements RouteOptimizer {
   }
 }
 
-/** Why one location could not be geocoded, in words a caller can act on. */
-function describeFailure(f: GeocodeFailure): string {
-  switch (f.reason) {
-    case 'not_found':
-      return `${f.label} was not found`;
-    case 'imprecise':
-      return `${f.label} was only located at ${f.best!.precision} level ("${f.best!.label}"), and this service requires ${f.required} level or finer`;
-    default:
-      return `${f.label} could not be looked up because the geocoding service failed (try again later)`;
-  }
-}
-
-const PRECISION_WORDS: Record<string, string> = { locality: 'a locality (lieu-dit)', municipality: 'its commune' };
-
-/** One geocoding_imprecise warning per location placed coarser than its street, in request order. */
-function geocodingWarnings(locations: readonly ResolvedLocation[]): RouteWarning[] {
-  return locations.flatMap((l): RouteWarning[] => {
-    if (!l.geocoding || !isCoarserThanStreet(l.geocoding.precision)) return [];
-    const what = l.role === 'stop' ? `Stop ${JSON.stringify(l.stopId)}` : l.role === 'start' ? 'The start' : 'The end';
-    return [{
-      code: 'geocoding_imprecise',
-      location: l.role,
-      ...(l.role === 'stop' ? { stopId: l.stopId! } : {}),
-      precision: l.geocoding.precision,
-      message: `${what} was placed at ${PRECISION_WORDS[l.geocoding.precision] ?? l.geocoding.precision} ("${l.geocoding.label}", ${l.geocoding.provider}), `
-        + 'not at its street: its position, arrival time and the distances around it are approximate.',
-    }];
-  });
-}
