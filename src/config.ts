@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import type { GeocodePrecision } from './geo/geocoding/types.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -71,15 +72,30 @@ export interface RoutingConfig {
 }
 
 export interface GeocodingConfig {
-  /** Geocoders tried in order, e.g. ['ban', 'embedded']. */
+  /** Geocoders tried in order, e.g. ['geoplateforme', 'embedded']. */
   chain: string[];
-  banUrl: string;
+  /** The IGN Géoplateforme geocoding service root. */
+  geoplateformeUrl: string;
+  geoplateformeMinScore: number;
+  /** Requests per second this process sends to the Géoplateforme (the service allows 50 per IP). */
+  geoplateformeRateLimit: number;
+  /** A self-hosted addok (BAN) root; required when the chain names 'ban'. */
+  banUrl: string | null;
   banMinScore: number;
+  /** Requests per second to the addok instance; 0 = no limit. */
+  banRateLimit: number;
   nominatimUrl: string | null;
   nominatimMinImportance: number;
   timeoutMs: number;
   /** Most geocoder requests in flight for one optimize call. */
   concurrencyPerCall: number;
+  /** Matches coarser than this fail the call with 422 geocoding_failed. */
+  minPrecision: GeocodePrecision;
+  /** Consecutive failures after which an engine is skipped for breakerCooldownMs. */
+  breakerFailures: number;
+  breakerCooldownMs: number;
+  /** A call looking up more addresses than this at one engine uses its CSV batch endpoint. */
+  batchThreshold: number;
 }
 
 export interface SolverConfig {
@@ -272,14 +288,25 @@ export function loadConfig(env: Env = process.env): Config {
     r.problems.push('OSRM_URL is required when ROUTING or SANDBOX_ROUTING names osrm');
   }
   config.geocoding = {
-    chain: r.list('GEOCODER', ['embedded', 'ban', 'nominatim'], ['embedded']),
-    banUrl: r.url('BAN_URL', 'https://api-adresse.data.gouv.fr'),
+    chain: r.list('GEOCODER', ['geoplateforme', 'embedded', 'ban', 'nominatim'], ['geoplateforme', 'embedded']),
+    geoplateformeUrl: r.url('GEOPLATEFORME_URL', 'https://data.geopf.fr/geocodage'),
+    geoplateformeMinScore: r.number('GEOPLATEFORME_MIN_SCORE', 0.5, 0, 1),
+    geoplateformeRateLimit: r.int('GEOPLATEFORME_RATE_LIMIT', 50, 1, 1_000),
+    banUrl: r.raw('BAN_URL') === undefined ? null : r.url('BAN_URL', 'http://localhost:7878'),
     banMinScore: r.number('BAN_MIN_SCORE', 0.5, 0, 1),
+    banRateLimit: r.int('BAN_RATE_LIMIT', 0, 0, 100_000),
     nominatimUrl: r.raw('NOMINATIM_URL') === undefined ? null : r.url('NOMINATIM_URL', 'http://localhost:8080'),
     nominatimMinImportance: r.number('NOMINATIM_MIN_IMPORTANCE', 0, 0, 1),
     timeoutMs: r.int('GEOCODER_TIMEOUT_MS', 5_000, 100, 600_000),
     concurrencyPerCall: r.int('GEOCODER_CONCURRENCY', 4, 1, 64),
+    minPrecision: r.oneOf('GEOCODER_MIN_PRECISION', ['housenumber', 'street', 'locality', 'municipality'] as const, 'municipality'),
+    breakerFailures: r.int('GEOCODER_BREAKER_FAILURES', 3, 1, 1_000),
+    breakerCooldownMs: r.int('GEOCODER_BREAKER_COOLDOWN_MS', 30_000, 100, 3_600_000),
+    batchThreshold: r.int('GEOCODER_BATCH_THRESHOLD', 20, 0, 100_000),
   };
+  if (config.geocoding.chain.includes('ban') && !config.geocoding.banUrl) {
+    r.problems.push('BAN_URL is required when GEOCODER names ban: the root of your self-hosted addok instance (the old public BAN host was shut down; use geoplateforme for the public service)');
+  }
   if (config.geocoding.chain.includes('nominatim') && !config.geocoding.nominatimUrl) {
     r.problems.push('NOMINATIM_URL is required when GEOCODER names nominatim');
   }

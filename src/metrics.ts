@@ -8,7 +8,7 @@ export class Metrics {
     name: 'http_request_duration_seconds', help: 'HTTP request latency by route and status.', labelNames: ['method', 'route', 'status'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [this.registry],
   });
-  readonly geocoderCalls = new Counter({ name: 'geocoder_calls_total', help: 'Geocoder lookups by outcome (found, not_found, error).', labelNames: ['outcome'], registers: [this.registry] });
+  readonly geocoderCalls = new Counter({ name: 'geocoder_calls_total', help: 'Geocoder lookups by outcome (found, not_found, error, imprecise).', labelNames: ['outcome'], registers: [this.registry] });
   readonly routingCalls = new Counter({ name: 'routing_calls_total', help: 'Travel-matrix requests by engine (live, sandbox) and outcome.', labelNames: ['engine', 'outcome'], registers: [this.registry] });
   readonly solverDuration = new Histogram({
     name: 'solver_duration_seconds', help: 'Time spent solving, by outcome.', labelNames: ['outcome'],

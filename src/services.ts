@@ -11,7 +11,7 @@ import { Idempotency } from './api/optimize/idempotency.js';
 import { OptimizePipeline, type RouteSolver } from './api/optimize/pipeline.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import {
-  CachedGeocoder, EMBEDDED_GEOCODER_NOTICE, StoreGeocodeCache, createGeocoder, createRouting, usesEmbeddedGeocoder,
+  EMBEDDED_GEOCODER_NOTICE, EmbeddedGeocoder, StoreGeocodeCache, createGeocoder, createRouting, isCommuneLevelFirst,
   type GeocoderSettings, type RoutingSettings,
 } from './geo/index.js';
 import { Metrics } from './metrics.js';
@@ -63,6 +63,9 @@ export interface ServiceOverrides {
 
 export async function buildServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? (() => new Date());
+  // the gazetteer is loaded before the service answers: a fallback to it then costs nothing, and
+  // the main thread never stalls on parsing it in the middle of serving
+  if (config.geocoding.chain.includes('embedded')) await new EmbeddedGeocoder().warmUp();
   const metrics = new Metrics();
   const store = await openStore(config);
   let billing: Billing | undefined;
@@ -97,14 +100,25 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     } : {}),
     logger,
   };
+  const geo = config.geocoding;
+  const breaker = { breakerFailures: geo.breakerFailures, breakerCooldownMs: geo.breakerCooldownMs };
   const geocoderSettings: GeocoderSettings = {
-    ban: { baseUrl: config.geocoding.banUrl, minScore: config.geocoding.banMinScore, timeoutMs: config.geocoding.timeoutMs },
-    ...(config.geocoding.nominatimUrl ? {
-      nominatim: { baseUrl: config.geocoding.nominatimUrl, minImportance: config.geocoding.nominatimMinImportance, timeoutMs: config.geocoding.timeoutMs },
+    geoplateforme: {
+      baseUrl: geo.geoplateformeUrl, minScore: geo.geoplateformeMinScore, timeoutMs: geo.timeoutMs,
+      ratePerSecond: geo.geoplateformeRateLimit, batchThreshold: geo.batchThreshold, ...breaker,
+    },
+    ...(geo.banUrl ? {
+      ban: { baseUrl: geo.banUrl, minScore: geo.banMinScore, timeoutMs: geo.timeoutMs, ratePerSecond: geo.banRateLimit, batchThreshold: geo.batchThreshold, ...breaker },
     } : {}),
+    ...(geo.nominatimUrl ? {
+      nominatim: { baseUrl: geo.nominatimUrl, minImportance: geo.nominatimMinImportance, timeoutMs: geo.timeoutMs, ...breaker },
+    } : {}),
+    cache: new StoreGeocodeCache(store, clock),
+    minPrecision: geo.minPrecision,
     logger,
   };
-  if (usesEmbeddedGeocoder(config.geocoding.chain)) logger.info({ geocoder: config.geocoding.chain.join(',') }, EMBEDDED_GEOCODER_NOTICE);
+  if (isCommuneLevelFirst(geo.chain)) logger.info({ geocoder: geo.chain.join(',') }, EMBEDDED_GEOCODER_NOTICE);
+  const geocoder = createGeocoder(geo.chain, geocoderSettings);
 
   const pool = overrides.solver ? null : new SolverPool({
     ...(config.solver.wasmPath ? { wasmPath: config.solver.wasmPath } : {}),
@@ -117,7 +131,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   metrics.observeSolverQueue(solverQueueDepth);
 
   const optimizer = new OptimizePipeline({
-    geocoder: new CachedGeocoder(createGeocoder(config.geocoding.chain, geocoderSettings), new StoreGeocodeCache(store, clock)),
+    geocoder,
     geocodeConcurrency: config.geocoding.concurrencyPerCall,
     routing: createRouting(config.routing.live, routingSettings),
     sandboxRouting: createRouting([config.routing.sandbox], routingSettings),

@@ -1,4 +1,4 @@
-/** One outbound GET with a timeout, shared by the geocoders and the routing clients. */
+/** One outbound request with a timeout, shared by the geocoders and the routing clients. */
 
 export type FetchFailureReason = 'timeout' | 'aborted' | 'network';
 
@@ -10,15 +10,27 @@ export class FetchFailure extends Error {
   }
 }
 
-/** GETs `url` and reads the body as text; the caller's signal and the timeout both cut it short. */
-export async function fetchText(
-  url: string,
-  opts: { timeoutMs: number; signal?: AbortSignal; headers?: Record<string, string> },
-): Promise<{ res: Response; text: string }> {
+export interface FetchTextOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Default GET. */
+  method?: 'GET' | 'POST';
+  /** A POST body (e.g. FormData for a multipart upload). */
+  body?: FormData | string;
+}
+
+/** Sends the request and reads the body as text; the caller's signal and the timeout both cut it short. */
+export async function fetchText(url: string, opts: FetchTextOptions): Promise<{ res: Response; text: string }> {
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   try {
-    const res = await fetch(url, { signal, headers: { accept: 'application/json', ...opts.headers } });
+    const res = await fetch(url, {
+      signal,
+      method: opts.method ?? 'GET',
+      headers: { accept: 'application/json', ...opts.headers },
+      ...(opts.body === undefined ? {} : { body: opts.body }),
+    });
     return { res, text: await res.text() };
   } catch (err) {
     if (timeout.aborted && !opts.signal?.aborted) throw new FetchFailure('timeout', `no answer within ${opts.timeoutMs} ms`, { cause: err });

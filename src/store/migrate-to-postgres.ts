@@ -31,7 +31,7 @@ const TABLES: TableSpec[] = [
     name: 'idempotency_keys', identity: false,
     columns: ['key_id', 'idempotency_key', 'request_hash', 'state', 'response_status', 'response_body', 'created_at_ms', 'expires_at_ms', 'owner'],
   },
-  { name: 'geocode_cache', identity: false, columns: ['cache_key', 'result', 'created_at'] },
+  { name: 'geocode_cache', identity: false, columns: ['cache_key', 'result', 'precision', 'engine', 'created_at'] },
   {
     name: 'payments', identity: true,
     columns: ['id', 'stripe_event_id', 'stripe_session_id', 'email', 'pack_id', 'stops', 'amount_cents', 'currency', 'key_id', 'ledger_id', 'created_key', 'created_at'],

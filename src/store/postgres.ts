@@ -19,7 +19,7 @@ import { readMigrations } from './migrate.js';
 import type {
   ApiKeyRecord, ConsoleTestKeyOutcome, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, IntegrityReport, LeaseHolder, LedgerEntry,
   NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PaymentStatus, PendingMark, PurchaseOutcome, PurchaseRequest, RecoveryReport, RecoveryRequest, RefundOutcome,
-  ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome, SandboxReservationRequest, SandboxUsage, SandboxWindow, SettleCharge, Store,
+  ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome, SandboxReservationRequest, SandboxUsage, SandboxWindow, SettleCharge, Store, GeocodeCacheEntry,
 } from './types.js';
 import { ENDED_LEASE_RETENTION_MS, PAYMENT_BY_SESSION_SQL, holdsWhileGone, toKey, toLeaseStatus, toOutbox, toPayment, toPaymentStatus, type KeyRow, type LeaseRow, type OutboxRow, type PaymentRow } from './rows.js';
 
@@ -523,13 +523,15 @@ export class PostgresStore implements Store {
     await this.q(`DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND state = 'pending'`, [keyId, idempotencyKey]);
   }
 
-  async getCachedGeocode(cacheKey: string): Promise<string | undefined> {
-    return (await this.q<{ result: string }>('SELECT result FROM geocode_cache WHERE cache_key = $1', [cacheKey])).rows[0]?.result;
+  async getCachedGeocode(cacheKey: string): Promise<GeocodeCacheEntry | undefined> {
+    const row = (await this.q<GeocodeCacheEntry>('SELECT result, precision, engine FROM geocode_cache WHERE cache_key = $1', [cacheKey])).rows[0];
+    return row === undefined ? undefined : { result: row.result, precision: row.precision, engine: row.engine };
   }
 
-  async putCachedGeocode(cacheKey: string, result: string, now: Date): Promise<void> {
-    await this.q(`INSERT INTO geocode_cache (cache_key, result, created_at) VALUES ($1, $2, $3)
-      ON CONFLICT (cache_key) DO UPDATE SET result = excluded.result, created_at = excluded.created_at`, [cacheKey, result, now.toISOString()]);
+  async putCachedGeocode(cacheKey: string, entry: GeocodeCacheEntry, now: Date): Promise<void> {
+    await this.q(`INSERT INTO geocode_cache (cache_key, result, precision, engine, created_at) VALUES ($1, $2, $3, $4, $5)
+      ON CONFLICT (cache_key) DO UPDATE SET result = excluded.result, precision = excluded.precision, engine = excluded.engine,
+      created_at = excluded.created_at`, [cacheKey, entry.result, entry.precision, entry.engine, now.toISOString()]);
   }
 
   async issueConsoleTestKey(r: ConsoleTestKeyRequest): Promise<ConsoleTestKeyOutcome> {

@@ -9,7 +9,7 @@ import { readMigrations } from './migrate.js';
 import type {
   ApiKeyRecord, ConsoleTestKeyOutcome, IntegrityReport, LeaseHolder, PendingMark, RecoveryReport, RecoveryRequest, SettleCharge, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PaymentStatus,
   PurchaseOutcome, PurchaseRequest, RefundOutcome, ReplaceKeyOutcome, ReplaceKeyRequest, SandboxReservationOutcome,
-  SandboxReservationRequest, SandboxUsage, SandboxWindow, Store,
+  SandboxReservationRequest, SandboxUsage, SandboxWindow, Store, GeocodeCacheEntry,
 } from './types.js';
 import { ENDED_LEASE_RETENTION_MS, PAYMENT_BY_SESSION_SQL, holdsWhileGone, toKey, toLeaseStatus, toOutbox, toPayment, toPaymentStatus, type KeyRow, type LeaseRow, type OutboxRow, type PaymentRow } from './rows.js';
 
@@ -144,9 +144,10 @@ export class SqliteStore implements Store {
       idempotencyComplete: db.prepare(`UPDATE idempotency_keys SET state = 'done', response_status = ?, response_body = ?
         WHERE key_id = ? AND idempotency_key = ? AND state = 'pending'`),
       idempotencyAbandon: db.prepare(`DELETE FROM idempotency_keys WHERE key_id = ? AND idempotency_key = ? AND state = 'pending'`),
-      geocodeGet: db.prepare('SELECT result FROM geocode_cache WHERE cache_key = ?').pluck(),
-      geocodePut: db.prepare(`INSERT INTO geocode_cache (cache_key, result, created_at) VALUES (?, ?, ?)
-        ON CONFLICT (cache_key) DO UPDATE SET result = excluded.result, created_at = excluded.created_at`),
+      geocodeGet: db.prepare('SELECT result, precision, engine FROM geocode_cache WHERE cache_key = ?'),
+      geocodePut: db.prepare(`INSERT INTO geocode_cache (cache_key, result, precision, engine, created_at) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (cache_key) DO UPDATE SET result = excluded.result, precision = excluded.precision, engine = excluded.engine,
+        created_at = excluded.created_at`),
       consoleRequestsByIp: db.prepare(`SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM console_key_requests
         WHERE client_ip = ? AND at_ms >= ?`),
       consoleRequestsByEmail: db.prepare(`SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM console_key_requests
@@ -394,12 +395,13 @@ export class SqliteStore implements Store {
     this.stmt.idempotencyAbandon.run(keyId, idempotencyKey);
   }
 
-  async getCachedGeocode(cacheKey: string): Promise<string | undefined> {
-    return this.stmt.geocodeGet.get(cacheKey) as string | undefined;
+  async getCachedGeocode(cacheKey: string): Promise<GeocodeCacheEntry | undefined> {
+    const row = this.stmt.geocodeGet.get(cacheKey) as GeocodeCacheEntry | undefined;
+    return row === undefined ? undefined : { result: row.result, precision: row.precision, engine: row.engine };
   }
 
-  async putCachedGeocode(cacheKey: string, result: string, now: Date): Promise<void> {
-    this.stmt.geocodePut.run(cacheKey, result, now.toISOString());
+  async putCachedGeocode(cacheKey: string, entry: GeocodeCacheEntry, now: Date): Promise<void> {
+    this.stmt.geocodePut.run(cacheKey, entry.result, entry.precision, entry.engine, now.toISOString());
   }
 
   async issueConsoleTestKey(r: ConsoleTestKeyRequest): Promise<ConsoleTestKeyOutcome> {

@@ -273,6 +273,13 @@ export type ConsoleTestKeyOutcome =
   | { ok: true; record: ApiKeyRecord }
   | { ok: false; exceeded: 'ip' | 'email'; oldestMs: number };
 
+/** One geocode cache row: the result as JSON (null = "known not found"), its precision and the engine that found it. */
+export interface GeocodeCacheEntry {
+  result: string;
+  precision: string | null;
+  engine: string | null;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   close(): Promise<void>;
@@ -334,8 +341,9 @@ export interface Store {
   /** Cheap liveness check of the database (readiness probe). */
   ping(): Promise<void>;
 
-  getCachedGeocode(cacheKey: string): Promise<string | undefined>;
-  putCachedGeocode(cacheKey: string, result: string, now: Date): Promise<void>;
+  getCachedGeocode(cacheKey: string): Promise<GeocodeCacheEntry | undefined>;
+  /** Inserts or replaces the entry of a key. */
+  putCachedGeocode(cacheKey: string, entry: GeocodeCacheEntry, now: Date): Promise<void>;
 
   /**
    * A paid Checkout Session, in ONE transaction: the payment row (unique on the

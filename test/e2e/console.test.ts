@@ -12,6 +12,8 @@ import { startTestServer, tempDir, type TestServer } from '../helpers/server.js'
 import { MissingPrerequisite } from '../helpers/prerequisites.js';
 import { startFakeStripe } from '../fakes/stripe.js';
 import Stripe from 'stripe';
+import { startFakeGeoplateforme } from '../fakes/geoplateforme.js';
+import { PARIS_ADDRESSES } from '../fakes/paris-addresses.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT_DIR = join(import.meta.dirname, '..', '..', 'test-output');
@@ -215,6 +217,66 @@ describe('web console in Chromium', () => {
       assert.deepEqual(errors, []);
     } finally {
       await close();
+    }
+  });
+
+  test('address stops (JSON, live key): each schedule row shows where the address was placed, and the geocoding warnings are listed', async () => {
+    const fake = await startFakeGeoplateforme([
+      ...PARIS_ADDRESSES,
+      { street: 'Allée Introuvable', postcode: '75004', city: 'Paris', citycode: '75104', latitude: 48.8546, longitude: 2.3575, type: 'municipality' },
+    ]);
+    const geo = await startTestServer({ env: { GEOPLATEFORME_URL: fake.url } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('console', (m) => { if (m.type() === 'error' && !/status of 404/.test(m.text())) errors.push(m.text()); });
+    try {
+      const key = await geo.createKey('live', 50);
+      await page.goto(`${geo.url}/console`);
+      await page.locator('#my-key-input').fill(key);
+      await page.locator('#my-key-input').press('Enter');
+      await page.locator('#my-key-result').waitFor({ state: 'visible' });
+      await page.locator('label[for="mode-json"]').click();
+      const stops = [
+        { id: 'rivoli', street: '1 Rue de Rivoli', postalCode: '75004', city: 'Paris' },
+        { id: 'vosges', street: '6 place des Vosges', postalCode: '75004', city: 'Paris', serviceSeconds: 120 },
+        { id: 'nowhere', street: 'Allée Introuvable', postalCode: '75004', city: 'Paris' },
+        { id: 'coords', latitude: 48.86, longitude: 2.35 },
+      ];
+      await page.locator('#stops-text').fill(JSON.stringify(stops));
+      const responsePromise = page.waitForResponse((r) => r.url().endsWith('/api/v1/optimize'));
+      await page.getByRole('button', { name: 'Optimize route' }).click();
+      const response = await responsePromise;
+      assert.equal(response.status(), 200);
+      assert.deepEqual((response.request().postDataJSON() as { stops: unknown[] }).stops, stops, 'addresses are sent as typed');
+      await page.locator('#playground-result').waitFor({ state: 'visible' });
+
+      const rows = await page.locator('#schedule-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[1]!.textContent, tr.lastElementChild!.textContent]));
+      const located = new Map(rows.map(([id, text]) => [id, text]));
+      assert.equal(located.get('rivoli'), 'House number1 Rue de Rivoli 75004 Paris (geoplateforme)');
+      assert.equal(located.get('vosges'), 'House number6 Place des Vosges 75004 Paris (geoplateforme)');
+      assert.equal(located.get('nowhere'), 'Commune onlyParis (geoplateforme)');
+      assert.equal(located.get('coords'), 'As sent');
+      const warnings = page.locator('#route-warnings');
+      assert.equal(await warnings.isVisible(), true);
+      const items = await warnings.locator('li').allTextContents();
+      assert.equal(items.length, 1);
+      assert.match(items[0]!, /^Stop "nowhere" was placed at its commune \("Paris", geoplateforme\), not at its street/);
+
+      // the table cannot hold addresses: switching to it says so and keeps the JSON
+      await page.locator('label[for="mode-table"]').click();
+      const error = page.locator('#playground-error');
+      await error.waitFor({ state: 'visible' });
+      assert.match((await error.textContent())!, /stop "rivoli" is an address: the table takes coordinates, keep addresses in JSON/);
+      assert.equal(await page.locator('#mode-json').isChecked(), true);
+      mkdirSync(OUTPUT_DIR, { recursive: true });
+      await page.locator('#playground').screenshot({ path: join(OUTPUT_DIR, 'playground-addresses.png') });
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+      await geo.close();
+      await fake.close();
     }
   });
 

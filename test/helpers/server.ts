@@ -40,7 +40,10 @@ export function tempDir(prefix = 'ros-test-'): string {
 
 export async function startTestServer(options: { env?: Record<string, string>; overrides?: ServiceOverrides; dir?: string } = {}): Promise<TestServer> {
   const dir = options.dir ?? tempDir();
-  const config = loadConfig({ DATABASE_PATH: join(dir, 'service.db'), LOG_LEVEL: 'silent', ...options.env });
+  // Tests never reach the public geocoder: unless a test points GEOPLATEFORME_URL at a fake (or picks
+  // its own GEOCODER), addresses are placed by the embedded gazetteer alone.
+  const hermeticGeocoder = options.env?.GEOPLATEFORME_URL === undefined ? { GEOCODER: 'embedded' } : {};
+  const config = loadConfig({ DATABASE_PATH: join(dir, 'service.db'), LOG_LEVEL: 'silent', ...hermeticGeocoder, ...options.env });
   const logger = createLogger(config.logLevel);
   // as main.ts does: bind first, then open the store and take the instance lease
   const gate = startingGate();

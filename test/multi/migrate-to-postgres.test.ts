@@ -62,7 +62,7 @@ test('db migrate-to-postgres copies a SQLite database into an empty PostgreSQL o
     stripeEventId: 'evt_1', stripeSessionId: 'cs_test_1', email: 'buyer@example.com', packId: 'pack_2k', stops: 2000, amountCents: 2900, currency: 'eur',
     newKey: { keyHash: hashApiKey(key), last4: lastFour(key) }, composeMail: () => ({ kind: 'new_key', to: 'buyer@example.com', subject: 'Your key', body: key }), now: t,
   });
-  await sqlite.putCachedGeocode('10 rue de rivoli|embedded', '{"latitude":48.85,"longitude":2.36}', t);
+  await sqlite.putCachedGeocode('10 rue de rivoli|embedded', { result: '{"latitude":48.85,"longitude":2.36}', precision: 'municipality', engine: 'embedded' }, t);
   await new ConsoleTestKeys(sqlite, { perIpPerDay: 10, perEmailPerDay: 3 }, () => t).issue('dev@example.com', '203.0.113.9');
   const before = await snapshot(sqlite);
   await sqlite.close();

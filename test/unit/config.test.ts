@@ -40,10 +40,11 @@ test('a port out of range is refused', () => {
 });
 
 test('engine, store and limit settings: lists, URLs and the settings they require', () => {
-  const config = loadConfig({ ROUTING: 'osrm, haversine', OSRM_URL: 'http://osrm:5000/', GEOCODER: 'ban,embedded', DATABASE_URL: 'postgres://u@db/ros', CORS_ORIGINS: 'https://a.example, https://b.example' });
+  const config = loadConfig({ ROUTING: 'osrm, haversine', OSRM_URL: 'http://osrm:5000/', GEOCODER: 'ban,embedded', BAN_URL: 'http://addok:7878/', DATABASE_URL: 'postgres://u@db/ros', CORS_ORIGINS: 'https://a.example, https://b.example' });
   assert.deepEqual(config.routing.live, ['osrm', 'haversine']);
   assert.equal(config.routing.osrmUrl, 'http://osrm:5000');
   assert.deepEqual(config.geocoding.chain, ['ban', 'embedded']);
+  assert.equal(config.geocoding.banUrl, 'http://addok:7878');
   assert.equal(config.databaseUrl, 'postgres://u@db/ros');
   assert.deepEqual(config.limits.corsOrigins, ['https://a.example', 'https://b.example']);
   assert.equal(config.solver.timeLimitMs, 250);
@@ -71,4 +72,29 @@ test('instance leases: 10 s expiry and a heartbeat of a third by default; the he
   assert.equal(old.warnings.length, 2);
   assert.match(old.warnings[0], /^INSTANCE_ID is set but no longer used: each process now takes a random instance id/);
   assert.match(old.warnings[1], /^RECOVERY_INTERVAL_MS is set but no longer used: .*LEASE_HEARTBEAT_MS/);
+});
+
+test('geocoding: the Géoplateforme first by default, its limits, and BAN only with a self-hosted URL', () => {
+  const geo = loadConfig({}).geocoding;
+  assert.deepEqual(geo.chain, ['geoplateforme', 'embedded']);
+  assert.equal(geo.geoplateformeUrl, 'https://data.geopf.fr/geocodage');
+  assert.equal(geo.geoplateformeRateLimit, 50);
+  assert.equal(geo.banUrl, null, 'no default BAN host: the old public one is gone');
+  assert.equal(geo.minPrecision, 'municipality');
+  assert.deepEqual([geo.breakerFailures, geo.breakerCooldownMs, geo.batchThreshold, geo.concurrencyPerCall], [3, 30_000, 20, 4]);
+  const set = loadConfig({
+    GEOPLATEFORME_URL: 'http://geo.internal/geocodage/', GEOPLATEFORME_RATE_LIMIT: '20', GEOCODER_MIN_PRECISION: 'street',
+    GEOCODER_BREAKER_FAILURES: '5', GEOCODER_BREAKER_COOLDOWN_MS: '10000', GEOCODER_BATCH_THRESHOLD: '50',
+  }).geocoding;
+  assert.equal(set.geoplateformeUrl, 'http://geo.internal/geocodage');
+  assert.deepEqual([set.geoplateformeRateLimit, set.minPrecision, set.breakerFailures, set.breakerCooldownMs, set.batchThreshold], [20, 'street', 5, 10_000, 50]);
+  assert.throws(
+    () => loadConfig({ GEOCODER: 'ban,embedded', GEOPLATEFORME_RATE_LIMIT: '0', GEOCODER_MIN_PRECISION: 'building' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.deepEqual(err.problems.map((p) => p.split(' ')[0]), ['GEOPLATEFORME_RATE_LIMIT', 'GEOCODER_MIN_PRECISION', 'BAN_URL']);
+      assert.match(err.problems[2]!, /self-hosted addok/);
+      return true;
+    },
+  );
 });

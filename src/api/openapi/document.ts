@@ -19,10 +19,43 @@ import {
 const dateTime = { type: 'string', format: 'date-time' };
 const nullable = (schema: object): object => ({ anyOf: [schema, { type: 'null' }] });
 
+const precision = {
+  type: 'string',
+  enum: ['housenumber', 'street', 'locality', 'municipality'],
+  description: 'How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.',
+};
+const waypointGeocoding = {
+  type: 'object',
+  description: 'Extension, address stops only (a stop sent as coordinates has none): how the address was placed.',
+  properties: {
+    precision,
+    provider: { type: 'string', description: 'The engine that placed it: geoplateforme, ban, nominatim or embedded (the commune-level gazetteer).' },
+    label: { type: 'string', description: 'What the engine matched, e.g. "8 Boulevard du Port 80000 Amiens".' },
+  },
+  required: ['precision', 'provider', 'label'],
+};
 const waypoint = {
   type: 'object',
-  properties: { id: { type: 'string' }, order: { type: 'integer', minimum: 1 }, latitude: nullable({ type: 'number' }), longitude: nullable({ type: 'number' }) },
+  properties: {
+    id: { type: 'string' },
+    order: { type: 'integer', minimum: 1 },
+    latitude: nullable({ type: 'number' }),
+    longitude: nullable({ type: 'number' }),
+    geocoding: waypointGeocoding,
+  },
   required: ['id', 'order', 'latitude', 'longitude'],
+};
+const routeWarning = {
+  type: 'object',
+  description: 'A location geocoded coarser than its street (precision locality or municipality): its position, arrival time and the distances around it are approximate.',
+  properties: {
+    code: { type: 'string', enum: ['geocoding_imprecise'] },
+    location: { type: 'string', enum: ['start', 'stop', 'end'] },
+    stopId: { type: 'string', description: 'location "stop" only: the stop id.' },
+    precision,
+    message: { type: 'string' },
+  },
+  required: ['code', 'location', 'precision', 'message'],
 };
 const scheduleEntry = { type: 'object', properties: { colisId: { type: 'string' }, arrivee: dateTime }, required: ['colisId', 'arrivee'] };
 const lateStop = {
@@ -46,6 +79,12 @@ const optimizeResponse = {
     stopsBalance: { type: 'integer', description: 'Live keys only.' },
     sandbox: { type: 'boolean', const: true, description: 'Test keys only.' },
     sandboxStopsRemainingToday: { type: 'integer', description: 'Test keys only.' },
+    warnings: {
+      type: 'array',
+      items: routeWarning,
+      minItems: 1,
+      description: 'Extension: present only when some location was geocoded coarser than street level, one entry per such location.',
+    },
   },
   required: ['order', 'waypoints', 'totalDistanceKm', 'estimatedTimeMin', 'stopsCharged'],
 };
@@ -198,7 +237,7 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
             409: errorResponse('Extension: the Idempotency-Key was used with another body, or its first call is still running (Retry-After).',
               ['idempotency_conflict', 'idempotency_in_progress'], { headers: RETRY_AFTER_SOMETIMES }),
             413: payloadTooLargeResponse,
-            422: errorResponse('An address could not be geocoded. Nothing was charged.', ['geocoding_failed']),
+            422: errorResponse('An address could not be geocoded (not found, the geocoding services failed, or only located more coarsely than this service accepts); the message names each one. Nothing was charged.', ['geocoding_failed']),
             429: errorResponse('Test key: per-minute or per-day cap reached (`limit`, `resetAt`); or, extension: too many failed authentications from this address, or too many calls in flight for one live key.',
               ['sandbox_rate_limited', 'rate_limited'], { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...RATE_LIMIT_REFUSAL_HEADERS } }),
             502: errorResponse('Optimization failed (routing, solving or the request deadline). Nothing was charged.', ['optimization_failed']),

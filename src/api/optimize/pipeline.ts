@@ -6,10 +6,12 @@
 import { ApiError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
-import { geocodeAll, GeocodingFailedError, type Geocoder, type Point, type RoutingProvider, type TravelMatrix } from '../../geo/index.js';
+import { geocodeAll, GeocodingFailedError, type GeocodedPoint, type Geocoder, type Point, type RoutingProvider, type TravelMatrix } from '../../geo/index.js';
 import { buildSchedule, resolveDeparture, solverDeadlineOffsetS } from '../../schedule/index.js';
 import { SolverError } from '../../solver/errors.js';
 import type { SolveProblem, SolveResult } from '../../solver/types.js';
+import { inputOrderAtSamePlace } from './colocated.js';
+import { describeGeocodingFailure, geocodingWarnings, type ResolvedLocation } from './geocoding-report.js';
 import { isAddress, type Location, type OptimizeRequest } from './schema.js';
 import type { OptimizeContext, RouteOptimizer, RouteResult } from './types.js';
 
@@ -37,7 +39,8 @@ export class OptimizePipeline implements RouteOptimizer {
 
   async optimize(request: OptimizeRequest, context: OptimizeContext): Promise<RouteResult> {
     const departure = resolveDeparture(request.departureTime, this.deps.clock());
-    const points = await this.resolveLocations(request, context);
+    const locations = await this.resolveLocations(request, context);
+    const points = locations.map((l) => l.point);
     const matrix = await this.travelMatrix(points, request.avoidTolls ?? false, context);
     const hasEnd = request.end !== undefined;
 
@@ -53,40 +56,43 @@ export class OptimizePipeline implements RouteOptimizer {
     };
     const solution = await this.solve(problem, context);
 
-    const schedule = buildSchedule({
-      departure,
-      order: solution.order,
-      stops: request.stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline })),
-      durationsS: matrix.durationsS,
-      distancesM: matrix.distancesM,
-      hasEnd,
-    });
+    const stops = request.stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline }));
+    const scheduleOf = (order: readonly number[]) => buildSchedule({ departure, order, stops, durationsS: matrix.durationsS, distancesM: matrix.distancesM, hasEnd });
+    const hasDeadlines = request.stops.some((s) => s.deadline !== undefined);
+    const order = inputOrderAtSamePlace(solution.order, points.slice(1, request.stops.length + 1), hasDeadlines ? (o) => scheduleOf(o).totalLatenessS : () => 0);
+    const schedule = scheduleOf(order);
+    const warnings = geocodingWarnings(locations);
     return {
-      order: solution.order.map((i) => request.stops[i].id),
-      waypoints: solution.order.map((i, position) => ({
-        id: request.stops[i].id,
-        order: position + 1,
-        latitude: points[i + 1].latitude,
-        longitude: points[i + 1].longitude,
-      })),
+      order: order.map((i) => request.stops[i].id),
+      waypoints: order.map((i, position) => {
+        const location = locations[i + 1]!;
+        return {
+          id: request.stops[i].id,
+          order: position + 1,
+          latitude: location.point.latitude,
+          longitude: location.point.longitude,
+          ...(location.geocoding ? { geocoding: location.geocoding } : {}),
+        };
+      }),
       totalDistanceKm: schedule.totalDistanceKm,
       estimatedTimeMin: schedule.estimatedTimeMin,
       schedule: schedule.schedule,
       departAt: schedule.departAt,
       returnAt: schedule.returnAt,
       lateStops: schedule.lateStops,
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   }
 
-  /** [start, ...stops, end?] as coordinates; addresses go through the geocoder chain. */
-  private async resolveLocations(request: OptimizeRequest, context: OptimizeContext): Promise<Point[]> {
-    const labelled: Array<{ label: string; location: Location }> = [
-      { label: 'start', location: request.start },
-      ...request.stops.map((s, i) => ({ label: `stops[${i}] (id ${JSON.stringify(s.id)})`, location: s as Location })),
-      ...(request.end ? [{ label: 'end', location: request.end }] : []),
+  /** [start, ...stops, end?] as points; addresses go through the geocoder chain and keep how they were placed. */
+  private async resolveLocations(request: OptimizeRequest, context: OptimizeContext): Promise<ResolvedLocation[]> {
+    const labelled: Array<{ label: string; role: ResolvedLocation['role']; stopId?: string; location: Location }> = [
+      { label: 'start', role: 'start', location: request.start },
+      ...request.stops.map((s, i) => ({ label: `stops[${i}] (id ${JSON.stringify(s.id)})`, role: 'stop' as const, stopId: s.id, location: s as Location })),
+      ...(request.end ? [{ label: 'end', role: 'end' as const, location: request.end }] : []),
     ];
     const toGeocode = labelled.filter((l) => isAddress(l.location));
-    const found = new Map<string, Point>();
+    const found = new Map<string, GeocodedPoint>();
     if (toGeocode.length > 0) {
       try {
         const results = await geocodeAll(
@@ -94,18 +100,24 @@ export class OptimizePipeline implements RouteOptimizer {
           this.deps.geocoder,
           { concurrency: this.deps.geocodeConcurrency, signal: context.signal },
         );
-        toGeocode.forEach((l, i) => found.set(l.label, { latitude: results[i].latitude, longitude: results[i].longitude }));
+        toGeocode.forEach((l, i) => found.set(l.label, results[i]!));
         this.deps.metrics?.geocoderCalls.inc({ outcome: 'found' }, results.length);
       } catch (err) {
         if (err instanceof GeocodingFailedError) {
           for (const failure of err.failures) this.deps.metrics?.geocoderCalls.inc({ outcome: failure.reason });
           this.deps.logger.info({ requestId: context.requestId, failures: err.failures.map((f) => ({ label: f.label, reason: f.reason, error: f.error?.message })) }, 'geocoding failed');
-          throw new ApiError(422, 'geocoding_failed', `Could not geocode: ${err.labels.join(', ')}. Check the street, postal code and city, or send coordinates. Nothing was charged.`);
+          throw new ApiError(422, 'geocoding_failed',
+            `Could not geocode: ${err.failures.map(describeGeocodingFailure).join('; ')}. Check the street, postal code and city, or send coordinates. Nothing was charged.`);
         }
         throw err;
       }
     }
-    return labelled.map((l) => (isAddress(l.location) ? found.get(l.label)! : { latitude: l.location.latitude, longitude: l.location.longitude }));
+    return labelled.map((l): ResolvedLocation => {
+      const base = { label: l.label, role: l.role, ...(l.stopId !== undefined ? { stopId: l.stopId } : {}) };
+      if (!isAddress(l.location)) return { ...base, point: { latitude: l.location.latitude, longitude: l.location.longitude } };
+      const r = found.get(l.label)!;
+      return { ...base, point: { latitude: r.latitude, longitude: r.longitude }, geocoding: { precision: r.precision, provider: r.provider, label: r.label } };
+    });
   }
 
   private async travelMatrix(points: Point[], avoidTolls: boolean, context: OptimizeContext): Promise<TravelMatrix> {
@@ -143,3 +155,4 @@ export class OptimizePipeline implements RouteOptimizer {
     }
   }
 }
+

@@ -1,68 +1,50 @@
 /**
- * BAN geocoder: the French national address API (Base Adresse Nationale, addok), public at
- * https://api-adresse.data.gouv.fr or self-hosted (addok-docker).
+ * BAN geocoder: a self-hosted addok instance serving the Base Adresse Nationale (addok-docker).
+ * The old public host of the national address API was shut down at the end of January 2026; its
+ * successor is the Géoplateforme service (geoplateforme.ts). `baseUrl` is therefore required.
  *
- *   GET {baseUrl}/search/?q=<street> <city>&postcode=<postal code>&limit=1
- *   → GeoJSON FeatureCollection; features[0].geometry.coordinates = [lon, lat],
- *     properties.score (0..1), properties.type ∈ housenumber | street | locality | municipality.
- *
- * The city goes into `q` (BAN has no `city` filter; its filters are postcode, citycode, type) and
- * the postal code into the `postcode` filter. No feature, or a score below `minScore` → null.
+ *   GET  {baseUrl}/search/?q=<street> <city>&postcode=<postal code>&limit=1&autocomplete=0 → GeoJSON
+ *   POST {baseUrl}/search/csv/ (the addok-csv plugin) → CSV batch; an instance without the plugin
+ *        answers 404 once, and the addresses are then looked up one by one.
  */
-import { getJson, isFiniteNumber } from './http.js';
-import { normalisePostalCode } from './normalise.js';
-import type { Address, GeocodeOptions, GeocodePrecision, GeocodeResult, Geocoder } from './types.js';
-import { GeocoderError } from './types.js';
+import { AddokGeocoder } from './addok.js';
+import { EngineGuard, type GuardSettings } from './guard.js';
+import type { GeoLogger } from '../logger.js';
 
-export interface BanSettings {
-  /** Default https://api-adresse.data.gouv.fr */
-  baseUrl?: string;
+export interface BanSettings extends Omit<GuardSettings, 'maxWaitMs' | 'logger'> {
+  /** Root of the addok instance, e.g. http://localhost:7878. Required. */
+  baseUrl: string;
   /** Lowest accepted properties.score, 0..1; default 0.5. */
   minScore?: number;
   /** Request timeout, ms; default 5000. */
   timeoutMs?: number;
+  /** More addresses than this in one lookup → one CSV batch request; default 20. */
+  batchThreshold?: number;
   headers?: Record<string, string>;
 }
 
-export const DEFAULT_BAN_BASE_URL = 'https://api-adresse.data.gouv.fr';
-const PRECISIONS = new Set<GeocodePrecision>(['housenumber', 'street', 'locality', 'municipality']);
-
-export class BanGeocoder implements Geocoder {
-  readonly name = 'ban';
-  private readonly baseUrl: string;
-  private readonly minScore: number;
-  private readonly timeoutMs: number;
-  private readonly headers: Record<string, string>;
-
-  constructor(settings: BanSettings = {}) {
-    this.baseUrl = (settings.baseUrl ?? DEFAULT_BAN_BASE_URL).replace(/\/+$/, '');
-    this.minScore = settings.minScore ?? 0.5;
-    this.timeoutMs = settings.timeoutMs ?? 5000;
-    this.headers = settings.headers ?? {};
-  }
-
-  async geocode(a: Address, opts: GeocodeOptions = {}): Promise<GeocodeResult> {
-    const params = new URLSearchParams({ q: `${a.street} ${a.city}`.trim(), limit: '1' });
-    const pc = normalisePostalCode(a.postalCode);
-    if (/^\d{5}$/.test(pc)) params.set('postcode', pc);
-    const body = await getJson(this.name, `${this.baseUrl}/search/?${params.toString()}`, {
-      timeoutMs: this.timeoutMs,
-      signal: opts.signal,
-      headers: this.headers,
+export class BanGeocoder extends AddokGeocoder {
+  constructor(settings: BanSettings, logger?: GeoLogger) {
+    if (!settings?.baseUrl) throw new Error('ban: baseUrl is required (the root of your addok instance)');
+    const timeoutMs = settings.timeoutMs ?? 5000;
+    super({
+      name: 'ban',
+      baseUrl: settings.baseUrl,
+      searchPath: '/search/',
+      csvPath: '/search/csv/',
+      minScore: settings.minScore ?? 0.5,
+      timeoutMs,
+      batchThreshold: settings.batchThreshold ?? 20,
+      guard: new EngineGuard('ban', {
+        ratePerSecond: settings.ratePerSecond ?? 0,
+        breakerFailures: settings.breakerFailures,
+        breakerCooldownMs: settings.breakerCooldownMs,
+        maxAttempts: settings.maxAttempts,
+        maxWaitMs: timeoutMs,
+        logger,
+      }),
+      headers: settings.headers,
+      logger,
     });
-    const features = (body as { features?: unknown } | null)?.features;
-    if (!Array.isArray(features)) throw new GeocoderError(this.name, 'malformed response: no features array');
-    if (features.length === 0) return null;
-    const f = features[0] as { geometry?: { coordinates?: unknown }; properties?: { score?: unknown; type?: unknown } };
-    const coords = f?.geometry?.coordinates;
-    if (!Array.isArray(coords) || !isFiniteNumber(coords[0]) || !isFiniteNumber(coords[1])) {
-      throw new GeocoderError(this.name, 'malformed response: features[0].geometry.coordinates');
-    }
-    const score = f.properties?.score;
-    if (!isFiniteNumber(score)) throw new GeocoderError(this.name, 'malformed response: features[0].properties.score');
-    if (score < this.minScore) return null;
-    const type = f.properties?.type;
-    const precision: GeocodePrecision = PRECISIONS.has(type as GeocodePrecision) ? (type as GeocodePrecision) : 'locality';
-    return { latitude: coords[1], longitude: coords[0], precision, provider: this.name };
   }
 }

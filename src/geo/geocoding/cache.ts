@@ -1,5 +1,5 @@
 import { normaliseAddressKey } from './normalise.js';
-import type { Address, GeocodeOptions, GeocodeResult, Geocoder } from './types.js';
+import { geocodeEach, type Address, type GeocodeManyOptions, type GeocodeOptions, type GeocodeOutcome, type GeocodeResult, type Geocoder } from './types.js';
 
 /**
  * Geocode cache. `get` returns undefined on a miss; a stored `null` means "known not found"
@@ -29,9 +29,9 @@ export class MemoryGeocodeCache implements GeocodeCache {
 
 export interface CachedGeocoderOptions {
   /**
-   * Prefix of every key, default `${geocoder.name}:` (e.g. "ban,embedded:"), so that changing the
-   * geocoder configuration does not serve points found by another one (e.g. commune-level points
-   * after switching to BAN). Pass '' to share entries across configurations.
+   * Prefix of every key, default `${geocoder.name}:` (e.g. "geoplateforme:"), so that entries of one
+   * engine are never served for another (e.g. commune-level points after switching to a street-level
+   * engine). Pass '' to share entries across engines.
    */
   keyPrefix?: string;
   /** Also cache "not found" (null); default false, so a not-found address is asked again next time. */
@@ -65,5 +65,24 @@ export class CachedGeocoder implements Geocoder {
     const r = await this.inner.geocode(a, opts);
     if (r !== null || this.cacheNotFound) await this.cache.set(key, r);
     return r;
+  }
+
+  /** Cache hits are answered at once; the misses go to the inner geocoder together (one batch when it has one). */
+  async geocodeMany(addresses: readonly Address[], opts: GeocodeManyOptions): Promise<GeocodeOutcome[]> {
+    const keys = addresses.map((a) => this.keyOf(a));
+    const hits = await Promise.all(keys.map((k) => this.cache.get(k)));
+    const outcomes: GeocodeOutcome[] = new Array(addresses.length);
+    const misses: number[] = [];
+    hits.forEach((hit, i) => {
+      if (hit !== undefined && (hit !== null || this.cacheNotFound)) outcomes[i] = { ok: true, result: hit };
+      else misses.push(i);
+    });
+    const answers = await geocodeEach(this.inner, misses.map((i) => addresses[i]!), opts);
+    await Promise.all(answers.map(async (o, j) => {
+      const i = misses[j]!;
+      outcomes[i] = o;
+      if (o.ok && (o.result !== null || this.cacheNotFound)) await this.cache.set(keys[i]!, o.result);
+    }));
+    return outcomes;
   }
 }

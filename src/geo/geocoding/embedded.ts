@@ -27,8 +27,8 @@ export const EMBEDDED_GEOCODER_NOTICE =
   'Geocoder "embedded": addresses are located at commune precision only (the centre of the commune, ' +
   'or of the municipal arrondissement in Paris, Lyon and Marseille), from the postal code and city; ' +
   'the street is ignored. Travel times between stops of the same commune are therefore unreliable. ' +
-  'For street-level positions configure a street-level geocoder first in the chain, e.g. GEOCODER=ban,embedded ' +
-  '(BAN, the French national address API: https://api-adresse.data.gouv.fr or a self-hosted instance) ' +
+  'For street-level positions put a street-level geocoder first in the chain: GEOCODER=geoplateforme,embedded ' +
+  '(the default: the IGN Géoplateforme service, BAN data), GEOCODER=ban,embedded with a self-hosted addok (BAN_URL) ' +
   'or GEOCODER=nominatim,embedded with a Nominatim base URL.';
 
 export const DEFAULT_GAZETTEER_PATH = fileURLToPath(new URL('../../../data/gazetteer/fr-communes.json', import.meta.url));
@@ -172,6 +172,6 @@ export class EmbeddedGeocoder implements Geocoder {
     const g = await loadGazetteer(this.path);
     const e = matchGazetteer(g, a.postalCode, a.city);
     if (!e) return null;
-    return { latitude: e.latitude, longitude: e.longitude, precision: 'municipality', provider: this.name };
+    return { latitude: e.latitude, longitude: e.longitude, precision: 'municipality', provider: this.name, label: `${normalisePostalCode(a.postalCode)} ${e.name}` };
   }
 }

@@ -9,13 +9,16 @@
  * Precision from place_rank: ≥ 28 housenumber, 26–27 street, 17–25 locality, else municipality.
  * Sends a User-Agent (required by the Nominatim usage policy). The public instance
  * (https://nominatim.openstreetmap.org) allows at most 1 request/s: set minIntervalMs: 1000 there.
+ * Requests go through the engine's guard (circuit breaker, 429 back-off; see guard.ts).
  */
+import type { GeoLogger } from '../logger.js';
+import { EngineGuard, type GuardSettings } from './guard.js';
 import { getJson, isFiniteNumber } from './http.js';
 import { normalisePostalCode } from './normalise.js';
 import type { Address, GeocodeOptions, GeocodePrecision, GeocodeResult, Geocoder } from './types.js';
 import { GeocoderError } from './types.js';
 
-export interface NominatimSettings {
+export interface NominatimSettings extends Omit<GuardSettings, 'maxWaitMs' | 'logger' | 'ratePerSecond'> {
   /** Server root, e.g. "http://localhost:8080" or "https://nominatim.openstreetmap.org". Required. */
   baseUrl: string;
   /** Lowest accepted `importance`; default 0. */
@@ -41,8 +44,9 @@ export class NominatimGeocoder implements Geocoder {
   private readonly minIntervalMs: number;
   private readonly email?: string;
   private nextSlot = 0;
+  readonly guard: EngineGuard;
 
-  constructor(settings: NominatimSettings) {
+  constructor(settings: NominatimSettings, logger?: GeoLogger) {
     if (!settings?.baseUrl) throw new Error('nominatim: baseUrl is required');
     this.baseUrl = settings.baseUrl.replace(/\/+$/, '');
     this.minImportance = settings.minImportance ?? 0;
@@ -50,6 +54,13 @@ export class NominatimGeocoder implements Geocoder {
     this.userAgent = settings.userAgent ?? DEFAULT_NOMINATIM_USER_AGENT;
     this.minIntervalMs = settings.minIntervalMs ?? 0;
     this.email = settings.email;
+    this.guard = new EngineGuard(this.name, {
+      breakerFailures: settings.breakerFailures,
+      breakerCooldownMs: settings.breakerCooldownMs,
+      maxAttempts: settings.maxAttempts,
+      maxWaitMs: this.timeoutMs,
+      logger,
+    });
   }
 
   private async throttle(signal?: AbortSignal): Promise<void> {
@@ -66,6 +77,10 @@ export class NominatimGeocoder implements Geocoder {
   }
 
   async geocode(a: Address, opts: GeocodeOptions = {}): Promise<GeocodeResult> {
+    return this.guard.run(() => this.search(a, opts), opts.signal);
+  }
+
+  private async search(a: Address, opts: GeocodeOptions): Promise<GeocodeResult> {
     const params = new URLSearchParams({
       street: a.street,
       postalcode: normalisePostalCode(a.postalCode),
@@ -84,7 +99,7 @@ export class NominatimGeocoder implements Geocoder {
     });
     if (!Array.isArray(body)) throw new GeocoderError(this.name, 'malformed response: not an array');
     if (body.length === 0) return null;
-    const r = body[0] as { lat?: unknown; lon?: unknown; importance?: unknown; place_rank?: unknown };
+    const r = body[0] as { lat?: unknown; lon?: unknown; importance?: unknown; place_rank?: unknown; display_name?: unknown };
     const lat = typeof r?.lat === 'string' ? Number(r.lat) : r?.lat;
     const lon = typeof r?.lon === 'string' ? Number(r.lon) : r?.lon;
     if (!isFiniteNumber(lat) || !isFiniteNumber(lon)) throw new GeocoderError(this.name, 'malformed response: lat/lon');
@@ -92,6 +107,7 @@ export class NominatimGeocoder implements Geocoder {
     if (importance < this.minImportance) return null;
     const rank = isFiniteNumber(r.place_rank) ? r.place_rank : 0;
     const precision: GeocodePrecision = rank >= 28 ? 'housenumber' : rank >= 26 ? 'street' : rank >= 17 ? 'locality' : 'municipality';
-    return { latitude: lat, longitude: lon, precision, provider: this.name };
+    const label = typeof r.display_name === 'string' ? r.display_name : `${a.street}, ${normalisePostalCode(a.postalCode)} ${a.city}`;
+    return { latitude: lat, longitude: lon, precision, provider: this.name, label };
   }
 }

@@ -273,6 +273,21 @@ export interface components {
             sandbox?: true;
             /** @description Test keys only: stops left in today's quota (Europe/Paris day). */
             sandboxStopsRemainingToday?: number;
+            /** @description Extension: present only when some location was geocoded coarser than street level, one entry per such location. */
+            warnings?: {
+                /** @enum {string} */
+                code: "geocoding_imprecise";
+                /** @enum {string} */
+                location: "start" | "stop" | "end";
+                /** @description location "stop" only: the stop id. */
+                stopId?: string;
+                /**
+                 * @description How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.
+                 * @enum {string}
+                 */
+                precision: "housenumber" | "street" | "locality" | "municipality";
+                message: string;
+            }[];
         };
         /**
          * Waypoint
@@ -287,6 +302,18 @@ export interface components {
             latitude: number | null;
             /** @description Decimal degrees; null only if the point is unknown. */
             longitude: number | null;
+            /** @description Extension, address stops only (a stop sent as coordinates has none): how the address was placed. */
+            geocoding?: {
+                /**
+                 * @description How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.
+                 * @enum {string}
+                 */
+                precision: "housenumber" | "street" | "locality" | "municipality";
+                /** @description The engine that placed it: geoplateforme, ban, nominatim or embedded (the commune-level gazetteer). */
+                provider: string;
+                /** @description What the engine matched, e.g. "8 Boulevard du Port 80000 Amiens". */
+                label: string;
+            };
         };
         /**
          * ScheduleEntry
@@ -651,7 +678,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description An address could not be geocoded. Nothing was charged. */
+            /** @description An address could not be geocoded (not found, the geocoding services failed, or only located more coarsely than this service accepts); the message names each one. Nothing was charged. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -120,6 +120,7 @@ test('fuzzy ambiguity → null (synthetic gazetteer)', async () => {
     longitude: 4,
     precision: 'municipality',
     provider: 'embedded',
+    label: '12346 Villeneuve',
   });
 });
 
@@ -134,5 +135,6 @@ test('normalisation rules', () => {
 
 test('precision notice names commune precision and how to switch', () => {
   assert.match(EMBEDDED_GEOCODER_NOTICE, /commune precision/);
-  assert.match(EMBEDDED_GEOCODER_NOTICE, /GEOCODER=ban,embedded/);
+  assert.match(EMBEDDED_GEOCODER_NOTICE, /GEOCODER=geoplateforme,embedded/);
+  assert.match(EMBEDDED_GEOCODER_NOTICE, /BAN_URL/);
 });

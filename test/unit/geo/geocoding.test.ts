@@ -8,16 +8,20 @@ import {
   MemoryGeocodeCache,
   createGeocoder,
   geocodeAll,
+  ImpreciseMatchError,
+  isCommuneLevelFirst,
   normaliseAddressKey,
-  usesEmbeddedGeocoder,
   type Address,
+  type GeocodePrecision,
   type GeocodeResult,
   type Geocoder,
 } from '../../../src/geo/geocoding/index.ts';
 import { banFeatureCollection, startFakeBan } from '../../fakes/ban.ts';
 
 const addr = (street: string, postalCode = '75004', city = 'Paris'): Address => ({ street, postalCode, city });
-const point = (provider: string, latitude = 48.85): NonNullable<GeocodeResult> => ({ latitude, longitude: 2.35, precision: 'housenumber', provider });
+const point = (provider: string, latitude = 48.85, precision: GeocodePrecision = 'housenumber'): NonNullable<GeocodeResult> => ({
+  latitude, longitude: 2.35, precision, provider, label: `${provider} ${latitude}`,
+});
 
 class FakeGeocoder implements Geocoder {
   calls: Address[] = [];
@@ -57,7 +61,7 @@ test('chain: not found → next; failure → next (logged); first hit wins', asy
   assert.deepEqual(await chain.geocode(addr('1 rue X')), point('c'));
   assert.equal(d.calls.length, 0);
   assert.equal(logs.length, 1);
-  assert.match(logs[0]!.msg!, /b failed, falling back to c/);
+  assert.match(logs[0]!.msg!, /b failed for 1 of 1 addresses, falling back to c/);
 });
 
 test('chain: all not found → null; not found + failure → GeocoderError (service trouble, not a bad address)', async () => {
@@ -73,6 +77,7 @@ test('createGeocoder(["ban","embedded"]): BAN down → embedded answers; BAN fou
   try {
     logs.length = 0;
     const g = createGeocoder(['ban', 'embedded'], { ban: { baseUrl: fake.url, timeoutMs: 500 }, logger });
+    assert.equal(g.geocoders[0]!.name, 'ban');
     assert.equal(g.name, 'ban,embedded');
     const r = await g.geocode({ street: '1 rue de Rivoli', postalCode: '75004', city: 'Paris' });
     assert.equal(r?.provider, 'embedded');
@@ -84,15 +89,17 @@ test('createGeocoder(["ban","embedded"]): BAN down → embedded answers; BAN fou
       longitude: 2.3587,
       precision: 'housenumber',
       provider: 'ban',
+      label: '8 Boulevard du Port 80000 Amiens',
     });
   } finally {
     await fake.close();
   }
   assert.throws(() => createGeocoder(['nominatim']), /baseUrl/);
+  assert.throws(() => createGeocoder(['ban']), /baseUrl/);
   assert.throws(() => createGeocoder(['photon']), /unknown geocoder "photon"/);
   assert.throws(() => createGeocoder([' ']), /at least one/);
-  assert.equal(usesEmbeddedGeocoder(['ban', 'embedded']), true);
-  assert.equal(usesEmbeddedGeocoder(['ban']), false);
+  assert.equal(isCommuneLevelFirst(['embedded']), true);
+  assert.equal(isCommuneLevelFirst(['geoplateforme', 'embedded']), false);
 });
 
 test('normaliseAddressKey ignores case, accents, punctuation and St/Saint', () => {
@@ -169,7 +176,78 @@ test('geocodeAll: failures listed by label, in input order, with the reason', as
     assert.deepEqual(e.labels, ['stops[3] (id "abc")', 'stops[4] (id "d")', 'end']);
     assert.deepEqual(e.failures.map((f) => f.reason), ['not_found', 'error', 'not_found']);
     assert.equal(e.message, 'Could not geocode: stops[3] (id "abc"), stops[4] (id "d"), end');
+    assert.ok(e.failures[1]!.error instanceof GeocoderError);
     return true;
   });
   assert.deepEqual(await geocodeAll([], g, { concurrency: 2 }), []);
+});
+
+test('chain: a match coarser than minPrecision asks the next engine; when none is precise enough → ImpreciseMatchError with the finest match', async () => {
+  const coarse = new FakeGeocoder('coarse', (a) => (a.street === 'rue fine' ? point('coarse', 48.1, 'street') : point('coarse', 48.2, 'locality')));
+  const fine = new FakeGeocoder('fine', (a) => (a.street === 'rue fine' ? point('fine', 48.3, 'housenumber') : point('fine', 48.4, 'municipality')));
+  const chain = new GeocoderChain([coarse, fine], { minPrecision: 'street' });
+  assert.deepEqual(await chain.geocode(addr('rue fine')), point('coarse', 48.1, 'street'));
+  assert.equal(fine.calls.length, 0, 'street level is enough: the next engine is not asked');
+  await assert.rejects(chain.geocode(addr('rue floue')), (e: unknown) => {
+    assert.ok(e instanceof ImpreciseMatchError);
+    assert.equal(e.required, 'street');
+    assert.deepEqual(e.best, point('coarse', 48.2, 'locality'), 'the finer of the two coarse matches');
+    return true;
+  });
+  assert.equal(fine.calls.length, 1);
+  // the default accepts every precision
+  assert.equal((await new GeocoderChain([coarse, fine]).geocode(addr('rue floue')))?.provider, 'coarse');
+});
+
+test('chain.geocodeMany: each engine gets only what the previous ones did not find, one batch per engine', async () => {
+  const batches: string[][] = [];
+  const batching = (name: string, knows: (a: Address) => boolean): Geocoder => ({
+    name,
+    geocode: async () => { throw new Error('not used'); },
+    geocodeMany: async (addresses) => {
+      batches.push([name, ...addresses.map((a) => a.street)]);
+      return addresses.map((a) => (knows(a) ? { ok: true as const, result: point(name) } : { ok: true as const, result: null }));
+    },
+  });
+  const chain = new GeocoderChain([batching('a', (x) => x.street !== 'b' && x.street !== 'c'), batching('b', (x) => x.street === 'b')]);
+  const out = await chain.geocodeMany([addr('a'), addr('b'), addr('c')], { concurrency: 2 });
+  assert.deepEqual(out.map((o) => (o.ok ? o.result?.provider ?? null : 'error')), ['a', 'b', null]);
+  assert.deepEqual(batches, [['a', 'a', 'b', 'c'], ['b', 'b', 'c']]);
+});
+
+test('CachedGeocoder.geocodeMany: hits are answered from the cache, only the misses reach the engine, in one batch', async () => {
+  const seen: number[] = [];
+  const engine: Geocoder = {
+    name: 'net',
+    geocode: async () => { throw new Error('not used'); },
+    geocodeMany: async (addresses) => {
+      seen.push(addresses.length);
+      return addresses.map((a) => (a.street === 'ghost' ? { ok: true as const, result: null } : { ok: true as const, result: point('net', Number(a.street)) }));
+    },
+  };
+  const cache = new MemoryGeocodeCache();
+  const cached = new CachedGeocoder(engine, cache);
+  await cached.geocodeMany([addr('1'), addr('2')], { concurrency: 4 });
+  const out = await cached.geocodeMany([addr('1'), addr('2'), addr('3'), addr('ghost')], { concurrency: 4 });
+  assert.deepEqual(seen, [2, 2], 'the second call sends only 3 and ghost');
+  assert.deepEqual(out.map((o) => (o.ok ? o.result?.latitude ?? null : 'error')), [1, 2, 3, null]);
+  assert.equal(cache.size, 3, 'not-found is not cached');
+});
+
+test('createGeocoder with a cache: network engines are cached under their own name, the embedded fallback never', async () => {
+  const fake = await startFakeBan(() => ({ status: 503, body: 'down' }));
+  try {
+    const cache = new MemoryGeocodeCache();
+    const g = createGeocoder(['ban', 'embedded'], { ban: { baseUrl: fake.url, breakerFailures: 100 }, cache });
+    const rivoli = { street: '1 rue de Rivoli', postalCode: '75004', city: 'Paris' };
+    assert.equal((await g.geocode(rivoli))?.provider, 'embedded');
+    assert.equal(cache.size, 0, 'a commune-level answer given while the street-level engine was down is not kept');
+    fake.respond = () => ({ status: 200, body: banFeatureCollection({ latitude: 48.8559, longitude: 2.3587, score: 0.93 }) });
+    assert.equal((await g.geocode(rivoli))?.provider, 'ban');
+    assert.equal(cache.get(`ban:${normaliseAddressKey(rivoli)}`)?.provider, 'ban');
+    fake.respond = () => ({ status: 503, body: 'down' });
+    assert.equal((await g.geocode(rivoli))?.provider, 'ban', 'cache hit: the engine is not asked');
+  } finally {
+    await fake.close();
+  }
 });

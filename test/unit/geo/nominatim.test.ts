@@ -12,7 +12,10 @@ test('found: lat/lon strings parsed, structured query, User-Agent sent', async (
   fake.requests.length = 0;
   fake.respond = () => ({ status: 200, body: nominatimResults({ latitude: 49.8974, longitude: 2.2901, importance: 0.31 }) });
   const r = await new NominatimGeocoder({ baseUrl: fake.url }).geocode(address);
-  assert.deepEqual(r, { latitude: 49.8974, longitude: 2.2901, precision: 'housenumber', provider: 'nominatim' });
+  assert.deepEqual(r, {
+    latitude: 49.8974, longitude: 2.2901, precision: 'housenumber', provider: 'nominatim',
+    label: '8, Boulevard du Port, Amiens, Somme, Hauts-de-France, France métropolitaine, 80000, France',
+  });
   const req = fake.requests[0]!;
   assert.equal(req.path, '/search');
   assert.equal(req.userAgent, DEFAULT_NOMINATIM_USER_AGENT);
@@ -39,7 +42,7 @@ test('not found: [] → null', async () => {
 });
 
 test('failures throw GeocoderError: 500, malformed, timeout', async () => {
-  const n = new NominatimGeocoder({ baseUrl: fake.url, timeoutMs: 150 });
+  const n = new NominatimGeocoder({ baseUrl: fake.url, timeoutMs: 150, breakerFailures: 100 });
   fake.respond = () => ({ status: 500, body: { error: 'boom' } });
   await assert.rejects(n.geocode(address), (e: unknown) => e instanceof GeocoderError && e.status === 500 && e.provider === 'nominatim');
   fake.respond = () => ({ status: 200, body: { error: 'not an array' } });
@@ -48,6 +51,17 @@ test('failures throw GeocoderError: 500, malformed, timeout', async () => {
   await assert.rejects(n.geocode(address), /lat\/lon/);
   fake.respond = () => 'stall';
   await assert.rejects(n.geocode(address), (e: unknown) => e instanceof GeocoderError && e.timedOut);
+});
+
+test('failures open the circuit breaker: the engine is skipped without a request until the cool-down ends', async () => {
+  const n = new NominatimGeocoder({ baseUrl: fake.url, breakerFailures: 2, breakerCooldownMs: 60_000 });
+  fake.respond = () => ({ status: 502, body: 'bad gateway' });
+  const before = fake.requests.length;
+  await assert.rejects(n.geocode(address), (e: unknown) => e instanceof GeocoderError && e.status === 502);
+  await assert.rejects(n.geocode(address), (e: unknown) => e instanceof GeocoderError && e.status === 502);
+  await assert.rejects(n.geocode(address), /nominatim: skipped after 2 consecutive failures; next try in 60 s/);
+  assert.equal(fake.requests.length - before, 2);
+  assert.equal(n.guard.state, 'open');
 });
 
 test('minIntervalMs spaces requests (public-instance policy)', async () => {

@@ -3,7 +3,7 @@ import { callApi, clearError, showError } from './api.js';
 import { count, duration, parisDateTime, parisDay, parisTime, parisTomorrowAt } from './format.js';
 import { getKey } from './key-state.js';
 import { renderRouteMap } from './route-map.js';
-import { parseCsv, parseJson, sampleStops, stopFromCells, toCsv, toJson } from './stops.js';
+import { isAddressStop, parseCsv, parseJson, sampleStops, stopFromCells, toCsv, toJson } from './stops.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -77,6 +77,8 @@ export function initPlayground({ onResult }) {
   }
 
   function writeTable(stops) {
+    const address = stops.find(isAddressStop);
+    if (address) throw new Error(`stop "${address.id}" is an address: the table takes coordinates, keep addresses in JSON`);
     body.replaceChildren();
     for (const stop of stops) addRow(stop);
     if (stops.length === 0) { addRow(); addRow(); }
@@ -88,16 +90,18 @@ export function initPlayground({ onResult }) {
   }
 
   function showMode(next, stops) {
+    // fill the new form first: one that cannot hold these stops (addresses in the table) throws and changes nothing
+    if (next === 'table') writeTable(stops);
+    else text.value = next === 'csv' ? toCsv(stops) : toJson(stops);
     mode = next;
     tablePanel.hidden = next !== 'table';
     textPanel.hidden = next === 'table';
-    if (next === 'table') writeTable(stops);
-    else {
-      text.value = next === 'csv' ? toCsv(stops) : toJson(stops);
+    if (next !== 'table') {
       textLabel.textContent = next === 'csv' ? 'Stops as CSV' : 'Stops as JSON (the API\'s stops array)';
       textHint.textContent = next === 'csv'
         ? 'One stop per line: id,latitude,longitude[,deadline][,serviceSeconds]; deadline as HH:MM (Paris time). A header line is optional.'
-        : 'An array of stops: [{"id": "a", "latitude": 48.86, "longitude": 2.34, "deadline": "10:30", "serviceSeconds": 120}, …]';
+        : 'An array of stops: [{"id": "a", "latitude": 48.86, "longitude": 2.34, "deadline": "10:30", "serviceSeconds": 120}, …]; '
+          + 'with a live key a stop may be an address: {"id": "b", "street": "1 rue de Rivoli", "postalCode": "75004", "city": "Paris"}.';
     }
   }
 
@@ -195,6 +199,8 @@ export function renderResult(request, route) {
   const departDay = route.departAt ? parisDay(route.departAt) : null;
   const dayNote = (iso) => (departDay && parisDay(iso) !== departDay ? ' (+1 day)' : '');
   const waypoints = [...route.waypoints].sort((a, b) => a.order - b.order);
+  renderWarnings(route.warnings ?? []);
+  $('playground-result').querySelector('.result-grid').classList.toggle('with-addresses', waypoints.some((w) => w.geocoding));
 
   const totals = $('totals');
   totals.replaceChildren();
@@ -248,8 +254,42 @@ export function renderResult(request, route) {
     badge.className = lateness ? 'badge late' : 'badge ok';
     badge.textContent = lateness ? `Late by ${lateness.retardMin} min` : input.deadline ? 'On time' : 'No deadline';
     statusCell.append(badge);
-    tr.append(statusCell);
+    tr.append(statusCell, locatedCell(w.geocoding));
     tbody.append(tr);
   }
   $('playground-result').hidden = false;
+}
+
+const PRECISION_NAMES = { housenumber: 'House number', street: 'Street', locality: 'Locality', municipality: 'Commune only' };
+
+/** Where an address stop was placed: its precision (a badge, amber when coarser than the street) and what the geocoder matched. */
+function locatedCell(geocoding) {
+  const td = document.createElement('td');
+  if (!geocoding) {
+    td.textContent = 'As sent';
+    return td;
+  }
+  const badge = document.createElement('span');
+  const coarse = geocoding.precision === 'locality' || geocoding.precision === 'municipality';
+  badge.className = coarse ? 'badge imprecise' : 'badge ok';
+  badge.textContent = PRECISION_NAMES[geocoding.precision] ?? geocoding.precision;
+  const small = document.createElement('small');
+  small.className = 'located-label';
+  small.textContent = `${geocoding.label} (${geocoding.provider})`;
+  td.append(badge, small);
+  return td;
+}
+
+/** The answer's warnings (stops placed coarser than their street), above the schedule; hidden when there are none. */
+function renderWarnings(warnings) {
+  const box = $('route-warnings');
+  const list = box.querySelector('ul');
+  list.replaceChildren();
+  for (const w of warnings) {
+    const li = document.createElement('li');
+    li.textContent = w.message;
+    li.dataset.code = w.code;
+    list.append(li);
+  }
+  box.hidden = warnings.length === 0;
 }

@@ -1,5 +1,7 @@
 // Stops of the playground: the table model, CSV and JSON forms, and the sample.
-// A stop here is {id, latitude, longitude, deadline?, serviceSeconds?} (coordinates only).
+// A stop here is {id, latitude, longitude, deadline?, serviceSeconds?}; in JSON it may also be an
+// address {id, street, postalCode, city, deadline?, serviceSeconds?} (live keys only), which the
+// table and the CSV form cannot hold.
 
 export const CSV_HEADER = 'id,latitude,longitude,deadline,serviceSeconds';
 
@@ -61,7 +63,16 @@ function csvField(value) {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** True for a stop given as an address (street, postalCode, city). */
+export const isAddressStop = (stop) => 'street' in stop || 'postalCode' in stop || 'city' in stop;
+
+function coordinatesOnly(stops, where) {
+  const address = stops.find(isAddressStop);
+  if (address) throw new Error(`stop "${address.id}" is an address: the ${where} takes coordinates, keep addresses in JSON`);
+}
+
 export function toCsv(stops) {
+  coordinatesOnly(stops, 'CSV form');
   return [CSV_HEADER, ...stops.map((s) => [s.id, s.latitude, s.longitude, s.deadline, s.serviceSeconds].map(csvField).join(','))].join('\n');
 }
 
@@ -74,9 +85,18 @@ export function parseJson(text) {
   return value.map((item, index) => {
     const where = `JSON stops[${index}]`;
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw new Error(`${where}: expected an object`);
-    if ('street' in item || 'postalCode' in item || 'city' in item) throw new Error(`${where}: the playground takes coordinates (latitude, longitude), not addresses`);
-    if (typeof item.latitude !== 'number' || typeof item.longitude !== 'number') throw new Error(`${where}: latitude and longitude must be numbers`);
-    const stop = { id: item.id, latitude: item.latitude, longitude: item.longitude };
+    let stop;
+    if (isAddressStop(item)) {
+      for (const field of ['street', 'postalCode', 'city']) {
+        if (typeof item[field] !== 'string' || item[field].trim() === '') throw new Error(`${where}: an address needs street, postalCode and city as text (${field} is missing)`);
+      }
+      stop = { id: item.id, street: item.street, postalCode: item.postalCode, city: item.city };
+    } else {
+      if (typeof item.latitude !== 'number' || typeof item.longitude !== 'number') {
+        throw new Error(`${where}: give latitude and longitude as numbers, or an address (street, postalCode, city)`);
+      }
+      stop = { id: item.id, latitude: item.latitude, longitude: item.longitude };
+    }
     if (item.deadline !== undefined) stop.deadline = item.deadline;
     if (item.serviceSeconds !== undefined) stop.serviceSeconds = item.serviceSeconds;
     return stop;
