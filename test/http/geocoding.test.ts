@@ -240,10 +240,14 @@ test('addresses at the same point are separate stops: each one\'s service time i
 
 test('the OpenAPI document describes waypoint geocoding and the warnings', async () => {
   const doc = (await server.request('GET', '/api/v1/openapi.json')).body;
-  const response = doc.components.schemas.OptimizeResponse;
-  const geocoding = response.properties.waypoints.items.properties.geocoding;
+  const schemas = doc.components.schemas;
+  const response = schemas.OptimizeResponse;
+  assert.deepEqual(response.properties.waypoints.items, { $ref: '#/components/schemas/Waypoint' });
+  assert.deepEqual(schemas.Waypoint.properties.geocoding, { $ref: '#/components/schemas/WaypointGeocoding' });
+  const geocoding = schemas.WaypointGeocoding;
   assert.deepEqual(geocoding.required, ['precision', 'provider', 'label']);
   assert.deepEqual(geocoding.properties.precision.enum, ['housenumber', 'street', 'locality', 'municipality']);
-  assert.deepEqual(response.properties.warnings.items.properties.code.enum, ['geocoding_imprecise']);
+  assert.deepEqual(response.properties.warnings.items, { $ref: '#/components/schemas/RouteWarning' });
+  assert.deepEqual(schemas.RouteWarning.properties.code.enum, ['geocoding_imprecise']);
   assert.ok(!response.required.includes('warnings'));
 });

@@ -112,6 +112,8 @@ annotate(waypoint, 'Waypoint', 'One stop in visiting order, with the coordinates
   id: 'The stop id.', order: '1-based position in the visiting order.',
   latitude: 'Decimal degrees; null only if the point is unknown.', longitude: 'Decimal degrees; null only if the point is unknown.',
 });
+annotate(waypointGeocoding, 'WaypointGeocoding', waypointGeocoding.description);
+annotate(routeWarning, 'RouteWarning', routeWarning.description);
 annotate(scheduleEntry, 'ScheduleEntry', 'Estimated arrival at one stop.', { colisId: 'The stop id.', arrivee: 'Estimated arrival, UTC, whole seconds, `Z` suffix.' });
 annotate(lateStop, 'LateStop', 'A stop estimated to arrive strictly after its deadline.', {
   colisId: 'The stop id.', arrivee: 'Estimated arrival, UTC ISO 8601 with `Z` (same value as in schedule).',
@@ -150,6 +152,8 @@ const SCHEMAS: Record<string, object> = {
   StopWithAddress: stopWithAddressSchema,
   OptimizeResponse: optimizeResponse,
   Waypoint: waypoint,
+  WaypointGeocoding: waypointGeocoding,
+  RouteWarning: routeWarning,
   ScheduleEntry: scheduleEntry,
   LateStop: lateStop,
   BalanceResponse: balanceResponse,

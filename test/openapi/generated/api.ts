@@ -274,20 +274,7 @@ export interface components {
             /** @description Test keys only: stops left in today's quota (Europe/Paris day). */
             sandboxStopsRemainingToday?: number;
             /** @description Extension: present only when some location was geocoded coarser than street level, one entry per such location. */
-            warnings?: {
-                /** @enum {string} */
-                code: "geocoding_imprecise";
-                /** @enum {string} */
-                location: "start" | "stop" | "end";
-                /** @description location "stop" only: the stop id. */
-                stopId?: string;
-                /**
-                 * @description How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.
-                 * @enum {string}
-                 */
-                precision: "housenumber" | "street" | "locality" | "municipality";
-                message: string;
-            }[];
+            warnings?: components["schemas"]["RouteWarning"][];
         };
         /**
          * Waypoint
@@ -302,18 +289,40 @@ export interface components {
             latitude: number | null;
             /** @description Decimal degrees; null only if the point is unknown. */
             longitude: number | null;
-            /** @description Extension, address stops only (a stop sent as coordinates has none): how the address was placed. */
-            geocoding?: {
-                /**
-                 * @description How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.
-                 * @enum {string}
-                 */
-                precision: "housenumber" | "street" | "locality" | "municipality";
-                /** @description The engine that placed it: geoplateforme, ban, nominatim or embedded (the commune-level gazetteer). */
-                provider: string;
-                /** @description What the engine matched, e.g. "8 Boulevard du Port 80000 Amiens". */
-                label: string;
-            };
+            geocoding?: components["schemas"]["WaypointGeocoding"];
+        };
+        /**
+         * WaypointGeocoding
+         * @description Extension, address stops only (a stop sent as coordinates has none): how the address was placed.
+         */
+        WaypointGeocoding: {
+            /**
+             * @description How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.
+             * @enum {string}
+             */
+            precision: "housenumber" | "street" | "locality" | "municipality";
+            /** @description The engine that placed it: geoplateforme, ban, nominatim or embedded (the commune-level gazetteer). */
+            provider: string;
+            /** @description What the engine matched, e.g. "8 Boulevard du Port 80000 Amiens". */
+            label: string;
+        };
+        /**
+         * RouteWarning
+         * @description A location geocoded coarser than its street (precision locality or municipality): its position, arrival time and the distances around it are approximate.
+         */
+        RouteWarning: {
+            /** @enum {string} */
+            code: "geocoding_imprecise";
+            /** @enum {string} */
+            location: "start" | "stop" | "end";
+            /** @description location "stop" only: the stop id. */
+            stopId?: string;
+            /**
+             * @description How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.
+             * @enum {string}
+             */
+            precision: "housenumber" | "street" | "locality" | "municipality";
+            message: string;
         };
         /**
          * ScheduleEntry
