@@ -255,7 +255,7 @@ describe('instance leases with real server processes', () => {
           && (await db.query('SELECT 1 FROM pending_debits WHERE owner = ?', [lease.instance_id])).length === 1);
 
         frozen.child.kill('SIGSTOP');
-        const settled = await until('the frozen lease to be settled', 30_000, async () => {
+        const settled = await until('the frozen lease to be settled', 60_000, async () => {
           const l = await leaseOf(db, frozen);
           return l.end_reason === 'settled' ? l : false;
         });
