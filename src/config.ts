@@ -161,18 +161,27 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 /** Collects problems instead of stopping at the first, so one message names every bad variable. */
 class EnvReader {
   readonly problems: string[] = [];
+  /** Every variable read, with its default as text ("unset" when there is none), for the generated configuration table. */
+  readonly defaults = new Map<string, string>();
   constructor(private readonly env: Env) {}
 
+  private noteDefault(name: string, fallback: string | number | readonly string[]): void {
+    this.defaults.set(name, Array.isArray(fallback) ? fallback.join(',') : String(fallback));
+  }
+
   raw(name: string): string | undefined {
+    if (!this.defaults.has(name)) this.defaults.set(name, 'unset');
     const value = this.env[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   }
 
   string(name: string, fallback: string): string {
+    this.noteDefault(name, fallback);
     return this.raw(name) ?? fallback;
   }
 
   int(name: string, fallback: number, min: number, max: number): number {
+    this.noteDefault(name, fallback);
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
@@ -183,6 +192,7 @@ class EnvReader {
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    this.noteDefault(name, fallback);
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if (!(allowed as readonly string[]).includes(value)) {
@@ -193,6 +203,7 @@ class EnvReader {
   }
 
   number(name: string, fallback: number, min: number, max: number): number {
+    this.noteDefault(name, fallback);
     const value = this.raw(name);
     if (value === undefined) return fallback;
     const parsed = Number(value);
@@ -205,6 +216,7 @@ class EnvReader {
 
   /** A comma-separated list of known names, in order, without repeats. */
   list(name: string, allowed: readonly string[], fallback: string[]): string[] {
+    this.noteDefault(name, fallback);
     const value = this.raw(name);
     if (value === undefined) return fallback;
     const items = value.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
@@ -217,6 +229,7 @@ class EnvReader {
   }
 
   url(name: string, fallback: string): string {
+    this.noteDefault(name, fallback);
     const value = this.raw(name) ?? fallback;
     try {
       const parsed = new URL(value);
@@ -229,8 +242,7 @@ class EnvReader {
   }
 }
 
-export function loadConfig(env: Env = process.env): Config {
-  const r = new EnvReader(env);
+export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(env)): Config {
   const port = r.int('PORT', 3000, 0, 65535);
   const host = r.string('HOST', '0.0.0.0');
   const config = {
@@ -340,4 +352,11 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
+}
+
+/** Every variable the service reads (obsolete ones aside) with its default as text, in the order they are read. */
+export function configVariables(): Array<{ name: string; default: string }> {
+  const reader = new EnvReader({});
+  loadConfig({}, reader);
+  return [...reader.defaults].filter(([name]) => !(name in OBSOLETE_VARIABLES)).map(([name, fallback]) => ({ name, default: fallback }));
 }

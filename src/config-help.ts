@@ -1,0 +1,88 @@
+/**
+ * What each environment variable means, for the generated configuration table (docs/configuration.md).
+ * The variables themselves and their defaults come from src/config.ts (`configVariables()`); a test fails
+ * when a variable is read there but not described here, or described here but no longer read.
+ */
+import { configVariables } from './config.js';
+
+interface VariableHelp {
+  help: string;
+  /** The default as people should read it, where the one computed on this machine would mislead. */
+  default?: string;
+  /** Shown in the README's short table too. */
+  essential?: true;
+}
+
+export const CONFIG_HELP: Record<string, VariableHelp> = {
+  PORT: { help: "HTTP port", essential: true },
+  HOST: { help: "listen address", essential: true },
+  DATABASE_PATH: { help: "SQLite file (WAL mode), used when `DATABASE_URL` is unset, and the source of `db migrate-to-postgres`; `var/` is git-ignored", essential: true },
+  DATABASE_URL: { help: "`postgres://user:pass@host:5432/db` selects PostgreSQL, which several instances can share", essential: true },
+  DATABASE_POOL_SIZE: { help: "PostgreSQL: most connections this instance opens (N instances need N × this)" },
+  DATABASE_BUSY_TIMEOUT_MS: { help: "how long a write waits for another connection's lock; then 503 `storage_unavailable`" },
+  LOG_LEVEL: { help: "`fatal` … `trace`, or `silent`", essential: true },
+  BODY_LIMIT_BYTES: { help: "largest JSON body; larger → 413 `payload_too_large`" },
+  PUBLIC_BASE_URL: { help: "public address, used in links (checkout return pages, OpenAPI `servers`)", essential: true, default: "http://localhost:$PORT" },
+  SANDBOX_MAX_STOPS_PER_CALL: { help: "test keys: stops per call (spec: 10)" },
+  SANDBOX_CALLS_PER_MINUTE: { help: "test keys: calls per rolling minute (spec: 20)" },
+  SANDBOX_STOPS_PER_DAY: { help: "test keys: stops per Europe/Paris day (spec: 200)" },
+  STRIPE_SECRET_KEY: { help: "enables payments; unset → checkout answers 503 `payment_unavailable`", essential: true },
+  STRIPE_API_BASE: { help: "points the Stripe client at another host (tests, proxies)" },
+  STRIPE_WEBHOOK_SECRET: { help: "signing secret of the Stripe webhook endpoint", essential: true },
+  PAYMENTS_CURRENCY: { help: "`eur`, `usd`, `gbp` or `chf`" },
+  PACK_2K_PRICE_CENTS: { help: "price of the 2,000-stop pack, in cents" },
+  PACK_10K_PRICE_CENTS: { help: "price of the 10,000-stop pack, in cents" },
+  PACK_50K_PRICE_CENTS: { help: "price of the 50,000-stop pack, in cents" },
+  PACK_250K_PRICE_CENTS: { help: "price of the 250,000-stop pack, in cents" },
+  SMTP_URL: { help: "`smtp://user:pass@host:587`; unset → e-mails are written to `OUTBOX_DIR` as `.eml` files", essential: true },
+  MAIL_FROM: { help: "sender of e-mails", essential: true },
+  OUTBOX_DIR: { help: "where e-mails go without SMTP" },
+  ROUTING: { help: "travel-time engines for live keys, tried in order: `osrm,haversine` falls back to the built-in model when OSRM fails or times out", essential: true },
+  SANDBOX_ROUTING: { help: "the test keys' engine (one, no fallback: when it fails → 503 `sandbox_unavailable`)" },
+  OSRM_URL: { help: "OSRM server root, e.g. `http://localhost:5000`; required when an engine list names `osrm`", essential: true },
+  OSRM_PROFILE: { help: "OSRM profile in the URL" },
+  OSRM_TIMEOUT_MS: { help: "timeout of each OSRM request" },
+  OSRM_MAX_TABLE_SIZE: { help: "the server's `--max-table-size`; larger matrices are requested in chunks" },
+  ROUTING_CIRCUITY_FACTOR: { help: "built-in model: road distance ÷ great-circle distance" },
+  GEOCODER: { help: "geocoders tried in order (`geoplateforme`, `ban`, `nominatim`, `embedded`): street level from the Géoplateforme, commune level from the embedded gazetteer when it fails; `embedded` alone works offline", essential: true },
+  GEOPLATEFORME_URL: { help: "the IGN Géoplateforme geocoding service root" },
+  GEOPLATEFORME_MIN_SCORE: { help: "lowest accepted Géoplateforme score (0–1)" },
+  GEOPLATEFORME_RATE_LIMIT: { help: "requests per second this process sends to the Géoplateforme (the service allows 50 per IP address and answers 429 beyond; lower it when several instances share one address)" },
+  BAN_URL: { help: "root of a **self-hosted** addok (BAN) instance, e.g. `http://addok:7878`; required when `GEOCODER` names `ban` (the old public host is gone)" },
+  BAN_MIN_SCORE: { help: "lowest accepted addok score (0–1)" },
+  BAN_RATE_LIMIT: { help: "requests per second to the addok instance; `0` = no limit" },
+  NOMINATIM_URL: { help: "Nominatim root; required when `GEOCODER` names `nominatim`" },
+  NOMINATIM_MIN_IMPORTANCE: { help: "lowest accepted Nominatim importance (0–1)" },
+  GEOCODER_TIMEOUT_MS: { help: "timeout of each geocoder request (single or batch)" },
+  GEOCODER_CONCURRENCY: { help: "most geocoder requests in flight for one optimize call" },
+  GEOCODER_MIN_PRECISION: { help: "`housenumber`, `street`, `locality` or `municipality`: coarser matches fail the call with 422 `geocoding_failed`" },
+  GEOCODER_BREAKER_FAILURES: { help: "consecutive failures after which an engine is skipped (circuit breaker)" },
+  GEOCODER_BREAKER_COOLDOWN_MS: { help: "how long a skipped engine stays skipped before one trial request" },
+  GEOCODER_BATCH_THRESHOLD: { help: "a call with more addresses than this to look up at one engine sends them in one CSV batch request (Géoplateforme, addok with addok-csv)" },
+  SOLVER_WASM: { help: "another build of the solver module", default: "data/solver/solver.wasm" },
+  SOLVER_TIME_LIMIT_MS: { help: "search budget per solve; the search also stops after 50·n + 500 iterations without improvement, and ≤ 10 stops are solved exactly (on the TSPLIB set: 0.06 % above optimal on average at 100 ms, 0.005 % at 1000 ms)" },
+  SOLVER_POOL_SIZE: { help: "solver worker threads", default: "available cores" },
+  SOLVER_MAX_QUEUE: { help: "solves waiting for a worker; more → 503 `overloaded`" },
+  REQUEST_DEADLINE_MS: { help: "an optimize call past this → 502 `optimization_failed`, refunded" },
+  IDEMPOTENCY_TTL_HOURS: { help: "how long an `Idempotency-Key` response is replayed" },
+  LEASE_EXPIRY_MS: { help: "an instance whose lease is not renewed for this long is taken for dead: any other instance gives back its unfinished charges (see [operations.md](operations.md#restarts-crashes-and-instance-leases))" },
+  LEASE_HEARTBEAT_MS: { help: "how often each instance renews its lease and runs the recovery sweep; at most half of `LEASE_EXPIRY_MS`", default: "a third of LEASE_EXPIRY_MS" },
+  CORS_ORIGINS: { help: "comma-separated origins allowed to call `/api/` from a browser", default: "*" },
+  TRUST_PROXY: { help: "`true` behind a reverse proxy: the client address comes from `X-Forwarded-For`" },
+  AUTH_FAILURES_PER_MINUTE: { help: "failed authentications per client address per minute, then 429 `rate_limited`" },
+  LIVE_MAX_CONCURRENT_PER_KEY: { help: "optimize calls in flight per live key, then 429 `rate_limited`" },
+  MAX_JSON_DEPTH: { help: "deeper JSON bodies → 400 `invalid_request`" },
+  CONSOLE_TEST_KEYS_PER_IP_PER_DAY: { help: "test keys the console hands out per client address, rolling 24 h" },
+  CONSOLE_TEST_KEYS_PER_EMAIL_PER_DAY: { help: "test keys the console hands out per e-mail address, rolling 24 h" },
+};
+
+/** The Markdown table of every variable (or only the essential ones): name, default, meaning. */
+export function renderConfigTable(only: 'all' | 'essential' = 'all'): string {
+  const variables = configVariables().filter(({ name }) => only === 'all' || CONFIG_HELP[name]?.essential);
+  const rows = variables.map(({ name, default: fallback }) => {
+    const help = CONFIG_HELP[name];
+    const shown = help?.default ?? fallback;
+    return `| \`${name}\` | ${shown === 'unset' ? 'unset' : `\`${shown.replace(/\|/g, '\\|')}\``} | ${help?.help ?? ''} |`;
+  });
+  return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n') + '\n';
+}
