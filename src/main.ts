@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const database = config.databaseUrl ? `postgres ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}` : `sqlite ${config.databasePath}`;
-  logger.info({ url: `http://${shownHost}:${port}`, database, instance: config.optimize.instanceId }, `listening on http://${shownHost}:${port}`);
+  logger.info({ url: `http://${shownHost}:${port}`, database, instance: config.optimize.instanceId, node: process.version }, `listening on http://${shownHost}:${port}`);
 
   let stopping = false;
   const shutdown = (signal: string): void => {
