@@ -103,7 +103,8 @@ if (nodedir !== null) env.npm_config_nodedir = nodedir;
 console.log(`build-native: compiling better-sqlite3 for Node ${process.version} (${process.platform}-${process.arch}) with the headers of ${nodedir ?? 'node-gyp\'s download'}; this takes a minute or two`);
 const out = openSync(LOG, 'w');
 const started = Date.now();
-const r = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--release', '--jobs=max', ...(nodedir ? [`--nodedir=${nodedir}`] : [])], {
+// force_build: better-sqlite3 13 also ships prebuilt Node-API addons; we compile it from its sources
+const r = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--release', '--force_build=1', '--jobs=max', ...(nodedir ? [`--nodedir=${nodedir}`] : [])], {
   cwd: ADDON_DIR, env, stdio: ['ignore', out, out],
 });
 closeSync(out);
