@@ -1,13 +1,8 @@
-/**
- * Runs the real service as a child process: src/main.ts through tsx (tests), or dist/main.js
- * when this helper itself runs from the build (the benchmarks, so they measure what ships).
- */
+/** Runs the real service (src/main.ts) as a child process, as `npm start` does. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { baseDir, layout } from '../../src/assets.js';
 
-const root = baseDir();
-const entry = layout === 'source' ? ['--import', 'tsx', 'src/main.ts'] : ['dist/main.js'];
+const root = new URL('../..', import.meta.url).pathname;
 
 export async function freePort(): Promise<number> {
   const s = createServer();
@@ -27,7 +22,7 @@ export interface ServiceProcess {
 
 export async function startServiceProcess(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
   const listenPort = port ?? await freePort();
-  const child = spawn(process.execPath, entry, {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(listenPort), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
