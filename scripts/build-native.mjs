@@ -41,9 +41,14 @@ if (!existsSync(ADDON_DIR)) {
   process.exit(0);
 }
 
-/** Loads the addon in a child process of this runtime: null when it works, else the error. */
+const ADDON = join(ADDON_DIR, 'build', 'Release', 'better_sqlite3.node');
+
+/** Loads the compiled addon (not the prebuilt one better-sqlite3 13 also ships) in a child process
+ * of this runtime: null when it works, else the error. */
 function loadError() {
-  const r = spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: ROOT, encoding: 'utf8' });
+  if (!existsSync(ADDON)) return 'not compiled yet';
+  const code = `new (require('better-sqlite3'))(':memory:', { nativeBinding: ${JSON.stringify(ADDON)} }).close()`;
+  const r = spawnSync(process.execPath, ['-e', code], { cwd: ROOT, encoding: 'utf8' });
   if (r.status === 0) return null;
   const lines = (r.stderr || '').split('\n').map((l) => l.trim());
   return lines.find((l) => /^Error\b|NODE_MODULE_VERSION|Could not locate/.test(l)) ?? lines.find((l) => l !== '') ?? `exit ${r.status}`;

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 
@@ -18,8 +20,10 @@ test('the tests run on the runtime package.json asks for (engines.node, and the 
   }
 });
 
-test('better-sqlite3 is built for this runtime', () => {
-  const db = new Database(':memory:');
+test('better-sqlite3 runs on the addon compiled for this runtime by postinstall (not a prebuilt one)', () => {
+  const addon = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+  assert.ok(existsSync(addon), `${addon} is missing: npm run build:native`);
+  const db = new Database(':memory:', { nativeBinding: addon });
   try {
     assert.match(String(db.prepare('SELECT sqlite_version() AS v').pluck().get()), /^3\.\d+\.\d+$/);
   } finally {
