@@ -1,9 +1,11 @@
-/** Reads config → opens the store → starts the app → graceful shutdown on SIGTERM/SIGINT. */
+/** Reads config → opens the store → starts the app → graceful shutdown on SIGTERM/SIGINT (shutdown.ts). */
 import { createServer } from 'node:http';
 import { loadConfig, ConfigError } from './config.js';
 import { createLogger } from './logger.js';
 import { buildServices } from './services.js';
 import { createApp } from './app.js';
+import { startMetricsServer } from './http/metrics-server.js';
+import { GracefulShutdown } from './shutdown.js';
 
 async function main(): Promise<void> {
   let config;
@@ -18,8 +20,14 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const services = await buildServices(config, logger);
-  const app = createApp({ config, logger, ...services });
-  const server = createServer(app.callback());
+  const shutdown = new GracefulShutdown({
+    logger,
+    drainMs: config.shutdownDrainMs,
+    requestDeadlineMs: config.optimize.requestDeadlineMs,
+    close: () => services.close(),
+  });
+  const app = createApp({ config, logger, ...services, shuttingDown: () => shutdown.draining });
+  const server = createServer(shutdown.handler(app.callback()));
   // slow clients: the headers must arrive within 30 s and the whole request within 2 min;
   // idle keep-alive connections outlive a load balancer's usual 60 s idle timeout
   server.requestTimeout = 120_000;
@@ -35,25 +43,21 @@ async function main(): Promise<void> {
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const database = config.databaseUrl ? `postgres ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}` : `sqlite ${config.databasePath}`;
   logger.info({ url: `http://${shownHost}:${port}`, database, instance: config.optimize.instanceId, node: process.version }, `listening on http://${shownHost}:${port}`);
+  shutdown.drain(server);
 
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-    const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
-    server.close(async () => {
-      clearInterval(closeIdle);
-      await services.close();
-      logger.info('stopped');
-      process.exit(0);
+  if (config.metrics.port !== null) {
+    const { port: metricsPort, host: metricsHost } = config.metrics;
+    const metricsServer = await startMetricsServer(services.metrics, config.metrics as typeof config.metrics & { port: number }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;
+      console.error(`metrics port ${metricsPort} on ${metricsHost} is ${err.code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; set METRICS_PORT to another port`);
+      process.exit(1);
     });
-    // keep-alive connections go as soon as their in-flight request has been answered
-    server.closeIdleConnections();
-    setTimeout(() => { logger.error('in-flight requests did not finish in time; exiting'); process.exit(1); }, 30_000).unref();
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+    shutdown.closeLast(metricsServer);
+    logger.info({ url: `http://${config.metrics.host}:${config.metrics.port}/metrics` }, 'metrics listener ready');
+  } else if (config.metrics.token === null) {
+    logger.info('metrics off: set METRICS_PORT (a loopback listener) or METRICS_TOKEN (GET /metrics on this port) to serve them');
+  }
+  shutdown.listen();
 }
 
 main().catch((err) => {

@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { assetPath, sqliteNativeBinding } from '../assets.js';
 import { readMigrations } from './migrate.js';
 import type {
   ApiKeyRecord, ConsoleTestKeyOutcome, IntegrityReport, PendingMark, RecoveryReport, SettleCharge, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord,
@@ -13,7 +14,7 @@ import type {
 } from './types.js';
 import { toKey, toOutbox, toPayment, type KeyRow, type OutboxRow, type PaymentRow } from './rows.js';
 
-const MIGRATIONS_DIR = new URL('./migrations/sqlite/', import.meta.url).pathname;
+const MIGRATIONS_DIR = assetPath('migrations/sqlite');
 
 
 /** The SQLite error code of a violated UNIQUE constraint. */
@@ -49,7 +50,8 @@ export class SqliteStore implements Store {
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
+    // the single executable passes its embedded addon (better-sqlite3 accepts the loaded object; its types list only a path)
+    this.db = new Database(path, { nativeBinding: sqliteNativeBinding() as Database.Options['nativeBinding'] });
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.db.pragma('foreign_keys = ON');
