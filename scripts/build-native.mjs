@@ -105,7 +105,7 @@ const env = { ...process.env };
 for (const name of Object.keys(env)) if (name.toLowerCase() === 'npm_config_nodedir') delete env[name];
 if (nodedir !== null) env.npm_config_nodedir = nodedir;
 
-console.log(`build-native: compiling better-sqlite3 for Node ${process.version} (${process.platform}-${process.arch}) with the headers of ${nodedir ?? 'node-gyp\'s download'}; this takes a minute or two`);
+console.log(`build-native: compiling better-sqlite3 for Node ${process.version} (${process.platform}-${process.arch}) with the headers of ${nodedir ?? 'node-gyp\'s download'}; this takes a few minutes`);
 const out = openSync(LOG, 'w');
 const started = Date.now();
 // force_build: better-sqlite3 13 also ships prebuilt Node-API addons; we compile it from its sources
