@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   });
   const app = createApp({ config, logger, ...services, shuttingDown: () => shutdown.draining });
   const server = createServer(shutdown.handler(app.callback()));
+  shutdown.drain(server);
+  shutdown.listen();
   // slow clients: the headers must arrive within 30 s and the whole request within 2 min;
   // idle keep-alive connections outlive a load balancer's usual 60 s idle timeout
   server.requestTimeout = 120_000;
@@ -43,21 +45,20 @@ async function main(): Promise<void> {
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const database = config.databaseUrl ? `postgres ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}` : `sqlite ${config.databasePath}`;
   logger.info({ url: `http://${shownHost}:${port}`, database, instance: config.optimize.instanceId, node: process.version }, `listening on http://${shownHost}:${port}`);
-  shutdown.drain(server);
 
   if (config.metrics.port !== null) {
-    const { port: metricsPort, host: metricsHost } = config.metrics;
-    const metricsServer = await startMetricsServer(services.metrics, config.metrics as typeof config.metrics & { port: number }).catch((err: NodeJS.ErrnoException) => {
+    const metricsPort = config.metrics.port;
+    const metricsHost = config.metrics.host;
+    const metricsServer = await startMetricsServer(services.metrics, { port: metricsPort, host: metricsHost, token: config.metrics.token }).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;
       console.error(`metrics port ${metricsPort} on ${metricsHost} is ${err.code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; set METRICS_PORT to another port`);
       process.exit(1);
     });
     shutdown.closeLast(metricsServer);
-    logger.info({ url: `http://${config.metrics.host}:${config.metrics.port}/metrics` }, 'metrics listener ready');
+    logger.info({ url: `http://${metricsHost}:${metricsPort}/metrics` }, 'metrics listener ready');
   } else if (config.metrics.token === null) {
     logger.info('metrics off: set METRICS_PORT (a loopback listener) or METRICS_TOKEN (GET /metrics on this port) to serve them');
   }
-  shutdown.listen();
 }
 
 main().catch((err) => {
