@@ -5,6 +5,7 @@
  *
  *   npm run --silent bench:start -- [--runs N] [--command "npm start"] [--json]
  *   npm run --silent bench:start -- --command "dist/route-optimizer serve"
+ *   npm run --silent bench:start -- --cwd ../other-checkout     (e.g. the previous release, for a before/after)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     command: { type: 'string', default: 'npm start' },
     json: { type: 'boolean', default: false },
+    cwd: { type: 'string' },
   },
 });
 
@@ -46,7 +48,7 @@ async function once(): Promise<Run> {
   const started = performance.now();
   // its own process group, so that whatever it leaves behind can be found
   const child = spawn(cmd!, args, {
-    cwd: baseDir(), detached: true, stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: values.cwd ?? baseDir(), detached: true, stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'db.sqlite'), OUTBOX_DIR: join(dir, 'outbox'), LOG_LEVEL: 'warn' },
   });
   let stderr = '';
