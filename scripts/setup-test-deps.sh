@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what `npm test` needs beyond the npm packages, on Debian or Ubuntu:
+# Installs what `npm ci` and `npm test` need beyond the npm packages, on Debian or Ubuntu:
+#   python3 make g++                better-sqlite3, compiled from source for the project's Node runtime during npm ci
 #   chromium, fonts-dejavu-core     the console's browser tests (test/e2e, playwright-core drives /usr/bin/chromium)
 #   postgresql                      the PostgreSQL store tests (a throwaway cluster: initdb, pg_ctl)
 #   rustc cargo libstd-rust-dev-wasm32 lld-14
@@ -8,7 +9,7 @@
 # Run it as root, or as a user who may sudo:  bash scripts/setup-test-deps.sh
 set -euo pipefail
 
-PACKAGES=(chromium fonts-dejavu-core postgresql rustc cargo libstd-rust-dev-wasm32 lld-14)
+PACKAGES=(python3 make g++ chromium fonts-dejavu-core postgresql rustc cargo libstd-rust-dev-wasm32 lld-14)
 
 missing=()
 for package in "${PACKAGES[@]}"; do

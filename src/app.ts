@@ -20,7 +20,8 @@ import { optimizeRouter } from './api/optimize/router.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import type { Idempotency } from './api/optimize/idempotency.js';
 import type { Metrics } from './metrics.js';
-import { requestMetrics } from './http/metrics.js';
+import { hasMetricsToken, requestMetrics } from './http/metrics.js';
+import { ApiError } from './errors.js';
 import { requireKey } from './http/auth.js';
 import { FailedAuthLimiter, KeyConcurrency } from './http/limits.js';
 import { cors, jsonDepthLimit, securityHeaders } from './http/security.js';
@@ -28,7 +29,7 @@ import type { ConsoleTestKeys } from './console/test-keys.js';
 import { consoleRouter, docsRouter, type ConsolePayments } from './console/router.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize' | 'limits'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize' | 'limits'> & Partial<Pick<Config, 'metrics'>>;
   logger: Logger;
   store: Store;
   billing: Billing;
@@ -40,6 +41,8 @@ export interface AppDeps {
   /** Payments on or off, and checkout session states, for the console. */
   checkoutSessions?: ConsolePayments;
   readiness(): Promise<{ store: boolean; solver: boolean }>;
+  /** True once a shutdown began: /readyz answers 503 while the listener drains. */
+  shuttingDown?(): boolean;
   /** Routers of other modules (payments webhook, packs). */
   routers?: Router<AppState>[];
   openApiPaths?: Record<string, object>;
@@ -56,14 +59,24 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   health.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
   health.get('/readyz', async (ctx) => {
     const checks = await deps.readiness();
-    const ready = checks.store && checks.solver;
+    const stopping = deps.shuttingDown?.() ?? false;
+    const ready = checks.store && checks.solver && !stopping;
     ctx.status = ready ? 200 : 503;
-    ctx.body = ready ? { status: 'ready', checks } : { error: 'not_ready', message: 'The service is starting or shutting down.', checks };
+    ctx.body = ready ? { status: 'ready', checks }
+      : { error: 'not_ready', message: stopping ? 'The service is shutting down.' : 'The service is starting or shutting down.', checks };
   });
-  health.get('/metrics', async (ctx) => {
-    ctx.body = await deps.metrics.registry.metrics();
-    ctx.type = deps.metrics.registry.contentType;
-  });
+  // Not public: only behind METRICS_TOKEN here (else on the METRICS_PORT listener, or not at all).
+  const metricsToken = deps.config.metrics?.token ?? null;
+  if (metricsToken !== null) {
+    health.get('/metrics', async (ctx) => {
+      if (!hasMetricsToken(ctx.get('Authorization') || undefined, metricsToken)) {
+        throw new ApiError(401, 'unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".', {}, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+      }
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await deps.metrics.registry.metrics();
+      ctx.type = deps.metrics.registry.contentType;
+    });
+  }
 
   const routers = [
     health,

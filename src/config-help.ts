@@ -74,6 +74,10 @@ export const CONFIG_HELP: Record<string, VariableHelp> = {
   MAX_JSON_DEPTH: { help: "deeper JSON bodies → 400 `invalid_request`" },
   CONSOLE_TEST_KEYS_PER_IP_PER_DAY: { help: "test keys the console hands out per client address, rolling 24 h" },
   CONSOLE_TEST_KEYS_PER_EMAIL_PER_DAY: { help: "test keys the console hands out per e-mail address, rolling 24 h" },
+  METRICS_PORT: { help: "serve `GET /metrics` on this separate port (and nothing else there); unset → no metrics listener" },
+  METRICS_HOST: { help: "address of the metrics listener" },
+  METRICS_TOKEN: { help: "bearer token `GET /metrics` requires (16+ characters); when set, `/metrics` is also served on `PORT`. Neither set → no metrics at all" },
+  SHUTDOWN_DRAIN_MS: { help: "after SIGTERM/SIGINT, how long the listener keeps serving (with `/readyz` 503) before it closes" },
 };
 
 /** The Markdown table of every variable (or only the essential ones): name, default, meaning. */

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { GeocodePrecision } from './geo/geocoding/types.js';
+import { baseDir } from './assets.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -33,6 +34,9 @@ export interface Config {
   optimize: OptimizeConfig;
   lease: LeaseConfig;
   limits: AbuseLimits;
+  metrics: MetricsConfig;
+  /** After SIGTERM/SIGINT: how long the listener keeps serving (with /readyz 503) before it closes. */
+  shutdownDrainMs: number;
   /** Variables that are set but no longer used: logged as warnings at start-up. */
   warnings: string[];
 }
@@ -42,6 +46,15 @@ export interface LeaseConfig {
   expiryMs: number;
   /** How often a process renews its lease and runs the recovery sweep. */
   heartbeatMs: number;
+}
+
+export interface MetricsConfig {
+  /** GET /metrics on a separate listener at this port; null = none. */
+  port: number | null;
+  /** Address of that listener (loopback unless set). */
+  host: string;
+  /** Bearer token GET /metrics requires; when set, /metrics is also served on the API port. Null = none. */
+  token: string | null;
 }
 
 export interface AbuseLimits {
@@ -155,7 +168,7 @@ const OBSOLETE_VARIABLES: Record<string, string> = {
   RECOVERY_INTERVAL_MS: 'the recovery sweep now runs with every lease heartbeat; set LEASE_HEARTBEAT_MS instead',
 };
 
-const PROJECT_ROOT = resolve(new URL('..', import.meta.url).pathname);
+const PROJECT_ROOT = baseDir();
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Collects problems instead of stopping at the first, so one message names every bad variable. */
@@ -350,6 +363,14 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     consoleKeysPerIpPerDay: r.int('CONSOLE_TEST_KEYS_PER_IP_PER_DAY', 10, 1, 1_000_000),
     consoleKeysPerEmailPerDay: r.int('CONSOLE_TEST_KEYS_PER_EMAIL_PER_DAY', 3, 1, 1_000_000),
   };
+  config.metrics = {
+    port: r.raw('METRICS_PORT') === undefined ? null : r.int('METRICS_PORT', 9464, 1, 65535),
+    host: r.string('METRICS_HOST', '127.0.0.1'),
+    token: r.raw('METRICS_TOKEN') ?? null,
+  };
+  if (config.metrics.port !== null && config.metrics.port === port) r.problems.push('METRICS_PORT must differ from PORT');
+  if (config.metrics.token !== null && config.metrics.token.length < 16) r.problems.push('METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 16)');
+  config.shutdownDrainMs = r.int('SHUTDOWN_DRAIN_MS', 2_000, 0, 600_000);
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }

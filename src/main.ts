@@ -1,14 +1,16 @@
 /**
- * Reads config → binds the port → opens the store and takes an instance lease → serves;
- * graceful shutdown on SIGTERM/SIGINT. The port is bound first so that a second copy on a busy
+ * Reads config → binds the port → opens the store and takes an instance lease → serves; graceful
+ * shutdown on SIGTERM/SIGINT (shutdown.ts). The port is bound first so that a second copy on a busy
  * port stops with one line before it touches the database.
  */
 import { createServer } from 'node:http';
 import { loadConfig, ConfigError } from './config.js';
 import { createLogger } from './logger.js';
-import { buildServices } from './services.js';
+import { buildServices, type Services } from './services.js';
 import { createApp } from './app.js';
 import { bindPort, describeStoreError, startingGate, StartupError } from './startup.js';
+import { startMetricsServer } from './http/metrics-server.js';
+import { GracefulShutdown } from './shutdown.js';
 
 async function main(): Promise<void> {
   let config;
@@ -22,8 +24,19 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
+  let services: Services | undefined;
+  const shutdown = new GracefulShutdown({
+    logger,
+    drainMs: config.shutdownDrainMs,
+    requestDeadlineMs: config.optimize.requestDeadlineMs,
+    close: async () => {
+      if (!services) return;
+      await services.releaseLease();
+      await services.close();
+    },
+  });
   const gate = startingGate();
-  const server = createServer(gate.listener);
+  const server = createServer(shutdown.handler(gate.listener));
   // slow clients: the headers must arrive within 30 s and the whole request within 2 min;
   // idle keep-alive connections outlive a load balancer's usual 60 s idle timeout
   server.requestTimeout = 120_000;
@@ -31,33 +44,29 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
 
   const port = await bindPort(server, config.port, config.host);
+  shutdown.drain(server);
+  shutdown.listen();
   for (const warning of config.warnings) logger.warn(warning);
-  const services = await buildServices(config, logger, { port }).catch((err: unknown) => { throw describeStoreError(err, config); });
-  const app = createApp({ config, logger, ...services });
+  services = await buildServices(config, logger, { port }).catch((err: unknown) => { throw describeStoreError(err, config); });
+  const app = createApp({ config, logger, ...services, shuttingDown: () => shutdown.draining });
   gate.open(app.callback());
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const database = config.databaseUrl ? `postgres ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}` : `sqlite ${config.databasePath}`;
-  logger.info({ url: `http://${shownHost}:${port}`, database, instance: services.lease.instanceId }, `listening on http://${shownHost}:${port}`);
+  logger.info({ url: `http://${shownHost}:${port}`, database, instance: services.lease.instanceId, node: process.version }, `listening on http://${shownHost}:${port}`);
 
-  let stopping = false;
-  const shutdown = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-    const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
-    server.close(async () => {
-      clearInterval(closeIdle);
-      await services.releaseLease();
-      await services.close();
-      logger.info('stopped');
-      process.exit(0);
+  if (config.metrics.port !== null) {
+    const metricsPort = config.metrics.port;
+    const metricsHost = config.metrics.host;
+    const metricsServer = await startMetricsServer(services.metrics, { port: metricsPort, host: metricsHost, token: config.metrics.token }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;
+      console.error(`metrics port ${metricsPort} on ${metricsHost} is ${err.code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; set METRICS_PORT to another port`);
+      process.exit(1);
     });
-    // keep-alive connections go as soon as their in-flight request has been answered
-    server.closeIdleConnections();
-    setTimeout(() => { logger.error('in-flight requests did not finish in time; exiting'); process.exit(1); }, 30_000).unref();
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+    shutdown.closeLast(metricsServer);
+    logger.info({ url: `http://${metricsHost}:${metricsPort}/metrics` }, 'metrics listener ready');
+  } else if (config.metrics.token === null) {
+    logger.info('metrics off: set METRICS_PORT (a loopback listener) or METRICS_TOKEN (GET /metrics on this port) to serve them');
+  }
 }
 
 main().catch((err) => {

@@ -1,15 +1,14 @@
 /**
  * The web console (`/console`) and the API reference (`/docs`), served by the
- * API process itself: static files from `src/console/static/`, swagger-ui-dist
- * from node_modules, and the console's one API call, POST /console/api/test-keys.
+ * API process itself: static files from `src/console/static/`, swagger-ui-dist's
+ * files (both found through assets.ts), and the console's one API call, POST /console/api/test-keys.
  * Nothing is fetched from outside: both pages work offline.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname, join } from 'node:path';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
+import { assetPath } from '../assets.js';
 import { compileValidator } from '../http/validate.js';
 import type { AppContext, AppState } from '../http/state.js';
 import type { ConsoleTestKeys } from './test-keys.js';
@@ -21,7 +20,7 @@ export interface ConsolePayments {
   status(sessionId: string): Promise<CheckoutSessionStatus>;
 }
 
-export const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
+export const STATIC_DIR = assetPath('console');
 
 /** Console pages: our own files only, no inline script or style. */
 export const CONSOLE_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
@@ -129,18 +128,12 @@ export function consoleRouter({ testKeys, payments, staticDir = STATIC_DIR }: { 
   return router;
 }
 
-/** The directory of swagger-ui-dist, resolved from this module (works wherever node_modules is). */
-function swaggerUiDir(): string {
-  const require = createRequire(import.meta.url);
-  return dirname(require.resolve('swagger-ui-dist/package.json'));
-}
-
 const SWAGGER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png'];
 
 /** GET /docs: Swagger UI over GET /api/v1/openapi.json; its files under /docs/assets/. */
 export function docsRouter({ publicBaseUrl, staticDir = STATIC_DIR }: { publicBaseUrl: string; staticDir?: string }): Router<AppState> {
   const csp = docsCsp(publicBaseUrl);
-  const swagger = loadFiles(swaggerUiDir(), SWAGGER_FILES);
+  const swagger = loadFiles(assetPath('swagger-ui'), SWAGGER_FILES);
   // swagger-ui.css ends with a source-map comment; the map is not served, so drop the reference.
   const css = swagger.get('swagger-ui.css');
   if (css) css.body = Buffer.from(css.body.toString('utf8').replace(/\/\*# sourceMappingURL=[^*]*\*\/\s*$/, ''));

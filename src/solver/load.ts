@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
+import { assetPath } from '../assets.ts';
 import { WasmSolver, checkModule } from './abi.ts';
 import { SolverError } from './errors.ts';
 import type { SolveOptions, SolveProblem, SolveResult } from './types.ts';
 
-/** data/solver/solver.wasm of this repository, resolved from this file. */
-export const DEFAULT_WASM_PATH = fileURLToPath(new URL('../../data/solver/solver.wasm', import.meta.url));
+/** The committed module (data/solver/solver.wasm), wherever the service runs from. */
+export const DEFAULT_WASM_PATH = assetPath('solver/solver.wasm');
 
 /** Read and compile the module once. */
 export function compileSolverModule(wasmPath: string = DEFAULT_WASM_PATH): WebAssembly.Module {

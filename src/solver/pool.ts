@@ -1,15 +1,13 @@
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 
 import { Piscina } from 'piscina';
 
+import { solverWorkerFile } from '../assets.ts';
 import { checkProblem } from './abi.ts';
 import { SolverError, type SolverErrorCode } from './errors.ts';
 import { DEFAULT_WASM_PATH, compileSolverModule } from './load.ts';
 import type { SolveOptions, SolveProblem, SolveResult, SolverPoolOptions } from './types.ts';
 import type { Task, TaskResult } from './worker.ts';
-
-const WORKER_FILE = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 
 /**
  * Worker-thread pool running the WebAssembly solver. The module is compiled
@@ -30,7 +28,7 @@ export class SolverPool {
     this.defaultTimeLimitMs = o.defaultTimeLimitMs ?? 1000;
     this.maxQueue = o.maxQueue ?? Number.POSITIVE_INFINITY;
     this.piscina = new Piscina<Task, TaskResult>({
-      filename: WORKER_FILE,
+      filename: solverWorkerFile(),
       minThreads: this.size,
       maxThreads: this.size,
       idleTimeout: Number.POSITIVE_INFINITY,

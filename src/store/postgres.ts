@@ -15,6 +15,7 @@
  */
 import pg from 'pg';
 import type { CustomTypesConfig, PoolClient, PoolConfig } from 'pg';
+import { assetPath } from '../assets.js';
 import { readMigrations } from './migrate.js';
 import type {
   ApiKeyRecord, ConsoleTestKeyOutcome, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, IntegrityReport, LeaseHolder, LedgerEntry,
@@ -23,7 +24,7 @@ import type {
 } from './types.js';
 import { ENDED_LEASE_RETENTION_MS, PAYMENT_BY_SESSION_SQL, holdsWhileGone, toKey, toLeaseStatus, toOutbox, toPayment, toPaymentStatus, type KeyRow, type LeaseRow, type OutboxRow, type PaymentRow } from './rows.js';
 
-const MIGRATIONS_DIR = new URL('./migrations/postgres/', import.meta.url).pathname;
+const MIGRATIONS_DIR = assetPath('migrations/postgres');
 /** pg_advisory_lock key held while migrations run, so instances starting together apply each migration once. */
 const MIGRATION_LOCK = 72_650_001;
 /** Transaction-scoped advisory lock serializing the console's test-key limits. */

@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { assetPath, sqliteNativeBinding } from '../assets.js';
 import { readMigrations } from './migrate.js';
 import type {
   ApiKeyRecord, ConsoleTestKeyOutcome, IntegrityReport, LeaseHolder, PendingMark, RecoveryReport, RecoveryRequest, SettleCharge, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PaymentStatus,
@@ -13,7 +14,7 @@ import type {
 } from './types.js';
 import { ENDED_LEASE_RETENTION_MS, PAYMENT_BY_SESSION_SQL, holdsWhileGone, toKey, toLeaseStatus, toOutbox, toPayment, toPaymentStatus, type KeyRow, type LeaseRow, type OutboxRow, type PaymentRow } from './rows.js';
 
-const MIGRATIONS_DIR = new URL('./migrations/sqlite/', import.meta.url).pathname;
+const MIGRATIONS_DIR = assetPath('migrations/sqlite');
 
 /**
  * A pending charge (row `t`) whose call can no longer complete, as the sweeper `@self` sees it at `@nowMs`:
@@ -66,7 +67,8 @@ export class SqliteStore implements Store {
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
+    // the single executable passes its embedded addon (better-sqlite3 accepts the loaded object; its types list only a path)
+    this.db = new Database(path, { nativeBinding: sqliteNativeBinding() as Database.Options['nativeBinding'] });
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.db.pragma('foreign_keys = ON');

@@ -1,8 +1,13 @@
-/** Runs the real service (src/main.ts) as a child process, as `npm start` does. */
+/**
+ * Runs the real service as a child process: src/main.ts through tsx (tests), or dist/main.js
+ * when this helper itself runs from the build (the benchmarks, so they measure what ships).
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { baseDir, layout } from '../../src/assets.js';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = baseDir();
+const entry = layout === 'source' ? ['--import', 'tsx', 'src/main.ts'] : ['dist/main.js'];
 
 export async function freePort(): Promise<number> {
   const s = createServer();
@@ -22,7 +27,7 @@ export interface ServiceProcess {
 
 /** Spawns the service without waiting for it to be ready (a start that is meant to fail, for instance). */
 export function spawnServiceProcess(env: Record<string, string>, port: number): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, entry, {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -205,25 +205,3 @@ test('live routing falls back to the next engine in the chain', async () => {
     await chained.close();
   }
 });
-
-test('GET /metrics: Prometheus text with requests by route and status, stops debited and refunded, solver and routing', async () => {
-  const key = await server.createKey('live', 10);
-  await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
-  await server.request('POST', '/api/v1/optimize', {
-    key, body: { start: PARIS_START, stops: [...coordinateStops(2), { id: 'x', street: '1 rue', postalCode: '99999', city: 'Nulle-Part' }] },
-  });
-  const res = await fetch(`${server.url}/metrics`);
-  assert.equal(res.status, 200);
-  assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
-  const text = await res.text();
-  assert.match(text, /http_requests_total\{method="POST",route="\/api\/v1\/optimize",status="200"\} \d+/);
-  assert.match(text, /http_requests_total\{method="POST",route="\/api\/v1\/optimize",status="422"\} \d+/);
-  assert.match(text, /http_request_duration_seconds_bucket\{le="0\.1",method="POST",route="\/api\/v1\/optimize",status="200"\}/);
-  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
-  assert.ok(value('stops_debited_total') >= 6);
-  assert.ok(value('stops_refunded_total') >= 3);
-  assert.match(text, /geocoder_calls_total\{outcome="not_found"\} \d+/);
-  assert.match(text, /routing_calls_total\{engine="live",outcome="ok"\} \d+/);
-  assert.match(text, /solver_duration_seconds_count\{outcome="ok"\} \d+/);
-  assert.match(text, /^solver_queue_depth 0$/m);
-});

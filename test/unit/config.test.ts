@@ -98,3 +98,21 @@ test('geocoding: the Géoplateforme first by default, its limits, and BAN only w
     },
   );
 });
+
+test('metrics and shutdown settings: defaults, and the bad values named', () => {
+  const defaults = loadConfig({});
+  assert.deepEqual(defaults.metrics, { port: null, host: '127.0.0.1', token: null });
+  assert.equal(defaults.shutdownDrainMs, 2000);
+  const set = loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: 'a'.repeat(32), SHUTDOWN_DRAIN_MS: '0' });
+  assert.deepEqual(set.metrics, { port: 9464, host: '127.0.0.1', token: 'a'.repeat(32) });
+  assert.equal(set.shutdownDrainMs, 0);
+  assert.throws(() => loadConfig({ PORT: '8080', METRICS_PORT: '8080', METRICS_TOKEN: 'short', SHUTDOWN_DRAIN_MS: '-1' }), (err: unknown) => {
+    assert.ok(err instanceof ConfigError);
+    assert.deepEqual(err.problems.filter((p) => /METRICS|SHUTDOWN/.test(p)), [
+      'METRICS_PORT must differ from PORT',
+      'METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 16)',
+      'SHUTDOWN_DRAIN_MS must be an integer from 0 to 600000 (got "-1")',
+    ]);
+    return true;
+  });
+});

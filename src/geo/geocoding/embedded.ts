@@ -18,7 +18,7 @@
  *   Anything else → null (not found): an unknown postal code, or a name matching no commune of it.
  */
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { assetPath } from '../../assets.js';
 import { normaliseName, normalisePostalCode } from './normalise.js';
 import type { Address, GeocodeResult, Geocoder } from './types.js';
 
@@ -31,7 +31,7 @@ export const EMBEDDED_GEOCODER_NOTICE =
   '(the default: the IGN Géoplateforme service, BAN data), GEOCODER=ban,embedded with a self-hosted addok (BAN_URL) ' +
   'or GEOCODER=nominatim,embedded with a Nominatim base URL.';
 
-export const DEFAULT_GAZETTEER_PATH = fileURLToPath(new URL('../../../data/gazetteer/fr-communes.json', import.meta.url));
+export const DEFAULT_GAZETTEER_PATH = assetPath('gazetteer/fr-communes.json');
 
 type RawEntry = [string, number, number, string] | [string, number, number, string, 'arr' | 'old', string];
 interface RawGazetteer { format: number; postalCodes: Record<string, RawEntry[]> }

@@ -1,0 +1,56 @@
+/**
+ * The single executable's entry (dist/route-optimizer; also dist/route-optimizer.js for plain node):
+ *   route-optimizer [serve]       the service, configured by the same environment variables as npm start
+ *   route-optimizer admin …       the admin CLI (every command of npm run admin)
+ *   route-optimizer version       version, solver build hash, Node.js version
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pkg from '../package.json' with { type: 'json' };
+import { assetPath } from './assets.js';
+
+export const USAGE = `Usage: route-optimizer [command]
+
+  serve                 run the service (the default); configured by environment variables (README)
+  admin <command> …     the admin CLI: keys create|revoke|credit|list|resend-email, payments list,
+                        outbox list|retry, db check|recover|backup|migrate-to-postgres
+                        (route-optimizer admin help lists them)
+  version               print the version, the solver build and the Node.js runtime
+  help                  print this text
+`;
+
+export function versionText(): string {
+  const solver = createHash('sha256').update(readFileSync(assetPath('solver/solver.wasm'))).digest('hex').slice(0, 16);
+  return [
+    `route-optimizer ${pkg.version}`,
+    `solver ${solver} (sha256 of solver.wasm)`,
+    `node ${process.version} (${process.platform}-${process.arch})`,
+  ].join('\n');
+}
+
+async function run(argv: string[]): Promise<number | null> {
+  const [command = 'serve', ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      if (rest.length > 0) break;
+      await import('./main.js'); // starts the server; it exits on its own
+      return null;
+    case 'admin':
+      return (await import('./admin/main.js')).runAdminCommand(rest);
+    case 'version': case '--version': case '-v':
+      process.stdout.write(`${versionText()}\n`);
+      return 0;
+    case 'help': case '--help': case '-h':
+      process.stdout.write(USAGE);
+      return 0;
+  }
+  process.stderr.write(`route-optimizer: unknown command "${argv.join(' ')}"\n\n${USAGE}`);
+  return 2;
+}
+
+run(process.argv.slice(2)).then((code) => {
+  if (code !== null) process.exitCode = code;
+}, (err: unknown) => {
+  process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
+  process.exitCode = 1;
+});
