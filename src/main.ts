@@ -1,9 +1,9 @@
 /** Reads config → opens the store → starts the app → graceful shutdown on SIGTERM/SIGINT. */
-import { createServer } from 'node:http';
 import { loadConfig, ConfigError } from './config.js';
 import { createLogger } from './logger.js';
 import { buildServices } from './services.js';
 import { createApp } from './app.js';
+import { createHttpServer } from './http/server.js';
 
 async function main(): Promise<void> {
   let config;
@@ -19,12 +19,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const services = await buildServices(config, logger);
   const app = createApp({ config, logger, ...services });
-  const server = createServer(app.callback());
-  // slow clients: the headers must arrive within 30 s and the whole request within 2 min;
-  // idle keep-alive connections outlive a load balancer's usual 60 s idle timeout
-  server.requestTimeout = 120_000;
-  server.headersTimeout = 30_000;
-  server.keepAliveTimeout = 65_000;
+  // slow clients: HEADERS_TIMEOUT_MS for the headers, BODY_TIMEOUT_MS for a body (see http/server.ts)
+  const server = createHttpServer(app.callback(), config.limits);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

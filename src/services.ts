@@ -1,6 +1,6 @@
 /** Builds every long-lived service from the config; main.ts and the test server share it. */
 import type { Config } from './config.js';
-import type { Logger } from './logger.js';
+import { stdoutLogStats, type Logger } from './logger.js';
 import { Billing, type Clock } from './billing/billing.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
@@ -18,6 +18,8 @@ import type { Router } from '@koa/router';
 import type { AppState } from './http/state.js';
 import { buildPaymentServices, type Outbox, type PaymentDeps } from './payments/index.js';
 import { ConsoleTestKeys } from './console/test-keys.js';
+import { bodyLimitsOf, RequestBodies } from './http/body.js';
+import { StoreWritability, type Readiness } from './readiness.js';
 
 /** Margin past the request deadline before an unsettled charge is given back by the recovery sweep. */
 export const CHARGE_GRACE_MS = 5_000;
@@ -37,8 +39,11 @@ export interface Services {
   consoleTestKeys: ConsoleTestKeys;
   /** Solves waiting for a worker (for readiness and metrics). */
   solverQueueDepth(): number;
-  /** What /readyz reports: the store answers and the solver pool is up (false once shutdown began). */
-  readiness(): Promise<{ store: boolean; solver: boolean }>;
+  /** What /readyz reports: the store takes a write and the solver pool takes work (both false once shutdown began). */
+  readiness(): Promise<Readiness>;
+  /** Request bodies: limits, deadline and one byte budget for every route that reads a body. */
+  bodies: RequestBodies;
+  clock: Clock;
   close(): Promise<void>;
 }
 
@@ -47,12 +52,13 @@ export interface ServiceOverrides {
   /** Replaces the worker pool (tests that need a solver that fails or stalls). */
   solver?: RouteSolver;
   /** Outbox timing, Stripe timeouts, mail sender. */
-  payments?: Omit<PaymentDeps, 'store' | 'billing' | 'logger' | 'clock'>;
+  payments?: Omit<PaymentDeps, 'store' | 'billing' | 'logger' | 'clock' | 'bodies'>;
 }
 
 export async function buildServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? (() => new Date());
   const metrics = new Metrics();
+  metrics.observeDroppedLogLines(() => stdoutLogStats().droppedLines);
   const store = await openStore(config);
   const billing = new Billing(store, {
     limits: config.sandbox,
@@ -75,7 +81,8 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   const recoveryTimer = setInterval(() => { void recover(false); }, config.optimize.recoveryIntervalMs);
   recoveryTimer.unref();
 
-  const payments = buildPaymentServices(config, { store, billing, logger, clock, ...overrides.payments });
+  const bodies = new RequestBodies(bodyLimitsOf(config));
+  const payments = buildPaymentServices(config, { store, billing, logger, clock, bodies, ...overrides.payments });
 
   const routingSettings: RoutingSettings = {
     haversine: { circuityFactor: config.routing.circuityFactor },
@@ -116,6 +123,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   });
 
   let closing = false;
+  const writability = new StoreWritability(store, { clock });
   return {
     store,
     billing,
@@ -131,9 +139,17 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
       perEmailPerDay: config.limits.consoleKeysPerEmailPerDay,
     }, clock),
     solverQueueDepth,
-    async readiness() {
-      const storeUp = await store.ping().then(() => true, () => false);
-      return { store: storeUp && !closing, solver: !closing };
+    bodies,
+    clock,
+    async readiness(): Promise<Readiness> {
+      if (closing) return { store: false, solver: false, problems: ['The service is shutting down.'] };
+      const storeProblem = await writability.check();
+      const solverUp = pool ? pool.accepting() : true;
+      const problems = [
+        ...(storeProblem ? [storeProblem] : []),
+        ...(solverUp ? [] : ['The solver pool is not taking work (its queue is full, or it is shutting down).']),
+      ];
+      return { store: storeProblem === null, solver: solverUp, problems };
     },
     async close() {
       closing = true;

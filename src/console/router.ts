@@ -83,7 +83,7 @@ const validateTestKeyRequest = compileValidator<{ email: string }>({
  * GET /console/assets/<file>: their scripts, styles and images;
  * POST /console/api/test-keys {email} → 201 {key}: a free test key, limited per client address and per e-mail.
  */
-export function consoleRouter({ testKeys, staticDir = STATIC_DIR }: { testKeys: ConsoleTestKeys; staticDir?: string }): Router<AppState> {
+export function consoleRouter({ testKeys, body, staticDir = STATIC_DIR }: { testKeys: ConsoleTestKeys; body: Middleware<AppState>; staticDir?: string }): Router<AppState> {
   const pages = loadFiles(staticDir, ['index.html', 'checkout-success.html', 'checkout-cancel.html']);
   const assetsDir = join(staticDir, 'assets');
   const assets = loadFiles(assetsDir, listFiles(assetsDir));
@@ -96,7 +96,7 @@ export function consoleRouter({ testKeys, staticDir = STATIC_DIR }: { testKeys: 
   router.get('/console/checkout/cancel', page('checkout-cancel.html'));
   router.get('/console/assets/:file', (ctx) => serve(ctx, assets.get(ctx.params.file ?? ''), { csp: CONSOLE_CSP, cacheControl: 'no-cache' }));
 
-  router.post('/console/api/test-keys', async (ctx) => {
+  router.post('/console/api/test-keys', body, async (ctx) => {
     const { email } = validateTestKeyRequest(ctx.request.body ?? null);
     const { key } = await testKeys.issue(email, ctx.ip);
     ctx.set('Cache-Control', 'no-store');

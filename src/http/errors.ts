@@ -47,10 +47,3 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
     }
   };
 }
-
-/** Maps the body parser's errors (too large, malformed JSON) to Error bodies. */
-export function bodyParserError(err: Error & { status?: number; type?: string }): never {
-  if (err.status === 413) throw new ApiError(413, 'payload_too_large', 'The request body is too large.');
-  if (err.status === 415) throw new ApiError(400, 'invalid_request', 'The request body must be JSON (Content-Type: application/json).');
-  throw new ApiError(400, 'invalid_request', 'The request body is not valid JSON: send a JSON object.');
-}

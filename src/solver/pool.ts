@@ -40,6 +40,11 @@ export class SolverPool {
     this.piscina.on('error', () => {});
   }
 
+  /** True while the pool takes new solves: open, with live workers, and room in its queue. */
+  accepting(): boolean {
+    return !this.closed && this.piscina.threads.length > 0 && this.inFlight - this.size < this.maxQueue;
+  }
+
   /** Solves waiting for a free worker (not counting the ones running). */
   queueDepth(): number {
     return Math.max(0, this.inFlight - this.size);

@@ -3,7 +3,7 @@
  * dir, the same way main.ts does, and gives tests a small client for it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { createApp } from '../../src/app.js';
 import { hashApiKey } from '../../src/billing/keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import { createHttpServer } from '../../src/http/server.js';
 import { buildServices, type ServiceOverrides, type Services } from '../../src/services.js';
 
 export interface TestServer {
@@ -41,9 +42,8 @@ export async function startTestServer(options: { env?: Record<string, string>; o
   const logger = createLogger(config.logLevel);
   const services = await buildServices(config, logger, options.overrides);
   const app = createApp({ config, logger, ...services });
-  const server: Server = createServer(app.callback());
-  // outlive fetch's pooled connections (4 s idle), so a reused socket is never closed under a request
-  server.keepAliveTimeout = 65_000;
+  // as main.ts: the same timeouts; keep-alive outlives fetch's pooled connections (4 s idle)
+  const server: Server = createHttpServer(app.callback(), config.limits);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
