@@ -156,6 +156,8 @@ export async function applyPostgresMigrations(pool: pg.Pool): Promise<number[]> 
       }
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+      // the connection goes back to the pool: the configured lock_timeout again
+      await client.query('RESET lock_timeout').catch(() => {});
     }
   } finally {
     client.release();

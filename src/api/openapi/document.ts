@@ -143,6 +143,8 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
           responses: {
             200: json({ $ref: '#/components/schemas/CheckoutResponse' }, 'The payment page. After payment the live key is e-mailed.'),
             400: errorResponse('Invalid body.', ['invalid_request']),
+            413: errorResponse('Extension: body over the limit for requests without a key (ANONYMOUS_BODY_LIMIT_BYTES).', ['payload_too_large']),
+            429: errorResponse('Extension: too many checkout sessions from this address, or in total, this minute.', ['rate_limited'], {}, [], retryAfter),
             503: errorResponse('Payment unavailable.', ['payment_unavailable']),
           },
         },
