@@ -55,6 +55,9 @@ interface Chunk {
   reports: number;
 }
 
+/** At exit, an async write pending longer than this means the output is stuck. */
+const STALLED_WRITE_MS = 500;
+
 /** Errors worth waiting out without dropping anything: the output is only busy. */
 const BUSY = new Set(['EAGAIN', 'EWOULDBLOCK', 'EBUSY', 'EINTR']);
 
@@ -69,6 +72,8 @@ export class LogOutput {
   private queuedBytes = 0;
   /** The chunk being written and how much of it is done. */
   private inFlight: Chunk | null = null;
+  /** When the write of `inFlight` was handed to the thread pool. */
+  private inFlightSince = 0;
   private failure: string | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private droppedTotal = 0;
@@ -108,6 +113,12 @@ export class LogOutput {
   flushSync(): void {
     if (this.retryTimer) { clearTimeout(this.retryTimer); this.retryTimer = null; }
     if (this.failure !== null) return;
+    // an async write still pending after a while means the reader is stuck (a full pipe nobody drains): a blocking
+    // write would hang the exit, so what waits is dropped
+    if (this.inFlight !== null && Date.now() - this.inFlightSince > STALLED_WRITE_MS) {
+      this.droppedTotal += this.queue.length;
+      return;
+    }
     // a chunk handed to an async write may or may not land; writing it again could duplicate lines, so it is left to that write
     const pending = this.takeQueue();
     if (pending === null) return;
@@ -157,6 +168,7 @@ export class LogOutput {
     this.inFlight ??= this.takeQueue();
     const chunk = this.inFlight;
     if (chunk === null) return;
+    this.inFlightSince = Date.now();
     this.writer.write(this.fd, chunk.offset === 0 ? chunk.data : chunk.data.subarray(chunk.offset), (err, written) => {
       if (err) return this.onError(chunk, err);
       chunk.offset += written;

@@ -101,3 +101,15 @@ test('at exit: one synchronous attempt, no retry loop, even while the output fai
   ok.flushSync();
   assert.deepEqual(lines(healthy.state.written).map((l) => l.n), [2], 'the queued line is flushed; the one in flight is left to its async write');
 });
+
+test('at exit, an output stuck on a write (a full pipe nobody reads) is not written to: the exit cannot hang', async () => {
+  let syncCalls = 0;
+  const stuck: FdWriter = { write: () => { /* never completes */ }, writeSync: () => { syncCalls++; return 0; } };
+  const output = new LogOutput({ writer: stuck });
+  output.write('{"n":1}\n');
+  output.write('{"n":2}\n');
+  await settle(600);
+  output.flushSync();
+  assert.equal(syncCalls, 0);
+  assert.equal(output.stats().droppedLines, 1);
+});
