@@ -222,6 +222,7 @@ async function floodScenario(): Promise<void> {
     const completions: number[] = [];
     let inFlight = 0;
     let done = false;
+    await eventLoopMaxMs(service); // resets the server's event-loop histogram
     const started = performance.now();
     const maxMs = Math.ceil(addresses / rate) * 1000 + 60_000;
     const health = pollHealth(service.url, 200, maxMs, () => done);
@@ -248,13 +249,15 @@ async function floodScenario(): Promise<void> {
     done = true;
     const latencies = await health;
     agent.destroy();
+    const loopMax = await eventLoopMaxMs(service);
     const totalS = (performance.now() - started) / 1000;
     const throughput = (fromS: number, toS: number) => completions.filter((t) => t >= fromS * 1000 && t < toS * 1000).length / (toS - fromS);
     const lastS = sendingMs / 1000;
     console.log(`flood: ${sent} failed logins offered at ${rate}/s from ${addresses} addresses (X-Forwarded-For, TRUST_PROXY=true)`);
     console.log(`  statuses: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')}; sending took ${(sendingMs / 1000).toFixed(1)} s, all answered after ${totalS.toFixed(1)} s`);
     console.log(`  answers/s: first 10 s ${throughput(0, 10).toFixed(0)}, last 10 s of sending ${throughput(Math.max(0, lastS - 10), lastS).toFixed(0)}`);
-    console.log(`  /healthz latency during the flood: ${latencySummary(latencies)}`);
+    console.log(`  /healthz latency during the flood: ${latencySummary(latencies)}; second half: ${latencySummary(latencies.slice(Math.floor(latencies.length / 2)))}`);
+    console.log(`  server event-loop delay, max over the flood: ${loopMax === null ? 'n/a' : `${loopMax.toFixed(1)} ms`}`);
   } finally {
     await service.stop();
   }

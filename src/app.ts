@@ -40,6 +40,8 @@ export interface AppDeps {
   metrics: Metrics;
   consoleTestKeys: ConsoleTestKeys;
   readiness(): Promise<Readiness>;
+  /** A call just failed because the store could not take it: readiness looks again at once. */
+  storageUnavailable?(): void;
   /** Request bodies: limits, deadline and the byte budget shared with the payments routers. */
   bodies: RequestBodies;
   clock?: () => Date;
@@ -95,7 +97,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(closeAfterUnreadBody(bodies.limits.anonymousBytes));
   app.use(securityHeaders());
   app.use(cors(limits.corsOrigins));
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, { storageUnavailable: () => deps.storageUnavailable?.() }));
   // no body is read here: each route that takes one reads it itself, after its key check (see http/body.ts)
   for (const router of routers) {
     app.use(router.routes());

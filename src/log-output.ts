@@ -75,6 +75,8 @@ export class LogOutput {
   /** When the write of `inFlight` was handed to the thread pool. */
   private inFlightSince = 0;
   private failure: string | null = null;
+  /** After a failure, one write is being tried again: lines wait for its outcome instead of being dropped. */
+  private probing = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private droppedTotal = 0;
   /** Dropped since the last warning line was written. */
@@ -96,7 +98,7 @@ export class LogOutput {
 
   /** pino's destination interface: one call per line (the line ends with \n). */
   write(line: string): boolean {
-    if (this.failure !== null || this.queuedBytes + line.length > this.maxBufferedBytes) {
+    if ((this.failure !== null && !this.probing) || this.queuedBytes + line.length > this.maxBufferedBytes) {
       this.drop(1, this.failure ?? 'ENOBUFS');
       return true;
     }
@@ -175,6 +177,8 @@ export class LogOutput {
       if (chunk.offset < chunk.data.length) return this.writeNext();
       this.inFlight = null;
       this.reported(chunk);
+      this.failure = null;
+      this.probing = false;
       this.writeNext();
     });
   }
@@ -189,6 +193,7 @@ export class LogOutput {
     // the output is broken (disk full, reader gone): drop what was being written and what waits, until it works again
     this.inFlight = null;
     this.failure = code;
+    this.probing = false;
     let lost = this.queue.length;
     if (chunk.offset >= chunk.warningBytes) {
       if (chunk.warningBytes > 0) this.reported(chunk);
@@ -206,8 +211,8 @@ export class LogOutput {
     if (this.retryTimer) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
-      // try again: the warning line (dropped lines are unreported) is the probe
-      this.failure = null;
+      // try again: the warning line (dropped lines are unreported) is the probe; the failure stands until a write succeeds
+      if (this.failure !== null) this.probing = true;
       this.writeNext();
     }, ms);
     this.retryTimer.unref();

@@ -3,7 +3,8 @@
  * The store must take a write (a probe as large as a call's writes, so a full
  * disk, a read-only database or a lock held past a short wait all show), and
  * the solver pool must be up with room in its queue. Probes are shared: at most
- * one in flight, its outcome reused for a second.
+ * one in flight, its outcome reused for a second unless a call's write failed
+ * for want of storage meanwhile (the last write's outcome counts too).
  */
 import { isStorageUnavailable, type Store } from './store/types.js';
 
@@ -33,6 +34,11 @@ export class StoreWritability {
     this.cacheMs = options.cacheMs ?? 1_000;
     this.timeoutMs = options.timeoutMs ?? 2_000;
     this.clock = options.clock ?? (() => new Date());
+  }
+
+  /** A real write just failed for want of storage: the next check probes again instead of reusing a success. */
+  invalidate(): void {
+    this.last = null;
   }
 
   /** Null when the store took a write, else what went wrong. */

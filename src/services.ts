@@ -41,6 +41,8 @@ export interface Services {
   solverQueueDepth(): number;
   /** What /readyz reports: the store takes a write and the solver pool takes work (both false once shutdown began). */
   readiness(): Promise<Readiness>;
+  /** Told when a call failed because the store could not take it (503 storage_unavailable). */
+  storageUnavailable(): void;
   /** Request bodies: limits, deadline and one byte budget for every route that reads a body. */
   bodies: RequestBodies;
   clock: Clock;
@@ -141,6 +143,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     solverQueueDepth,
     bodies,
     clock,
+    storageUnavailable: () => writability.invalidate(),
     async readiness(): Promise<Readiness> {
       if (closing) return { store: false, solver: false, problems: ['The service is shutting down.'] };
       const storeProblem = await writability.check();

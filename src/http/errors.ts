@@ -11,11 +11,11 @@ const FALLBACK_BY_STATUS: Record<number, [string, string]> = {
 };
 
 /**
- * Turns ApiError into the spec's Error body, unknown routes and methods into
+ * Turns ApiError into the spec's Error body (a storage failure is also told to `hooks`, for readiness), unknown routes and methods into
  * 404/405 bodies, and anything unexpected into 500 internal_error without internals.
  * Every response is JSON.
  */
-export function errorHandler(logger: Logger): Middleware<AppState> {
+export function errorHandler(logger: Logger, hooks: { storageUnavailable?: () => void } = {}): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -29,6 +29,7 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       const apiError = err instanceof ApiError ? err : undefined;
       if (!apiError && isStorageUnavailable(err)) {
         logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'storage unavailable');
+        hooks.storageUnavailable?.();
         ctx.status = 503;
         ctx.set('Retry-After', '1');
         ctx.body = { error: 'storage_unavailable', message: 'The service cannot record this call right now (database busy or full); retry shortly. Nothing was charged.' };

@@ -195,15 +195,13 @@ export class SqliteStore implements Store {
   }
 
   async createKey(key: NewKey): Promise<ApiKeyRecord> {
-    return this.attempt(() => {
-      const createdAt = key.now.toISOString();
-      const id = this.db.transaction(() => {
-        const keyId = Number(this.stmt.insertKey.run({ ...key, createdAt }).lastInsertRowid);
-        if (key.initialStops > 0) this.creditInTransaction(keyId, key.initialStops, key.reason, null, createdAt);
-        return keyId;
-      }).immediate();
-      return toKey(this.stmt.keyById.get(id) as KeyRow);
-    });
+    const createdAt = key.now.toISOString();
+    // everything inside the transaction: a retried attempt is one that committed nothing
+    return this.attempt(() => this.db.transaction(() => {
+      const keyId = Number(this.stmt.insertKey.run({ ...key, createdAt }).lastInsertRowid);
+      if (key.initialStops > 0) this.creditInTransaction(keyId, key.initialStops, key.reason, null, createdAt);
+      return toKey(this.stmt.keyById.get(keyId) as KeyRow);
+    }).immediate());
   }
 
   async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
