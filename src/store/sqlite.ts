@@ -19,11 +19,13 @@ const MIGRATIONS_DIR = new URL('./migrations/sqlite/', import.meta.url).pathname
 
 
 /**
- * Longest synchronous wait inside SQLite for another connection's lock (its busy handler sleeps on the
- * event loop's thread). Past it the store gives the event loop back and retries asynchronously.
+ * SQLite's own busy handler sleeps on the thread that runs the statement, here the event loop's: it is off
+ * (busy_timeout 0) once the store is open. A statement that meets another connection's lock fails at once
+ * and is tried again after an asynchronous pause, as the busy handler would after a sleep, so a hundred calls
+ * waiting on one lock cost the event loop nothing but their retries.
  */
-export const SQLITE_SYNC_BUSY_WAIT_MS = 10;
-/** Longest pause between two asynchronous attempts. */
+export const SQLITE_SYNC_BUSY_WAIT_MS = 0;
+/** Pauses between attempts: 1 ms doubling to this, with jitter so that waiting calls do not retry in step. */
 const MAX_RETRY_PAUSE_MS = 50;
 /** The readiness write probe gives up on a lock sooner than a call does. */
 const PROBE_BUDGET_MS = 1_000;
@@ -43,7 +45,7 @@ const isUniqueViolation = (err: unknown): boolean =>
 export interface SqliteStoreOptions {
   /**
    * How long, in total, a statement waits for another connection's lock before failing with SQLITE_BUSY
-   * (503 storage_unavailable). The wait never blocks the event loop for more than SQLITE_SYNC_BUSY_WAIT_MS at a time.
+   * (503 storage_unavailable). The wait never blocks the event loop: see SQLITE_SYNC_BUSY_WAIT_MS.
    */
   busyTimeoutMs?: number;
 }
@@ -184,13 +186,13 @@ export class SqliteStore implements Store {
    */
   private async attempt<T>(op: () => T, budgetMs = this.busyTimeoutMs): Promise<T> {
     const started = performance.now();
-    for (let pauseMs = 2; ; pauseMs = Math.min(pauseMs * 2, MAX_RETRY_PAUSE_MS)) {
+    for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, MAX_RETRY_PAUSE_MS)) {
       try {
         return op();
       } catch (err) {
         if (!isBusy(err) || performance.now() - started + pauseMs >= budgetMs) throw err;
       }
-      await pause(pauseMs);
+      await pause(pauseMs * (0.75 + Math.random() / 2));
     }
   }
 
