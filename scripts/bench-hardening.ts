@@ -8,12 +8,15 @@
  *            event-loop delay (prom-client's monitorEventLoopDelay, from /metrics)
  *            and the /healthz latency.
  *   flood    failed logins at ~300/s from 20,000 distinct addresses (X-Forwarded-For
- *            with TRUST_PROXY set; the service sees each as a client): /healthz
- *            latency, 401/429 throughput at the start and at the end.
+ *            with TRUST_PROXY set; the service sees each as a client), after a 3 s
+ *            warm-up from other addresses: /healthz latency, the server's event-loop
+ *            delay, 401/429 throughput at the start and at the end.
  *   uploads  1,500 anonymous connections each send just under 1 MB of an optimize
  *            body and stall: the server's RSS over time and how soon it lets go.
  *
- *   npm run --silent bench:hardening -- [--root DIR] [--scenarios lock,flood,uploads] [--chunked]
+ *   npm run --silent bench:hardening -- [--root DIR] [--scenarios lock,flood,uploads] [--chunked] [--authenticated]
+ *
+ * --chunked sends the uploads without a Content-Length; --authenticated sends them with a valid key.
  *
  * --root runs the service of another checkout (e.g. the unmodified code, for a
  * "before" figure); its admin CLI creates the keys. Every loop is bounded in count
@@ -39,6 +42,7 @@ const { values } = parseArgs({
     uploads: { type: 'string', default: '1500' },
     'upload-bytes': { type: 'string', default: String(1_047_000) },
     chunked: { type: 'boolean', default: false },
+    authenticated: { type: 'boolean', default: false },
     'metrics-url': { type: 'string' },
   },
 });
@@ -222,6 +226,15 @@ async function floodScenario(): Promise<void> {
     const completions: number[] = [];
     let inFlight = 0;
     let done = false;
+    // warm-up (JIT, first allocations): 3 s of the same traffic from other addresses, not measured
+    const warmUp: Promise<Timed>[] = [];
+    for (let i = 0; i < rate * 3; i++) {
+      warmUp.push(request(`${service.url}/api/v1/balance`, {
+        agent, headers: { Authorization: `Bearer svc_live_${randomBytes(32).toString('base64url')}`, 'X-Forwarded-For': `172.16.${(i >> 8) & 255}.${i & 255}` },
+      }));
+      await sleep(1000 / rate);
+    }
+    await Promise.all(warmUp);
     await eventLoopMaxMs(service); // resets the server's event-loop histogram
     const started = performance.now();
     const maxMs = Math.ceil(addresses / rate) * 1000 + 60_000;
@@ -271,6 +284,7 @@ async function uploadsScenario(): Promise<void> {
   const service = await startService();
   const sockets: Socket[] = [];
   try {
+    const authorization = values.authenticated ? `Authorization: Bearer ${createLiveKey(service, 1_000)}\r\n` : '';
     await sleep(500);
     const baseline = service.rssMb();
     const chunk = Buffer.alloc(64 * 1024, 0x20);
@@ -280,7 +294,7 @@ async function uploadsScenario(): Promise<void> {
     const started = performance.now();
     const send = (socket: Socket): Promise<void> => new Promise((resolve) => {
       let left = bytes;
-      const head = `POST /api/v1/optimize HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\n`
+      const head = `POST /api/v1/optimize HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\n${authorization}`
         + (chunked ? 'Transfer-Encoding: chunked\r\n\r\n' : `Content-Length: ${declared}\r\n\r\n`);
       socket.write(head);
       const pump = (): void => {
@@ -320,7 +334,7 @@ async function uploadsScenario(): Promise<void> {
     }
     const health = await request(`${service.url}/healthz`, { timeoutMs: 10_000 });
     const closed = [...closedAt].sort((a, b) => a - b);
-    console.log(`uploads: ${sockets.length} anonymous ${chunked ? 'chunked ' : ''}uploads of ${bytes} bytes (declared ${chunked ? 'none' : declared}), then stalled`);
+    console.log(`uploads: ${sockets.length} ${values.authenticated ? 'authenticated' : 'anonymous'} ${chunked ? 'chunked ' : ''}uploads of ${bytes} bytes (declared ${chunked ? 'none' : declared}), then stalled`);
     console.log(`  sending took ${(sentMs / 1000).toFixed(1)} s; server RSS baseline ${baseline.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, `
       + `+0 s ${samples[0][1].toFixed(0)} MB, +10 s ${samples[10][1].toFixed(0)} MB, +20 s ${samples[20][1].toFixed(0)} MB after sending`);
     console.log(`  connections closed by the server within ${(sentMs / 1000 + 20).toFixed(0)} s: ${closedByServer}/${sockets.length}`
