@@ -3,10 +3,6 @@ import type { Middleware } from 'koa';
 import type { AppState } from './state.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const SERVER_REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-/** True for an id this service made (a random UUID): the only kind that identifies a call in the ledger. */
-export const isServerRequestId = (id: string): boolean => SERVER_REQUEST_ID.test(id);
 
 /**
  * Every request gets the service's own id (a random UUID), used in the ledger, the sandbox records and the logs.
