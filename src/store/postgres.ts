@@ -120,10 +120,13 @@ export function createPostgresPool(url: string, options: PostgresStoreOptions = 
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 15_000,
     idleTimeoutMillis: 30_000,
     application_name: 'route-optimization-service',
-    options: `-c lock_timeout=${Math.max(0, Math.floor(options.lockTimeoutMs ?? 5_000))}`,
     ...options.pool,
     types: TYPES,
   });
+  // a session setting rather than a startup parameter, which poolers such as PgBouncer refuse;
+  // node-postgres runs it before any query of the new connection
+  const lockTimeoutMs = Math.max(0, Math.floor(options.lockTimeoutMs ?? 5_000));
+  pool.on('connect', (client) => { client.query(`SET lock_timeout = ${lockTimeoutMs}`).catch(() => {}); });
   // an idle connection that breaks (server restart) must not crash the process: the next query reports it
   pool.on('error', () => {});
   return pool;
@@ -135,6 +138,7 @@ export async function applyPostgresMigrations(pool: pg.Pool): Promise<number[]> 
   const done: number[] = [];
   try {
     // instances starting together wait for each other's migrations as long as they take
+    const { lock_timeout: lockTimeout } = (await client.query('SHOW lock_timeout')).rows[0] as { lock_timeout: string };
     await client.query('SET lock_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
@@ -157,7 +161,7 @@ export async function applyPostgresMigrations(pool: pg.Pool): Promise<number[]> 
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
       // the connection goes back to the pool: the configured lock_timeout again
-      await client.query('RESET lock_timeout').catch(() => {});
+      await client.query(`SET lock_timeout = '${lockTimeout.replace(/'/g, '')}'`).catch(() => {});
     }
   } finally {
     client.release();
