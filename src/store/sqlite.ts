@@ -198,7 +198,7 @@ export class SqliteStore implements Store {
 
   async createKey(key: NewKey): Promise<ApiKeyRecord> {
     const createdAt = key.now.toISOString();
-    // everything inside the transaction: a retried attempt is one that committed nothing
+    // the read inside the transaction: a retried attempt is always one that committed nothing
     return this.attempt(() => this.db.transaction(() => {
       const keyId = Number(this.stmt.insertKey.run({ ...key, createdAt }).lastInsertRowid);
       if (key.initialStops > 0) this.creditInTransaction(keyId, key.initialStops, key.reason, null, createdAt);
@@ -207,10 +207,8 @@ export class SqliteStore implements Store {
   }
 
   async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    return this.attempt(() => {
-      const row = this.stmt.keyByHash.get(keyHash) as KeyRow | undefined;
-      return row ? toKey(row) : null;
-    });
+    const row = await this.attempt(() => this.stmt.keyByHash.get(keyHash) as KeyRow | undefined);
+    return row ? toKey(row) : null;
   }
 
   async findKeyByLast4(last4: string): Promise<ApiKeyRecord[]> {
@@ -244,49 +242,44 @@ export class SqliteStore implements Store {
   }
 
   async debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark, clientRequestId: string | null = null): Promise<DebitOutcome> {
-    return this.attempt(() => {
-      return this.db.transaction((): DebitOutcome => {
-        const changed = this.stmt.conditionalDebit.run({ keyId, stops }).changes;
-        if (changed !== 1) return { ok: false, balance: (this.stmt.balance.get(keyId) as number | undefined) ?? 0 };
-        const debitId = Number(this.stmt.insertLedger.run({
-          keyId, delta: -stops, reason: 'debit', requestId, clientRequestId, refundOf: null, createdAt: now.toISOString(),
-        }).lastInsertRowid);
-        this.stmt.insertPending.run(debitId, pending.untilMs, pending.owner);
-        return { ok: true, debitId, balance: this.stmt.balance.get(keyId) as number };
-      }).immediate();
-    });
+    return this.attempt(() => this.db.transaction((): DebitOutcome => {
+      const changed = this.stmt.conditionalDebit.run({ keyId, stops }).changes;
+      if (changed !== 1) return { ok: false, balance: (this.stmt.balance.get(keyId) as number | undefined) ?? 0 };
+      const debitId = Number(this.stmt.insertLedger.run({
+        keyId, delta: -stops, reason: 'debit', requestId, clientRequestId, refundOf: null, createdAt: now.toISOString(),
+      }).lastInsertRowid);
+      this.stmt.insertPending.run(debitId, pending.untilMs, pending.owner);
+      return { ok: true, debitId, balance: this.stmt.balance.get(keyId) as number };
+    }).immediate());
   }
 
   async refund(debitId: number, now: Date): Promise<RefundOutcome> {
-    return this.attempt(() => {
-      return this.db.transaction((): RefundOutcome => {
-        const debit = this.stmt.ledgerById.get(debitId) as
-          { key_id: number; delta: number; reason: string; request_id: string | null; client_request_id: string | null } | undefined;
-        if (!debit || debit.reason !== 'debit') throw new Error(`ledger entry ${debitId} is not a debit`);
-        if (this.stmt.refundOf.get(debitId) !== undefined) {
-          return { refunded: false, balance: this.stmt.balance.get(debit.key_id) as number };
-        }
-        this.stmt.deletePending.run(debitId);
-        this.stmt.addBalance.run(-debit.delta, debit.key_id);
-        this.stmt.insertLedger.run({
-          keyId: debit.key_id, delta: -debit.delta, reason: 'refund', requestId: debit.request_id, clientRequestId: debit.client_request_id,
-          refundOf: debitId, createdAt: now.toISOString(),
-        });
-        return { refunded: true, balance: this.stmt.balance.get(debit.key_id) as number };
-      }).immediate();
-    });
+    return this.attempt(() => this.db.transaction((): RefundOutcome => {
+      const debit = this.stmt.ledgerById.get(debitId) as
+        { key_id: number; delta: number; reason: string; request_id: string | null; client_request_id: string | null } | undefined;
+      if (!debit || debit.reason !== 'debit') throw new Error(`ledger entry ${debitId} is not a debit`);
+      if (this.stmt.refundOf.get(debitId) !== undefined) {
+        return { refunded: false, balance: this.stmt.balance.get(debit.key_id) as number };
+      }
+      this.stmt.deletePending.run(debitId);
+      this.stmt.addBalance.run(-debit.delta, debit.key_id);
+      this.stmt.insertLedger.run({
+        keyId: debit.key_id, delta: -debit.delta, reason: 'refund', requestId: debit.request_id, clientRequestId: debit.client_request_id,
+        refundOf: debitId, createdAt: now.toISOString(),
+      });
+      return { refunded: true, balance: this.stmt.balance.get(debit.key_id) as number };
+    }).immediate());
   }
 
   async ledger(keyId: number): Promise<LedgerEntry[]> {
-    return this.attempt(() => {
-      return (this.stmt.ledgerByKey.all(keyId) as Array<{
-        id: number; key_id: number; delta: number; reason: LedgerEntry['reason']; request_id: string | null; client_request_id: string | null;
-        refund_of: number | null; created_at: string;
-      }>).map((r) => ({
-        id: r.id, keyId: r.key_id, delta: r.delta, reason: r.reason, requestId: r.request_id, clientRequestId: r.client_request_id,
-        refundOf: r.refund_of, createdAt: r.created_at,
-      }));
-    });
+    const rows = await this.attempt(() => this.stmt.ledgerByKey.all(keyId) as Array<{
+      id: number; key_id: number; delta: number; reason: LedgerEntry['reason']; request_id: string | null; client_request_id: string | null;
+      refund_of: number | null; created_at: string;
+    }>);
+    return rows.map((r) => ({
+      id: r.id, keyId: r.key_id, delta: r.delta, reason: r.reason, requestId: r.request_id, clientRequestId: r.client_request_id,
+      refundOf: r.refund_of, createdAt: r.created_at,
+    }));
   }
 
   async sandboxUsage(window: SandboxWindow): Promise<SandboxUsage> {
@@ -299,106 +292,92 @@ export class SqliteStore implements Store {
   }
 
   async reserveSandbox(r: SandboxReservationRequest): Promise<SandboxReservationOutcome> {
-    return this.attempt(() => {
-      return this.db.transaction((): SandboxReservationOutcome => {
-        // rows older than two days can never count again
-        this.stmt.pruneSandbox.run(r.keyId, r.nowMs - 2 * 86_400_000);
-        const usage = this.readSandboxUsage(r);
-        if (usage.callsInWindow >= r.callsPerMinute) return { ok: false, exceeded: 'minute', usage };
-        if (usage.stopsToday + r.stops > r.stopsPerDay) return { ok: false, exceeded: 'day', usage };
-        const reservationId = Number(this.stmt.insertSandbox.run({
-          keyId: r.keyId, requestId: r.requestId, nowMs: r.nowMs, day: r.day, stops: r.stops, untilMs: r.pending.untilMs, owner: r.pending.owner,
-        }).lastInsertRowid);
-        return { ok: true, reservationId, usage: this.readSandboxUsage(r) };
-      }).immediate();
-    });
+    return this.attempt(() => this.db.transaction((): SandboxReservationOutcome => {
+      // rows older than two days can never count again
+      this.stmt.pruneSandbox.run(r.keyId, r.nowMs - 2 * 86_400_000);
+      const usage = this.readSandboxUsage(r);
+      if (usage.callsInWindow >= r.callsPerMinute) return { ok: false, exceeded: 'minute', usage };
+      if (usage.stopsToday + r.stops > r.stopsPerDay) return { ok: false, exceeded: 'day', usage };
+      const reservationId = Number(this.stmt.insertSandbox.run({
+        keyId: r.keyId, requestId: r.requestId, nowMs: r.nowMs, day: r.day, stops: r.stops, untilMs: r.pending.untilMs, owner: r.pending.owner,
+      }).lastInsertRowid);
+      return { ok: true, reservationId, usage: this.readSandboxUsage(r) };
+    }).immediate());
   }
 
   async releaseSandbox(reservationId: number): Promise<void> {
-    return this.attempt(() => {
-      this.stmt.setSandboxState.run('released', reservationId);
-    });
+    await this.attempt(() => this.stmt.setSandboxState.run('released', reservationId));
   }
 
   async settleCharge(c: SettleCharge): Promise<boolean> {
-    return this.attempt(() => {
-      return this.db.transaction((): boolean => {
-        if (c.debitId !== undefined && this.stmt.deletePending.run(c.debitId).changes !== 1) return false;
-        if (c.sandboxReservationId !== undefined && this.stmt.setSandboxState.run('consumed', c.sandboxReservationId).changes !== 1) return false;
-        if (c.idempotency) {
-          const i = c.idempotency;
-          if (this.stmt.idempotencyComplete.run(i.status, i.body, i.keyId, i.idempotencyKey).changes !== 1) return false;
-        }
-        return true;
-      }).immediate();
-    });
+    return this.attempt(() => this.db.transaction((): boolean => {
+      if (c.debitId !== undefined && this.stmt.deletePending.run(c.debitId).changes !== 1) return false;
+      if (c.sandboxReservationId !== undefined && this.stmt.setSandboxState.run('consumed', c.sandboxReservationId).changes !== 1) return false;
+      if (c.idempotency) {
+        const i = c.idempotency;
+        if (this.stmt.idempotencyComplete.run(i.status, i.body, i.keyId, i.idempotencyKey).changes !== 1) return false;
+      }
+      return true;
+    }).immediate());
   }
 
   async recoverExpiredCharges(now: Date, restartedOwner?: string): Promise<RecoveryReport> {
-    return this.attempt(() => {
-      return this.db.transaction((): RecoveryReport => {
-        const nowMs = now.getTime();
-        // owner NULL never equals: without a restarted owner only expiry counts
-        const who = { nowMs, owner: restartedOwner ?? null };
-        const expired = this.stmt.expiredPending.all(who) as Array<RecoveryReport['refunded'][number] & { clientRequestId: string | null }>;
-        const createdAt = now.toISOString();
-        for (const e of expired) {
-          this.stmt.deletePending.run(e.debitId);
-          if (this.stmt.refundOf.get(e.debitId) !== undefined) continue;
-          this.stmt.addBalance.run(e.stops, e.keyId);
-          this.stmt.insertLedger.run({
-            keyId: e.keyId, delta: e.stops, reason: 'refund', requestId: e.requestId, clientRequestId: e.clientRequestId, refundOf: e.debitId, createdAt,
-          });
-        }
-        const releasedSandbox = this.stmt.releaseExpiredSandbox.run(who).changes;
-        const releasedIdempotencyClaims = this.stmt.releaseDeadClaims.run(who).changes;
-        return { refunded: expired.map(({ clientRequestId: _, ...refund }) => refund), releasedSandbox, releasedIdempotencyClaims };
-      }).immediate();
-    });
+    return this.attempt(() => this.db.transaction((): RecoveryReport => {
+      const nowMs = now.getTime();
+      // owner NULL never equals: without a restarted owner only expiry counts
+      const who = { nowMs, owner: restartedOwner ?? null };
+      const expired = this.stmt.expiredPending.all(who) as Array<RecoveryReport['refunded'][number] & { clientRequestId: string | null }>;
+      const createdAt = now.toISOString();
+      for (const e of expired) {
+        this.stmt.deletePending.run(e.debitId);
+        if (this.stmt.refundOf.get(e.debitId) !== undefined) continue;
+        this.stmt.addBalance.run(e.stops, e.keyId);
+        this.stmt.insertLedger.run({
+          keyId: e.keyId, delta: e.stops, reason: 'refund', requestId: e.requestId, clientRequestId: e.clientRequestId, refundOf: e.debitId, createdAt,
+        });
+      }
+      const releasedSandbox = this.stmt.releaseExpiredSandbox.run(who).changes;
+      const releasedIdempotencyClaims = this.stmt.releaseDeadClaims.run(who).changes;
+      return { refunded: expired.map(({ clientRequestId: _, ...refund }) => refund), releasedSandbox, releasedIdempotencyClaims };
+    }).immediate());
   }
 
   async checkIntegrity(now: Date): Promise<IntegrityReport> {
-    return this.attempt(() => {
-      return this.db.transaction((): IntegrityReport => {
-        const mismatches = this.stmt.balanceMismatches.all() as IntegrityReport['mismatches'];
-        const expiredPendingDebits = this.stmt.countExpiredPending.get(now.getTime()) as number;
-        const expiredSandboxReservations = this.stmt.countExpiredSandbox.get(now.getTime()) as number;
-        return {
-          keysChecked: this.stmt.countKeys.get() as number, mismatches, expiredPendingDebits, expiredSandboxReservations,
-          ok: mismatches.length === 0 && expiredPendingDebits === 0 && expiredSandboxReservations === 0,
-        };
-      })();
-    });
+    return this.attempt(() => this.db.transaction((): IntegrityReport => {
+      const mismatches = this.stmt.balanceMismatches.all() as IntegrityReport['mismatches'];
+      const expiredPendingDebits = this.stmt.countExpiredPending.get(now.getTime()) as number;
+      const expiredSandboxReservations = this.stmt.countExpiredSandbox.get(now.getTime()) as number;
+      return {
+        keysChecked: this.stmt.countKeys.get() as number, mismatches, expiredPendingDebits, expiredSandboxReservations,
+        ok: mismatches.length === 0 && expiredPendingDebits === 0 && expiredSandboxReservations === 0,
+      };
+    })());
   }
 
 
   async beginIdempotent(r: IdempotencyBegin): Promise<IdempotencyOutcome> {
-    return this.attempt(() => {
-      return this.db.transaction((): IdempotencyOutcome => {
-        this.stmt.idempotencyPrune.run(r.expiredBeforeMs);
-        let row = this.stmt.idempotencyGet.get(r.keyId, r.idempotencyKey) as
-          { request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_body: string | null; expires_at_ms: number | null } | undefined;
-        if (row && row.state === 'pending' && row.expires_at_ms !== null && row.expires_at_ms <= r.nowMs) {
-          this.stmt.idempotencyDelete.run(r.keyId, r.idempotencyKey); // its call died; its charge was given back
-          row = undefined;
-        }
-        if (!row) {
-          this.stmt.idempotencyInsert.run({
-            keyId: r.keyId, idempotencyKey: r.idempotencyKey, requestHash: r.requestHash, nowMs: r.nowMs, untilMs: r.pending.untilMs, owner: r.pending.owner,
-          });
-          return { kind: 'started' };
-        }
-        if (row.request_hash !== r.requestHash) return { kind: 'conflict' };
-        if (row.state === 'pending') return { kind: 'in_progress' };
-        return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? 'null' };
-      }).immediate();
-    });
+    return this.attempt(() => this.db.transaction((): IdempotencyOutcome => {
+      this.stmt.idempotencyPrune.run(r.expiredBeforeMs);
+      let row = this.stmt.idempotencyGet.get(r.keyId, r.idempotencyKey) as
+        { request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_body: string | null; expires_at_ms: number | null } | undefined;
+      if (row && row.state === 'pending' && row.expires_at_ms !== null && row.expires_at_ms <= r.nowMs) {
+        this.stmt.idempotencyDelete.run(r.keyId, r.idempotencyKey); // its call died; its charge was given back
+        row = undefined;
+      }
+      if (!row) {
+        this.stmt.idempotencyInsert.run({
+          keyId: r.keyId, idempotencyKey: r.idempotencyKey, requestHash: r.requestHash, nowMs: r.nowMs, untilMs: r.pending.untilMs, owner: r.pending.owner,
+        });
+        return { kind: 'started' };
+      }
+      if (row.request_hash !== r.requestHash) return { kind: 'conflict' };
+      if (row.state === 'pending') return { kind: 'in_progress' };
+      return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? 'null' };
+    }).immediate());
   }
 
   async abandonIdempotent(keyId: number, idempotencyKey: string): Promise<void> {
-    return this.attempt(() => {
-      this.stmt.idempotencyAbandon.run(keyId, idempotencyKey);
-    });
+    await this.attempt(() => this.stmt.idempotencyAbandon.run(keyId, idempotencyKey));
   }
 
   async getCachedGeocode(cacheKey: string): Promise<string | undefined> {
@@ -406,25 +385,21 @@ export class SqliteStore implements Store {
   }
 
   async putCachedGeocode(cacheKey: string, result: string, now: Date): Promise<void> {
-    return this.attempt(() => {
-      this.stmt.geocodePut.run(cacheKey, result, now.toISOString());
-    });
+    await this.attempt(() => this.stmt.geocodePut.run(cacheKey, result, now.toISOString()));
   }
 
   async issueConsoleTestKey(r: ConsoleTestKeyRequest): Promise<ConsoleTestKeyOutcome> {
-    return this.attempt(() => {
-      return this.db.transaction((): ConsoleTestKeyOutcome => {
-        const byIp = this.stmt.consoleRequestsByIp.get(r.clientIp, r.sinceMs) as { n: number; oldest: number | null };
-        if (byIp.n >= r.maxPerIp) return { ok: false, exceeded: 'ip', oldestMs: byIp.oldest ?? r.nowMs };
-        const byEmail = this.stmt.consoleRequestsByEmail.get(r.email, r.sinceMs) as { n: number; oldest: number | null };
-        if (byEmail.n >= r.maxPerEmail) return { ok: false, exceeded: 'email', oldestMs: byEmail.oldest ?? r.nowMs };
-        const keyId = Number(this.stmt.insertKey.run({
-          kind: 'test', keyHash: r.keyHash, last4: r.last4, email: r.email, createdAt: new Date(r.nowMs).toISOString(),
-        }).lastInsertRowid);
-        this.stmt.insertConsoleRequest.run({ keyId, clientIp: r.clientIp, email: r.email, nowMs: r.nowMs });
-        return { ok: true, record: toKey(this.stmt.keyById.get(keyId) as KeyRow) };
-      }).immediate();
-    });
+    return this.attempt(() => this.db.transaction((): ConsoleTestKeyOutcome => {
+      const byIp = this.stmt.consoleRequestsByIp.get(r.clientIp, r.sinceMs) as { n: number; oldest: number | null };
+      if (byIp.n >= r.maxPerIp) return { ok: false, exceeded: 'ip', oldestMs: byIp.oldest ?? r.nowMs };
+      const byEmail = this.stmt.consoleRequestsByEmail.get(r.email, r.sinceMs) as { n: number; oldest: number | null };
+      if (byEmail.n >= r.maxPerEmail) return { ok: false, exceeded: 'email', oldestMs: byEmail.oldest ?? r.nowMs };
+      const keyId = Number(this.stmt.insertKey.run({
+        kind: 'test', keyHash: r.keyHash, last4: r.last4, email: r.email, createdAt: new Date(r.nowMs).toISOString(),
+      }).lastInsertRowid);
+      this.stmt.insertConsoleRequest.run({ keyId, clientIp: r.clientIp, email: r.email, nowMs: r.nowMs });
+      return { ok: true, record: toKey(this.stmt.keyById.get(keyId) as KeyRow) };
+    }).immediate());
   }
 
   async backup(destination: string): Promise<void> {
@@ -439,70 +414,64 @@ export class SqliteStore implements Store {
   }
 
   async ping(): Promise<void> {
-    return this.attempt(() => {
-      this.stmt.ping.get();
-    });
+    await this.attempt(() => this.stmt.ping.get());
   }
 
   async recordPurchase(r: PurchaseRequest): Promise<PurchaseOutcome> {
-    return this.attempt(() => {
-      const createdAt = r.now.toISOString();
-      const run = this.db.transaction((): PurchaseOutcome => {
-        if (this.stmt.paymentByEvent.get(r.stripeEventId) !== undefined) return { kind: 'duplicate', matched: 'event' };
-        if (this.stmt.paymentBySession.get(r.stripeSessionId) !== undefined) return { kind: 'duplicate', matched: 'session' };
-        const existing = this.stmt.activeLiveKeyByEmail.get(r.email) as KeyRow | undefined;
-        const keyId = existing ? existing.id : Number(this.stmt.insertKey.run({
-          kind: 'live', keyHash: r.newKey.keyHash, last4: r.newKey.last4, email: r.email, createdAt,
-        }).lastInsertRowid);
-        const { ledgerId, balance } = this.creditRow(keyId, r.stops, 'purchase', r.stripeSessionId, createdAt);
-        const paymentId = Number(this.stmt.insertPayment.run({
-          stripeEventId: r.stripeEventId, stripeSessionId: r.stripeSessionId, email: r.email, packId: r.packId, stops: r.stops,
-          amountCents: r.amountCents, currency: r.currency, keyId, ledgerId, createdKey: existing ? 0 : 1, createdAt,
-        }).lastInsertRowid);
-        const key = toKey(this.stmt.keyById.get(keyId) as KeyRow);
-        const mail = r.composeMail({ createdKey: !existing, key, balance });
-        const outboxId = this.insertOutbox(mail, keyId, createdAt);
-        return { kind: 'credited', createdKey: !existing, key, balance, paymentId, outboxId };
-      });
-      try {
-        return run.immediate();
-      } catch (err) {
-        // another connection recorded the same event or session between our check and our insert
-        if (!isUniqueViolation(err)) throw err;
-        return { kind: 'duplicate', matched: this.stmt.paymentByEvent.get(r.stripeEventId) !== undefined ? 'event' : 'session' };
-      }
+    const createdAt = r.now.toISOString();
+    const run = this.db.transaction((): PurchaseOutcome => {
+      if (this.stmt.paymentByEvent.get(r.stripeEventId) !== undefined) return { kind: 'duplicate', matched: 'event' };
+      if (this.stmt.paymentBySession.get(r.stripeSessionId) !== undefined) return { kind: 'duplicate', matched: 'session' };
+      const existing = this.stmt.activeLiveKeyByEmail.get(r.email) as KeyRow | undefined;
+      const keyId = existing ? existing.id : Number(this.stmt.insertKey.run({
+        kind: 'live', keyHash: r.newKey.keyHash, last4: r.newKey.last4, email: r.email, createdAt,
+      }).lastInsertRowid);
+      const { ledgerId, balance } = this.creditRow(keyId, r.stops, 'purchase', r.stripeSessionId, createdAt);
+      const paymentId = Number(this.stmt.insertPayment.run({
+        stripeEventId: r.stripeEventId, stripeSessionId: r.stripeSessionId, email: r.email, packId: r.packId, stops: r.stops,
+        amountCents: r.amountCents, currency: r.currency, keyId, ledgerId, createdKey: existing ? 0 : 1, createdAt,
+      }).lastInsertRowid);
+      const key = toKey(this.stmt.keyById.get(keyId) as KeyRow);
+      const mail = r.composeMail({ createdKey: !existing, key, balance });
+      const outboxId = this.insertOutbox(mail, keyId, createdAt);
+      return { kind: 'credited', createdKey: !existing, key, balance, paymentId, outboxId };
     });
+    try {
+      return await this.attempt(() => run.immediate());
+    } catch (err) {
+      // another connection recorded the same event or session between our check and our insert
+      if (!isUniqueViolation(err)) throw err;
+      return { kind: 'duplicate', matched: await this.attempt(() => this.stmt.paymentByEvent.get(r.stripeEventId)) !== undefined ? 'event' : 'session' };
+    }
   }
 
   async replaceKey(r: ReplaceKeyRequest): Promise<ReplaceKeyOutcome> {
-    return this.attempt(() => {
-      const createdAt = r.now.toISOString();
-      return this.db.transaction((): ReplaceKeyOutcome => {
-        const old = this.stmt.keyById.get(r.oldKeyId) as KeyRow | undefined;
-        if (!old) throw new Error(`no key with id ${r.oldKeyId}`);
-        if (old.kind !== 'live') throw new Error('only live keys can be replaced by e-mail');
-        if (old.revoked_at) throw new Error('this key is revoked');
-        if (!old.email) throw new Error('this key has no e-mail address');
-        const newId = Number(this.stmt.insertKey.run({
-          kind: 'live', keyHash: r.newKey.keyHash, last4: r.newKey.last4, email: old.email, createdAt,
-        }).lastInsertRowid);
-        const moved = old.balance;
-        if (moved > 0) {
-          // the ledger allows no other reason: a transfer is an admin adjustment, tagged in request_id
-          const tag = `replace:${old.id}->${newId}`;
-          this.stmt.setBalance.run(0, old.id);
-          this.stmt.insertLedger.run({ keyId: old.id, delta: -moved, reason: 'admin_credit', requestId: tag, clientRequestId: null, refundOf: null, createdAt });
-          this.creditRow(newId, moved, 'admin_credit', tag, createdAt);
-        }
-        this.stmt.revokeKeyById.run(createdAt, old.id);
-        // unsent mails about the old key would announce a dead key (and hold it in full): drop them
-        this.stmt.outboxCancelForKey.run(createdAt, `cancelled: key replaced by key ${newId}`, old.id);
-        const oldKey = toKey(this.stmt.keyById.get(old.id) as KeyRow);
-        const newKey = toKey(this.stmt.keyById.get(newId) as KeyRow);
-        const outboxId = this.insertOutbox(r.composeMail({ oldKey, newKey, balance: newKey.balance }), newId, createdAt);
-        return { oldKey, newKey, moved, outboxId };
-      }).immediate();
-    });
+    const createdAt = r.now.toISOString();
+    return this.attempt(() => this.db.transaction((): ReplaceKeyOutcome => {
+      const old = this.stmt.keyById.get(r.oldKeyId) as KeyRow | undefined;
+      if (!old) throw new Error(`no key with id ${r.oldKeyId}`);
+      if (old.kind !== 'live') throw new Error('only live keys can be replaced by e-mail');
+      if (old.revoked_at) throw new Error('this key is revoked');
+      if (!old.email) throw new Error('this key has no e-mail address');
+      const newId = Number(this.stmt.insertKey.run({
+        kind: 'live', keyHash: r.newKey.keyHash, last4: r.newKey.last4, email: old.email, createdAt,
+      }).lastInsertRowid);
+      const moved = old.balance;
+      if (moved > 0) {
+        // the ledger allows no other reason: a transfer is an admin adjustment, tagged in request_id
+        const tag = `replace:${old.id}->${newId}`;
+        this.stmt.setBalance.run(0, old.id);
+        this.stmt.insertLedger.run({ keyId: old.id, delta: -moved, reason: 'admin_credit', requestId: tag, clientRequestId: null, refundOf: null, createdAt });
+        this.creditRow(newId, moved, 'admin_credit', tag, createdAt);
+      }
+      this.stmt.revokeKeyById.run(createdAt, old.id);
+      // unsent mails about the old key would announce a dead key (and hold it in full): drop them
+      this.stmt.outboxCancelForKey.run(createdAt, `cancelled: key replaced by key ${newId}`, old.id);
+      const oldKey = toKey(this.stmt.keyById.get(old.id) as KeyRow);
+      const newKey = toKey(this.stmt.keyById.get(newId) as KeyRow);
+      const outboxId = this.insertOutbox(r.composeMail({ oldKey, newKey, balance: newKey.balance }), newId, createdAt);
+      return { oldKey, newKey, moved, outboxId };
+    }).immediate());
   }
 
   async listPayments(): Promise<PaymentRecord[]> {
@@ -524,24 +493,18 @@ export class SqliteStore implements Store {
   }
 
   async claimMail(id: number, now: Date, leaseUntil: Date): Promise<OutboxMessage | null> {
-    return this.attempt(() => {
-      return this.db.transaction((): OutboxMessage | null => {
-        if (this.stmt.outboxClaim.run(leaseUntil.toISOString(), id, now.toISOString()).changes !== 1) return null;
-        return toOutbox(this.stmt.outboxById.get(id) as OutboxRow);
-      }).immediate();
-    });
+    return this.attempt(() => this.db.transaction((): OutboxMessage | null => {
+      if (this.stmt.outboxClaim.run(leaseUntil.toISOString(), id, now.toISOString()).changes !== 1) return null;
+      return toOutbox(this.stmt.outboxById.get(id) as OutboxRow);
+    }).immediate());
   }
 
   async markMailSent(id: number, now: Date): Promise<void> {
-    return this.attempt(() => {
-      this.stmt.outboxSent.run(now.toISOString(), id);
-    });
+    await this.attempt(() => this.stmt.outboxSent.run(now.toISOString(), id));
   }
 
   async markMailFailed(id: number, error: string, nextAttemptAt: Date): Promise<void> {
-    return this.attempt(() => {
-      this.stmt.outboxFailed.run(error.slice(0, 1000), nextAttemptAt.toISOString(), id);
-    });
+    await this.attempt(() => this.stmt.outboxFailed.run(error.slice(0, 1000), nextAttemptAt.toISOString(), id));
   }
 
   async rescheduleMail(now: Date): Promise<number> {
