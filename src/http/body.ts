@@ -123,7 +123,6 @@ function readBody(req: IncomingMessage, limit: number, budget: ByteBudget, timeo
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.off('data', onRawData);
       source.off('data', onData);
       source.off('end', onEnd);
       source.off('error', onError);
@@ -138,22 +137,21 @@ function readBody(req: IncomingMessage, limit: number, budget: ByteBudget, timeo
         resolve({ data: Buffer.concat(chunks, size), reserved });
       }
     };
-    // bytes on the wire count against the budget (compressed ones too) unless reserved up front
-    const onRawData = (chunk: Buffer): void => {
-      if (declared !== null && decoder === null) return;
-      if (!budget.reserve(chunk.length)) return finish(busy());
-      reserved += chunk.length;
-    };
+    // bytes held count against the budget as they arrive (decoded ones for a compressed body), unless reserved up front
+    const reservedUpFront = reserved > 0;
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) return finish(tooLarge(limit));
+      if (!reservedUpFront) {
+        if (!budget.reserve(chunk.length)) return finish(busy());
+        reserved += chunk.length;
+      }
       chunks.push(chunk);
     };
     const onEnd = (): void => finish(null);
     const onError = (): void => finish(new ApiError(400, 'invalid_request', 'The request body could not be read (broken upload or bad compression).', {}, closing));
     const onAborted = (): void => finish(new ApiError(400, 'invalid_request', 'The request body was not received completely.', {}, closing));
     const timer = setTimeout(() => finish(timedOut(timeoutMs)), timeoutMs);
-    req.on('data', onRawData);
     source.on('data', onData);
     source.once('end', onEnd);
     source.once('error', onError);

@@ -5,6 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { hashApiKey } from '../../src/billing/keys.js';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe.js';
 import { rawExchange } from '../helpers/raw-http.js';
@@ -167,6 +168,21 @@ describe('request bodies', () => {
       const big = await s.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3).map((st) => ({ ...st, id: 'x'.repeat(90) + st.id })) } });
       assert.notEqual(big.status, 413);
     });
+  });
+
+  test('a compressed body is read within the limits of its decoded size: gzip accepted, a gzip bomb refused with 413', async () => {
+    const key = await server.createKey('live', 10);
+    const post = (body: Buffer) => fetch(`${server.url}/api/v1/optimize`, {
+      method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body,
+    });
+    const ok = await post(gzipSync(JSON.stringify({ start: PARIS_START, stops: coordinateStops(2) })));
+    assert.equal(ok.status, 200);
+    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20)); // 8 MiB of spaces, about 8 KB on the wire
+    assert.ok(bomb.length < 20_000);
+    const refused = await post(bomb);
+    assert.equal(refused.status, 413);
+    assert.equal(((await refused.json()) as { error: string }).error, 'payload_too_large');
+    assert.equal((await server.ledgerOf(key)).balance, 8);
   });
 
   test('a body that stalls is 408 request_timeout after BODY_TIMEOUT_MS, and the connection is closed', async () => {
