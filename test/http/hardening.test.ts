@@ -173,7 +173,7 @@ describe('request bodies', () => {
   test('a compressed body is read within the limits of its decoded size: gzip accepted, a gzip bomb refused with 413', async () => {
     const key = await server.createKey('live', 10);
     const post = (body: Buffer) => fetch(`${server.url}/api/v1/optimize`, {
-      method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body,
+      method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: new Uint8Array(body),
     });
     const ok = await post(gzipSync(JSON.stringify({ start: PARIS_START, stops: coordinateStops(2) })));
     assert.equal(ok.status, 200);
