@@ -4,13 +4,12 @@
  */
 import Koa from 'koa';
 import { Router } from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
 import type { Billing } from './billing/billing.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/types.js';
 import { accessLog } from './http/access-log.js';
-import { bodyParserError, errorHandler } from './http/errors.js';
+import { errorHandler } from './http/errors.js';
 import { requestId } from './http/request-id.js';
 import type { AppState } from './http/state.js';
 import { balanceRouter } from './api/balance/router.js';
@@ -23,13 +22,16 @@ import type { Metrics } from './metrics.js';
 import { hasMetricsToken, requestMetrics } from './http/metrics.js';
 import { ApiError } from './errors.js';
 import { requireKey } from './http/auth.js';
-import { FailedAuthLimiter, KeyConcurrency } from './http/limits.js';
-import { cors, jsonDepthLimit, securityHeaders } from './http/security.js';
+import { CheckoutLimiter, FailedAuthLimiter, KeyConcurrency } from './http/limits.js';
+import { cors, securityHeaders } from './http/security.js';
+import { closeAfterUnreadBody, RequestBodies } from './http/body.js';
+import { clientAddress } from './http/client-address.js';
+import type { Readiness } from './readiness.js';
 import type { ConsoleTestKeys } from './console/test-keys.js';
 import { consoleRouter, docsRouter, type ConsolePayments } from './console/router.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize' | 'limits'> & Partial<Pick<Config, 'metrics'>>;
+  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize' | 'limits' | 'departureWindowDays'> & Partial<Pick<Config, 'metrics'>>;
   logger: Logger;
   store: Store;
   billing: Billing;
@@ -40,9 +42,14 @@ export interface AppDeps {
   consoleTestKeys: ConsoleTestKeys;
   /** Payments on or off, and checkout session states, for the console. */
   checkoutSessions?: ConsolePayments;
-  readiness(): Promise<{ store: boolean; solver: boolean }>;
   /** True once a shutdown began: /readyz answers 503 while the listener drains. */
   shuttingDown?(): boolean;
+  readiness(): Promise<Readiness>;
+  /** A call just failed because the store could not take it: readiness looks again at once. */
+  storageUnavailable?(): void;
+  /** Request bodies: limits, deadline and the byte budget shared with the payments routers. */
+  bodies: RequestBodies;
+  clock?: () => Date;
   /** Routers of other modules (payments webhook, packs). */
   routers?: Router<AppState>[];
   openApiPaths?: Record<string, object>;
@@ -50,20 +57,29 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
-  app.proxy = deps.config.limits.trustProxy;
-  const auth = requireKey(deps.billing, new FailedAuthLimiter(deps.config.limits.authFailuresPerMinute, 60_000));
-  const liveConcurrency = new KeyConcurrency(deps.config.limits.liveConcurrentPerKey);
+  const limits = deps.config.limits;
+  const auth = requireKey(deps.billing, new FailedAuthLimiter(limits.authFailuresPerMinute, 60_000, { maxAddresses: limits.trackedAddresses }));
+  const liveConcurrency = new KeyConcurrency(limits.liveConcurrentPerKey);
+  const checkoutLimiter = new CheckoutLimiter({
+    perAddressPerMinute: limits.checkoutPerAddressPerMinute, perMinute: limits.checkoutPerMinute, maxAddresses: limits.trackedAddresses,
+  });
+  const bodies = deps.bodies;
   app.silent = true;
 
   const health = new Router<AppState>();
   health.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
   health.get('/readyz', async (ctx) => {
-    const checks = await deps.readiness();
+    const { store, solver, problems } = await deps.readiness();
     const stopping = deps.shuttingDown?.() ?? false;
-    const ready = checks.store && checks.solver && !stopping;
+    const ready = store && solver && !stopping;
     ctx.status = ready ? 200 : 503;
-    ctx.body = ready ? { status: 'ready', checks }
-      : { error: 'not_ready', message: stopping ? 'The service is shutting down.' : 'The service is starting or shutting down.', checks };
+    ctx.body = ready
+      ? { status: 'ready', checks: { store, solver } }
+      : {
+        error: 'not_ready',
+        message: stopping ? 'The service is shutting down.' : problems.length > 0 ? problems.join(' ') : 'The service is starting or shutting down.',
+        checks: { store, solver },
+      };
   });
   // Not public: only behind METRICS_TOKEN here (else on the METRICS_PORT listener, or not at all).
   const metricsToken = deps.config.metrics?.token ?? null;
@@ -81,29 +97,26 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const routers = [
     health,
     balanceRouter({ ...deps, auth }),
-    optimizeRouter({ ...deps, auth, liveConcurrency, requestDeadlineMs: deps.config.optimize.requestDeadlineMs }),
-    checkoutRouter(deps),
+    optimizeRouter({
+      ...deps, auth, body: bodies.authenticatedJson(), liveConcurrency, requestDeadlineMs: deps.config.optimize.requestDeadlineMs,
+      departureWindowDays: deps.config.departureWindowDays, clock: deps.clock ?? (() => new Date()),
+    }),
+    checkoutRouter({ checkout: deps.checkout, body: bodies.anonymousJson(), limiter: checkoutLimiter }),
     ...(deps.routers ?? []),
     openApiRouter({ publicBaseUrl: deps.config.publicBaseUrl, extraPaths: deps.openApiPaths }),
-    consoleRouter({ testKeys: deps.consoleTestKeys, payments: deps.checkoutSessions }),
+    consoleRouter({ testKeys: deps.consoleTestKeys, payments: deps.checkoutSessions, body: bodies.anonymousJson({ anyType: false }) }),
     docsRouter({ publicBaseUrl: deps.config.publicBaseUrl }),
   ];
 
   app.use(requestId());
+  app.use(clientAddress(limits.trustProxy));
   app.use(accessLog(deps.logger));
   app.use(requestMetrics(deps.metrics));
+  app.use(closeAfterUnreadBody(bodies.limits.anonymousBytes));
   app.use(securityHeaders());
-  app.use(cors(deps.config.limits.corsOrigins));
-  app.use(errorHandler(deps.logger));
-  app.use(bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: deps.config.bodyLimitBytes,
-    jsonStrict: true,
-    // API clients sometimes forget the Content-Type: every API body is JSON anyway.
-    detectJSON: (ctx) => ctx.path.startsWith('/api/'),
-    onError: bodyParserError,
-  }));
-  app.use(jsonDepthLimit(deps.config.limits.maxJsonDepth));
+  app.use(cors(limits.corsOrigins));
+  app.use(errorHandler(deps.logger, { storageUnavailable: () => deps.storageUnavailable?.() }));
+  // no body is read here: each route that takes one reads it itself, after its key check (see http/body.ts)
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -2,6 +2,7 @@
  * Every environment variable the service reads, validated once at start-up.
  * Nothing else in the code base reads process.env.
  */
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { GeocodePrecision } from './geo/geocoding/types.js';
@@ -17,14 +18,19 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL: most connections this instance opens. */
   databasePoolSize: number;
-  /** How long a write waits for another connection's lock before failing (503 storage_unavailable). */
+  /**
+   * How long a statement may wait, in total, for another connection's lock before failing (503 storage_unavailable).
+   * SQLite waits without blocking the event loop (short busy waits and asynchronous retries); PostgreSQL: lock_timeout.
+   */
   databaseBusyTimeoutMs: number;
   logLevel: LogLevel;
-  /** Largest accepted JSON body, in bytes. */
+  /** Largest accepted JSON body of an authenticated request, in bytes. */
   bodyLimitBytes: number;
   publicBaseUrl: string;
   /** False when PUBLIC_BASE_URL is unset and publicBaseUrl is the http://localhost:PORT default (the admin CLI then writes no links). */
   publicBaseUrlConfigured: boolean;
+  /** departureTime must lie within this many days before or after now. */
+  departureWindowDays: number;
   sandbox: SandboxLimits;
   payments: PaymentsConfig;
   mail: MailConfig;
@@ -60,10 +66,26 @@ export interface MetricsConfig {
 export interface AbuseLimits {
   /** Origins allowed to call the API from a browser; ['*'] = any. */
   corsOrigins: string[];
-  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
-  trustProxy: boolean;
-  /** Failed authentications per client address per minute before 429 rate_limited. */
+  /**
+   * How the client address is found: false = the socket's peer; a number = that many reverse proxies in front,
+   * each appending to X-Forwarded-For (read from the right); a list = the addresses (or CIDR ranges) of trusted proxies.
+   */
+  trustProxy: TrustProxy;
+  /** Failed authentications per client address per rolling minute; past it the failures answer 429 rate_limited. */
   authFailuresPerMinute: number;
+  /** Client addresses each in-memory limiter tracks at most (least recently seen are forgotten first). */
+  trackedAddresses: number;
+  /** Checkout sessions per client address per rolling minute, and in total per minute (429 rate_limited). */
+  checkoutPerAddressPerMinute: number;
+  checkoutPerMinute: number;
+  /** Largest body of a request without an API key (checkout, console), in bytes. */
+  anonymousBodyLimitBytes: number;
+  /** Most bytes held at once in request bodies being received, across all requests (503 overloaded beyond). */
+  bodyBytesInFlight: number;
+  /** A request body must arrive whole within this many ms of being read (408 request_timeout). */
+  bodyTimeoutMs: number;
+  /** Request headers must arrive within this many ms of the connection's request start. */
+  headersTimeoutMs: number;
   /** Optimize calls in flight per live key before 429 rate_limited. */
   liveConcurrentPerKey: number;
   maxJsonDepth: number;
@@ -71,6 +93,8 @@ export interface AbuseLimits {
   consoleKeysPerIpPerDay: number;
   consoleKeysPerEmailPerDay: number;
 }
+
+export type TrustProxy = false | number | string[];
 
 export interface RoutingConfig {
   /** Providers tried in order for live keys, e.g. ['osrm', 'haversine']. */
@@ -255,6 +279,34 @@ class EnvReader {
   }
 }
 
+const TRUST_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An IP address or CIDR range (`10.0.0.0/8`, `fd00::/8`), or a named range. */
+function isProxyAddress(value: string): boolean {
+  if (TRUST_PROXY_RANGES.includes(value)) return true;
+  const [address, prefix, extra] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function readTrustProxy(r: EnvReader): TrustProxy {
+  const value = r.raw('TRUST_PROXY');
+  if (value === undefined || value === 'false' || value === '0') return false;
+  // `true` (the old boolean) means one proxy: the address it appended, never one the client wrote
+  if (value === 'true') return 1;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops <= 10) return hops;
+  }
+  const items = value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (items.length > 0 && items.every(isProxyAddress)) return items;
+  r.problems.push(`TRUST_PROXY must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses or CIDR ranges `
+    + `(or loopback, linklocal, uniquelocal) (got "${value}")`);
+  return false;
+}
+
 export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(env)): Config {
   const port = r.int('PORT', 3000, 0, 65535);
   const host = r.string('HOST', '0.0.0.0');
@@ -274,6 +326,7 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     publicBaseUrl: r.url('PUBLIC_BASE_URL', `http://localhost:${port}`),
     publicBaseUrlConfigured: r.raw('PUBLIC_BASE_URL') !== undefined,
+    departureWindowDays: r.int('DEPARTURE_WINDOW_DAYS', 366, 1, 3_660),
     sandbox: {
       maxStopsPerCall: r.int('SANDBOX_MAX_STOPS_PER_CALL', 10, 2, 200),
       callsPerMinute: r.int('SANDBOX_CALLS_PER_MINUTE', 20, 1, 100000),
@@ -356,8 +409,15 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
   config.warnings = Object.entries(OBSOLETE_VARIABLES).filter(([name]) => r.raw(name) !== undefined).map(([name, why]) => `${name} is set but no longer used: ${why}`);
   config.limits = {
     corsOrigins: (r.raw('CORS_ORIGINS') ?? '*').split(',').map((o) => o.trim()).filter((o) => o !== ''),
-    trustProxy: r.oneOf('TRUST_PROXY', ['true', 'false'], 'false') === 'true',
+    trustProxy: readTrustProxy(r),
     authFailuresPerMinute: r.int('AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    trackedAddresses: r.int('RATE_LIMIT_TRACKED_ADDRESSES', 100_000, 100, 10_000_000),
+    checkoutPerAddressPerMinute: r.int('CHECKOUT_PER_ADDRESS_PER_MINUTE', 10, 1, 1_000_000),
+    checkoutPerMinute: r.int('CHECKOUT_PER_MINUTE', 120, 1, 1_000_000),
+    anonymousBodyLimitBytes: r.int('ANONYMOUS_BODY_LIMIT_BYTES', Math.min(16 * 1024, config.bodyLimitBytes), 1024, 64 * 1024 * 1024),
+    bodyBytesInFlight: r.int('BODY_BYTES_IN_FLIGHT', 64 * 1024 * 1024, 64 * 1024, 4 * 1024 * 1024 * 1024),
+    bodyTimeoutMs: r.int('BODY_TIMEOUT_MS', 15_000, 100, 600_000),
+    headersTimeoutMs: r.int('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     liveConcurrentPerKey: r.int('LIVE_MAX_CONCURRENT_PER_KEY', 64, 1, 100_000),
     maxJsonDepth: r.int('MAX_JSON_DEPTH', 32, 4, 1_000),
     consoleKeysPerIpPerDay: r.int('CONSOLE_TEST_KEYS_PER_IP_PER_DAY', 10, 1, 1_000_000),
@@ -371,6 +431,12 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
   if (config.metrics.port !== null && config.metrics.port === port) r.problems.push('METRICS_PORT must differ from PORT');
   if (config.metrics.token !== null && config.metrics.token.length < 16) r.problems.push('METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 16)');
   config.shutdownDrainMs = r.int('SHUTDOWN_DRAIN_MS', 2_000, 0, 600_000);
+  if (config.limits.anonymousBodyLimitBytes > config.bodyLimitBytes) {
+    r.problems.push(`ANONYMOUS_BODY_LIMIT_BYTES (${config.limits.anonymousBodyLimitBytes}) must not exceed BODY_LIMIT_BYTES (${config.bodyLimitBytes})`);
+  }
+  if (config.limits.bodyBytesInFlight < config.bodyLimitBytes) {
+    r.problems.push(`BODY_BYTES_IN_FLIGHT (${config.limits.bodyBytesInFlight}) must be at least BODY_LIMIT_BYTES (${config.bodyLimitBytes})`);
+  }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }

@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: { status: 405, spec: false, when: 'The path exists but not with this HTTP method; the `Allow` header lists the methods.' },
   idempotency_conflict: { status: 409, spec: false, when: 'This Idempotency-Key was already used with a different body.' },
   idempotency_in_progress: { status: 409, spec: false, when: 'A call with this Idempotency-Key is still running; retry after `Retry-After` seconds.' },
+  request_timeout: { status: 408, spec: false, when: 'The body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed.' },
   payload_too_large: { status: 413, spec: false, when: 'The body is larger than BODY_LIMIT_BYTES (1 MiB by default).' },
   geocoding_failed: { status: 422, spec: true, when: 'An address could not be geocoded; the message names which. Nothing was charged.' },
   sandbox_rate_limited: { status: 429, spec: true, when: 'Test key: the per-minute call cap or the per-day stop cap is reached; `limit`, `resetAt` and `Retry-After` say until when.' },

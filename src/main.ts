@@ -3,7 +3,6 @@
  * shutdown on SIGTERM/SIGINT (shutdown.ts). The port is bound first so that a second copy on a busy
  * port stops with one line before it touches the database.
  */
-import { createServer } from 'node:http';
 import { loadConfig, ConfigError } from './config.js';
 import { createLogger } from './logger.js';
 import { buildServices, type Services } from './services.js';
@@ -11,6 +10,7 @@ import { createApp } from './app.js';
 import { bindPort, describeStoreError, startingGate, StartupError } from './startup.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { GracefulShutdown } from './shutdown.js';
+import { createHttpServer } from './http/server.js';
 
 async function main(): Promise<void> {
   let config;
@@ -36,12 +36,8 @@ async function main(): Promise<void> {
     },
   });
   const gate = startingGate();
-  const server = createServer(shutdown.handler(gate.listener));
-  // slow clients: the headers must arrive within 30 s and the whole request within 2 min;
-  // idle keep-alive connections outlive a load balancer's usual 60 s idle timeout
-  server.requestTimeout = 120_000;
-  server.headersTimeout = 30_000;
-  server.keepAliveTimeout = 65_000;
+  // slow clients: HEADERS_TIMEOUT_MS for the headers, BODY_TIMEOUT_MS for a body (see http/server.ts)
+  const server = createHttpServer(shutdown.handler(gate.listener), config.limits);
 
   const port = await bindPort(server, config.port, config.host);
   shutdown.drain(server);

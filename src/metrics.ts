@@ -29,6 +29,22 @@ export class Metrics {
   readonly stopsDebited = new Counter({ name: name('stops_debited_total'), help: 'Stops debited from live keys.', registers: [this.registry] });
   readonly stopsRefunded = new Counter({ name: name('stops_refunded_total'), help: 'Stops refunded to live keys after a failed call.', registers: [this.registry] });
 
+  private droppedLogLinesSource: () => number = () => 0;
+  private droppedLogLinesReported = 0;
+  readonly logLinesDropped = new Counter({
+    name: 'log_lines_dropped_total', help: 'Log lines dropped because the log output could not be written (disk full, reader gone).', registers: [this.registry],
+    collect: () => {
+      const total = this.droppedLogLinesSource();
+      if (total > this.droppedLogLinesReported) this.logLinesDropped.inc(total - this.droppedLogLinesReported);
+      this.droppedLogLinesReported = Math.max(total, this.droppedLogLinesReported);
+    },
+  });
+
+  /** Where the dropped-log-lines counter reads the process's total when scraped. */
+  observeDroppedLogLines(source: () => number): void {
+    this.droppedLogLinesSource = source;
+  }
+
   /** Where the queue-depth gauge reads its value when scraped. */
   observeSolverQueue(source: () => number): void {
     this.queueDepthSource = source;

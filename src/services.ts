@@ -1,7 +1,7 @@
 /** Builds every long-lived service from the config; main.ts and the test server share it. */
 import { hostname } from 'node:os';
 import type { Config } from './config.js';
-import type { Logger } from './logger.js';
+import { stdoutLogStats, type Logger } from './logger.js';
 import { Billing, type Clock } from './billing/billing.js';
 import { InstanceLease, type LeaseEvents } from './billing/lease.js';
 import { openStore } from './store/open.js';
@@ -21,6 +21,8 @@ import type { AppState } from './http/state.js';
 import { buildPaymentServices, type Outbox, type PaymentDeps } from './payments/index.js';
 import type { CheckoutSessions } from './payments/sessions.js';
 import { ConsoleTestKeys } from './console/test-keys.js';
+import { bodyLimitsOf, RequestBodies } from './http/body.js';
+import { StoreWritability, type Readiness } from './readiness.js';
 
 /** Margin past the request deadline before an unsettled charge is given back by its own instance's recovery sweep. */
 export const CHARGE_GRACE_MS = 5_000;
@@ -44,8 +46,13 @@ export interface Services {
   consoleTestKeys: ConsoleTestKeys;
   /** Solves waiting for a worker (for readiness and metrics). */
   solverQueueDepth(): number;
-  /** What /readyz reports: the store answers and the solver pool is up (false once shutdown began). */
-  readiness(): Promise<{ store: boolean; solver: boolean }>;
+  /** What /readyz reports: the store takes a write and the solver pool takes work (both false once shutdown began). */
+  readiness(): Promise<Readiness>;
+  /** Told when a call failed because the store could not take it (503 storage_unavailable). */
+  storageUnavailable(): void;
+  /** Request bodies: limits, deadline and one byte budget for every route that reads a body. */
+  bodies: RequestBodies;
+  clock: Clock;
   /** After draining: gives back anything still pending under this instance and ends its lease (once; close() does it too). */
   releaseLease(): Promise<void>;
   close(): Promise<void>;
@@ -56,7 +63,7 @@ export interface ServiceOverrides {
   /** Replaces the worker pool (tests that need a solver that fails or stalls). */
   solver?: RouteSolver;
   /** Outbox timing, Stripe timeouts, mail sender. */
-  payments?: Omit<PaymentDeps, 'store' | 'billing' | 'logger' | 'clock'>;
+  payments?: Omit<PaymentDeps, 'store' | 'billing' | 'logger' | 'clock' | 'bodies'>;
   /** The port this process listens on (PORT=0 picks one), recorded in its lease; default PORT. */
   port?: number;
 }
@@ -67,6 +74,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   // the main thread never stalls on parsing it in the middle of serving
   if (config.geocoding.chain.includes('embedded')) await new EmbeddedGeocoder().warmUp();
   const metrics = new Metrics();
+  metrics.observeDroppedLogLines(() => stdoutLogStats().droppedLines);
   const store = await openStore(config);
   let billing: Billing | undefined;
   let lease: InstanceLease;
@@ -91,7 +99,8 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   await lease.beat().catch((err) => logger.error({ err }, 'charge recovery failed; the next heartbeat retries'));
   lease.start();
 
-  const payments = buildPaymentServices(config, { store, billing, logger, clock, ...overrides.payments });
+  const bodies = new RequestBodies(bodyLimitsOf(config));
+  const payments = buildPaymentServices(config, { store, billing, logger, clock, bodies, ...overrides.payments });
 
   const routingSettings: RoutingSettings = {
     haversine: { circuityFactor: config.routing.circuityFactor },
@@ -147,6 +156,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     await lease.release().catch((err) => logger.error({ err, instance: lease.instanceId },
       'could not release the instance lease; it expires on its own and another instance settles what it held'));
   };
+  const writability = new StoreWritability(store, { clock });
   return {
     store,
     billing,
@@ -164,9 +174,18 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
       perEmailPerDay: config.limits.consoleKeysPerEmailPerDay,
     }, clock),
     solverQueueDepth,
-    async readiness() {
-      const storeUp = await store.ping().then(() => true, () => false);
-      return { store: storeUp && !closing, solver: !closing };
+    bodies,
+    clock,
+    storageUnavailable: () => writability.invalidate(),
+    async readiness(): Promise<Readiness> {
+      if (closing) return { store: false, solver: false, problems: ['The service is shutting down.'] };
+      const storeProblem = await writability.check();
+      const solverUp = pool ? pool.accepting() : true;
+      const problems = [
+        ...(storeProblem ? [storeProblem] : []),
+        ...(solverUp ? [] : ['The solver pool is not taking work (its queue is full, or it is shutting down).']),
+      ];
+      return { store: storeProblem === null, solver: solverUp, problems };
     },
     releaseLease,
     async close() {

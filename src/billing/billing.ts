@@ -116,10 +116,13 @@ export class Billing {
     return { key, record };
   }
 
-  /** Live keys: takes `stops` from the balance or throws 402 having taken nothing. */
-  async debit(key: ApiKeyRecord, stops: number, requestId: string): Promise<Debit> {
+  /**
+   * Live keys: takes `stops` from the balance or throws 402 having taken nothing. `requestId` is the service's
+   * own id of the call; `clientRequestId` the caller's X-Request-Id, stored beside it.
+   */
+  async debit(key: ApiKeyRecord, stops: number, requestId: string, clientRequestId: string | null = null): Promise<Debit> {
     const pending = await this.pendingMark();
-    const outcome = await this.store.debit(key.id, stops, requestId, this.clock(), pending);
+    const outcome = await this.store.debit(key.id, stops, requestId, this.clock(), pending, clientRequestId);
     if (!outcome.ok) {
       throw new ApiError(402, 'insufficient_stops',
         `This call needs ${stops} stops but the key's balance is ${outcome.balance}. Buy a pack to top up.`,
@@ -184,9 +187,9 @@ export class Billing {
    * with the response (together with its Idempotency-Key record) or cancelled,
    * which gives everything back.
    */
-  async openCharge(key: ApiKeyRecord, stops: number, requestId: string): Promise<Charge> {
+  async openCharge(key: ApiKeyRecord, stops: number, requestId: string, clientRequestId: string | null = null): Promise<Charge> {
     if (key.kind === 'live') {
-      const debit = await this.debit(key, stops, requestId);
+      const debit = await this.debit(key, stops, requestId, clientRequestId);
       return {
         fields: { stopsCharged: debit.stops, stopsBalance: debit.balance },
         settle: (idempotency) => this.settle({ debitId: debit.debitId, idempotency }, debit.owner),

@@ -91,7 +91,7 @@ const validateTestKeyRequest = compileValidator<{ email: string }>({
  * GET /console/api/payments → {enabled}: whether the console offers packs;
  * GET /console/api/checkout-sessions/<id> → {state, …}: what the success page says after a payment.
  */
-export function consoleRouter({ testKeys, payments, staticDir = STATIC_DIR }: { testKeys: ConsoleTestKeys; payments?: ConsolePayments; staticDir?: string }): Router<AppState> {
+export function consoleRouter({ testKeys, payments, body, staticDir = STATIC_DIR }: { testKeys: ConsoleTestKeys; payments?: ConsolePayments; body: Middleware<AppState>; staticDir?: string }): Router<AppState> {
   const pages = loadFiles(staticDir, ['index.html', 'checkout-success.html', 'checkout-cancel.html']);
   const assetsDir = join(staticDir, 'assets');
   const assets = loadFiles(assetsDir, listFiles(assetsDir));
@@ -104,7 +104,7 @@ export function consoleRouter({ testKeys, payments, staticDir = STATIC_DIR }: { 
   router.get('/console/checkout/cancel', page('checkout-cancel.html'));
   router.get('/console/assets/:file', (ctx) => serve(ctx, assets.get(ctx.params.file ?? ''), { csp: CONSOLE_CSP, cacheControl: 'no-cache' }));
 
-  router.post('/console/api/test-keys', async (ctx) => {
+  router.post('/console/api/test-keys', body, async (ctx) => {
     const { email } = validateTestKeyRequest(ctx.request.body ?? null);
     const { key } = await testKeys.issue(email, ctx.ip);
     ctx.set('Cache-Control', 'no-store');

@@ -12,6 +12,7 @@ export function accessLog(logger: Logger): Middleware<AppState> {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({
         requestId: ctx.state.requestId,
+        clientRequestId: ctx.state.clientRequestId,
         method: ctx.method,
         path: ctx.path,
         status: ctx.status,

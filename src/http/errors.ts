@@ -11,11 +11,11 @@ const FALLBACK_BY_STATUS: Record<number, [ErrorCode, string]> = {
 };
 
 /**
- * Turns ApiError into the spec's Error body, unknown routes and methods into
+ * Turns ApiError into the spec's Error body (a storage failure is also told to `hooks`, for readiness), unknown routes and methods into
  * 404/405 bodies, and anything unexpected into 500 internal_error without internals.
  * Every response is JSON; every Error body carries `requestId`.
  */
-export function errorHandler(logger: Logger): Middleware<AppState> {
+export function errorHandler(logger: Logger, hooks: { storageUnavailable?: () => void } = {}): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -29,6 +29,7 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       const apiError = err instanceof ApiError ? err : undefined;
       if (!apiError && isStorageUnavailable(err)) {
         logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'storage unavailable');
+        hooks.storageUnavailable?.();
         ctx.status = ERROR_CATALOGUE.storage_unavailable.status;
         ctx.set('Retry-After', '1');
         ctx.body = { error: 'storage_unavailable', message: 'The service cannot record this call right now (database busy or full); retry shortly. Nothing was charged.' };
@@ -53,11 +54,4 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       ctx.type = 'application/json';
     }
   };
-}
-
-/** Maps the body parser's errors (too large, malformed JSON) to Error bodies. */
-export function bodyParserError(err: Error & { status?: number; type?: string }): never {
-  if (err.status === 413) throw new ApiError(413, 'payload_too_large', 'The request body is too large.');
-  if (err.status === 415) throw new ApiError(400, 'invalid_request', 'The request body must be JSON (Content-Type: application/json).');
-  throw new ApiError(400, 'invalid_request', 'The request body is not valid JSON: send a JSON object.');
 }

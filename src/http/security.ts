@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import { ApiError } from '../errors.js';
 import type { AppState } from './state.js';
 
 /** Headers every API answer carries. HSTS is left to the TLS-terminating proxy. */
@@ -42,25 +41,4 @@ export function cors(allowedOrigins: string[]): Middleware<AppState> {
     }
     await next();
   };
-}
-
-/** Refuses JSON bodies nested deeper than `maxDepth` (checked iteratively, before validation). */
-export function jsonDepthLimit(maxDepth: number): Middleware<AppState> {
-  return async (ctx, next) => {
-    const body = (ctx.request as { body?: unknown }).body;
-    if (body && typeof body === 'object' && depthExceeds(body, maxDepth)) {
-      throw new ApiError(400, 'invalid_request', `The JSON body is nested more than ${maxDepth} levels deep.`);
-    }
-    await next();
-  };
-}
-
-function depthExceeds(root: object, maxDepth: number): boolean {
-  const stack: Array<[unknown, number]> = [[root, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (depth > maxDepth) return true;
-    if (value && typeof value === 'object') for (const child of Object.values(value)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return false;
 }

@@ -3,10 +3,11 @@
  * in OUTBOX_DIR (the embedded default), logged by path. Bodies are never logged.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { MailConfig } from '../config.js';
+import { writePrivateFile } from '../private-files.js';
 
 export interface MailMessage {
   to: string;
@@ -70,8 +71,8 @@ function fileSender(config: MailConfig, log: MailLog): MailSender {
       mkdirSync(config.outboxDir, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = join(config.outboxDir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
-      // the message may hold a full API key: readable by the service's user only
-      writeFileSync(file, info.message as Buffer, { mode: 0o600, flag: 'wx' });
+      // the message may hold a full API key: readable by the service's user only, whatever the umask
+      writePrivateFile(file, info.message as Buffer);
       log.info({ to: message.to, subject: message.subject, file }, `e-mail written to ${file} (SMTP_URL is not set)`);
       return { messageId: info.messageId, file };
     },

@@ -8,6 +8,7 @@ import type { Billing } from '../billing/billing.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { AppState } from '../http/state.js';
+import { bodyLimitsOf, RequestBodies, WEBHOOK_BODY_LIMIT_BYTES } from '../http/body.js';
 import type { Store } from '../store/types.js';
 import type { CheckoutProvider } from '../api/checkout/router.js';
 import { packsRouter } from '../api/packs/router.js';
@@ -35,6 +36,8 @@ export interface PaymentDeps {
   mail?: MailSenderOptions;
   /** Replaces the SMTP / .eml sender (tests). */
   mailSender?: MailSender;
+  /** Reads the webhook's body; default: limits from the config, a budget of its own. */
+  bodies?: RequestBodies;
 }
 
 export interface PaymentServices {
@@ -59,6 +62,7 @@ export function buildPaymentServices(config: Config, deps: PaymentDeps): Payment
   const checkout = stripe ? new StripeCheckout(stripe, config, logger) : null;
   const webhook = new StripeWebhook(deps.store, outbox, config, logger, clock);
   const packs = listPacks(config.payments);
+  const bodies = deps.bodies ?? new RequestBodies(bodyLimitsOf(config));
   if (!stripe) logger.info('payments off: STRIPE_SECRET_KEY is not set, checkout answers 503 payment_unavailable');
   if (stripe && !config.payments.stripeWebhookSecret) logger.warn('STRIPE_WEBHOOK_SECRET is not set: paid checkouts cannot be fulfilled');
   logger.info({ mail: sender.mode, ...(sender.mode === 'file' ? { outboxDir: config.mail.outboxDir } : {}) }, 'e-mail delivery ready');
@@ -69,7 +73,7 @@ export function buildPaymentServices(config: Config, deps: PaymentDeps): Payment
   }
   return {
     checkout,
-    routers: [stripeWebhookRouter({ webhook }), packsRouter({ packs })],
+    routers: [stripeWebhookRouter({ webhook, body: bodies.raw(WEBHOOK_BODY_LIMIT_BYTES) }), packsRouter({ packs })],
     openApiPaths: paymentOpenApiPaths,
     outbox,
     packs,

@@ -38,6 +38,14 @@ export class SolverPool {
     this.piscina.on('error', () => {});
   }
 
+  /**
+   * True while the pool takes new solves: open, with room in its queue. (Workers are not counted: they start
+   * shortly after the pool, and piscina replaces one that dies; a solve meanwhile waits in the queue.)
+   */
+  accepting(): boolean {
+    return !this.closed && this.inFlight - this.size < this.maxQueue;
+  }
+
   /** Solves waiting for a free worker (not counting the ones running). */
   queueDepth(): number {
     return Math.max(0, this.inFlight - this.size);

@@ -24,7 +24,7 @@ interface TableSpec {
 const TABLES: TableSpec[] = [
   { name: 'api_keys', identity: true, columns: ['id', 'kind', 'key_hash', 'last4', 'email', 'balance', 'created_at', 'revoked_at'] },
   // rows in id order: a refund always comes after the debit it points at
-  { name: 'ledger', identity: true, columns: ['id', 'key_id', 'delta', 'reason', 'request_id', 'refund_of', 'created_at'] },
+  { name: 'ledger', identity: true, columns: ['id', 'key_id', 'delta', 'reason', 'request_id', 'client_request_id', 'refund_of', 'created_at'] },
   { name: 'pending_debits', identity: false, columns: ['debit_id', 'expires_at_ms', 'owner'] },
   { name: 'sandbox_calls', identity: true, columns: ['id', 'key_id', 'request_id', 'at_ms', 'paris_day', 'stops', 'state', 'expires_at_ms', 'owner'] },
   {

@@ -13,6 +13,7 @@
  * - connection loss and "cannot write now" errors carry a SQLSTATE that
  *   isStorageUnavailable() recognises (classes 08, 53, 57P).
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { CustomTypesConfig, PoolClient, PoolConfig } from 'pg';
 import { assetPath } from '../assets.js';
@@ -117,6 +118,11 @@ class Tx {
 export interface PostgresStoreOptions {
   /** Largest number of connections this instance opens (default 10). */
   poolSize?: number;
+  /**
+   * How long a statement waits for a lock held by another session before failing with 55P03 (503
+   * storage_unavailable), as the SQLite store's busy timeout does (default 5 s; 0 = forever).
+   */
+  lockTimeoutMs?: number;
   /** How long a query waits for a free connection before failing as unavailable (default 15 s). */
   connectionTimeoutMs?: number;
   /** Extra pg Pool settings (tests). */
@@ -133,6 +139,10 @@ export function createPostgresPool(url: string, options: PostgresStoreOptions = 
     ...options.pool,
     types: TYPES,
   });
+  // a session setting rather than a startup parameter, which poolers such as PgBouncer refuse;
+  // node-postgres runs it before any query of the new connection
+  const lockTimeoutMs = Math.max(0, Math.floor(options.lockTimeoutMs ?? 5_000));
+  pool.on('connect', (client) => { client.query(`SET lock_timeout = ${lockTimeoutMs}`).catch(() => {}); });
   // an idle connection that breaks (server restart) must not crash the process: the next query reports it
   pool.on('error', () => {});
   return pool;
@@ -143,6 +153,9 @@ export async function applyPostgresMigrations(pool: pg.Pool): Promise<number[]> 
   const client = await pool.connect().catch((err: unknown) => { throw mapPostgresError(err); });
   const done: number[] = [];
   try {
+    // instances starting together wait for each other's migrations as long as they take
+    const { lock_timeout: lockTimeout } = (await client.query('SHOW lock_timeout')).rows[0] as { lock_timeout: string };
+    await client.query('SET lock_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -163,6 +176,8 @@ export async function applyPostgresMigrations(pool: pg.Pool): Promise<number[]> 
       }
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+      // the connection goes back to the pool: the configured lock_timeout again
+      await client.query(`SET lock_timeout = '${lockTimeout.replace(/'/g, '')}'`).catch(() => {});
     }
   } finally {
     client.release();
@@ -253,9 +268,11 @@ export class PostgresStore implements Store {
     return row!.id;
   }
 
-  private async insertLedger(t: Tx, e: { keyId: number; delta: number; reason: LedgerEntry['reason']; requestId: string | null; refundOf: number | null; createdAt: string }): Promise<number> {
-    const row = await t.one<{ id: number }>(`INSERT INTO ledger (key_id, delta, reason, request_id, refund_of, created_at)
-      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, [e.keyId, e.delta, e.reason, e.requestId, e.refundOf, e.createdAt]);
+  private async insertLedger(t: Tx, e: {
+    keyId: number; delta: number; reason: LedgerEntry['reason']; requestId: string | null; clientRequestId?: string | null; refundOf: number | null; createdAt: string;
+  }): Promise<number> {
+    const row = await t.one<{ id: number }>(`INSERT INTO ledger (key_id, delta, reason, request_id, client_request_id, refund_of, created_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, [e.keyId, e.delta, e.reason, e.requestId, e.clientRequestId ?? null, e.refundOf, e.createdAt]);
     return row!.id;
   }
 
@@ -301,7 +318,7 @@ export class PostgresStore implements Store {
     return { ledgerId, balance: updated.balance };
   }
 
-  async debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark): Promise<DebitOutcome> {
+  async debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark, clientRequestId: string | null = null): Promise<DebitOutcome> {
     return this.tx(async (t): Promise<DebitOutcome> => {
       // one conditional statement: a concurrent debit of the same key waits for our row lock, then re-checks the balance
       const updated = await t.one<{ balance: number }>(`UPDATE api_keys SET balance = balance - $1
@@ -310,7 +327,7 @@ export class PostgresStore implements Store {
         const row = await t.one<{ balance: number }>('SELECT balance FROM api_keys WHERE id = $1', [keyId]);
         return { ok: false, balance: row?.balance ?? 0 };
       }
-      const debitId = await this.insertLedger(t, { keyId, delta: -stops, reason: 'debit', requestId, refundOf: null, createdAt: now.toISOString() });
+      const debitId = await this.insertLedger(t, { keyId, delta: -stops, reason: 'debit', requestId, clientRequestId, refundOf: null, createdAt: now.toISOString() });
       await t.run('INSERT INTO pending_debits (debit_id, expires_at_ms, owner) VALUES ($1, $2, $3)', [debitId, pending.untilMs, pending.owner]);
       return { ok: true, debitId, balance: updated.balance };
     });
@@ -318,8 +335,10 @@ export class PostgresStore implements Store {
 
   /** The refund row first: UNIQUE (refund_of) lets exactly one transaction give a debit back, whoever tries. */
   private async refundRow(t: Tx, debit: { debitId: number; keyId: number; stops: number; requestId: string | null }, createdAt: string): Promise<number | null> {
-    const inserted = await t.one<{ id: number }>(`INSERT INTO ledger (key_id, delta, reason, request_id, refund_of, created_at)
-      VALUES ($1, $2, 'refund', $3, $4, $5) ON CONFLICT (refund_of) DO NOTHING RETURNING id`,
+    // the refund carries its debit's ids, the caller's X-Request-Id included
+    const inserted = await t.one<{ id: number }>(`INSERT INTO ledger (key_id, delta, reason, request_id, client_request_id, refund_of, created_at)
+      SELECT $1, $2, 'refund', $3, client_request_id, $4, $5 FROM ledger WHERE id = $4
+      ON CONFLICT (refund_of) DO NOTHING RETURNING id`,
     [debit.keyId, debit.stops, debit.requestId, debit.debitId, createdAt]);
     if (!inserted) return null;
     const row = await t.one<{ balance: number }>('UPDATE api_keys SET balance = balance + $1 WHERE id = $2 RETURNING balance', [debit.stops, debit.keyId]);
@@ -343,9 +362,13 @@ export class PostgresStore implements Store {
 
   async ledger(keyId: number): Promise<LedgerEntry[]> {
     const { rows } = await this.q<{
-      id: number; key_id: number; delta: number; reason: LedgerEntry['reason']; request_id: string | null; refund_of: number | null; created_at: string;
-    }>('SELECT id, key_id, delta, reason, request_id, refund_of, created_at FROM ledger WHERE key_id = $1 ORDER BY id', [keyId]);
-    return rows.map((r) => ({ id: r.id, keyId: r.key_id, delta: r.delta, reason: r.reason, requestId: r.request_id, refundOf: r.refund_of, createdAt: r.created_at }));
+      id: number; key_id: number; delta: number; reason: LedgerEntry['reason']; request_id: string | null; client_request_id: string | null;
+      refund_of: number | null; created_at: string;
+    }>('SELECT id, key_id, delta, reason, request_id, client_request_id, refund_of, created_at FROM ledger WHERE key_id = $1 ORDER BY id', [keyId]);
+    return rows.map((r) => ({
+      id: r.id, keyId: r.key_id, delta: r.delta, reason: r.reason, requestId: r.request_id, clientRequestId: r.client_request_id,
+      refundOf: r.refund_of, createdAt: r.created_at,
+    }));
   }
 
   /**
@@ -558,6 +581,11 @@ export class PostgresStore implements Store {
 
   async ping(): Promise<void> {
     await this.q('SELECT 1');
+  }
+
+  async probeWrite(now: Date): Promise<void> {
+    await this.q(`INSERT INTO write_probe (id, at, payload) VALUES (1, $1, $2)
+      ON CONFLICT (id) DO UPDATE SET at = excluded.at, payload = excluded.payload`, [now.toISOString(), randomBytes(32 * 1024)]);
   }
 
   async recordPurchase(r: PurchaseRequest): Promise<PurchaseOutcome> {

@@ -3,9 +3,11 @@
  * owns every SQL statement of the SQLite store.
  */
 import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assetPath, sqliteNativeBinding } from '../assets.js';
+import { ensurePrivateFile, tightenIfExists } from '../private-files.js';
 import { readMigrations } from './migrate.js';
 import type {
   ApiKeyRecord, ConsoleTestKeyOutcome, IntegrityReport, LeaseHolder, PendingMark, RecoveryReport, RecoveryRequest, SettleCharge, ConsoleTestKeyRequest, DebitOutcome, IdempotencyBegin, IdempotencyOutcome, LedgerEntry, NewKey, NewOutboxMessage, OutboxMessage, PaymentRecord, PaymentStatus,
@@ -34,12 +36,35 @@ const CLAIMED = `state = 'pending'`;
 class NotSettled extends Error {}
 
 
+/**
+ * SQLite's own busy handler sleeps on the thread that runs the statement, here the event loop's: it is off
+ * (busy_timeout 0) once the store is open. A statement that meets another connection's lock fails at once
+ * and is tried again after an asynchronous pause, as the busy handler would after a sleep, so a hundred calls
+ * waiting on one lock cost the event loop nothing but their retries.
+ */
+export const SQLITE_SYNC_BUSY_WAIT_MS = 0;
+/** Pauses between attempts: 1 ms doubling to this, with jitter so that waiting calls do not retry in step. */
+const MAX_RETRY_PAUSE_MS = 50;
+/** The readiness write probe gives up on a lock sooner than a call does. */
+const PROBE_BUDGET_MS = 1_000;
+/** Bytes the write probe writes: more pages than one paid call writes, so a probe that passes means a call can. */
+export const WRITE_PROBE_BYTES = 32 * 1024;
+
+const isBusy = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+};
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** The SQLite error code of a violated UNIQUE constraint. */
 const isUniqueViolation = (err: unknown): boolean =>
   typeof err === 'object' && err !== null && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
 export interface SqliteStoreOptions {
-  /** How long a writer waits for another connection's lock before SQLITE_BUSY. */
+  /**
+   * How long, in total, a statement waits for another connection's lock before failing with SQLITE_BUSY
+   * (503 storage_unavailable). The wait never blocks the event loop: see SQLITE_SYNC_BUSY_WAIT_MS.
+   */
   busyTimeoutMs?: number;
 }
 
@@ -64,16 +89,25 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly db: Database.Database;
   private readonly stmt;
+  private readonly busyTimeoutMs: number;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      // SQLite gives the -wal and -shm files the database file's mode: create it 0600 first (and tighten older ones)
+      ensurePrivateFile(path);
+      tightenIfExists(`${path}-wal`);
+      tightenIfExists(`${path}-shm`);
+    }
     // the single executable passes its embedded addon (better-sqlite3 accepts the loaded object; its types list only a path)
-    this.db = new Database(path, { nativeBinding: sqliteNativeBinding() as Database.Options['nativeBinding'] });
+    this.db = new Database(path, { timeout: this.busyTimeoutMs, nativeBinding: sqliteNativeBinding() as Database.Options['nativeBinding'] });
+    // opening and migrating happen once, before the service listens: they may wait for a lock the whole budget
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('synchronous = NORMAL');
     applySqliteMigrations(this.db);
+    this.db.pragma(`busy_timeout = ${Math.min(SQLITE_SYNC_BUSY_WAIT_MS, this.busyTimeoutMs)}`);
     const db = this.db;
     this.stmt = {
       insertKey: db.prepare(`INSERT INTO api_keys (kind, key_hash, last4, email, balance, created_at)
@@ -87,8 +121,8 @@ export class SqliteStore implements Store {
       conditionalDebit: db.prepare(`UPDATE api_keys SET balance = balance - @stops
         WHERE id = @keyId AND kind = 'live' AND revoked_at IS NULL AND balance >= @stops`),
       balance: db.prepare('SELECT balance FROM api_keys WHERE id = ?').pluck(),
-      insertLedger: db.prepare(`INSERT INTO ledger (key_id, delta, reason, request_id, refund_of, created_at)
-        VALUES (@keyId, @delta, @reason, @requestId, @refundOf, @createdAt)`),
+      insertLedger: db.prepare(`INSERT INTO ledger (key_id, delta, reason, request_id, client_request_id, refund_of, created_at)
+        VALUES (@keyId, @delta, @reason, @requestId, @clientRequestId, @refundOf, @createdAt)`),
       ledgerById: db.prepare('SELECT * FROM ledger WHERE id = ?'),
       ledgerByKey: db.prepare('SELECT * FROM ledger WHERE key_id = ? ORDER BY id'),
       refundOf: db.prepare('SELECT id FROM ledger WHERE refund_of = ?').pluck(),
@@ -119,11 +153,11 @@ export class SqliteStore implements Store {
       releaseLease: db.prepare(`UPDATE instance_leases SET ended_at_ms = @nowMs, end_reason = 'released', ended_by = @self
         WHERE instance_id = @self AND ended_at_ms IS NULL`),
       pruneLeases: db.prepare('DELETE FROM instance_leases WHERE ended_at_ms IS NOT NULL AND ended_at_ms < ?'),
-      gonePending: db.prepare(`SELECT p.debit_id AS debitId, l.key_id AS keyId, -l.delta AS stops, l.request_id AS requestId, p.owner AS owner
+      gonePending: db.prepare(`SELECT p.debit_id AS debitId, l.key_id AS keyId, -l.delta AS stops, l.request_id AS requestId, l.client_request_id AS clientRequestId, p.owner AS owner
         FROM pending_debits p JOIN ledger l ON l.id = p.debit_id WHERE ${GONE('p')} ORDER BY p.debit_id`),
       releaseGoneSandbox: db.prepare(`UPDATE sandbox_calls SET state = 'released' WHERE ${RESERVED} AND ${GONE('sandbox_calls')}`),
       releaseGoneClaims: db.prepare(`DELETE FROM idempotency_keys WHERE ${CLAIMED} AND ${GONE('idempotency_keys')}`),
-      ownPending: db.prepare(`SELECT p.debit_id AS debitId, l.key_id AS keyId, -l.delta AS stops, l.request_id AS requestId, p.owner AS owner
+      ownPending: db.prepare(`SELECT p.debit_id AS debitId, l.key_id AS keyId, -l.delta AS stops, l.request_id AS requestId, l.client_request_id AS clientRequestId, p.owner AS owner
         FROM pending_debits p JOIN ledger l ON l.id = p.debit_id WHERE p.owner = @self ORDER BY p.debit_id`),
       releaseOwnSandbox: db.prepare(`UPDATE sandbox_calls SET state = 'released' WHERE ${RESERVED} AND owner = @self`),
       releaseOwnClaims: db.prepare(`DELETE FROM idempotency_keys WHERE ${CLAIMED} AND owner = @self`),
@@ -157,6 +191,8 @@ export class SqliteStore implements Store {
       insertConsoleRequest: db.prepare(`INSERT INTO console_key_requests (key_id, client_ip, email, at_ms)
         VALUES (@keyId, @clientIp, @email, @nowMs)`),
       ping: db.prepare('SELECT 1').pluck(),
+      writeProbe: db.prepare(`INSERT INTO write_probe (id, at, payload) VALUES (1, @at, @payload)
+        ON CONFLICT (id) DO UPDATE SET at = excluded.at, payload = excluded.payload`),
       paymentByEvent: db.prepare('SELECT id FROM payments WHERE stripe_event_id = ?').pluck(),
       paymentBySession: db.prepare('SELECT id FROM payments WHERE stripe_session_id = ?').pluck(),
       activeLiveKeyByEmail: db.prepare(`SELECT * FROM api_keys
@@ -188,35 +224,52 @@ export class SqliteStore implements Store {
     if (this.db.open) this.db.close();
   }
 
+  /**
+   * Runs `op` (one statement or one transaction); while another connection holds the lock (SQLITE_BUSY) it is
+   * tried again after a pause that gives the event loop back, until `budgetMs` has passed, then the error is thrown
+   * (503 storage_unavailable). A failed attempt changed nothing: its transaction was rolled back whole.
+   */
+  private async attempt<T>(op: () => T, budgetMs = this.busyTimeoutMs): Promise<T> {
+    const started = performance.now();
+    for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, MAX_RETRY_PAUSE_MS)) {
+      try {
+        return op();
+      } catch (err) {
+        if (!isBusy(err) || performance.now() - started + pauseMs >= budgetMs) throw err;
+      }
+      await pause(pauseMs * (0.75 + Math.random() / 2));
+    }
+  }
+
   async createKey(key: NewKey): Promise<ApiKeyRecord> {
     const createdAt = key.now.toISOString();
-    const id = this.db.transaction(() => {
+    // the read inside the transaction: a retried attempt is always one that committed nothing
+    return this.attempt(() => this.db.transaction(() => {
       const keyId = Number(this.stmt.insertKey.run({ ...key, createdAt }).lastInsertRowid);
       if (key.initialStops > 0) this.creditInTransaction(keyId, key.initialStops, key.reason, null, createdAt);
-      return keyId;
-    }).immediate();
-    return toKey(this.stmt.keyById.get(id) as KeyRow);
+      return toKey(this.stmt.keyById.get(keyId) as KeyRow);
+    }).immediate());
   }
 
   async findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const row = this.stmt.keyByHash.get(keyHash) as KeyRow | undefined;
+    const row = await this.attempt(() => this.stmt.keyByHash.get(keyHash) as KeyRow | undefined);
     return row ? toKey(row) : null;
   }
 
   async findKeyByLast4(last4: string): Promise<ApiKeyRecord[]> {
-    return (this.stmt.keysByLast4.all(last4) as KeyRow[]).map(toKey);
+    return this.attempt(() => (this.stmt.keysByLast4.all(last4) as KeyRow[]).map(toKey));
   }
 
   async revokeKey(keyHash: string, now: Date): Promise<boolean> {
-    return this.stmt.revokeKey.run(now.toISOString(), keyHash).changes === 1;
+    return this.attempt(() => this.stmt.revokeKey.run(now.toISOString(), keyHash).changes === 1);
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
-    return (this.stmt.listKeys.all() as KeyRow[]).map(toKey);
+    return this.attempt(() => (this.stmt.listKeys.all() as KeyRow[]).map(toKey));
   }
 
   async credit(keyId: number, stops: number, reason: 'purchase' | 'admin_credit', requestId: string | null, now: Date): Promise<number> {
-    return this.db.transaction(() => this.creditInTransaction(keyId, stops, reason, requestId, now.toISOString())).immediate();
+    return this.attempt(() => this.db.transaction(() => this.creditInTransaction(keyId, stops, reason, requestId, now.toISOString())).immediate());
   }
 
   private creditInTransaction(keyId: number, stops: number, reason: 'purchase' | 'admin_credit', requestId: string | null, createdAt: string): number {
@@ -229,25 +282,26 @@ export class SqliteStore implements Store {
     if (!key) throw new Error(`no key with id ${keyId}`);
     if (key.kind !== 'live') throw new Error('only live keys hold a balance');
     this.stmt.addBalance.run(stops, keyId);
-    const ledgerId = Number(this.stmt.insertLedger.run({ keyId, delta: stops, reason, requestId, refundOf: null, createdAt }).lastInsertRowid);
+    const ledgerId = Number(this.stmt.insertLedger.run({ keyId, delta: stops, reason, requestId, clientRequestId: null, refundOf: null, createdAt }).lastInsertRowid);
     return { ledgerId, balance: this.stmt.balance.get(keyId) as number };
   }
 
-  async debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark): Promise<DebitOutcome> {
-    return this.db.transaction((): DebitOutcome => {
+  async debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark, clientRequestId: string | null = null): Promise<DebitOutcome> {
+    return this.attempt(() => this.db.transaction((): DebitOutcome => {
       const changed = this.stmt.conditionalDebit.run({ keyId, stops }).changes;
       if (changed !== 1) return { ok: false, balance: (this.stmt.balance.get(keyId) as number | undefined) ?? 0 };
       const debitId = Number(this.stmt.insertLedger.run({
-        keyId, delta: -stops, reason: 'debit', requestId, refundOf: null, createdAt: now.toISOString(),
+        keyId, delta: -stops, reason: 'debit', requestId, clientRequestId, refundOf: null, createdAt: now.toISOString(),
       }).lastInsertRowid);
       this.stmt.insertPending.run(debitId, pending.untilMs, pending.owner);
       return { ok: true, debitId, balance: this.stmt.balance.get(keyId) as number };
-    }).immediate();
+    }).immediate());
   }
 
   async refund(debitId: number, now: Date): Promise<RefundOutcome> {
-    return this.db.transaction((): RefundOutcome => {
-      const debit = this.stmt.ledgerById.get(debitId) as { key_id: number; delta: number; reason: string; request_id: string | null } | undefined;
+    return this.attempt(() => this.db.transaction((): RefundOutcome => {
+      const debit = this.stmt.ledgerById.get(debitId) as
+        { key_id: number; delta: number; reason: string; request_id: string | null; client_request_id: string | null } | undefined;
       if (!debit || debit.reason !== 'debit') throw new Error(`ledger entry ${debitId} is not a debit`);
       if (this.stmt.refundOf.get(debitId) !== undefined) {
         return { refunded: false, balance: this.stmt.balance.get(debit.key_id) as number };
@@ -255,20 +309,26 @@ export class SqliteStore implements Store {
       this.stmt.deletePending.run(debitId);
       this.stmt.addBalance.run(-debit.delta, debit.key_id);
       this.stmt.insertLedger.run({
-        keyId: debit.key_id, delta: -debit.delta, reason: 'refund', requestId: debit.request_id, refundOf: debitId, createdAt: now.toISOString(),
+        keyId: debit.key_id, delta: -debit.delta, reason: 'refund', requestId: debit.request_id, clientRequestId: debit.client_request_id,
+        refundOf: debitId, createdAt: now.toISOString(),
       });
       return { refunded: true, balance: this.stmt.balance.get(debit.key_id) as number };
-    }).immediate();
+    }).immediate());
   }
 
   async ledger(keyId: number): Promise<LedgerEntry[]> {
-    return (this.stmt.ledgerByKey.all(keyId) as Array<{
-      id: number; key_id: number; delta: number; reason: LedgerEntry['reason']; request_id: string | null; refund_of: number | null; created_at: string;
-    }>).map((r) => ({ id: r.id, keyId: r.key_id, delta: r.delta, reason: r.reason, requestId: r.request_id, refundOf: r.refund_of, createdAt: r.created_at }));
+    const rows = await this.attempt(() => this.stmt.ledgerByKey.all(keyId) as Array<{
+      id: number; key_id: number; delta: number; reason: LedgerEntry['reason']; request_id: string | null; client_request_id: string | null;
+      refund_of: number | null; created_at: string;
+    }>);
+    return rows.map((r) => ({
+      id: r.id, keyId: r.key_id, delta: r.delta, reason: r.reason, requestId: r.request_id, clientRequestId: r.client_request_id,
+      refundOf: r.refund_of, createdAt: r.created_at,
+    }));
   }
 
   async sandboxUsage(window: SandboxWindow): Promise<SandboxUsage> {
-    return this.readSandboxUsage(window);
+    return this.attempt(() => this.readSandboxUsage(window));
   }
 
   private readSandboxUsage(w: SandboxWindow): SandboxUsage {
@@ -277,7 +337,7 @@ export class SqliteStore implements Store {
   }
 
   async reserveSandbox(r: SandboxReservationRequest): Promise<SandboxReservationOutcome> {
-    return this.db.transaction((): SandboxReservationOutcome => {
+    return this.attempt(() => this.db.transaction((): SandboxReservationOutcome => {
       // rows older than two days can never count again
       this.stmt.pruneSandbox.run(r.keyId, r.nowMs - 2 * 86_400_000);
       const usage = this.readSandboxUsage(r);
@@ -287,24 +347,24 @@ export class SqliteStore implements Store {
         keyId: r.keyId, requestId: r.requestId, nowMs: r.nowMs, day: r.day, stops: r.stops, untilMs: r.pending.untilMs, owner: r.pending.owner,
       }).lastInsertRowid);
       return { ok: true, reservationId, usage: this.readSandboxUsage(r) };
-    }).immediate();
+    }).immediate());
   }
 
   async releaseSandbox(reservationId: number): Promise<void> {
-    this.stmt.setSandboxState.run('released', reservationId);
+    await this.attempt(() => this.stmt.setSandboxState.run('released', reservationId));
   }
 
   async settleCharge(c: SettleCharge): Promise<boolean> {
     // all or nothing: a debit settled while its Idempotency-Key claim was taken over would charge a call that answers 502
     try {
-      this.db.transaction((): void => {
+      await this.attempt(() => this.db.transaction((): void => {
         if (c.debitId !== undefined && this.stmt.deletePending.run(c.debitId).changes !== 1) throw new NotSettled();
         if (c.sandboxReservationId !== undefined && this.stmt.setSandboxState.run('consumed', c.sandboxReservationId).changes !== 1) throw new NotSettled();
         if (c.idempotency) {
           const i = c.idempotency;
           if (this.stmt.idempotencyComplete.run(i.status, i.body, i.keyId, i.idempotencyKey).changes !== 1) throw new NotSettled();
         }
-      }).immediate();
+      }).immediate());
       return true;
     } catch (err) {
       if (err instanceof NotSettled) return false;
@@ -313,16 +373,16 @@ export class SqliteStore implements Store {
   }
 
   async acquireLease(holder: LeaseHolder, now: Date, untilMs: number): Promise<void> {
-    this.stmt.insertLease.run({ ...holder, nowMs: now.getTime(), untilMs });
+    await this.attempt(() => this.stmt.insertLease.run({ ...holder, nowMs: now.getTime(), untilMs }));
   }
 
   async recoverCharges(r: RecoveryRequest): Promise<RecoveryReport> {
-    return this.db.transaction((): RecoveryReport => {
+    return this.attempt(() => this.db.transaction((): RecoveryReport => {
       const nowMs = r.now.getTime();
       const who = { nowMs, self: r.by };
       const renewed = r.renewUntilMs === undefined ? undefined : this.stmt.renewLease.run({ ...who, untilMs: r.renewUntilMs }).changes === 1;
       const ended = this.stmt.endExpiredLeases.all(who) as Array<LeaseHolder & { heartbeatAtMs: number }>;
-      const refunded = this.giveBack(this.stmt.gonePending.all(who) as RecoveryReport['refunded'], r.now);
+      const refunded = this.giveBack(this.stmt.gonePending.all(who) as Parameters<SqliteStore['giveBack']>[0], r.now);
       const releasedSandbox = this.stmt.releaseGoneSandbox.run(who).changes;
       const releasedIdempotencyClaims = this.stmt.releaseGoneClaims.run(who).changes;
       this.stmt.pruneLeases.run(nowMs - ENDED_LEASE_RETENTION_MS);
@@ -330,36 +390,38 @@ export class SqliteStore implements Store {
         refunded, releasedSandbox, releasedIdempotencyClaims, ...(renewed === undefined ? {} : { renewed }),
         settledLeases: ended.map(({ heartbeatAtMs, ...holder }) => ({ ...holder, heartbeatAt: new Date(heartbeatAtMs).toISOString() })),
       };
-    }).immediate();
+    }).immediate());
   }
 
   async releaseLease(instanceId: string, now: Date): Promise<RecoveryReport> {
-    return this.db.transaction((): RecoveryReport => {
+    return this.attempt(() => this.db.transaction((): RecoveryReport => {
       const who = { nowMs: now.getTime(), self: instanceId };
       this.stmt.releaseLease.run(who);
-      const refunded = this.giveBack(this.stmt.ownPending.all(who) as RecoveryReport['refunded'], now);
+      const refunded = this.giveBack(this.stmt.ownPending.all(who) as Parameters<SqliteStore['giveBack']>[0], now);
       return {
         refunded, settledLeases: [],
         releasedSandbox: this.stmt.releaseOwnSandbox.run(who).changes,
         releasedIdempotencyClaims: this.stmt.releaseOwnClaims.run(who).changes,
       };
-    }).immediate();
+    }).immediate());
   }
 
   /** Refunds pending debits (inside a transaction); a debit already refunded is only unmarked. */
-  private giveBack(pending: RecoveryReport['refunded'], now: Date): RecoveryReport['refunded'] {
+  private giveBack(pending: Array<RecoveryReport['refunded'][number] & { clientRequestId: string | null }>, now: Date): RecoveryReport['refunded'] {
     const createdAt = now.toISOString();
     return pending.filter((e) => {
       this.stmt.deletePending.run(e.debitId);
       if (this.stmt.refundOf.get(e.debitId) !== undefined) return false;
       this.stmt.addBalance.run(e.stops, e.keyId);
-      this.stmt.insertLedger.run({ keyId: e.keyId, delta: e.stops, reason: 'refund', requestId: e.requestId, refundOf: e.debitId, createdAt });
+      this.stmt.insertLedger.run({
+        keyId: e.keyId, delta: e.stops, reason: 'refund', requestId: e.requestId, clientRequestId: e.clientRequestId, refundOf: e.debitId, createdAt,
+      });
       return true;
-    });
+    }).map(({ clientRequestId: _, ...refund }) => refund);
   }
 
   async checkIntegrity(now: Date): Promise<IntegrityReport> {
-    return this.db.transaction((): IntegrityReport => {
+    return this.attempt(() => this.db.transaction((): IntegrityReport => {
       const nowMs = now.getTime();
       const mismatches = this.stmt.balanceMismatches.all() as IntegrityReport['mismatches'];
       const expiredPendingDebits = this.stmt.countStalePending.get({ nowMs }) as number;
@@ -369,11 +431,11 @@ export class SqliteStore implements Store {
         keysChecked: this.stmt.countKeys.get() as number, mismatches, expiredPendingDebits, expiredSandboxReservations, leases,
         ok: mismatches.length === 0 && expiredPendingDebits === 0 && expiredSandboxReservations === 0 && !leases.some(holdsWhileGone),
       };
-    })();
+    })());
   }
 
   async beginIdempotent(r: IdempotencyBegin): Promise<IdempotencyOutcome> {
-    return this.db.transaction((): IdempotencyOutcome => {
+    return this.attempt(() => this.db.transaction((): IdempotencyOutcome => {
       this.stmt.idempotencyPrune.run(r.expiredBeforeMs);
       let row = this.stmt.idempotencyGet.get(r.keyId, r.idempotencyKey) as
         { request_hash: string; state: 'pending' | 'done'; response_status: number | null; response_body: string | null; expires_at_ms: number | null } | undefined;
@@ -390,24 +452,24 @@ export class SqliteStore implements Store {
       if (row.request_hash !== r.requestHash) return { kind: 'conflict' };
       if (row.state === 'pending') return { kind: 'in_progress' };
       return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body ?? 'null' };
-    }).immediate();
+    }).immediate());
   }
 
   async abandonIdempotent(keyId: number, idempotencyKey: string): Promise<void> {
-    this.stmt.idempotencyAbandon.run(keyId, idempotencyKey);
+    await this.attempt(() => this.stmt.idempotencyAbandon.run(keyId, idempotencyKey));
   }
 
   async getCachedGeocode(cacheKey: string): Promise<GeocodeCacheEntry | undefined> {
-    const row = this.stmt.geocodeGet.get(cacheKey) as GeocodeCacheEntry | undefined;
+    const row = await this.attempt(() => this.stmt.geocodeGet.get(cacheKey) as GeocodeCacheEntry | undefined);
     return row === undefined ? undefined : { result: row.result, precision: row.precision, engine: row.engine };
   }
 
   async putCachedGeocode(cacheKey: string, entry: GeocodeCacheEntry, now: Date): Promise<void> {
-    this.stmt.geocodePut.run(cacheKey, entry.result, entry.precision, entry.engine, now.toISOString());
+    await this.attempt(() => this.stmt.geocodePut.run(cacheKey, entry.result, entry.precision, entry.engine, now.toISOString()));
   }
 
   async issueConsoleTestKey(r: ConsoleTestKeyRequest): Promise<ConsoleTestKeyOutcome> {
-    return this.db.transaction((): ConsoleTestKeyOutcome => {
+    return this.attempt(() => this.db.transaction((): ConsoleTestKeyOutcome => {
       const byIp = this.stmt.consoleRequestsByIp.get(r.clientIp, r.sinceMs) as { n: number; oldest: number | null };
       if (byIp.n >= r.maxPerIp) return { ok: false, exceeded: 'ip', oldestMs: byIp.oldest ?? r.nowMs };
       const byEmail = this.stmt.consoleRequestsByEmail.get(r.email, r.sinceMs) as { n: number; oldest: number | null };
@@ -417,16 +479,22 @@ export class SqliteStore implements Store {
       }).lastInsertRowid);
       this.stmt.insertConsoleRequest.run({ keyId, clientIp: r.clientIp, email: r.email, nowMs: r.nowMs });
       return { ok: true, record: toKey(this.stmt.keyById.get(keyId) as KeyRow) };
-    }).immediate();
+    }).immediate());
   }
 
   async backup(destination: string): Promise<void> {
     mkdirSync(dirname(destination), { recursive: true });
+    // the copy holds what the database holds: 0600 before SQLite writes into it
+    ensurePrivateFile(destination);
     await this.db.backup(destination);
   }
 
+  async probeWrite(now: Date): Promise<void> {
+    await this.attempt(() => this.stmt.writeProbe.run({ at: now.toISOString(), payload: randomBytes(WRITE_PROBE_BYTES) }), Math.min(PROBE_BUDGET_MS, this.busyTimeoutMs));
+  }
+
   async ping(): Promise<void> {
-    this.stmt.ping.get();
+    await this.attempt(() => this.stmt.ping.get());
   }
 
   async recordPurchase(r: PurchaseRequest): Promise<PurchaseOutcome> {
@@ -449,17 +517,17 @@ export class SqliteStore implements Store {
       return { kind: 'credited', createdKey: !existing, key, balance, paymentId, outboxId };
     });
     try {
-      return run.immediate();
+      return await this.attempt(() => run.immediate());
     } catch (err) {
       // another connection recorded the same event or session between our check and our insert
       if (!isUniqueViolation(err)) throw err;
-      return { kind: 'duplicate', matched: this.stmt.paymentByEvent.get(r.stripeEventId) !== undefined ? 'event' : 'session' };
+      return { kind: 'duplicate', matched: await this.attempt(() => this.stmt.paymentByEvent.get(r.stripeEventId)) !== undefined ? 'event' : 'session' };
     }
   }
 
   async replaceKey(r: ReplaceKeyRequest): Promise<ReplaceKeyOutcome> {
     const createdAt = r.now.toISOString();
-    return this.db.transaction((): ReplaceKeyOutcome => {
+    return this.attempt(() => this.db.transaction((): ReplaceKeyOutcome => {
       const old = this.stmt.keyById.get(r.oldKeyId) as KeyRow | undefined;
       if (!old) throw new Error(`no key with id ${r.oldKeyId}`);
       if (old.kind !== 'live') throw new Error('only live keys can be replaced by e-mail');
@@ -473,7 +541,7 @@ export class SqliteStore implements Store {
         // the ledger allows no other reason: a transfer is an admin adjustment, tagged in request_id
         const tag = `replace:${old.id}->${newId}`;
         this.stmt.setBalance.run(0, old.id);
-        this.stmt.insertLedger.run({ keyId: old.id, delta: -moved, reason: 'admin_credit', requestId: tag, refundOf: null, createdAt });
+        this.stmt.insertLedger.run({ keyId: old.id, delta: -moved, reason: 'admin_credit', requestId: tag, clientRequestId: null, refundOf: null, createdAt });
         this.creditRow(newId, moved, 'admin_credit', tag, createdAt);
       }
       this.stmt.revokeKeyById.run(createdAt, old.id);
@@ -483,11 +551,11 @@ export class SqliteStore implements Store {
       const newKey = toKey(this.stmt.keyById.get(newId) as KeyRow);
       const outboxId = this.insertOutbox(r.composeMail({ oldKey, newKey, balance: newKey.balance }), newId, createdAt);
       return { oldKey, newKey, moved, outboxId };
-    }).immediate();
+    }).immediate());
   }
 
   async listPayments(): Promise<PaymentRecord[]> {
-    return (this.stmt.listPayments.all() as PaymentRow[]).map(toPayment);
+    return this.attempt(() => (this.stmt.listPayments.all() as PaymentRow[]).map(toPayment));
   }
 
   async findPaymentBySession(stripeSessionId: string): Promise<PaymentStatus | null> {
@@ -502,33 +570,33 @@ export class SqliteStore implements Store {
   }
 
   async enqueueMail(message: NewOutboxMessage, keyId: number | null, now: Date): Promise<number> {
-    return this.insertOutbox(message, keyId, now.toISOString());
+    return this.attempt(() => this.insertOutbox(message, keyId, now.toISOString()));
   }
 
   async dueMail(now: Date, limit: number): Promise<number[]> {
-    return this.stmt.outboxDue.all(now.toISOString(), limit) as number[];
+    return this.attempt(() => this.stmt.outboxDue.all(now.toISOString(), limit) as number[]);
   }
 
   async claimMail(id: number, now: Date, leaseUntil: Date): Promise<OutboxMessage | null> {
-    return this.db.transaction((): OutboxMessage | null => {
+    return this.attempt(() => this.db.transaction((): OutboxMessage | null => {
       if (this.stmt.outboxClaim.run(leaseUntil.toISOString(), id, now.toISOString()).changes !== 1) return null;
       return toOutbox(this.stmt.outboxById.get(id) as OutboxRow);
-    }).immediate();
+    }).immediate());
   }
 
   async markMailSent(id: number, now: Date): Promise<void> {
-    this.stmt.outboxSent.run(now.toISOString(), id);
+    await this.attempt(() => this.stmt.outboxSent.run(now.toISOString(), id));
   }
 
   async markMailFailed(id: number, error: string, nextAttemptAt: Date): Promise<void> {
-    this.stmt.outboxFailed.run(error.slice(0, 1000), nextAttemptAt.toISOString(), id);
+    await this.attempt(() => this.stmt.outboxFailed.run(error.slice(0, 1000), nextAttemptAt.toISOString(), id));
   }
 
   async rescheduleMail(now: Date): Promise<number> {
-    return this.stmt.outboxReschedule.run(now.toISOString()).changes;
+    return this.attempt(() => this.stmt.outboxReschedule.run(now.toISOString()).changes);
   }
 
   async listMail(): Promise<OutboxMessage[]> {
-    return (this.stmt.outboxList.all() as OutboxRow[]).map(toOutbox);
+    return this.attempt(() => (this.stmt.outboxList.all() as OutboxRow[]).map(toOutbox));
   }
 }

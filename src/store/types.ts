@@ -43,7 +43,10 @@ export interface LedgerEntry {
   keyId: number;
   delta: number;
   reason: LedgerReason;
+  /** The service's own id of the call (debits, refunds), the Stripe session (purchases), or an admin tag. */
   requestId: string | null;
+  /** The caller's X-Request-Id for that call, when it sent one: echoed and logged, never used as the id. */
+  clientRequestId: string | null;
   refundOf: number | null;
   createdAt: string;
 }
@@ -298,7 +301,7 @@ export interface Store {
    * debit stays pending until settled or refunded; the recovery sweep refunds it
    * once its owner's lease has ended (or its owner's own sweep, past `pending.untilMs`).
    */
-  debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark): Promise<DebitOutcome>;
+  debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark, clientRequestId?: string | null): Promise<DebitOutcome>;
   /** Gives a debit back, at most once per debit (and clears its pending mark). */
   refund(debitId: number, now: Date): Promise<RefundOutcome>;
   /**
@@ -338,8 +341,13 @@ export interface Store {
   issueConsoleTestKey(request: ConsoleTestKeyRequest): Promise<ConsoleTestKeyOutcome>;
   /** An online, consistent copy of the database (SQLite backup API). */
   backup(destination: string): Promise<void>;
-  /** Cheap liveness check of the database (readiness probe). */
+  /** Cheap liveness check of the database. */
   ping(): Promise<void>;
+  /**
+   * The readiness probe: rewrites one row with a payload larger than what a paid call writes, so it fails when
+   * a call's write would (disk full, read-only, locked past a short wait). Throws the store's error.
+   */
+  probeWrite(now: Date): Promise<void>;
 
   getCachedGeocode(cacheKey: string): Promise<GeocodeCacheEntry | undefined>;
   /** Inserts or replaces the entry of a key. */

@@ -89,14 +89,15 @@ test(`SIGKILL under load, ${ROUNDS} rounds: every 200 debited exactly once, noth
   assert.equal(integrity.ok, true, JSON.stringify(integrity));
   const ledger = await store.ledger(record.id);
   const netByRequest = new Map<string, number>();
-  for (const entry of ledger) if (entry.requestId) netByRequest.set(entry.requestId, (netByRequest.get(entry.requestId) ?? 0) + entry.delta);
+  // every attempt of a logical call sends its X-Request-Id: the ledger keeps it beside the service's own id
+  for (const entry of ledger) if (entry.clientRequestId) netByRequest.set(entry.clientRequestId, (netByRequest.get(entry.clientRequestId) ?? 0) + entry.delta);
   let succeeded = 0;
   for (const logical of calls.values()) {
     const net = netByRequest.get(logical.id) ?? 0;
     if (logical.status === 200) {
       succeeded++;
       assert.equal(net, -logical.stops, `${logical.id} got 200 and must be debited exactly once`);
-      assert.equal(ledger.filter((e) => e.requestId === logical.id && e.reason === 'debit').length - ledger.filter((e) => e.requestId === logical.id && e.reason === 'refund').length, 1);
+      assert.equal(ledger.filter((e) => e.clientRequestId === logical.id && e.reason === 'debit').length - ledger.filter((e) => e.clientRequestId === logical.id && e.reason === 'refund').length, 1);
     } else {
       assert.equal(net, 0, `${logical.id} ended with ${logical.status} and must not be debited`);
     }

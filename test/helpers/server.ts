@@ -3,7 +3,7 @@
  * dir, the same way main.ts does, and gives tests a small client for it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { createApp } from '../../src/app.js';
 import { hashApiKey } from '../../src/billing/keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import { createHttpServer } from '../../src/http/server.js';
 import { buildServices, type ServiceOverrides, type Services } from '../../src/services.js';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.js';
 import { OpenApiResponseValidator } from './openapi-validator.js';
@@ -45,11 +46,10 @@ export async function startTestServer(options: { env?: Record<string, string>; o
   const hermeticGeocoder = options.env?.GEOPLATEFORME_URL === undefined ? { GEOCODER: 'embedded' } : {};
   const config = loadConfig({ DATABASE_PATH: join(dir, 'service.db'), LOG_LEVEL: 'silent', ...hermeticGeocoder, ...options.env });
   const logger = createLogger(config.logLevel);
-  // as main.ts does: bind first, then open the store and take the instance lease
+  // as main.ts does: bind first, then open the store and take the instance lease; the same timeouts
+  // (keep-alive outlives fetch's pooled connections, 4 s idle)
   const gate = startingGate();
-  const server: Server = createServer(gate.listener);
-  // outlive fetch's pooled connections (4 s idle), so a reused socket is never closed under a request
-  server.keepAliveTimeout = 65_000;
+  const server: Server = createHttpServer(gate.listener, config.limits);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;

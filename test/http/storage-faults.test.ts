@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -55,7 +55,13 @@ test('disk full (a real full filesystem): 503 storage_unavailable, nothing debit
     const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
     assert.equal(res.status, 503, JSON.stringify(res.body));
     assert.equal(res.body.error, 'storage_unavailable');
+    const notReady = await server.request('GET', '/readyz');
+    assert.equal(notReady.status, 503, 'not ready while no paid call can be recorded');
+    assert.deepEqual(notReady.body.checks, { store: false, solver: true });
+    assert.match(notReady.body.message, /SQLITE_FULL/);
     unlinkSync(ballast);
+    await new Promise((r) => setTimeout(r, 1_100));
+    assert.equal((await server.request('GET', '/readyz')).status, 200);
     const record = await server.services.store.findKeyByHash(hashApiKey(key));
     assert.equal(record!.balance, 20, 'nothing debited');
     const ok = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
@@ -65,5 +71,58 @@ test('disk full (a real full filesystem): 503 storage_unavailable, nothing debit
   } finally {
     await server.close();
     execFileSync('umount', [mountPoint]);
+  }
+});
+
+test('another process holds the database lock: the event loop stays free (/healthz answers while calls wait), calls succeed once it is released', async () => {
+  const server = await startTestServer({ env: { DATABASE_BUSY_TIMEOUT_MS: '10000' } });
+  const holder = spawn(process.execPath, ['-e', `
+    const Database = require('better-sqlite3');
+    const db = new Database(process.argv[1]);
+    db.exec('BEGIN EXCLUSIVE');
+    process.stdout.write('locked\\n');
+    process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
+  `, join(server.dir, 'service.db')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    const key = await server.createKey('live', 20);
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    let settled = false;
+    const call = server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } })
+      .finally(() => { settled = true; });
+    await new Promise((r) => setTimeout(r, 300)); // the call is waiting for the lock by now
+    for (let i = 0; i < 5; i++) assert.equal((await server.request('GET', '/healthz')).status, 200);
+    assert.equal(settled, false, 'the call still waits for the lock, without holding the event loop');
+    const notReady = await server.request('GET', '/readyz');
+    assert.equal(notReady.status, 503);
+    assert.equal(notReady.body.checks.store, false);
+    assert.match(notReady.body.message, /SQLITE_BUSY/);
+    holder.stdin!.write('release\n');
+    const res = await call;
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.stopsBalance, 17);
+    await new Promise((r) => setTimeout(r, 1_100)); // past the readiness probe's reuse
+    assert.equal((await server.request('GET', '/readyz')).status, 200);
+  } finally {
+    holder.kill();
+    await server.close();
+  }
+});
+
+test('/readyz tells the truth: a database that answers reads but takes no write is not ready', async () => {
+  const server = await startTestServer();
+  try {
+    assert.deepEqual((await server.request('GET', '/readyz')).body, { status: 'ready', checks: { store: true, solver: true } });
+    // a read-only database file: reads still work (SELECT 1 passes) but no paid call could be recorded
+    const db = (server.services.store as SqliteStore).db;
+    db.pragma('query_only = ON');
+    await new Promise((r) => setTimeout(r, 1_100));
+    const res = await server.request('GET', '/readyz');
+    assert.equal(res.status, 503);
+    assert.deepEqual(res.body.checks, { store: false, solver: true });
+    db.pragma('query_only = OFF');
+    await new Promise((r) => setTimeout(r, 1_100));
+    assert.equal((await server.request('GET', '/readyz')).status, 200);
+  } finally {
+    await server.close();
   }
 });

@@ -30,14 +30,17 @@ describe('SolverPool', () => {
     try {
       const p = randomProblem(1, 120, 'closed');
       const slow = { timeLimitMs: 300, stallIterations: 0xffffffff, seed: 1 };
+      assert.equal(pool.accepting(), true);
       const running = [pool.solve(p, slow), pool.solve(p, slow), pool.solve(p, slow)];
       // one running, two waiting
       await new Promise((r) => setTimeout(r, 50));
       assert.equal(pool.queueDepth(), 2);
+      assert.equal(pool.accepting(), false, 'readiness: a full queue takes no more work');
       await assert.rejects(pool.solve(p, slow), (e: unknown) => e instanceof SolverError && e.code === 'queue_full');
       const done = await Promise.all(running);
       assert.equal(done.length, 3);
       assert.equal(pool.queueDepth(), 0);
+      assert.equal(pool.accepting(), true);
     } finally {
       await pool.close();
     }

@@ -34,7 +34,9 @@ type Location = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: stri
 interface Db {
   location: Location;
   /** Opens a store on it (a new connection or pool: "another instance"). Closed after the test. */
-  open(): Promise<Store>;
+  open(options?: { busyTimeoutMs?: number }): Promise<Store>;
+  /** Another connection takes the write lock (SQLite: BEGIN EXCLUSIVE; PostgreSQL: LOCK TABLE api_keys IN EXCLUSIVE MODE); call to release. */
+  lockWrites(): Promise<() => Promise<void>>;
   /** Raw SQL outside the store (tampering, inspection). */
   query(sql: string, params?: unknown[]): Promise<Array<Record<string, unknown>>>;
 }
@@ -51,7 +53,12 @@ async function freshDb(kind: 'sqlite' | 'postgres'): Promise<Db> {
     const path = join(tempDir('ros-contract-'), 'service.db');
     return {
       location: { kind, path },
-      async open() { const s = new SqliteStore(path); opened.push(s); return s; },
+      async open(options = {}) { const s = new SqliteStore(path, options); opened.push(s); return s; },
+      async lockWrites() {
+        const other = new Database(path);
+        other.exec('BEGIN EXCLUSIVE');
+        return async () => { other.exec('COMMIT'); other.close(); };
+      },
       async query(sql, params = []) {
         const db = new Database(path);
         try {
@@ -64,7 +71,14 @@ async function freshDb(kind: 'sqlite' | 'postgres'): Promise<Db> {
   const url = await server.createDatabase('contract');
   return {
     location: { kind, url },
-    async open() { const s = await PostgresStore.open(url); opened.push(s); return s; },
+    async open(options = {}) { const s = await PostgresStore.open(url, { lockTimeoutMs: options.busyTimeoutMs }); opened.push(s); return s; },
+    async lockWrites() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query('BEGIN');
+      await client.query('LOCK TABLE api_keys IN EXCLUSIVE MODE');
+      return async () => { await client.query('COMMIT'); await client.end(); };
+    },
     async query(sql, params = []) {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -168,6 +182,68 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const live = await store.createKey({ kind: 'live', keyHash: 'hl', last4: 'wxyz', email: null, initialStops: 5, reason: 'admin_credit', now });
       await store.revokeKey('hl', now);
       assert.equal((await store.debit(live.id, 1, 'r', now, pending())).ok, false);
+    });
+
+    test('a write waiting on another connection\'s lock gives the event loop back, fails as storage unavailable past the busy timeout, and succeeds when released in time', async () => {
+      const db = await freshDb(kind);
+      const store = await db.open({ busyTimeoutMs: 400 });
+      const key = await liveKey(store, 10);
+      const release = await db.lockWrites();
+      const events: string[] = [];
+      setTimeout(() => events.push('timer'), 20);
+      const failure = await store.debit(key.id, 1, 'req-locked', now, pending()).then(() => null, (err: unknown) => err);
+      events.push('write settled');
+      assert.ok(failure && isStorageUnavailable(failure), String(failure));
+      assert.deepEqual(events, ['timer', 'write settled'], 'timers run while the write waits for the lock');
+      assert.deepEqual((await store.listKeys()).map((k) => k.balance), [10], 'reads still answer');
+      const patient = await db.open({ busyTimeoutMs: 5_000 });
+      const waiting = patient.debit(key.id, 2, 'req-waits', now, pending());
+      setTimeout(() => { void release(); }, 150);
+      const outcome = await waiting;
+      assert.ok(outcome.ok);
+      assert.equal(outcome.balance, 8);
+      assert.equal(await ledgerSum(store, key.id), 8, 'the failed attempt changed nothing');
+    });
+
+    test("the caller's request id is kept beside the service's own in the ledger, on debits and on their refunds", async () => {
+      const db = await freshDb(kind);
+      const store = await db.open();
+      const key = await liveKey(store, 10);
+      const first = await store.debit(key.id, 2, 'server-1', now, pending(), 'client-1');
+      const second = await store.debit(key.id, 3, 'server-2', now, { untilMs: 0, owner: 'gone' }, 'client-2');
+      await store.debit(key.id, 1, 'server-3', now, pending());
+      assert.ok(first.ok && second.ok);
+      await store.refund(first.debitId, now);
+      await store.recoverCharges({ now, by: 'sweeper' });
+      const rows = (await store.ledger(key.id)).map((e) => [e.reason, e.delta, e.requestId, e.clientRequestId]);
+      assert.deepEqual(rows, [
+        ['admin_credit', 10, null, null], ['debit', -2, 'server-1', 'client-1'], ['debit', -3, 'server-2', 'client-2'], ['debit', -1, 'server-3', null],
+        ['refund', 2, 'server-1', 'client-1'], ['refund', 3, 'server-2', 'client-2'],
+      ]);
+    });
+
+    test('the readiness write probe succeeds on a writable database and fails as storage unavailable on a read-only one', async () => {
+      const db = await freshDb(kind);
+      const store = await db.open();
+      await store.probeWrite(now);
+      await store.probeWrite(now);
+      if (kind === 'sqlite') {
+        (store as SqliteStore).db.pragma('query_only = ON');
+        const err = await store.probeWrite(now).then(() => null, (e: unknown) => e);
+        assert.ok(err && isStorageUnavailable(err), String(err));
+      } else {
+        // the database turns read-only (a standby after a failover, an operator): new sessions cannot write
+        const name = new URL((db.location as { url: string }).url).pathname.slice(1);
+        await db.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = on`);
+        await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'route-optimization-service'", [name]);
+        let err: unknown = null;
+        for (let i = 0; i < 3 && (err as { code?: string } | null)?.code !== '25006'; i++) err = await store.probeWrite(now).then(() => null, (e: unknown) => e);
+        assert.equal((err as { code?: string } | null)?.code, '25006', String(err));
+        assert.ok(isStorageUnavailable(err));
+        const admin = new pg.Client({ connectionString: server.adminUrl });
+        await admin.connect();
+        try { await admin.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = off`); } finally { await admin.end(); }
+      }
     });
 
     test('the balance cannot go negative even by a direct update (CHECK constraint)', async () => {

@@ -116,3 +116,15 @@ test('metrics and shutdown settings: defaults, and the bad values named', () => 
     return true;
   });
 });
+
+test('hardening limits: defaults, and settings that contradict each other are refused', () => {
+  const config = loadConfig({});
+  assert.deepEqual({
+    window: config.departureWindowDays, anonymous: config.limits.anonymousBodyLimitBytes, inFlight: config.limits.bodyBytesInFlight,
+    bodyTimeout: config.limits.bodyTimeoutMs, headersTimeout: config.limits.headersTimeoutMs, tracked: config.limits.trackedAddresses,
+    checkout: [config.limits.checkoutPerAddressPerMinute, config.limits.checkoutPerMinute],
+  }, { window: 366, anonymous: 16_384, inFlight: 64 * 1024 * 1024, bodyTimeout: 15_000, headersTimeout: 10_000, tracked: 100_000, checkout: [10, 120] });
+  assert.equal(loadConfig({ BODY_LIMIT_BYTES: '4096' }).limits.anonymousBodyLimitBytes, 4096, 'never above the authenticated limit');
+  assert.throws(() => loadConfig({ BODY_LIMIT_BYTES: '4096', ANONYMOUS_BODY_LIMIT_BYTES: '8192' }), /ANONYMOUS_BODY_LIMIT_BYTES \(8192\) must not exceed BODY_LIMIT_BYTES/);
+  assert.throws(() => loadConfig({ BODY_LIMIT_BYTES: '1048576', BODY_BYTES_IN_FLIGHT: '65536' }), /BODY_BYTES_IN_FLIGHT \(65536\) must be at least BODY_LIMIT_BYTES/);
+});

@@ -13,7 +13,7 @@ import {
 } from './examples.js';
 import {
   HEADERS, PARAMETERS, RATE_LIMIT_REFUSAL_HEADERS, authRateLimitedResponse, defaultErrorResponse, errorResponse, errorSchema, headers,
-  insufficientStopsSchema, json, payloadTooLargeResponse, ref, storageUnavailableResponse, unauthorizedResponse,
+  insufficientStopsSchema, json, payloadTooLargeResponse, ref, requestTimeoutResponse, storageUnavailableResponse, unauthorizedResponse,
 } from './parts.js';
 
 const dateTime = { type: 'string', format: 'date-time' };
@@ -240,6 +240,7 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
             402: errorResponse('Live key: balance lower than the stops sent. Nothing was debited.', ['insufficient_stops'], { schema: { $ref: '#/components/schemas/InsufficientStopsError' } }),
             409: errorResponse('Extension: the Idempotency-Key was used with another body, or its first call is still running (Retry-After).',
               ['idempotency_conflict', 'idempotency_in_progress'], { headers: RETRY_AFTER_SOMETIMES }),
+            408: requestTimeoutResponse,
             413: payloadTooLargeResponse,
             422: errorResponse('An address could not be geocoded (not found, the geocoding services failed, or only located more coarsely than this service accepts); the message names each one. Nothing was charged.', ['geocoding_failed']),
             429: errorResponse('Test key: per-minute or per-day cap reached (`limit`, `resetAt`); or, extension: too many failed authentications from this address, or too many calls in flight for one live key.',
@@ -280,10 +281,11 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
           responses: {
             200: json('The payment page.', { $ref: '#/components/schemas/CheckoutResponse' }, CHECKOUT_RESPONSE_EXAMPLES),
             400: errorResponse('Invalid body: `param` names the field.', ['invalid_request']),
+            408: requestTimeoutResponse,
             413: payloadTooLargeResponse,
             429: errorResponse('Extension: too many checkout requests from this address, or in total.', ['rate_limited'],
               { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...RATE_LIMIT_REFUSAL_HEADERS } }),
-            503: errorResponse('Payments are not configured on this server, or the payment provider is unavailable (the spec leaves this code open).', ['payment_unavailable']),
+            503: errorResponse('Payments are not configured on this server, or the payment provider is unavailable (the spec leaves this code open); or, extension, too many request bodies are being received at once.', ['payment_unavailable', 'overloaded']),
             default: defaultErrorResponse,
           },
         },

@@ -101,6 +101,7 @@ export const ERROR_EXAMPLES: Record<ErrorCode, Array<{ name: string; summary: st
   method_not_allowed: [{ name: 'methodNotAllowed', summary: 'GET on a POST endpoint', value: { message: 'This endpoint does not accept that HTTP method.' } }],
   idempotency_conflict: [{ name: 'idempotencyConflict', summary: 'Same key, other body', value: { message: 'This Idempotency-Key was already used with a different request body.' } }],
   idempotency_in_progress: [{ name: 'idempotencyInProgress', summary: 'Same key, first call still running', value: { message: 'A request with this Idempotency-Key is still being processed; retry shortly.' } }],
+  request_timeout: [{ name: 'requestTimeout', summary: 'Body stalled', value: { message: 'The request body did not arrive within 15 s; send it again.' } }],
   payload_too_large: [{ name: 'payloadTooLarge', summary: 'Body over 1 MiB', value: { message: 'The request body is too large.' } }],
   geocoding_failed: [{ name: 'geocodingFailed', summary: 'An address not found', value: { message: 'Could not geocode: stops[3] (id "abc"). Check the street, postal code and city, or send coordinates. Nothing was charged.' } }],
   sandbox_rate_limited: [{ name: 'sandboxRateLimited', summary: 'Test key, 21st call in a minute', value: { message: 'Test keys allow 20 calls per minute. Retry after 2026-06-01T06:01:00.000Z.', limit: 20, resetAt: '2026-06-01T06:01:00.000Z' } }],
@@ -172,5 +173,6 @@ export const defaultErrorResponse = errorResponse(
 export const unauthorizedResponse = errorResponse('Missing, malformed, unknown or revoked key.', ['unauthorized'], { headers: { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') } });
 export const authRateLimitedResponse = errorResponse('Extension: too many failed authentications from this address (AUTH_FAILURES_PER_MINUTE).', ['rate_limited'],
   { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...RATE_LIMIT_REFUSAL_HEADERS } });
+export const requestTimeoutResponse = errorResponse('Extension: the body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed.', ['request_timeout']);
 export const payloadTooLargeResponse = errorResponse('Extension: the body is larger than BODY_LIMIT_BYTES (1 MiB by default).', ['payload_too_large']);
 export const storageUnavailableResponse = errorResponse('Extension: the database is busy or full; nothing was charged.', ['storage_unavailable'], { headers: { 'Retry-After': ref('headers', 'Retry-After') } });

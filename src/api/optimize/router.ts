@@ -7,7 +7,7 @@ import type { AppContext, AppState } from '../../http/state.js';
 import type { Idempotency, IdempotencyClaim } from './idempotency.js';
 import { isAddress, type OptimizeRequest } from './schema.js';
 import type { RouteOptimizer } from './types.js';
-import { validateOptimizeRequest } from './validate.js';
+import { checkDepartureWindow, validateOptimizeRequest } from './validate.js';
 
 export interface OptimizeDeps {
   billing: Billing;
@@ -16,21 +16,27 @@ export interface OptimizeDeps {
   /** A whole call past this is 502 optimization_failed, and refunded. */
   requestDeadlineMs: number;
   auth: Middleware<AppState>;
+  /** Reads the JSON body: after `auth`, so nothing is read for a request without a valid key. */
+  body: Middleware<AppState>;
   /** Bounds the calls in flight per live key. */
   liveConcurrency: KeyConcurrency;
+  /** departureTime must lie within this many days of now. */
+  departureWindowDays: number;
+  clock: () => Date;
 }
 
 /**
- * POST /api/v1/optimize: auth → validation → Idempotency-Key → key rules
+ * POST /api/v1/optimize: auth (headers only) → body → validation → Idempotency-Key → key rules
  * (sandbox caps, or the live debit) → optimizer → response. Any failure after
  * the charge was taken (a timeout and a client that went away included) gives
  * it back before the error is answered.
  */
 export function optimizeRouter(deps: OptimizeDeps): Router<AppState> {
   const router = new Router<AppState>();
-  router.post('/api/v1/optimize', deps.auth, async (ctx) => {
+  router.post('/api/v1/optimize', deps.auth, deps.body, async (ctx) => {
     const key = ctx.state.apiKey!;
     const request = validateOptimizeRequest(ctx.request.body);
+    checkDepartureWindow(request.departureTime, deps.clock(), deps.departureWindowDays);
     if (key.kind === 'test') checkSandboxRequest(deps.billing, request);
 
     const release = key.kind === 'live' ? deps.liveConcurrency.acquire(key.id) : undefined;
@@ -76,7 +82,7 @@ async function optimizeAndCharge(ctx: AppContext, deps: OptimizeDeps, request: O
     `The optimization did not finish within ${deps.requestDeadlineMs} ms. Nothing was charged.`)), deps.requestDeadlineMs);
   ctx.res.once('close', onClose);
   try {
-    const charge = await deps.billing.openCharge(key, request.stops.length, ctx.state.requestId);
+    const charge = await deps.billing.openCharge(key, request.stops.length, ctx.state.requestId, ctx.state.clientRequestId ?? null);
     if (charge.rateLimit) ctx.set(rateLimitHeaders(charge.rateLimit));
     try {
       const route = await untilAborted(

@@ -81,7 +81,7 @@ export const optimizeRequestSchema = {
       format: 'departure-time',
       maxLength: 64,
       'x-message': 'must be an ISO 8601 date-time, e.g. 2026-06-01T08:00:00+02:00 (without an offset it is Europe/Paris local time)',
-      description: 'ISO 8601 date-time (YYYY-MM-DDTHH:MM[:SS[.fraction]] with an optional Z or ±HH:MM). Without an offset it is Europe/Paris local time. Default: now.',
+      description: 'ISO 8601 date-time (YYYY-MM-DDTHH:MM[:SS[.fraction]] with an optional Z or ±HH:MM). Without an offset it is Europe/Paris local time. Default: now. Must lie within DEPARTURE_WINDOW_DAYS (default 366) days before or after now.',
       examples: ['2026-06-01T08:00:00+02:00'],
     },
   },

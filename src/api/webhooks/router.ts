@@ -1,16 +1,16 @@
 import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 import type { AppState } from '../../http/state.js';
 import type { StripeWebhook } from '../../payments/webhook.js';
 
 /**
- * POST /api/v1/webhooks/stripe: the signature is checked on the raw body that
- * @koa/bodyparser keeps in ctx.request.rawBody. 400 invalid_signature changes nothing.
+ * POST /api/v1/webhooks/stripe: the signature is checked on the raw body, which `body`
+ * (RequestBodies.raw) keeps in ctx.request.rawBody. 400 invalid_signature changes nothing.
  */
-export function stripeWebhookRouter({ webhook }: { webhook: StripeWebhook }): Router<AppState> {
+export function stripeWebhookRouter({ webhook, body }: { webhook: StripeWebhook; body: Middleware<AppState> }): Router<AppState> {
   const router = new Router<AppState>();
-  router.post('/api/v1/webhooks/stripe', async (ctx) => {
-    const raw = (ctx.request as unknown as { rawBody?: string }).rawBody;
-    ctx.body = await webhook.handle(raw, ctx.get('Stripe-Signature') || undefined);
+  router.post('/api/v1/webhooks/stripe', body, async (ctx) => {
+    ctx.body = await webhook.handle(ctx.request.rawBody, ctx.get('Stripe-Signature') || undefined);
   });
   return router;
 }

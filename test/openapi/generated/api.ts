@@ -122,7 +122,7 @@ export interface components {
             avoidTolls?: boolean;
             /**
              * Format: departure-time
-             * @description ISO 8601 date-time (YYYY-MM-DDTHH:MM[:SS[.fraction]] with an optional Z or ±HH:MM). Without an offset it is Europe/Paris local time. Default: now.
+             * @description ISO 8601 date-time (YYYY-MM-DDTHH:MM[:SS[.fraction]] with an optional Z or ±HH:MM). Without an offset it is Europe/Paris local time. Default: now. Must lie within DEPARTURE_WINDOW_DAYS (default 366) days before or after now.
              * @example 2026-06-01T08:00:00+02:00
              */
             departureTime?: string;
@@ -437,6 +437,11 @@ export interface components {
          *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
          *     }
          * @example {
+         *       "error": "request_timeout",
+         *       "message": "The request body did not arrive within 15 s; send it again.",
+         *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
+         *     }
+         * @example {
          *       "error": "payload_too_large",
          *       "message": "The request body is too large.",
          *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
@@ -512,6 +517,7 @@ export interface components {
              *     - `method_not_allowed` (405, extension): The path exists but not with this HTTP method; the `Allow` header lists the methods.
              *     - `idempotency_conflict` (409, extension): This Idempotency-Key was already used with a different body.
              *     - `idempotency_in_progress` (409, extension): A call with this Idempotency-Key is still running; retry after `Retry-After` seconds.
+             *     - `request_timeout` (408, extension): The body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed.
              *     - `payload_too_large` (413, extension): The body is larger than BODY_LIMIT_BYTES (1 MiB by default).
              *     - `geocoding_failed` (422): An address could not be geocoded; the message names which. Nothing was charged.
              *     - `sandbox_rate_limited` (429): Test key: the per-minute call cap or the per-day stop cap is reached; `limit`, `resetAt` and `Retry-After` say until when.
@@ -526,7 +532,7 @@ export interface components {
              *     - `not_ready` (503, extension): `GET /readyz` while the service is starting or shutting down.
              * @enum {string}
              */
-            error: "invalid_request" | "sandbox_limit" | "sandbox_addresses_unsupported" | "invalid_signature" | "unauthorized" | "insufficient_stops" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "idempotency_in_progress" | "payload_too_large" | "geocoding_failed" | "sandbox_rate_limited" | "rate_limited" | "internal_error" | "not_implemented" | "optimization_failed" | "sandbox_unavailable" | "payment_unavailable" | "overloaded" | "storage_unavailable" | "not_ready";
+            error: "invalid_request" | "sandbox_limit" | "sandbox_addresses_unsupported" | "invalid_signature" | "unauthorized" | "insufficient_stops" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "idempotency_in_progress" | "request_timeout" | "payload_too_large" | "geocoding_failed" | "sandbox_rate_limited" | "rate_limited" | "internal_error" | "not_implemented" | "optimization_failed" | "sandbox_unavailable" | "payment_unavailable" | "overloaded" | "storage_unavailable" | "not_ready";
             /** @description What went wrong and how to fix it, for people. Never parse it: use `error` and `param`. */
             message: string;
             /**
@@ -657,6 +663,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InsufficientStopsError"];
+                };
+            };
+            /** @description Extension: the body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_timeout";
+                    } & components["schemas"]["Error"];
                 };
             };
             /** @description Extension: the Idempotency-Key was used with another body, or its first call is still running (Retry-After). */
@@ -889,6 +908,19 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
+            /** @description Extension: the body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_timeout";
+                    } & components["schemas"]["Error"];
+                };
+            };
             /** @description Extension: the body is larger than BODY_LIMIT_BYTES (1 MiB by default). */
             413: {
                 headers: {
@@ -922,7 +954,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Payments are not configured on this server, or the payment provider is unavailable (the spec leaves this code open). */
+            /** @description Payments are not configured on this server, or the payment provider is unavailable (the spec leaves this code open); or, extension, too many request bodies are being received at once. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -931,7 +963,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        error?: "payment_unavailable";
+                        error?: "payment_unavailable" | "overloaded";
                     } & components["schemas"]["Error"];
                 };
             };

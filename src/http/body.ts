@@ -1,0 +1,284 @@
+/**
+ * Request bodies, read only by the routes that take one and, on routes that
+ * need a key, only after the key was checked from the headers. Each read has
+ * a size limit (a small one without a key), a deadline, and a share of one
+ * global budget of bytes held in bodies being received, so stalled or oversized
+ * uploads cannot pile up memory:
+ *   - a Content-Length over the limit → 413 at once, nothing read;
+ *   - the budget spent → 503 overloaded with Retry-After;
+ *   - the body not whole within BODY_TIMEOUT_MS → 408 request_timeout;
+ * each of them closing the connection. JSON is parsed here too, refusing
+ * `__proto__` and `constructor` keys and documents nested too deep, naming where.
+ *
+ * Hand-written rather than @koa/bodyparser (co-body, raw-body): those read the
+ * body before any route or key is known and have no shared budget nor deadline.
+ */
+import type { IncomingMessage } from 'node:http';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Transform } from 'node:stream';
+import type { Middleware } from 'koa';
+import type { Config } from '../config.js';
+import { ApiError, invalidRequest } from '../errors.js';
+import { fieldPath } from './validate.js';
+import type { AppContext, AppState } from './state.js';
+
+declare module 'koa' {
+  interface Request {
+    /** The parsed JSON body, on routes that read one (see RequestBodies). */
+    body?: unknown;
+    /** The raw body text, on routes that verify a signature over it. */
+    rawBody?: string;
+  }
+}
+
+export interface BodyLimits {
+  /** Largest body of a request authenticated by its API key. */
+  authenticatedBytes: number;
+  /** Largest body of a request without a key (checkout, console). */
+  anonymousBytes: number;
+  /** Most bytes held at once in bodies being received, across all requests. */
+  inFlightBytes: number;
+  /** A body must arrive whole within this long once reading starts. */
+  timeoutMs: number;
+  maxJsonDepth: number;
+}
+
+export function bodyLimitsOf(config: Pick<Config, 'bodyLimitBytes' | 'limits'>): BodyLimits {
+  return {
+    authenticatedBytes: config.bodyLimitBytes, anonymousBytes: config.limits.anonymousBodyLimitBytes,
+    inFlightBytes: config.limits.bodyBytesInFlight, timeoutMs: config.limits.bodyTimeoutMs, maxJsonDepth: config.limits.maxJsonDepth,
+  };
+}
+
+/** A Stripe event is a few kilobytes; this leaves room for large sessions and still bounds an unsigned upload. */
+export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
+
+const closing = { Connection: 'close' };
+const tooLarge = (limit: number): ApiError =>
+  new ApiError(413, 'payload_too_large', `The request body is too large (at most ${limit} bytes here).`, {}, closing);
+const busy = (): ApiError =>
+  new ApiError(503, 'overloaded', 'The server is receiving too many request bodies at once; retry shortly.', {}, { ...closing, 'Retry-After': '1' });
+const timedOut = (ms: number): ApiError =>
+  new ApiError(408, 'request_timeout', `The request body did not arrive within ${Math.round(ms / 1000)} s; send it again.`, {}, closing);
+const notJson = (): ApiError => new ApiError(400, 'invalid_request', 'The request body is not valid JSON: send a JSON object.');
+
+/** Bytes held by bodies being received, across every request of this process. */
+export class ByteBudget {
+  private used = 0;
+  constructor(readonly max: number) {}
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  reserve(bytes: number): boolean {
+    if (this.used + bytes > this.max) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.used = Math.max(0, this.used - bytes);
+  }
+}
+
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress,
+};
+
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+}
+
+function declaredLength(req: IncomingMessage): number | null {
+  const value = req.headers['content-length'];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * Reads the whole body within `limit` decoded bytes, the budget and the deadline. Resolves with the bytes and
+ * how much of the budget they hold (the caller releases it once done with them).
+ */
+function readBody(req: IncomingMessage, limit: number, budget: ByteBudget, timeoutMs: number): Promise<{ data: Buffer; reserved: number }> {
+  const declared = declaredLength(req);
+  if (declared !== null && declared > limit) return Promise.reject(tooLarge(limit));
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const decoder = encoding === 'identity' ? null : DECODERS[encoding];
+  if (decoder === undefined) {
+    return Promise.reject(new ApiError(400, 'invalid_request', `Content-Encoding "${encoding}" is not supported: send the body as is, or gzip, deflate or br.`));
+  }
+  // a declared length is reserved whole up front, so a thousand stalled uploads are refused before they send
+  let reserved = 0;
+  if (declared !== null && decoder === null) {
+    if (!budget.reserve(declared)) return Promise.reject(busy());
+    reserved = declared;
+  }
+
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const source = decoder ? req.pipe(decoder()) : req;
+    const finish = (err: ApiError | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', onError);
+      req.off('aborted', onAborted);
+      req.off('error', onError);
+      if (err) {
+        if (decoder) req.unpipe();
+        req.pause();
+        budget.release(reserved);
+        reject(err);
+      } else {
+        resolve({ data: Buffer.concat(chunks, size), reserved });
+      }
+    };
+    // bytes held count against the budget as they arrive (decoded ones for a compressed body), unless reserved up front
+    const reservedUpFront = reserved > 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) return finish(tooLarge(limit));
+      if (!reservedUpFront) {
+        if (!budget.reserve(chunk.length)) return finish(busy());
+        reserved += chunk.length;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(null);
+    const onError = (): void => finish(new ApiError(400, 'invalid_request', 'The request body could not be read (broken upload or bad compression).', {}, closing));
+    const onAborted = (): void => finish(new ApiError(400, 'invalid_request', 'The request body was not received completely.', {}, closing));
+    const timer = setTimeout(() => finish(timedOut(timeoutMs)), timeoutMs);
+    source.on('data', onData);
+    source.once('end', onEnd);
+    source.once('error', onError);
+    if (decoder) req.once('error', onError);
+    req.once('aborted', onAborted);
+  });
+}
+
+/** Own keys a JSON document may not use: they reach Object.prototype through naive merges. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
+
+interface Node {
+  value: object;
+  depth: number;
+  parent: Node | null;
+  key: string;
+}
+
+function pathOf(node: Node, key: string): string {
+  const parts: Array<string | number> = [key];
+  for (let n: Node | null = node; n && n.parent; n = n.parent) parts.unshift(Array.isArray(n.parent.value) ? Number(n.key) : n.key);
+  return fieldPath(parts);
+}
+
+/** Refuses forbidden keys and nesting deeper than `maxDepth`, naming where (iterative: no recursion on hostile input). */
+export function inspectJson(root: unknown, maxDepth: number): void {
+  if (root === null || typeof root !== 'object') return;
+  const stack: Node[] = [{ value: root, depth: 1, parent: null, key: '' }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.depth > maxDepth) throw new ApiError(400, 'invalid_request', `The JSON body is nested more than ${maxDepth} levels deep.`);
+    const isArray = Array.isArray(node.value);
+    for (const key of Object.keys(node.value)) {
+      if (!isArray && FORBIDDEN_KEYS.has(key)) {
+        const path = pathOf(node, key);
+        throw invalidRequest(`${path} is not allowed: "__proto__" and "constructor" cannot be used as property names.`, path);
+      }
+      const child = (node.value as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: node.depth + 1, parent: node, key });
+    }
+  }
+}
+
+/** JSON as co-body's strict mode: an object or an array; an empty body is {}. */
+function parseJson(data: Buffer): unknown {
+  const text = data.toString('utf8').replace(/^\uFEFF/, '');
+  const first = /\S/.exec(text)?.[0];
+  if (first === undefined) return {};
+  if (first !== '{' && first !== '[') throw notJson();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw notJson();
+  }
+}
+
+const isJsonType = (ctx: AppContext): boolean => typeof ctx.is('json', '+json') === 'string';
+
+export class RequestBodies {
+  readonly budget: ByteBudget;
+
+  constructor(readonly limits: BodyLimits) {
+    this.budget = new ByteBudget(limits.inFlightBytes);
+  }
+
+  /**
+   * Parses a JSON body into ctx.request.body. `anyType`: API clients sometimes forget the Content-Type and
+   * every API body is JSON; elsewhere (the console) only application/json is read, so a cross-site form cannot post.
+   */
+  json(limitBytes: number, options: { anyType: boolean }): Middleware<AppState> {
+    return async (ctx, next) => {
+      const request = ctx.request;
+      if (!hasBody(ctx.req) || (!options.anyType && !isJsonType(ctx))) {
+        request.body = {};
+        return next();
+      }
+      const { data, reserved } = await readBody(ctx.req, limitBytes, this.budget, this.limits.timeoutMs);
+      try {
+        request.body = parseJson(data);
+      } finally {
+        this.budget.release(reserved);
+      }
+      inspectJson(request.body, this.limits.maxJsonDepth);
+      await next();
+    };
+  }
+
+  /** A body for a request authenticated by its key. */
+  authenticatedJson(): Middleware<AppState> {
+    return this.json(this.limits.authenticatedBytes, { anyType: true });
+  }
+
+  /** A body for a request without a key: the small limit. */
+  anonymousJson(options: { anyType: boolean } = { anyType: true }): Middleware<AppState> {
+    return this.json(this.limits.anonymousBytes, options);
+  }
+
+  /** The raw body as text in ctx.request.rawBody (signed payloads: the signature is over these exact bytes). */
+  raw(limitBytes: number): Middleware<AppState> {
+    return async (ctx, next) => {
+      const request = ctx.request;
+      if (!hasBody(ctx.req)) {
+        request.rawBody = '';
+        return next();
+      }
+      const { data, reserved } = await readBody(ctx.req, limitBytes, this.budget, this.limits.timeoutMs);
+      request.rawBody = data.toString('utf8');
+      this.budget.release(reserved);
+      await next();
+    };
+  }
+}
+
+/**
+ * A response sent while a large body is still unread (a 401 before the body, a 404) closes the
+ * connection: otherwise Node would keep receiving and discarding the rest. Small leftovers are
+ * discarded as usual, keeping the connection.
+ */
+export function closeAfterUnreadBody(smallBytes: number): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      if (hasBody(ctx.req) && !ctx.req.complete) {
+        const declared = declaredLength(ctx.req);
+        if (declared === null || declared > smallBytes) ctx.set('Connection', 'close');
+      }
+    }
+  };
+}
