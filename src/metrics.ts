@@ -32,7 +32,7 @@ export class Metrics {
   private droppedLogLinesSource: () => number = () => 0;
   private droppedLogLinesReported = 0;
   readonly logLinesDropped = new Counter({
-    name: 'log_lines_dropped_total', help: 'Log lines dropped because the log output could not be written (disk full, reader gone).', registers: [this.registry],
+    name: name('log_lines_dropped_total'), help: 'Log lines dropped because the log output could not be written (disk full, reader gone).', registers: [this.registry],
     collect: () => {
       const total = this.droppedLogLinesSource();
       if (total > this.droppedLogLinesReported) this.logLinesDropped.inc(total - this.droppedLogLinesReported);

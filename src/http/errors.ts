@@ -46,9 +46,10 @@ export function errorHandler(logger: Logger, hooks: { storageUnavailable?: () =>
     if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && typeof (ctx.body as NodeJS.ReadableStream).pipe !== 'function') {
       const body = ctx.body as Record<string, unknown>;
       if (ctx.status >= 400 && typeof body.error === 'string' && body.requestId === undefined && ctx.state.requestId) {
-        // every Error body carries the request id (the X-Request-Id header), so a support request can quote it
+        // every Error body carries the request id of its X-Request-Id header (the caller's own when it sent one; the
+        // log line has both), so a support request can quote it
         const status = ctx.status;
-        ctx.body = { ...body, requestId: ctx.state.requestId };
+        ctx.body = { ...body, requestId: ctx.state.clientRequestId ?? ctx.state.requestId };
         ctx.status = status;
       }
       ctx.type = 'application/json';

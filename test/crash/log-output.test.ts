@@ -26,7 +26,7 @@ async function startService(stdout: number | 'pipe', databasePath: string): Prom
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATABASE_PATH: databasePath, OUTBOX_DIR: join(databasePath, '..', 'outbox'), LOG_LEVEL: 'info' },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATABASE_PATH: databasePath, OUTBOX_DIR: join(databasePath, '..', 'outbox'), LOG_LEVEL: 'info', METRICS_TOKEN },
     stdio: ['ignore', stdout, 'pipe'],
   });
   let stderr = '';
@@ -48,9 +48,12 @@ async function liveKey(databasePath: string): Promise<string> {
   return key;
 }
 
+/** /metrics is not public: the test serves it on the API port behind a token. */
+const METRICS_TOKEN = 'log-output-test-metrics-token';
+
 async function droppedLines(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return Number(/^log_lines_dropped_total (\d+)/m.exec(text)?.[1] ?? NaN);
+  const text = await (await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  return Number(/^route_optimizer_log_lines_dropped_total (\d+)/m.exec(text)?.[1] ?? NaN);
 }
 
 /** Fills the filesystem of `path` to the last byte, then the slack of the log file's last page (with empty lines). */
@@ -110,7 +113,7 @@ test('stdout on a full disk: requests are served, lines dropped and counted, one
     const statuses = await traffic(service.url, key);
     assert.deepEqual(statuses, [...Array(20).fill(401), 200, 200], 'the service keeps answering');
     const dropped = await droppedLines(service.url);
-    assert.ok(dropped >= 21, `log_lines_dropped_total ${dropped}`);
+    assert.ok(dropped >= 21, `route_optimizer_log_lines_dropped_total ${dropped}`);
 
     unlinkSync(ballast);
     let log = '';

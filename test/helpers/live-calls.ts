@@ -95,7 +95,8 @@ export async function auditLedger(store: Store, keyId: number, initial: number, 
   const net = new Map<string, number>();
   const refundsOf = new Map<number, number>();
   for (const e of ledger) {
-    if (e.requestId) net.set(e.requestId, (net.get(e.requestId) ?? 0) + e.delta);
+    // calls are matched by the X-Request-Id they sent, which the ledger keeps as clientRequestId
+    if (e.clientRequestId) net.set(e.clientRequestId, (net.get(e.clientRequestId) ?? 0) + e.delta);
     if (e.refundOf !== null) refundsOf.set(e.refundOf, (refundsOf.get(e.refundOf) ?? 0) + 1);
   }
   const problems: string[] = [];
