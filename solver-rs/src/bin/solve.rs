@@ -58,6 +58,7 @@ fn solve_file(path: &str) {
         time_limit_ms: 0.0,
         max_iterations: nums[3] as u64,
         stall_iterations: nums[4] as u64,
+        options: Default::default(),
     };
     let inp = Input {
         size,
