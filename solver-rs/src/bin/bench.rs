@@ -13,7 +13,8 @@
 //! Search options (defaults: the solver's):
 //!   --no-lk                  deadline-aware operator set only
 //!   --lk-depth D             deepest Lin–Kernighan level
-//!   --lk-breadth B1,B2,..    alternatives per level
+//!   --lk-breadth B1,B2,..    alternatives per level (descents after kicks)
+//!   --lk-initial-breadth B1,B2,..  the same for the first descent
 //!   --or-opt                 Or-opt after a failed Lin–Kernighan step
 //!   --no-segment-swap        without the segment-swap operator
 //!   --kick NAME              segment-swap | double-bridge | walk-double-bridge
@@ -132,6 +133,13 @@ fn parse_args() -> Args {
                     .lin_kernighan
                     .get_or_insert_with(LinKernighanSettings::default)
                     .breadth = b;
+            }
+            "--lk-initial-breadth" => {
+                let b: Vec<usize> = value(&mut i).split(',').map(number).collect();
+                a.options
+                    .lin_kernighan
+                    .get_or_insert_with(LinKernighanSettings::default)
+                    .initial_breadth = b;
             }
             "--or-opt" => a.options.or_opt_after_lin_kernighan = true,
             "--no-segment-swap" => a.options.segment_swap = false,

@@ -1,8 +1,121 @@
-//! Initial routes: nearest neighbour, and with deadlines also the
-//! earliest-deadline order and deadline-ordered cheapest insertion; the
-//! cheapest of them starts the search.
+//! Initial routes: greedy edge matching and nearest neighbour, and with
+//! deadlines also the earliest-deadline order and deadline-ordered cheapest
+//! insertion; the cheapest of them starts the search.
 
+use super::neighbours::Neighbours;
 use crate::problem::{Cost, Problem, NO_DEADLINE};
+
+const NONE: usize = usize::MAX;
+
+/// Greedy edge matching (the usual best start for Lin–Kernighan): the
+/// candidate edges, shortest first (undirected round trips), are taken when
+/// both ends still have a free side and no cycle closes; the fixed end ->
+/// start link is taken first, so the result reads as a route. Fragments are
+/// then chained from the start, each time to the nearest free fragment end.
+/// Edges to the virtual end of an open route (length 0) are left out: the
+/// last fragment simply ends the route.
+pub fn greedy_edges(p: &Problem, neighbours: &Neighbours) -> Vec<usize> {
+    let n = p.n;
+    let end = p.end();
+    let mut edges: Vec<(i64, usize, usize)> = Vec::with_capacity((n + 2) * 10);
+    for a in 0..=end {
+        for nb in neighbours.of(a) {
+            let (x, y) = (a.min(nb.node), a.max(nb.node));
+            let to_virtual_end = y == end && !p.has_end;
+            if !to_virtual_end && !(x == 0 && y == end) {
+                edges.push((nb.round_trip, x, y));
+            }
+        }
+    }
+    edges.sort_unstable();
+    edges.dedup();
+    let mut links = vec![[NONE; 2]; n + 2];
+    let mut component: Vec<usize> = (0..n + 2).collect();
+    fn root(component: &mut [usize], mut x: usize) -> usize {
+        while component[x] != x {
+            component[x] = component[component[x]];
+            x = component[x];
+        }
+        x
+    }
+    let link = |links: &mut Vec<[usize; 2]>, component: &mut Vec<usize>, a: usize, b: usize| -> bool {
+        if links[a][1] != NONE || links[b][1] != NONE {
+            return false;
+        }
+        let (ra, rb) = (root(component, a), root(component, b));
+        if ra == rb {
+            return false;
+        }
+        component[ra] = rb;
+        let slot_a = if links[a][0] == NONE { 0 } else { 1 };
+        let slot_b = if links[b][0] == NONE { 0 } else { 1 };
+        links[a][slot_a] = b;
+        links[b][slot_b] = a;
+        true
+    };
+    link(&mut links, &mut component, end, 0);
+    for &(_, a, b) in edges.iter() {
+        link(&mut links, &mut component, a, b);
+    }
+    let other = |links: &Vec<[usize; 2]>, x: usize, from: usize| -> usize {
+        if links[x][0] == from {
+            links[x][1]
+        } else {
+            links[x][0]
+        }
+    };
+    let mut visited = vec![false; n + 2];
+    // the fragment hanging from the end (read towards the end at the close)
+    let mut tail = Vec::new();
+    let (mut prev, mut cur) = (0, end);
+    visited[end] = true;
+    loop {
+        let next = other(&links, cur, prev);
+        if next == NONE {
+            break;
+        }
+        tail.push(next);
+        visited[next] = true;
+        prev = cur;
+        cur = next;
+    }
+    tail.reverse();
+    let mut order = Vec::with_capacity(n);
+    visited[0] = true;
+    let (mut prev, mut cur) = (end, 0);
+    let remaining = n - tail.len();
+    loop {
+        // follow the current fragment
+        loop {
+            let next = other(&links, cur, prev);
+            if next == NONE || visited[next] {
+                break;
+            }
+            visited[next] = true;
+            order.push(next);
+            prev = cur;
+            cur = next;
+        }
+        if order.len() == remaining {
+            break;
+        }
+        // jump to the nearest free fragment end
+        let mut best = (i64::MAX, NONE);
+        for x in 1..=n {
+            if !visited[x] && links[x][1] == NONE && p.w(cur, x) < best.0 {
+                best = (p.w(cur, x), x);
+            }
+        }
+        let x = best.1;
+        visited[x] = true;
+        order.push(x);
+        prev = NONE;
+        cur = x;
+    }
+    order.extend(tail);
+    debug_assert_eq!(order.len(), n);
+    order
+}
 
 /// Nearest-neighbour order (internal stop ids).
 pub fn nearest_neighbour(p: &Problem) -> Vec<usize> {
@@ -83,14 +196,16 @@ fn partial_cost(p: &Problem, stops: &[usize], bound: Cost) -> Cost {
 }
 
 /// The cheapest construction as a full route [0, stops..., n+1].
-pub fn initial_route(p: &Problem) -> Vec<usize> {
-    let mut starts = vec![nearest_neighbour(p)];
+pub fn initial_route(p: &Problem, neighbours: &Neighbours) -> Vec<usize> {
+    let mut starts = vec![greedy_edges(p, neighbours), nearest_neighbour(p)];
     if p.has_deadlines {
         starts.push(deadline_order(p));
         starts.push(deadline_insertion(p));
     }
     let mut best = 0;
     let mut best_cost = p.order_cost(&starts[0]);
+    if std::env::var("DEBUG_START").is_ok() { for s in &starts { eprintln!("start cost {:?} len {}", p.order_cost(s), s.len()); } }
+    if let Ok(v) = std::env::var("FORCE_START") { let k: usize = v.parse().unwrap(); let mut route = vec![0]; route.extend_from_slice(&starts[k]); route.push(p.end()); return route; }
     for (i, s) in starts.iter().enumerate().skip(1) {
         let c = p.order_cost(s);
         if c < best_cost {

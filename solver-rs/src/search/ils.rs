@@ -47,10 +47,12 @@ pub fn solve(p: &Problem, params: &Params, clock: &dyn Clock) -> (Vec<usize>, Co
     let options = &params.options;
     let n = p.n;
     let mut rng = Rng::new(params.seed);
-    let mut state = RouteState::new(p, &initial_route(p));
     let mut search = LocalSearch::new(p, options);
+    let mut state = RouteState::new(p, &initial_route(p, search.neighbours()));
     search.wake_all();
+    search.set_initial_descent(true);
     search.run(&mut state, &budget);
+    search.set_initial_descent(false);
 
     let mut report = SearchReport::default();
     let mut best = state.route().to_vec();

@@ -48,6 +48,13 @@ impl LocalSearch {
         }
     }
 
+    /// The first descent searches wider (see `LinKernighanSettings`).
+    pub fn set_initial_descent(&mut self, initial: bool) {
+        if let Some(lk) = self.lin_kernighan.as_mut() {
+            lk.set_initial(initial);
+        }
+    }
+
     pub fn neighbours(&self) -> &Neighbours {
         &self.neighbours
     }

@@ -29,6 +29,9 @@ pub struct RouteState<'p> {
     slack_forward: RangeMin,
     /// Over deadline(route[k]) + backward[k]: the slack of a reversed segment.
     slack_backward: RangeMin,
+    /// round_trip_after[k] = round trip of the edge route[k] - route[k+1]
+    /// (the Lin–Kernighan step's most frequent lookup).
+    round_trip_after: Vec<i64>,
     keys: Vec<i64>,
     scratch: Vec<usize>,
     cost: Cost,
@@ -50,6 +53,7 @@ impl<'p> RouteState<'p> {
             lateness_from: vec![0; n + 3],
             slack_forward: RangeMin::default(),
             slack_backward: RangeMin::default(),
+            round_trip_after: vec![0; n + 2],
             keys: Vec::with_capacity(n + 2),
             scratch: Vec::with_capacity(n + 2),
             cost: Cost::default(),
@@ -83,6 +87,18 @@ impl<'p> RouteState<'p> {
     #[inline(always)]
     pub fn position_of(&self, node: usize) -> usize {
         self.position[node]
+    }
+
+    /// `Problem::round_trip` of the nodes at two adjacent positions (either order).
+    #[inline(always)]
+    pub fn round_trip_between(&self, p: usize, q: usize) -> i64 {
+        if q == p + 1 {
+            self.round_trip_after[p]
+        } else if p == q + 1 {
+            self.round_trip_after[q]
+        } else {
+            self.problem.round_trip(self.route[p], self.route[q])
+        }
     }
 
     /// Arrival time at a position.
@@ -127,6 +143,7 @@ impl<'p> RouteState<'p> {
             b += p.w(y, x);
             self.forward[k] = f;
             self.backward[k] = b;
+            self.round_trip_after[k - 1] = p.round_trip(x, y);
             x = y;
             k += 1;
         }

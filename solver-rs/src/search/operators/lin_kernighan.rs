@@ -186,10 +186,14 @@ fn better(x: &Candidate, y: &Candidate) -> bool {
 }
 
 /// Search settings: alternatives tried per level (levels beyond the list try
-/// one) and the deepest level.
+/// one) and the deepest level. The first descent, from a constructed route,
+/// searches wider (`initial_breadth`): it has the most to repair, and a wide
+/// search there is cheaper than the kicks it saves; the descents after kicks
+/// only repair a few edges.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     pub breadth: Vec<usize>,
+    pub initial_breadth: Vec<usize>,
     pub max_depth: usize,
 }
 
@@ -197,6 +201,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             breadth: vec![5, 3, 1],
+            initial_breadth: vec![10, 5, 3, 2],
             max_depth: 10,
         }
     }
@@ -210,6 +215,8 @@ pub struct LinKernighan {
     best: TentativeRoute,
     best_cost: Cost,
     base_cost: Cost,
+    /// Use `initial_breadth` (the first descent).
+    initial: bool,
     saved: Vec<TentativeRoute>,
     candidates: Vec<Vec<Candidate>>,
     added: Vec<(usize, usize)>,
@@ -229,6 +236,11 @@ impl LinKernighan {
             settings,
             ..LinKernighan::default()
         }
+    }
+
+    /// Switch between the first descent's breadth and the kicks'.
+    pub fn set_initial(&mut self, initial: bool) {
+        self.initial = initial;
     }
 
     /// Search from the stop `t1`; returns the improving route (as segments of
@@ -280,7 +292,12 @@ impl LinKernighan {
         if level > self.settings.max_depth {
             return false;
         }
-        let breadth = self.settings.breadth.get(level - 1).cloned().unwrap_or(1);
+        let breadth_by_level = if self.initial {
+            &self.settings.initial_breadth
+        } else {
+            &self.settings.breadth
+        };
+        let breadth = breadth_by_level.get(level - 1).cloned().unwrap_or(1);
         let mut candidates = std::mem::take(&mut self.candidates[level]);
         self.collect_candidates(state, neighbours, t1, t2, t2_is_next, open_gain, breadth, &mut candidates);
         let p = state.problem();
@@ -353,7 +370,6 @@ impl LinKernighan {
         out: &mut Vec<Candidate>,
     ) {
         out.clear();
-        let p = state.problem();
         let p2 = state.position_of(t2);
         let t2_next = self.tour.next(p2);
         let t2_previous = self.tour.previous(p2);
@@ -378,8 +394,8 @@ impl LinKernighan {
             } else {
                 self.tour.next(p3)
             };
-            let t4 = match p4 {
-                Some(p4) => state.node_at(p4),
+            let (p4, t4) = match p4 {
+                Some(p4) => (p4, state.node_at(p4)),
                 None => continue, // t3 is the start or the end: that side is fixed
             };
             if self.added.iter().any(|&e| same_edge(e, t3, t4))
@@ -387,7 +403,7 @@ impl LinKernighan {
             {
                 continue;
             }
-            let removed = p.round_trip(t3, t4);
+            let removed = state.round_trip_between(p3, p4);
             let candidate = Candidate {
                 lookahead: removed - nb.round_trip,
                 t3,
