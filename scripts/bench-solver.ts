@@ -19,6 +19,10 @@
  * --max-iterations N with --time-limit-ms 0: fixed work, deterministic; with --native
  *   the native Rust bench (cargo run --release --bin bench) runs the same work and the
  *   WASM/native time ratio and the count of identical routes are printed.
+ * --stall N: stop after N kicks without a new best route; by default the search runs to
+ *   the budget (or --max-iterations), so the figures are quality at a budget; --stall 0
+ *   uses the solver's own convergence stop (what the service does). "final ms" is when
+ *   the final route was first reached either way.
  * --cpu-clock: the module's clock counts this process's CPU time (process.cpuUsage)
  *   instead of wall time, so time limits and times are comparable on a busy machine.
  */
@@ -48,7 +52,8 @@ interface Args {
 const USAGE = 'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]';
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { tsplib: 'data/tsplib', timeLimitMs: 100, wasm: [], json: false, seed: 1, seeds: 1, maxIterations: 0, stall: 0, native: false, cpuClock: false };
+  // --stall default: none, the budget decides (quality at a budget); --stall 0 = the solver's convergence stop
+  const a: Args = { tsplib: 'data/tsplib', timeLimitMs: 100, wasm: [], json: false, seed: 1, seeds: 1, maxIterations: 0, stall: 0xffffffff, native: false, cpuClock: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const val = () => {
@@ -197,7 +202,7 @@ function summarize(rows: Row[]): SeedSummary {
 
 if (!args.json) {
   const clock = args.cpuClock ? 'CPU ms' : 'ms';
-  console.log(`time limit ${args.timeLimitMs} ${clock}${args.maxIterations ? `, max iterations ${args.maxIterations}` : ''}${args.stall ? `, stall ${args.stall}` : ''}, seed${seeds.length > 1 ? `s ${seeds[0]}..${seeds.at(-1)}` : ` ${args.seed}`}`);
+  console.log(`time limit ${args.timeLimitMs} ${clock}${args.maxIterations ? `, max iterations ${args.maxIterations}` : ''}, ${args.stall === 0 ? 'convergence stop: solver default' : args.stall === 0xffffffff ? 'no convergence stop' : `stall ${args.stall}`}, seed${seeds.length > 1 ? `s ${seeds[0]}..${seeds.at(-1)}` : ` ${args.seed}`}`);
   const line = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' ');
   results.forEach((bySeed, b) => {
     console.log(`\nbuild #${b + 1}: ${args.wasm[b]}`);
@@ -258,7 +263,7 @@ if (args.native) {
   let count = 0;
   for (const [k, seed] of seeds.entries()) {
     const out = spawnSync(cargo, ['run', '--quiet', '--release', '--bin', 'bench', '--', resolve(args.tsplib), String(args.maxIterations),
-      '--seed', String(seed), '--json', ...(args.stall ? ['--stall', String(args.stall)] : []), ...(args.cpuClock ? ['--cpu-clock'] : [])],
+      '--seed', String(seed), '--json', '--stall', String(args.stall), ...(args.cpuClock ? ['--cpu-clock'] : [])],
     { cwd: crate, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
     if (out.status !== 0) fail('native bench failed');
     const native = new Map<string, { ms: number; order: number[] }>();

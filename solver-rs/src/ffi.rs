@@ -215,7 +215,8 @@ pub extern "C" fn solve_with_report(
         if events_capacity > 0 {
             check_ptr(events as *const f64)?;
             // SAFETY: the host passes f64[4 * events_capacity] from `alloc` (checked above).
-            let events = unsafe { std::slice::from_raw_parts_mut(events, 4 * events_capacity as usize) };
+            let events =
+                unsafe { std::slice::from_raw_parts_mut(events, 4 * events_capacity as usize) };
             write_events(&sol, events);
         }
         Ok(())

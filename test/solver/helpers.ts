@@ -7,6 +7,7 @@ import type { SolveProblem } from '../../src/solver/index.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SAMPLE_DIR = fileURLToPath(new URL('../../data/solver/tsplib-sample/', import.meta.url));
+export const TSPLIB_DIR = fileURLToPath(new URL('../../data/tsplib/', import.meta.url));
 
 export type EndKind = 'open' | 'closed' | 'separate';
 

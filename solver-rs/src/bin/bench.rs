@@ -3,6 +3,8 @@
 //!   bench DIR [ITERATIONS] [--time-limit-ms N] [--seed S] [--seeds K] [--stall N]
 //!         [--json] [--only NAME,...] [search options]
 //!
+//! `--stall N`: stop after N kicks without a new best route; default none (the
+//! budget decides, as in bench:solver); 0 = the solver's convergence stop.
 //! ITERATIONS > 0 without a time limit is deterministic (the WASM build gives
 //! the same routes: `bench:solver -- --max-iterations N`). `--seeds K` runs
 //! seeds S..S+K-1 and prints the mean/min/max of the per-seed mean gap.
@@ -16,13 +18,18 @@
 //!   --lk-breadth B1,B2,..    alternatives per level (descents after kicks)
 //!   --lk-initial-breadth B1,B2,..  the same for the first descent
 //!   --or-opt                 Or-opt after a failed Lin–Kernighan step
+//!   --lk-first               Lin–Kernighan before 2-opt, Or-opt, swap (default after)
 //!   --no-segment-swap        without the segment-swap operator
 //!   --kick NAME              segment-swap | double-bridge | walk-double-bridge
 //!   --kick-run N             longest run of the segment kicks
 //!   --walk-steps N           random-walk length of the walk kick
-//!   --accept equal | threshold:PPM:RESTART
+//!   --accept equal | escape:KICKS | threshold:PPM:RESTART
 //!   --neighbours K           candidate neighbours per stop
 //!   --nearest                nearest-neighbour candidates (default: alpha-nearness)
+//!
+//! `--anytime T1,T2,..`: also the gaps each run had reached at those times (from
+//! its improvement events; run with a time limit >= the last checkpoint and a
+//! large --stall), summarised over instances and seeds.
 //!
 //! `--cpu-clock`: time limits and times count this thread's CPU time (Linux,
 //! /proc/thread-self/schedstat) instead of wall time, so that figures taken on
@@ -65,7 +72,11 @@ impl Clock for CpuClock {
         file.seek(SeekFrom::Start(0)).expect("seek schedstat");
         file.read_to_end(&mut buffer).expect("read schedstat");
         let text = std::str::from_utf8(&buffer).unwrap_or("0");
-        let ns: u64 = text.split_whitespace().next().and_then(|t| t.parse().ok()).unwrap_or(0);
+        let ns: u64 = text
+            .split_whitespace()
+            .next()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(0);
         ns as f64 / 1e6
     }
 }
@@ -79,6 +90,7 @@ struct Args {
     stall: u64,
     json: bool,
     cpu_clock: bool,
+    anytime: Vec<f64>,
     only: Vec<String>,
     options: Options,
 }
@@ -96,9 +108,10 @@ fn parse_args() -> Args {
         time_limit_ms: 0.0,
         seed: 1,
         seeds: 1,
-        stall: 0,
+        stall: u32::MAX as u64,
         json: false,
         cpu_clock: false,
+        anytime: Vec::new(),
         only: Vec::new(),
         options: Options::default(),
     };
@@ -118,6 +131,7 @@ fn parse_args() -> Args {
             "--stall" => a.stall = number(&value(&mut i)),
             "--json" => a.json = true,
             "--cpu-clock" => a.cpu_clock = true,
+            "--anytime" => a.anytime = value(&mut i).split(',').map(number).collect(),
             "--only" => a.only = value(&mut i).split(',').map(String::from).collect(),
             "--no-lk" => a.options.lin_kernighan = None,
             "--lk-depth" => {
@@ -142,6 +156,7 @@ fn parse_args() -> Args {
                     .initial_breadth = b;
             }
             "--or-opt" => a.options.or_opt_after_lin_kernighan = true,
+            "--lk-first" => a.options.classic_before_lin_kernighan = false,
             "--no-segment-swap" => a.options.segment_swap = false,
             "--kick" => {
                 let k = Kick::parse(&value(&mut i)).unwrap_or_else(|| usage());
@@ -162,6 +177,10 @@ fn parse_args() -> Args {
                 let v = value(&mut i);
                 a.options.acceptance = if v == "equal" {
                     Acceptance::BetterOrEqual
+                } else if let Some(rest) = v.strip_prefix("escape:") {
+                    Acceptance::BetterOrEqualWithEscapes {
+                        escape_after: number(rest),
+                    }
                 } else if let Some(rest) = v.strip_prefix("threshold:") {
                     let parts: Vec<&str> = rest.split(':').collect();
                     if parts.len() != 2 {
@@ -193,6 +212,8 @@ struct Run {
     name: String,
     n: usize,
     gap: Option<f64>,
+    /// Gap at each `--anytime` checkpoint (from the improvement events).
+    anytime: Vec<f64>,
 }
 
 fn main() {
@@ -213,7 +234,10 @@ fn main() {
         .iter()
         .map(|name| {
             let text = std::fs::read_to_string(format!("{}/{}", args.dir, name)).expect("read");
-            (name.trim_end_matches(".tsp").to_string(), tsplib::parse(&text).expect("parse"))
+            (
+                name.trim_end_matches(".tsp").to_string(),
+                tsplib::parse(&text).expect("parse"),
+            )
         })
         .collect();
     let mut seed_means = Vec::new();
@@ -224,8 +248,16 @@ fn main() {
             println!(
                 "seed {}{}{}",
                 seed,
-                if args.iterations > 0 { format!(", {} kicks", args.iterations) } else { String::new() },
-                if args.time_limit_ms > 0.0 { format!(", {} ms", args.time_limit_ms) } else { String::new() }
+                if args.iterations > 0 {
+                    format!(", {} kicks", args.iterations)
+                } else {
+                    String::new()
+                },
+                if args.time_limit_ms > 0.0 {
+                    format!(", {} ms", args.time_limit_ms)
+                } else {
+                    String::new()
+                }
             );
             println!(
                 "{:<10} {:>4} {:>8} {:>8} {:>7} {:>8} {:>7} {:>7} {:>8}",
@@ -253,7 +285,11 @@ fn main() {
                 stall_iterations: args.stall,
                 options: args.options.clone(),
             };
-            let cpu = if args.cpu_clock { Some(CpuClock::open()) } else { None };
+            let cpu = if args.cpu_clock {
+                Some(CpuClock::open())
+            } else {
+                None
+            };
             let wall = NativeClock::new();
             let clock: &dyn Clock = match &cpu {
                 Some(c) => c,
@@ -271,7 +307,11 @@ fn main() {
             let mut tour = vec![0usize];
             tour.extend(sol.order.iter().map(|&s| s as usize + 1));
             let length = tsplib::tour_length(inst, &tour);
-            assert_eq!(length, sol.cost.duration, "{}: reported cost differs from the tour length", stem);
+            assert_eq!(
+                length, sol.cost.duration,
+                "{}: reported cost differs from the tour length",
+                stem
+            );
             let optimum = find_optimum(&optima, stem);
             let gap = optimum.map(|o| 100.0 * (length - o) as f64 / o as f64);
             for (k, op) in OPERATORS.iter().enumerate() {
@@ -285,7 +325,13 @@ fn main() {
                     .iter()
                     .map(|op| {
                         let c = sol.report.stats.get(*op);
-                        format!("\"{}\":[{},{},{}]", op.name(), c.tried, c.improving, c.applied)
+                        format!(
+                            "\"{}\":[{},{},{}]",
+                            op.name(),
+                            c.tried,
+                            c.improving,
+                            c.applied
+                        )
                     })
                     .collect();
                 let order: Vec<String> = tour.iter().map(|x| x.to_string()).collect();
@@ -310,17 +356,41 @@ fn main() {
                     inst.coords.len(),
                     optimum.map(|o| o.to_string()).unwrap_or_else(|| "-".into()),
                     length,
-                    gap.map(|g| format!("{:.3}", g)).unwrap_or_else(|| "-".into()),
+                    gap.map(|g| format!("{:.3}", g))
+                        .unwrap_or_else(|| "-".into()),
                     ms,
                     sol.iterations,
                     sol.report.best_iteration,
                     sol.report.best_ms
                 );
             }
+            let anytime = match optimum {
+                Some(o) => args
+                    .anytime
+                    .iter()
+                    .map(|&t| {
+                        let best = sol
+                            .report
+                            .improvements
+                            .iter()
+                            .filter(|e| e.ms <= t)
+                            .map(|e| e.cost.duration)
+                            .min()
+                            .unwrap_or(i64::MAX);
+                        if best == i64::MAX {
+                            f64::INFINITY
+                        } else {
+                            100.0 * (best - o) as f64 / o as f64
+                        }
+                    })
+                    .collect(),
+                None => Vec::new(),
+            };
             runs.push(Run {
                 name: stem.clone(),
                 n: inst.coords.len(),
                 gap,
+                anytime,
             });
         }
         let gaps: Vec<f64> = runs.iter().filter_map(|r| r.gap).collect();
@@ -354,6 +424,32 @@ fn main() {
             totals[k][2]
         );
     }
+    for (k, t) in args.anytime.iter().enumerate() {
+        let per_seed: Vec<(f64, f64, usize)> = all_runs
+            .iter()
+            .map(|runs| {
+                let gaps: Vec<f64> = runs
+                    .iter()
+                    .filter_map(|r| r.anytime.get(k).cloned())
+                    .collect();
+                let mean = gaps.iter().sum::<f64>() / gaps.len().max(1) as f64;
+                let max = gaps.iter().cloned().fold(0.0, f64::max);
+                (mean, max, gaps.iter().filter(|&&g| g == 0.0).count())
+            })
+            .collect();
+        let count = per_seed.len() as f64;
+        println!(
+            "at {:>6.1} ms: mean gap {:.4}% (seeds {:.4}..{:.4})  max gap mean {:.3}% max {:.3}%  optimal mean {:.1} min {}",
+            t,
+            per_seed.iter().map(|s| s.0).sum::<f64>() / count,
+            per_seed.iter().map(|s| s.0).fold(f64::INFINITY, f64::min),
+            per_seed.iter().map(|s| s.0).fold(0.0, f64::max),
+            per_seed.iter().map(|s| s.1).sum::<f64>() / count,
+            per_seed.iter().map(|s| s.1).fold(0.0, f64::max),
+            per_seed.iter().map(|s| s.2 as f64).sum::<f64>() / count,
+            per_seed.iter().map(|s| s.2).min().unwrap_or(0)
+        );
+    }
     if args.seeds > 1 {
         let means: Vec<f64> = seed_means.iter().map(|s| s.0).collect();
         let mean = means.iter().sum::<f64>() / means.len() as f64;
@@ -381,7 +477,10 @@ fn main() {
             }
         }
         for (name, n, m, misses) in worst {
-            println!("  {:<10} n={:<4} missed on {} seed(s), worst gap {:.3}%", name, n, misses, m);
+            println!(
+                "  {:<10} n={:<4} missed on {} seed(s), worst gap {:.3}%",
+                name, n, misses, m
+            );
         }
     }
 }
@@ -394,6 +493,8 @@ fn find_optimum(json: &str, name: &str) -> Option<i64> {
     let o = rest.find("\"optimum\"")?;
     let rest = &rest[o + 9..];
     let rest = rest.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
-    let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
     rest[..end].parse().ok()
 }

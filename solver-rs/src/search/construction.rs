@@ -22,7 +22,8 @@ pub fn greedy_edges(p: &Problem, neighbours: &Neighbours) -> Vec<usize> {
         for nb in neighbours.of(a) {
             let (x, y) = (a.min(nb.node), a.max(nb.node));
             let to_virtual_end = y == end && !p.has_end;
-            if !to_virtual_end && !(x == 0 && y == end) {
+            let start_to_end = x == 0 && y == end;
+            if !(to_virtual_end || start_to_end) {
                 edges.push((nb.round_trip, x, y));
             }
         }
@@ -38,21 +39,22 @@ pub fn greedy_edges(p: &Problem, neighbours: &Neighbours) -> Vec<usize> {
         }
         x
     }
-    let link = |links: &mut Vec<[usize; 2]>, component: &mut Vec<usize>, a: usize, b: usize| -> bool {
-        if links[a][1] != NONE || links[b][1] != NONE {
-            return false;
-        }
-        let (ra, rb) = (root(component, a), root(component, b));
-        if ra == rb {
-            return false;
-        }
-        component[ra] = rb;
-        let slot_a = if links[a][0] == NONE { 0 } else { 1 };
-        let slot_b = if links[b][0] == NONE { 0 } else { 1 };
-        links[a][slot_a] = b;
-        links[b][slot_b] = a;
-        true
-    };
+    let link =
+        |links: &mut Vec<[usize; 2]>, component: &mut Vec<usize>, a: usize, b: usize| -> bool {
+            if links[a][1] != NONE || links[b][1] != NONE {
+                return false;
+            }
+            let (ra, rb) = (root(component, a), root(component, b));
+            if ra == rb {
+                return false;
+            }
+            component[ra] = rb;
+            let slot_a = if links[a][0] == NONE { 0 } else { 1 };
+            let slot_b = if links[b][0] == NONE { 0 } else { 1 };
+            links[a][slot_a] = b;
+            links[b][slot_b] = a;
+            true
+        };
     link(&mut links, &mut component, end, 0);
     for &(_, a, b) in edges.iter() {
         link(&mut links, &mut component, a, b);
@@ -204,8 +206,6 @@ pub fn initial_route(p: &Problem, neighbours: &Neighbours) -> Vec<usize> {
     }
     let mut best = 0;
     let mut best_cost = p.order_cost(&starts[0]);
-    if std::env::var("DEBUG_START").is_ok() { for s in &starts { eprintln!("start cost {:?} len {}", p.order_cost(s), s.len()); } }
-    if let Ok(v) = std::env::var("FORCE_START") { let k: usize = v.parse().unwrap(); let mut route = vec![0]; route.extend_from_slice(&starts[k]); route.push(p.end()); return route; }
     for (i, s) in starts.iter().enumerate().skip(1) {
         let c = p.order_cost(s);
         if c < best_cost {

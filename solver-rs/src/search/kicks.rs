@@ -39,10 +39,14 @@ impl Kick {
     }
 
     pub fn parse(name: &str) -> Option<Kick> {
-        [Kick::SegmentSwap, Kick::DoubleBridge, Kick::WalkDoubleBridge]
-            .iter()
-            .cloned()
-            .find(|k| k.name() == name)
+        [
+            Kick::SegmentSwap,
+            Kick::DoubleBridge,
+            Kick::WalkDoubleBridge,
+        ]
+        .iter()
+        .cloned()
+        .find(|k| k.name() == name)
     }
 }
 
@@ -78,8 +82,10 @@ pub fn choose(
         let segments = match settings.kind {
             Kick::SegmentSwap => segment_swap(n, max_run, rng),
             Kick::DoubleBridge => double_bridge(n, max_run, rng),
-            Kick::WalkDoubleBridge => walk_double_bridge(state, neighbours, settings.walk_steps, rng)
-                .unwrap_or_else(|| double_bridge(n, max_run, rng)),
+            Kick::WalkDoubleBridge => {
+                walk_double_bridge(state, neighbours, settings.walk_steps, rng)
+                    .unwrap_or_else(|| double_bridge(n, max_run, rng))
+            }
         };
         kick = Some(segments);
         if !prefer_on_time || keeps_on_time(state, segments.as_slice()) {
@@ -122,7 +128,10 @@ pub fn double_bridge(n: usize, max_run: usize, rng: &mut Rng) -> SegmentList {
     let l2 = rng.range(1, max_run);
     let l3 = rng.range(1, max_run);
     let p0 = rng.range(1, n + 1 - l1 - l2 - l3);
-    SegmentList::from_slice(&double_bridge_at(n, [p0 - 1, p0 + l1 - 1, p0 + l1 + l2 - 1, p0 + l1 + l2 + l3 - 1]))
+    SegmentList::from_slice(&double_bridge_at(
+        n,
+        [p0 - 1, p0 + l1 - 1, p0 + l1 + l2 - 1, p0 + l1 + l2 + l3 - 1],
+    ))
 }
 
 /// Cut the edges leaving positions c0 < c1 < c2 < c3 (all <= n) and reconnect

@@ -29,6 +29,7 @@ pub struct LocalSearch {
     queued: Vec<bool>,
     lin_kernighan: Option<LinKernighan>,
     or_opt_after_lin_kernighan: bool,
+    classic_first: bool,
     segment_swap: bool,
     move_buffer: Vec<Segment>,
     pub stats: OperatorStats,
@@ -42,6 +43,7 @@ impl LocalSearch {
             queued: vec![false; p.n + 2],
             lin_kernighan: options.lin_kernighan.clone().map(LinKernighan::new),
             or_opt_after_lin_kernighan: options.or_opt_after_lin_kernighan,
+            classic_first: options.classic_before_lin_kernighan,
             segment_swap: options.segment_swap,
             move_buffer: Vec::new(),
             stats: OperatorStats::default(),
@@ -120,6 +122,9 @@ impl LocalSearch {
 
     /// The route is on time: Lin–Kernighan, then the optional extras.
     fn improve_on_time(&mut self, state: &mut RouteState, a: usize) -> bool {
+        if self.classic_first && self.improve_classic(state, a) {
+            return true;
+        }
         if let Some(lk) = self.lin_kernighan.as_mut() {
             let counter = self.stats.counter(Operator::LinKernighan);
             if let Some((segments, cost)) = lk.evaluate(state, &self.neighbours, counter, a) {
@@ -133,7 +138,8 @@ impl LocalSearch {
         }
         if self.or_opt_after_lin_kernighan {
             if let Some(m) = self.towards_neighbours(state, a, false, |state, counter, pa, pc| {
-                or_opt::evaluate(state, counter.counter(Operator::OrOpt), pa, pc).map(|m| (Operator::OrOpt, m))
+                or_opt::evaluate(state, counter.counter(Operator::OrOpt), pa, pc)
+                    .map(|m| (Operator::OrOpt, m))
             }) {
                 self.apply_move(state, m.0, m.1);
                 return true;
@@ -159,7 +165,8 @@ impl LocalSearch {
             if let Some(m) = or_opt::evaluate(state, stats.counter(Operator::OrOpt), pa, pc) {
                 return Some((Operator::OrOpt, m));
             }
-            swap::evaluate(state, stats.counter(Operator::Swap), pa, pc).map(|m| (Operator::Swap, m))
+            swap::evaluate(state, stats.counter(Operator::Swap), pa, pc)
+                .map(|m| (Operator::Swap, m))
         });
         if let Some((op, m)) = found {
             self.apply_move(state, op, m);

@@ -35,6 +35,10 @@ pub enum Acceptance {
     /// Keep the kicked route if it is not worse than the current one
     /// (the current route is then always the best).
     BetterOrEqual,
+    /// As BetterOrEqual, but after every `escape_after` kicks without a new
+    /// best route, keep the kicked route whatever its cost (one step away
+    /// from a local optimum that the kicks alone do not leave).
+    BetterOrEqualWithEscapes { escape_after: u64 },
     /// Also keep it if it has the same lateness and is at most
     /// `parts_per_million` longer; restart from the best route after every
     /// `restart_after` kicks without a new best.
@@ -57,6 +61,8 @@ pub struct Options {
     pub lin_kernighan: Option<LinKernighanSettings>,
     /// After a Lin–Kernighan step finds nothing, also try Or-opt.
     pub or_opt_after_lin_kernighan: bool,
+    /// While on time, try the deadline-aware set before Lin–Kernighan.
+    pub classic_before_lin_kernighan: bool,
     /// Use the segment-swap operator.
     pub segment_swap: bool,
     /// Kick for problems without deadlines.
@@ -73,6 +79,7 @@ impl Default for Options {
             candidates: CandidateRule::AlphaNearness,
             lin_kernighan: Some(LinKernighanSettings::default()),
             or_opt_after_lin_kernighan: false,
+            classic_before_lin_kernighan: true,
             segment_swap: true,
             kick: KickSettings {
                 kind: Kick::DoubleBridge,

@@ -104,7 +104,9 @@ impl Neighbours {
     fn alpha_nearness(p: &Problem, count: usize) -> Neighbours {
         let n = p.n;
         let end = p.end();
-        let nodes: Vec<usize> = (0..=n).chain(if p.has_end { Some(end) } else { None }).collect();
+        let nodes: Vec<usize> = (0..=n)
+            .chain(if p.has_end { Some(end) } else { None })
+            .collect();
         let m = nodes.len();
         let k = count.min(m.saturating_sub(1));
         // Prim's algorithm over the complete graph (O(m^2)); `order` lists the
@@ -169,7 +171,8 @@ impl Neighbours {
             row.sort_unstable();
             row.truncate(k);
             let a = nodes[i];
-            let mut list: Vec<(i64, usize)> = row.iter().map(|&(_, _, c)| (key(p, a, c), c)).collect();
+            let mut list: Vec<(i64, usize)> =
+                row.iter().map(|&(_, _, c)| (key(p, a, c), c)).collect();
             if !p.has_end && a != 0 {
                 list.push((0, end));
             }

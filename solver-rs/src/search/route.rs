@@ -115,7 +115,11 @@ impl<'p> RouteState<'p> {
     /// Replace the route (positions before the first difference are kept).
     pub fn set_route(&mut self, route: &[usize]) {
         debug_assert_eq!(route.len(), self.route.len());
-        let first_change = self.route.iter().zip(route.iter()).position(|(a, b)| a != b);
+        let first_change = self
+            .route
+            .iter()
+            .zip(route.iter())
+            .position(|(a, b)| a != b);
         if let Some(k) = first_change {
             self.route[k..].copy_from_slice(&route[k..]);
             self.refresh_from(k);

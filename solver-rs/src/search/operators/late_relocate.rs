@@ -7,7 +7,12 @@ use crate::search::segment::{forward, Segment, SegmentList};
 
 /// Moving the stop at `pa` to just after position `q < pa - 1`.
 pub fn segments(n: usize, pa: usize, q: usize) -> [Segment; 4] {
-    [forward(0, q), forward(pa, pa), forward(q + 1, pa - 1), forward(pa + 1, n + 1)]
+    [
+        forward(0, q),
+        forward(pa, pa),
+        forward(q + 1, pa - 1),
+        forward(pa + 1, n + 1),
+    ]
 }
 
 /// Best improving earlier position for the late stop `a` (None if `a` is on

@@ -108,9 +108,15 @@ impl TentativeRoute {
             if index < start + s.len() {
                 let k = index - start; // length of the first part
                 let (head, tail) = if s.reversed {
-                    (single(s.to + 1 - k, s.to, true), single(s.from, s.to - k, true))
+                    (
+                        single(s.to + 1 - k, s.to, true),
+                        single(s.from, s.to - k, true),
+                    )
                 } else {
-                    (single(s.from, s.from + k - 1, false), single(s.from + k, s.to, false))
+                    (
+                        single(s.from, s.from + k - 1, false),
+                        single(s.from + k, s.to, false),
+                    )
                 };
                 self.segments[i] = head;
                 self.segments.insert(i + 1, tail);
@@ -299,7 +305,16 @@ impl LinKernighan {
         };
         let breadth = breadth_by_level.get(level - 1).cloned().unwrap_or(1);
         let mut candidates = std::mem::take(&mut self.candidates[level]);
-        self.collect_candidates(state, neighbours, t1, t2, t2_is_next, open_gain, breadth, &mut candidates);
+        self.collect_candidates(
+            state,
+            neighbours,
+            t1,
+            t2,
+            t2_is_next,
+            open_gain,
+            breadth,
+            &mut candidates,
+        );
         let p = state.problem();
         let mut found = false;
         for c in candidates.iter() {
@@ -340,7 +355,16 @@ impl LinKernighan {
                     found = true;
                 }
             }
-            if self.step(state, neighbours, counter, level + 1, t1, t4, t4_is_next, gain) {
+            if self.step(
+                state,
+                neighbours,
+                counter,
+                level + 1,
+                t1,
+                t4,
+                t4_is_next,
+                gain,
+            ) {
                 found = true;
             }
             self.added.pop();

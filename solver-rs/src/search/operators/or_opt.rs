@@ -45,9 +45,19 @@ pub fn candidates<F: FnMut(&[Segment]) -> bool>(n: usize, pa: usize, pc: usize, 
                     reversed: run_reversed,
                 };
                 let found = if q + 1 < from {
-                    f(&[forward(0, q), run, forward(q + 1, from - 1), forward(to + 1, end)])
+                    f(&[
+                        forward(0, q),
+                        run,
+                        forward(q + 1, from - 1),
+                        forward(to + 1, end),
+                    ])
                 } else {
-                    f(&[forward(0, from - 1), forward(to + 1, q), run, forward(q + 1, end)])
+                    f(&[
+                        forward(0, from - 1),
+                        forward(to + 1, q),
+                        run,
+                        forward(q + 1, end),
+                    ])
                 };
                 if found {
                     return true;

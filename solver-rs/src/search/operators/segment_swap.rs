@@ -22,7 +22,12 @@ pub fn segments(n: usize, p1: usize, p2: usize, p3: usize) -> Option<[Segment; 4
     let mut v = [p1, p2, p3];
     v.sort_unstable();
     let (x, y, z) = (v[0], v[1], v[2]);
-    Some([forward(0, x), forward(y + 1, z), forward(x + 1, y), forward(z + 1, n + 1)])
+    Some([
+        forward(0, x),
+        forward(y + 1, z),
+        forward(x + 1, y),
+        forward(z + 1, n + 1),
+    ])
 }
 
 /// First improving segment swap found from the stop `a`.

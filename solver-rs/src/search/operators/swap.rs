@@ -15,7 +15,12 @@ pub fn candidates<F: FnMut(&[Segment]) -> bool>(n: usize, pa: usize, pc: usize, 
         }
         let (i, j) = if other < pa { (other, pa) } else { (pa, other) };
         let found = if j == i + 1 {
-            f(&[forward(0, i - 1), forward(j, j), forward(i, i), forward(j + 1, end)])
+            f(&[
+                forward(0, i - 1),
+                forward(j, j),
+                forward(i, i),
+                forward(j + 1, end),
+            ])
         } else {
             f(&[
                 forward(0, i - 1),

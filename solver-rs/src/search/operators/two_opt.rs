@@ -22,7 +22,11 @@ pub fn candidates<F: FnMut(&[Segment]) -> bool>(n: usize, pa: usize, pc: usize, 
             && from >= 1
             && from < to
             && to <= n
-            && f(&[forward(0, from - 1), reversed(from, to), forward(to + 1, end)])
+            && f(&[
+                forward(0, from - 1),
+                reversed(from, to),
+                forward(to + 1, end),
+            ])
         {
             return true;
         }
@@ -36,7 +40,11 @@ pub fn evaluate(state: &RouteState, counter: &mut Counter, pa: usize, pc: usize)
 }
 
 /// Runs an enumerator of candidate moves and returns the first that beats the current cost.
-pub(crate) fn first_improving<E>(state: &RouteState, counter: &mut Counter, enumerate: E) -> Option<Move>
+pub(crate) fn first_improving<E>(
+    state: &RouteState,
+    counter: &mut Counter,
+    enumerate: E,
+) -> Option<Move>
 where
     E: FnOnce(&mut dyn FnMut(&[Segment]) -> bool) -> bool,
 {
