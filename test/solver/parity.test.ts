@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { OPERATOR_NAMES, loadSolver, type SolveProblem } from '../../src/solver/index.ts';
+import { OPERATOR_NAMES, loadSolver, type OperatorCounter, type SolveProblem } from '../../src/solver/index.ts';
 import { closedTourProblem, parseTsplib } from '../../scripts/lib/tsplib.ts';
 import { ROOT, SAMPLE_DIR, TSPLIB_DIR, findCargo, randomProblem } from './helpers.ts';
 
@@ -84,7 +84,7 @@ describe('WASM and native parity', () => {
           assert.equal(w.report.finalIteration, native.finalIteration, c.name);
           assert.deepEqual(w.report.improvements.map((e) => [e.iteration, e.latenessS, e.durationS]), native.improvements, `${c.name}: search paths differ`);
           for (const op of OPERATOR_NAMES) {
-            const o = w.report!.operators[op];
+            const o: OperatorCounter = w.report!.operators[op];
             assert.deepEqual([o.tried, o.improving, o.applied], native.operators[op], `${c.name}: ${op} counters differ`);
           }
         }
