@@ -1019,7 +1019,8 @@ fn convergence_stop_and_report_are_consistent() {
         // no cap, no time limit: the search ends exactly default_stall(n) kicks after the final route
         assert_eq!(
             sol.iterations,
-            r.best_iteration + route_solver::search::default_stall(n)
+            r.best_iteration
+                + route_solver::search::default_stall(&Problem::new(&g.input()).unwrap())
         );
         let last = r.improvements.last().unwrap();
         assert_eq!(last.cost, sol.cost);

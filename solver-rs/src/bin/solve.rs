@@ -84,7 +84,13 @@ fn solve_file(path: &str) {
                 .iter()
                 .map(|op| {
                     let c = sol.report.stats.get(*op);
-                    format!("\"{}\":[{},{},{}]", op.name(), c.tried, c.improving, c.applied)
+                    format!(
+                        "\"{}\":[{},{},{}]",
+                        op.name(),
+                        c.tried,
+                        c.improving,
+                        c.applied
+                    )
                 })
                 .collect();
             println!(

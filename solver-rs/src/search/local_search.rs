@@ -38,10 +38,22 @@ pub struct LocalSearch {
 impl LocalSearch {
     pub fn new(p: &Problem, options: &Options) -> LocalSearch {
         LocalSearch {
-            neighbours: Neighbours::build(p, options.neighbours, options.candidates),
+            neighbours: Neighbours::build(
+                p,
+                options.neighbours,
+                if p.has_deadlines {
+                    options.deadline_candidates
+                } else {
+                    options.candidates
+                },
+            ),
             queue: VecDeque::with_capacity(p.n + 2),
             queued: vec![false; p.n + 2],
-            lin_kernighan: options.lin_kernighan.clone().map(LinKernighan::new),
+            lin_kernighan: if p.has_deadlines && !options.lin_kernighan_with_deadlines {
+                None
+            } else {
+                options.lin_kernighan.clone().map(LinKernighan::new)
+            },
             or_opt_after_lin_kernighan: options.or_opt_after_lin_kernighan,
             classic_first: options.classic_before_lin_kernighan,
             segment_swap: options.segment_swap,

@@ -54,8 +54,11 @@ pub enum Acceptance {
 pub struct Options {
     /// Candidate neighbours per stop.
     pub neighbours: usize,
-    /// How candidate neighbours are chosen.
+    /// How candidate neighbours are chosen (problems without, with deadlines).
     pub candidates: CandidateRule,
+    pub deadline_candidates: CandidateRule,
+    /// Use Lin–Kernighan on problems with deadlines (while the route is on time).
+    pub lin_kernighan_with_deadlines: bool,
     /// Lin–Kernighan while the route is on time (None: the deadline-aware
     /// operator set everywhere).
     pub lin_kernighan: Option<LinKernighanSettings>,
@@ -69,7 +72,10 @@ pub struct Options {
     pub kick: KickSettings,
     /// Kick for problems with deadlines.
     pub deadline_kick: KickSettings,
+    /// Acceptance for problems without deadlines.
     pub acceptance: Acceptance,
+    /// Acceptance for problems with deadlines.
+    pub deadline_acceptance: Acceptance,
 }
 
 impl Default for Options {
@@ -77,6 +83,8 @@ impl Default for Options {
         Options {
             neighbours: neighbours::NEIGHBOURS,
             candidates: CandidateRule::AlphaNearness,
+            deadline_candidates: CandidateRule::Nearest,
+            lin_kernighan_with_deadlines: false,
             lin_kernighan: Some(LinKernighanSettings::default()),
             or_opt_after_lin_kernighan: false,
             classic_before_lin_kernighan: true,
@@ -92,6 +100,10 @@ impl Default for Options {
                 walk_steps: 5,
             },
             acceptance: Acceptance::BetterOrEqual,
+            deadline_acceptance: Acceptance::Threshold {
+                parts_per_million: 3000,
+                restart_after: 200,
+            },
         }
     }
 }
