@@ -23,7 +23,7 @@
 //!   --kick NAME              segment-swap | double-bridge | walk-double-bridge
 //!   --kick-run N             longest run of the segment kicks
 //!   --walk-steps N           random-walk length of the walk kick
-//!   --accept equal | escape:KICKS | threshold:PPM:RESTART
+//!   --accept equal | threshold:PPM:RESTART[:AFTER]
 //!   --neighbours K           candidate neighbours per stop
 //!   --nearest                nearest-neighbour candidates (default: alpha-nearness)
 //!
@@ -177,18 +177,15 @@ fn parse_args() -> Args {
                 let v = value(&mut i);
                 a.options.acceptance = if v == "equal" {
                     Acceptance::BetterOrEqual
-                } else if let Some(rest) = v.strip_prefix("escape:") {
-                    Acceptance::BetterOrEqualWithEscapes {
-                        escape_after: number(rest),
-                    }
                 } else if let Some(rest) = v.strip_prefix("threshold:") {
                     let parts: Vec<&str> = rest.split(':').collect();
-                    if parts.len() != 2 {
+                    if parts.len() < 2 || parts.len() > 3 {
                         usage();
                     }
                     Acceptance::Threshold {
                         parts_per_million: number(parts[0]),
                         restart_after: number(parts[1]),
+                        after_stall: parts.get(2).map(|x| number(x)).unwrap_or(0),
                     }
                 } else {
                     usage()

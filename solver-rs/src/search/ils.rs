@@ -129,41 +129,14 @@ pub fn solve(p: &Problem, params: &Params, clock: &dyn Clock) -> (Vec<usize>, Co
         } else {
             options.acceptance
         };
-        match acceptance {
-            Acceptance::BetterOrEqual | Acceptance::BetterOrEqualWithEscapes { .. } => {
-                let escape = match acceptance {
-                    Acceptance::BetterOrEqualWithEscapes { escape_after } => {
-                        stall > 0 && stall % escape_after == 0
-                    }
-                    _ => false,
-                };
-                if cost <= current_cost || escape {
-                    accept(&mut search.stats, &state, &mut current, &mut current_cost);
-                } else {
-                    state.set_route(&current);
-                }
-            }
-            Acceptance::Threshold {
-                parts_per_million,
-                restart_after,
-            } => {
-                // not worse, or (same lateness) at most `parts_per_million`
-                // longer than the current route; every `restart_after`
-                // kicks without a new best, restart from the best route
-                let within = cost.lateness == current_cost.lateness
-                    && cost.duration
-                        <= current_cost.duration
-                            + current_cost.duration * parts_per_million / 1_000_000;
-                if stall > 0 && stall % restart_after == 0 {
-                    state.set_route(&best);
-                    current.clear();
-                    current.extend_from_slice(&best);
-                    current_cost = best_cost;
-                } else if cost <= current_cost || within {
-                    accept(&mut search.stats, &state, &mut current, &mut current_cost);
-                } else {
-                    state.set_route(&current);
-                }
+        match decide(acceptance, cost, current_cost, stall) {
+            Decision::Accept => accept(&mut search.stats, &state, &mut current, &mut current_cost),
+            Decision::Reject => state.set_route(&current),
+            Decision::RestartFromBest => {
+                state.set_route(&best);
+                current.clear();
+                current.extend_from_slice(&best);
+                current_cost = best_cost;
             }
         }
     }
@@ -171,6 +144,46 @@ pub fn solve(p: &Problem, params: &Params, clock: &dyn Clock) -> (Vec<usize>, Co
     report.iterations = iteration;
     report.stats = search.stats.clone();
     (best[1..=n].to_vec(), best_cost, report)
+}
+
+enum Decision {
+    Accept,
+    Reject,
+    RestartFromBest,
+}
+
+/// What to do with the kicked route of cost `cost`, `stall` kicks after the
+/// last new best route.
+fn decide(acceptance: Acceptance, cost: Cost, current: Cost, stall: u64) -> Decision {
+    match acceptance {
+        Acceptance::BetterOrEqual => {
+            if cost <= current {
+                Decision::Accept
+            } else {
+                Decision::Reject
+            }
+        }
+        Acceptance::Threshold {
+            parts_per_million,
+            restart_after,
+            after_stall,
+        } => {
+            if stall > 0 && stall % restart_after == 0 {
+                return Decision::RestartFromBest;
+            }
+            // not worse, or (same lateness, once `after_stall` kicks passed
+            // without a new best) at most `parts_per_million` longer
+            let within = stall >= after_stall
+                && cost.lateness == current.lateness
+                && cost.duration
+                    <= current.duration + current.duration * parts_per_million / 1_000_000;
+            if cost <= current || within {
+                Decision::Accept
+            } else {
+                Decision::Reject
+            }
+        }
+    }
 }
 
 fn accept(

@@ -35,16 +35,14 @@ pub enum Acceptance {
     /// Keep the kicked route if it is not worse than the current one
     /// (the current route is then always the best).
     BetterOrEqual,
-    /// As BetterOrEqual, but after every `escape_after` kicks without a new
-    /// best route, keep the kicked route whatever its cost (one step away
-    /// from a local optimum that the kicks alone do not leave).
-    BetterOrEqualWithEscapes { escape_after: u64 },
     /// Also keep it if it has the same lateness and is at most
-    /// `parts_per_million` longer; restart from the best route after every
-    /// `restart_after` kicks without a new best.
+    /// `parts_per_million` longer, once `after_stall` kicks have passed
+    /// without a new best route (0: always); restart from the best route
+    /// after every `restart_after` kicks without a new best.
     Threshold {
         parts_per_million: i64,
         restart_after: u64,
+        after_stall: u64,
     },
 }
 
@@ -99,10 +97,15 @@ impl Default for Options {
                 max_run: 50,
                 walk_steps: 5,
             },
-            acceptance: Acceptance::BetterOrEqual,
+            acceptance: Acceptance::Threshold {
+                parts_per_million: 2000,
+                restart_after: 400,
+                after_stall: 200,
+            },
             deadline_acceptance: Acceptance::Threshold {
                 parts_per_million: 3000,
                 restart_after: 200,
+                after_stall: 0,
             },
         }
     }
