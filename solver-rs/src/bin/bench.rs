@@ -17,7 +17,6 @@
 //!   --lk-depth D             deepest Lin–Kernighan level
 //!   --lk-breadth B1,B2,..    alternatives per level (descents after kicks)
 //!   --lk-initial-breadth B1,B2,..  the same for the first descent
-//!   --or-opt                 Or-opt after a failed Lin–Kernighan step
 //!   --lk-first               Lin–Kernighan before 2-opt, Or-opt, swap (default after)
 //!   --no-segment-swap        without the segment-swap operator
 //!   --kick NAME              segment-swap | double-bridge | walk-double-bridge
@@ -155,7 +154,6 @@ fn parse_args() -> Args {
                     .get_or_insert_with(LinKernighanSettings::default)
                     .initial_breadth = b;
             }
-            "--or-opt" => a.options.or_opt_after_lin_kernighan = true,
             "--lk-first" => a.options.classic_before_lin_kernighan = false,
             "--no-segment-swap" => a.options.segment_swap = false,
             "--kick" => {

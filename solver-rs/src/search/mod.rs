@@ -60,8 +60,6 @@ pub struct Options {
     /// Lin–Kernighan while the route is on time (None: the deadline-aware
     /// operator set everywhere).
     pub lin_kernighan: Option<LinKernighanSettings>,
-    /// After a Lin–Kernighan step finds nothing, also try Or-opt.
-    pub or_opt_after_lin_kernighan: bool,
     /// While on time, try the deadline-aware set before Lin–Kernighan.
     pub classic_before_lin_kernighan: bool,
     /// Use the segment-swap operator.
@@ -84,7 +82,6 @@ impl Default for Options {
             deadline_candidates: CandidateRule::Nearest,
             lin_kernighan_with_deadlines: false,
             lin_kernighan: Some(LinKernighanSettings::default()),
-            or_opt_after_lin_kernighan: false,
             classic_before_lin_kernighan: true,
             segment_swap: true,
             kick: KickSettings {
