@@ -89,7 +89,7 @@ export CARGO_TARGET_DIR="$TARGET_DIR"
 export CARGO_INCREMENTAL=0
 export SOURCE_DATE_EPOCH=0
 # (the last matching --remap-path-prefix wins: the build dir goes last)
-export RUSTFLAGS="--remap-path-prefix=$HOME=/home --remap-path-prefix=$CARGO_HOME=/cargo --remap-path-prefix=$WORK/solver-rs=/solver-rs -C debuginfo=0 -C panic=abort"
+export RUSTFLAGS="--remap-path-prefix=$HOME=/home --remap-path-prefix=$CARGO_HOME=/cargo --remap-path-prefix=$WORK/solver-rs=/solver-rs -C debuginfo=0 -C panic=abort -C target-feature=+bulk-memory"
 unset CARGO_BUILD_RUSTFLAGS CARGO_ENCODED_RUSTFLAGS RUSTC_WRAPPER 2>/dev/null || true
 
 ( cd "$WORK/solver-rs" && "$CARGO_BIN" build --offline --locked --lib --release --target "$TARGET" >&2 )

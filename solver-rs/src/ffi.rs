@@ -1,14 +1,15 @@
 //! WebAssembly ABI (C calling convention over linear memory; no wasm-bindgen).
 //! The only module with `unsafe`. Mirrored in `src/solver/abi.ts`.
 //!
-//! ABI_VERSION = 1
+//! ABI_VERSION = 2 (version 1 plus `solve_with_report`; a host written for
+//! version 1 modules calls `solve` only)
 //!
 //! Import:
 //!   env.now_ms() -> f64              monotonic clock in ms (JS: performance.now())
 //!
 //! Exports:
 //!   memory                           linear memory (grows; refresh JS views after calls)
-//!   abi_version() -> u32             = 1
+//!   abi_version() -> u32             = 2
 //!   alloc(size: u32, align: u32) -> u32
 //!                                    allocate `size` bytes (size > 0, align a power of two);
 //!                                    0 on failure
@@ -25,7 +26,8 @@
 //!       seed        PRNG seed (same input + seed + no time limit => same result)
 //!       time_limit_ms  0 = none; otherwise the search stops after this many ms
 //!       max_iterations 0 = no cap on ILS iterations
-//!       stall_iterations 0 = default (50 n + 500): stop after this many non-improving iterations
+//!       stall_iterations 0 = default (see search::default_stall): stop after this many kicks
+//!                   without a new best route (convergence)
 //!       out         f64[3 + n]: [0] lateness s, [1] duration s, [2] ILS iterations,
 //!                   [3 + k] = 0-based stop index visited k-th
 //!     returns a status:
@@ -39,6 +41,21 @@
 //!       7 BAD_TIME_LIMIT     time limit NaN, infinite or negative
 //!       8 NULL_POINTER       a required pointer is 0
 //!       9 MISALIGNED         a pointer is not aligned to its element type
+//!   solve_with_report(<the 10 arguments of solve>, report: u32, report_len: u32,
+//!         events: u32, events_capacity: u32) -> i32
+//!       As `solve`, and also:
+//!       report      f64[report_len] (0 = none; entries past report_len are not written):
+//!                   [0] kick after which the final route was first reached (0 = first descent)
+//!                   [1] ms at which it was first reached
+//!                   [2] improvements of the best route (events) in total
+//!                   [3] events written
+//!                   [4 + 3k + 0..3] operator k: tried, improving, applied, operators in the
+//!                   order two_opt, or_opt, swap, segment_swap, late_relocate,
+//!                   lin_kernighan, kick (REPORT_LEN = 25 entries in all)
+//!       events      f64[4 * events_capacity] (0 = none): one (ms, kick, lateness s,
+//!                   duration s) per new best route, in order; beyond the capacity the
+//!                   first capacity - 1 are kept and the last slot holds the final one.
+//!                   Times are observed with now_ms and never drive a decision.
 //!   trap_for_test()                  always traps (tests the host's recovery)
 
 // The exports take raw pointers from the host by design (C ABI over linear
@@ -48,9 +65,13 @@
 use std::alloc::{alloc as raw_alloc, dealloc as raw_dealloc, Layout};
 
 use crate::problem::{Input, MAX_SIZE};
+use crate::search::operators::{OPERATORS, OPERATOR_COUNT};
 use crate::search::{Clock, Params};
+use crate::Solution;
 
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
+/// f64 entries of the full report of `solve_with_report`.
+pub const REPORT_LEN: usize = 4 + 3 * OPERATOR_COUNT;
 pub const STATUS_OK: i32 = 0;
 pub const STATUS_NULL_POINTER: i32 = 8;
 pub const STATUS_MISALIGNED: i32 = 9;
@@ -136,7 +157,7 @@ pub extern "C" fn solve(
     stall_iterations: u32,
     out: *mut f64,
 ) -> i32 {
-    match solve_inner(
+    solve_with_report(
         durations,
         size,
         service,
@@ -147,9 +168,102 @@ pub extern "C" fn solve(
         max_iterations,
         stall_iterations,
         out,
-    ) {
+        std::ptr::null_mut(),
+        0,
+        std::ptr::null_mut(),
+        0,
+    )
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn solve_with_report(
+    durations: *const i32,
+    size: u32,
+    service: *const i32,
+    deadline: *const i32,
+    has_end: u32,
+    seed: u32,
+    time_limit_ms: f64,
+    max_iterations: u32,
+    stall_iterations: u32,
+    out: *mut f64,
+    report: *mut f64,
+    report_len: u32,
+    events: *mut f64,
+    events_capacity: u32,
+) -> i32 {
+    let result = solve_inner(
+        durations,
+        size,
+        service,
+        deadline,
+        has_end,
+        seed,
+        time_limit_ms,
+        max_iterations,
+        stall_iterations,
+        out,
+    )
+    .and_then(|sol| {
+        if report_len > 0 {
+            check_ptr(report as *const f64)?;
+            // SAFETY: the host passes f64[report_len] from `alloc` (checked above).
+            let report = unsafe { std::slice::from_raw_parts_mut(report, report_len as usize) };
+            write_report(&sol, report, events_capacity as usize);
+        }
+        if events_capacity > 0 {
+            check_ptr(events as *const f64)?;
+            // SAFETY: the host passes f64[4 * events_capacity] from `alloc` (checked above).
+            let events =
+                unsafe { std::slice::from_raw_parts_mut(events, 4 * events_capacity as usize) };
+            write_events(&sol, events);
+        }
+        Ok(())
+    });
+    match result {
         Ok(()) => STATUS_OK,
         Err(code) => code,
+    }
+}
+
+fn write_report(sol: &Solution, report: &mut [f64], events_capacity: usize) {
+    let r = &sol.report;
+    let total = r.improvements.len();
+    let mut values = Vec::with_capacity(REPORT_LEN);
+    values.push(r.best_iteration as f64);
+    values.push(r.best_ms);
+    values.push(total as f64);
+    values.push(total.min(events_capacity) as f64);
+    for op in OPERATORS.iter() {
+        let c = r.stats.get(*op);
+        values.push(c.tried as f64);
+        values.push(c.improving as f64);
+        values.push(c.applied as f64);
+    }
+    for (slot, v) in report.iter_mut().zip(values) {
+        *slot = v;
+    }
+}
+
+fn write_events(sol: &Solution, events: &mut [f64]) {
+    let improvements = &sol.report.improvements;
+    let capacity = events.len() / 4;
+    if capacity == 0 {
+        return;
+    }
+    let kept = improvements.len().min(capacity);
+    for k in 0..kept {
+        // beyond the capacity, the last slot holds the final improvement
+        let e = if k == kept - 1 {
+            improvements[improvements.len() - 1]
+        } else {
+            improvements[k]
+        };
+        events[4 * k] = e.ms;
+        events[4 * k + 1] = e.iteration as f64;
+        events[4 * k + 2] = e.cost.lateness as f64;
+        events[4 * k + 3] = e.cost.duration as f64;
     }
 }
 
@@ -165,7 +279,7 @@ fn solve_inner(
     max_iterations: u32,
     stall_iterations: u32,
     out: *mut f64,
-) -> Result<(), i32> {
+) -> Result<Solution, i32> {
     if has_end > 1 {
         return Err(crate::InputError::BadFlag as i32);
     }
@@ -207,6 +321,7 @@ fn solve_inner(
         time_limit_ms,
         max_iterations: max_iterations as u64,
         stall_iterations: stall_iterations as u64,
+        options: Default::default(),
     };
     let sol = crate::solve(&inp, &params, &HostClock).map_err(|e| e as i32)?;
     let out = unsafe { std::slice::from_raw_parts_mut(out, 3 + n) };
@@ -216,5 +331,5 @@ fn solve_inner(
     for (k, &s) in sol.order.iter().enumerate() {
         out[3 + k] = s as f64;
     }
-    Ok(())
+    Ok(sol)
 }

@@ -17,16 +17,18 @@ pub mod search;
 pub mod tsplib;
 
 pub use problem::{Cost, Input, InputError, Problem};
-pub use search::{Clock, Params};
+pub use search::{Clock, Options, Params, SearchReport};
 
 /// Result of a solve in the external numbering.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
     /// 0-based stop indices in visiting order.
     pub order: Vec<u32>,
     pub cost: Cost,
-    /// ILS iterations performed (0 for the exact solver).
+    /// ILS kicks performed (0 for the exact solver).
     pub iterations: u64,
+    /// What the search did (empty for the exact solver).
+    pub report: SearchReport,
 }
 
 /// Validate and solve.
@@ -35,16 +37,17 @@ pub fn solve(inp: &Input, params: &Params, clock: &dyn Clock) -> Result<Solution
         return Err(InputError::BadTimeLimit);
     }
     let p = Problem::new(inp)?;
-    let (order, cost, iterations) = if p.n <= exact::EXACT_MAX_STOPS {
+    let (order, cost, report) = if p.n <= exact::EXACT_MAX_STOPS {
         let (o, c) = exact::solve_exact(&p);
-        (o, c, 0)
+        (o, c, SearchReport::default())
     } else {
-        search::solve_heuristic(&p, params, clock)
+        search::solve(&p, params, clock)
     };
     Ok(Solution {
         order: order.iter().map(|&s| (s - 1) as u32).collect(),
         cost,
-        iterations,
+        iterations: report.iterations,
+        report,
     })
 }
 

@@ -70,6 +70,9 @@ pub struct Problem {
     pub has_deadlines: bool,
     /// The route ends at a real end point (else the end is virtual).
     pub has_end: bool,
+    /// Travel between stops is the same both ways (edges at the start and the
+    /// end are only ever used in one direction).
+    pub symmetric: bool,
 }
 
 impl Problem {
@@ -133,9 +136,11 @@ impl Problem {
                 has_deadlines = true;
             }
         }
+        let symmetric = (1..=n).all(|i| (1..i).all(|j| d[i * nn + j] == d[j * nn + i]));
         Ok(Problem {
             n,
             nn,
+            symmetric,
             d,
             w,
             dl,
@@ -152,6 +157,26 @@ impl Problem {
     #[inline(always)]
     pub fn d(&self, i: usize, j: usize) -> i64 {
         self.d[i * self.nn + j]
+    }
+
+    /// Length of the edge a–b in both directions summed (travel only), the
+    /// undirected edge weight the Lin–Kernighan gain criterion uses: twice the
+    /// edge on symmetric matrices. Edges at the start count from the start,
+    /// edges at the end towards the end (the only directions a route uses).
+    #[inline(always)]
+    pub fn round_trip(&self, a: usize, b: usize) -> i64 {
+        let end = self.n + 1;
+        if a == 0 {
+            2 * self.d(0, b)
+        } else if b == 0 {
+            2 * self.d(0, a)
+        } else if a == end {
+            2 * self.d(b, end)
+        } else if b == end {
+            2 * self.d(a, end)
+        } else {
+            self.d(a, b) + self.d(b, a)
+        }
     }
 
     pub fn end(&self) -> usize {

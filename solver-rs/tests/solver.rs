@@ -4,11 +4,13 @@
 
 use route_solver::exact::solve_exact;
 use route_solver::rng::Rng;
-use route_solver::search::{
-    self, for_each_move, materialize_into, or3_move, perturbation, relocate_earlier, Clock, Iv,
-    Search,
-};
-use route_solver::{Cost, Input, InputError, NativeClock, Params, Problem};
+use route_solver::search::kicks::{double_bridge_at, segment_swap_at};
+use route_solver::search::local_search::LocalSearch;
+use route_solver::search::operators::{late_relocate, or_opt, segment_swap, swap, two_opt};
+use route_solver::search::route::RouteState;
+use route_solver::search::segment::{materialize_into, Segment};
+use route_solver::search::{Budget, Clock};
+use route_solver::{Cost, Input, InputError, NativeClock, Options, Params, Problem};
 
 /// Variant of the route end.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -102,7 +104,14 @@ fn is_permutation(order: &[u32], n: usize) -> bool {
 
 const ENDS: [End; 3] = [End::Open, End::Closed, End::Separate];
 
-fn check_move(s: &mut Search, p: &Problem, ivs: &[Iv], checked: &mut usize) {
+/// Every 2-opt, Or-opt and swap move bringing `pa` next to `pc`.
+fn for_each_move<F: FnMut(&[Segment]) -> bool>(n: usize, pa: usize, pc: usize, mut f: F) {
+    two_opt::candidates(n, pa, pc, &mut f);
+    or_opt::candidates(n, pa, pc, &mut f);
+    swap::candidates(n, pa, pc, &mut f);
+}
+
+fn check_move(s: &mut RouteState, p: &Problem, ivs: &[Segment], checked: &mut usize) {
     let mut out = Vec::new();
     materialize_into(s.route(), ivs, &mut out);
     let mut sorted = out.clone();
@@ -114,21 +123,21 @@ fn check_move(s: &mut Search, p: &Problem, ivs: &[Iv], checked: &mut usize) {
         ivs
     );
     let exact = p.route_cost(&out);
-    match s.eval(ivs, Cost::MAX) {
+    match s.evaluate(ivs, Cost::MAX) {
         Some(c) => assert_eq!(c, exact, "eval != recomputation for {:?}", ivs),
         // without lateness now, the evaluator rejects moves that create lateness
         None => assert!(
-            s.cost.lateness == 0 && exact.lateness > 0,
+            s.cost().lateness == 0 && exact.lateness > 0,
             "rejected a feasible move {:?}",
             ivs
         ),
     }
     // bound semantics: a move is reported iff strictly better than the bound
-    let bound = s.cost;
-    if let Some(c) = s.eval(ivs, bound) {
+    let bound = s.cost();
+    if let Some(c) = s.evaluate(ivs, bound) {
         assert!(c < bound && c == exact);
     } else {
-        assert!(exact >= bound || (s.cost.lateness == 0 && exact.lateness > 0));
+        assert!(exact >= bound || (s.cost().lateness == 0 && exact.lateness > 0));
     }
     *checked += 1;
 }
@@ -145,8 +154,8 @@ fn operator_deltas_equal_full_recomputation() {
         let p = Problem::new(&g.input()).unwrap();
         for _ in 0..3 {
             let route = random_route(&mut rng, n);
-            let mut s = Search::new(&p, &route);
-            assert_eq!(s.cost, p.route_cost(&route));
+            let mut s = RouteState::new(&p, &route);
+            assert_eq!(s.cost(), p.route_cost(&route));
             for pa in 1..=n {
                 for pc in 0..=n + 1 {
                     if pc == pa {
@@ -158,14 +167,14 @@ fn operator_deltas_equal_full_recomputation() {
                     });
                 }
                 for q in 0..pa.saturating_sub(1) {
-                    check_move(&mut s, &p, &relocate_earlier(n, pa, q), &mut checked);
+                    check_move(&mut s, &p, &late_relocate::segments(n, pa, q), &mut checked);
                 }
             }
-            // Or-3opt: every ordered triple of removed edges
+            // segment swap: every ordered triple of removed edges
             for p1 in 0..=n {
                 for p2 in 0..=n {
                     for p3 in 0..=n {
-                        if let Some(ivs) = or3_move(n, p1, p2, p3) {
+                        if let Some(ivs) = segment_swap::segments(n, p1, p2, p3) {
                             check_move(&mut s, &p, &ivs, &mut checked);
                         }
                     }
@@ -177,7 +186,24 @@ fn operator_deltas_equal_full_recomputation() {
                     let l1 = rng.range(1, lmax);
                     let l2 = rng.range(1, lmax);
                     let p0 = rng.range(1, n + 1 - l1 - l2);
-                    check_move(&mut s, &p, &perturbation(n, p0, l1, l2), &mut checked);
+                    check_move(&mut s, &p, &segment_swap_at(n, p0, l1, l2), &mut checked);
+                }
+                // double bridge: every choice of four cuts
+                for c0 in 0..=n {
+                    for c1 in c0 + 1..=n {
+                        for c2 in c1 + 1..=n {
+                            for c3 in c2 + 1..=n {
+                                if (c0 + c1 + c2 + c3) % 3 == 0 {
+                                    check_move(
+                                        &mut s,
+                                        &p,
+                                        &double_bridge_at(n, [c0, c1, c2, c3]),
+                                        &mut checked,
+                                    );
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -208,15 +234,15 @@ fn deadline_slack_path_is_exercised_without_lateness() {
             };
         }
         let p = Problem::new(&g.input()).unwrap();
-        let mut s = Search::new(&p, &route);
-        assert_eq!(s.cost.lateness, 0);
+        let mut s = RouteState::new(&p, &route);
+        assert_eq!(s.cost().lateness, 0);
         for pa in 1..=n {
             for pc in 0..=n + 1 {
                 if pc != pa {
                     for_each_move(n, pa, pc, |ivs| {
                         let mut out = Vec::new();
                         materialize_into(s.route(), ivs, &mut out);
-                        if s.eval(ivs, Cost::MAX).is_none() {
+                        if s.evaluate(ivs, Cost::MAX).is_none() {
                             rejected += 1;
                         }
                         check_move(&mut s, &p, ivs, &mut checked);
@@ -236,23 +262,34 @@ fn deadline_slack_path_is_exercised_without_lateness() {
 
 #[test]
 fn applied_moves_keep_state_consistent() {
-    // Local search from random routes: every applied move is checked against
-    // recomputation by debug assertions inside `apply`; here we check the end state.
+    // Local search from random routes, with and without Lin–Kernighan: every
+    // applied move is checked against recomputation by debug assertions inside
+    // `apply`; here we check the end state.
     let mut rng = Rng::new(3);
-    for trial in 0..40 {
+    for trial in 0..60 {
         let n = 11 + trial % 30;
         let g = random_instance(&mut rng, n, ENDS[trial % 3], trial % 2 == 0, true);
         let p = Problem::new(&g.input()).unwrap();
         let route = random_route(&mut rng, n);
-        let mut s = Search::new(&p, &route);
-        let before = s.cost;
+        let mut options = Options::default();
+        if trial % 3 == 0 {
+            options.lin_kernighan = None;
+        }
+        options.classic_before_lin_kernighan = trial % 2 == 0;
+        let mut s = RouteState::new(&p, &route);
+        let mut search = LocalSearch::new(&p, &options);
+        let before = s.cost();
         let clock = NativeClock::new();
-        let timer = search::Timer::new(&clock, 0.0);
-        s.wake_all();
-        s.local_search(&timer);
-        assert!(s.cost <= before);
-        assert_eq!(s.cost, p.route_cost(s.route()));
-        assert!(s.moves > 0);
+        let budget = Budget::new(&clock, 0.0);
+        search.wake_all();
+        search.run(&mut s, &budget);
+        assert!(s.cost() <= before);
+        assert_eq!(s.cost(), p.route_cost(s.route()));
+        let applied: u64 = route_solver::search::operators::OPERATORS
+            .iter()
+            .map(|op| search.stats.get(*op).applied)
+            .sum();
+        assert!(applied > 0);
     }
 }
 
@@ -512,7 +549,20 @@ fn same_seed_same_result() {
         };
         let a = route_solver::solve(&g.input(), &params, &clock).unwrap();
         let b = route_solver::solve(&g.input(), &params, &clock).unwrap();
-        assert_eq!(a, b);
+        // everything but the observed times
+        assert_eq!(
+            (&a.order, a.cost, a.iterations),
+            (&b.order, b.cost, b.iterations)
+        );
+        assert_eq!(a.report.stats, b.report.stats);
+        let steps = |s: &route_solver::Solution| -> Vec<(u64, Cost)> {
+            s.report
+                .improvements
+                .iter()
+                .map(|e| (e.iteration, e.cost))
+                .collect()
+        };
+        assert_eq!(steps(&a), steps(&b));
     }
 }
 
@@ -561,9 +611,11 @@ fn stall_limit_stops_the_search() {
 
 #[test]
 fn ils_beats_or_matches_local_search_on_tsplib_eil51() {
-    // the benchmark set shipped in the repository (data/tsplib)
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/tsplib/eil51.tsp"))
-        .expect("data/tsplib/eil51.tsp is in the repository");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/tsplib/eil51.tsp"
+    ))
+    .expect("data/tsplib/eil51.tsp");
     let inst = route_solver::tsplib::parse(&text).unwrap();
     let (m, mat) = route_solver::tsplib::closed_tour_matrix(&inst);
     let n = m - 2;
@@ -791,4 +843,303 @@ fn ffi_round_trip_native() {
     let p = ffi::alloc(64, 8);
     assert!(!p.is_null());
     ffi::dealloc(p, 64, 8);
+}
+
+#[test]
+fn tentative_route_matches_a_plain_array_under_random_reversals() {
+    use route_solver::search::operators::lin_kernighan::TentativeRoute;
+    let mut rng = Rng::new(43);
+    for trial in 0..300 {
+        let n = 3 + trial % 40;
+        let last = n + 1;
+        let mut tour = TentativeRoute::default();
+        tour.reset(last);
+        // model: tentative index -> current-route position
+        let mut model: Vec<usize> = (0..=last).collect();
+        for _ in 0..(1 + trial % 12) {
+            let from = rng.range(1, n - 1);
+            let to = rng.range(from + 1, n);
+            tour.reverse(from, to);
+            model[from..=to].reverse();
+            let mut read = Vec::new();
+            materialize_into(&(0..=last).collect::<Vec<_>>(), tour.segments(), &mut read);
+            assert_eq!(read, model, "trial {}", trial);
+            assert!(tour.segments().len() <= model.len());
+            for (index, &position) in model.iter().enumerate() {
+                assert_eq!(tour.index_of(position), index);
+                assert_eq!(tour.next(position), model.get(index + 1).cloned());
+                assert_eq!(
+                    tour.previous(position),
+                    if index > 0 {
+                        Some(model[index - 1])
+                    } else {
+                        None
+                    }
+                );
+            }
+            let first = tour.segments()[0];
+            let final_segment = tour.segments()[tour.segments().len() - 1];
+            assert!(first.from == 0 && !first.reversed);
+            assert!(final_segment.to == last && !final_segment.reversed);
+        }
+    }
+}
+
+#[test]
+fn lin_kernighan_moves_are_exact_on_symmetric_and_asymmetric_matrices() {
+    use route_solver::search::neighbours::{CandidateRule, Neighbours};
+    use route_solver::search::operators::lin_kernighan::{LinKernighan, Settings};
+    use route_solver::search::operators::Counter;
+    let mut rng = Rng::new(47);
+    let mut improving = 0;
+    for trial in 0..90 {
+        let n = 11 + trial % 40;
+        let mut g = random_instance(&mut rng, n, ENDS[trial % 3], false, trial % 2 == 0);
+        if trial % 3 == 0 {
+            // symmetric travel (the estimate path of the step)
+            let m = g.size;
+            for i in 0..m {
+                for j in 0..i {
+                    g.dur[j * m + i] = g.dur[i * m + j];
+                }
+            }
+        }
+        let p = Problem::new(&g.input()).unwrap();
+        let rule = if trial % 2 == 0 {
+            CandidateRule::AlphaNearness
+        } else {
+            CandidateRule::Nearest
+        };
+        let neighbours = Neighbours::build(&p, 8, rule);
+        let settings = Settings {
+            breadth: vec![4, 2, 1],
+            initial_breadth: vec![4, 2, 1],
+            max_depth: 2 + trial % 9,
+        };
+        let mut lk = LinKernighan::new(settings);
+        let route = random_route(&mut rng, n);
+        let state = RouteState::new(&p, &route);
+        let mut counter = Counter::default();
+        for t1 in 1..=n {
+            if let Some((segments, cost)) = lk.evaluate(&state, &neighbours, &mut counter, t1) {
+                let mut out = Vec::new();
+                materialize_into(state.route(), segments, &mut out);
+                let mut sorted = out.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..n + 2).collect::<Vec<_>>());
+                assert_eq!(out[0], 0);
+                assert_eq!(out[n + 1], n + 1);
+                assert_eq!(p.route_cost(&out), cost, "trial {} t1 {}", trial, t1);
+                assert!(cost < state.cost());
+                improving += 1;
+            }
+        }
+    }
+    assert!(improving > 500, "only {} improving moves", improving);
+}
+
+#[test]
+fn lin_kernighan_respects_deadlines_without_lateness() {
+    // Identity route on time with tight deadlines: Lin–Kernighan may only
+    // return moves that keep every stop on time.
+    use route_solver::search::neighbours::{CandidateRule, Neighbours};
+    use route_solver::search::operators::lin_kernighan::{LinKernighan, Settings};
+    use route_solver::search::operators::Counter;
+    let mut rng = Rng::new(53);
+    let mut found = 0;
+    for trial in 0..40 {
+        let n = 12 + trial % 20;
+        let mut g = random_instance(&mut rng, n, ENDS[trial % 3], false, true);
+        let p0 = Problem::new(&g.input()).unwrap();
+        let mut t = 0i64;
+        for k in 1..=n {
+            t += p0.w(k - 1, k);
+            g.dl[k - 1] = if rng.range(0, 2) == 0 {
+                (t + rng.range(0, 400) as i64) as i32
+            } else {
+                -1
+            };
+        }
+        let p = Problem::new(&g.input()).unwrap();
+        let route: Vec<usize> = (0..n + 2).collect();
+        let state = RouteState::new(&p, &route);
+        assert_eq!(state.cost().lateness, 0);
+        let neighbours = Neighbours::build(&p, 10, CandidateRule::AlphaNearness);
+        let mut lk = LinKernighan::new(Settings::default());
+        let mut counter = Counter::default();
+        for t1 in 1..=n {
+            if let Some((segments, cost)) = lk.evaluate(&state, &neighbours, &mut counter, t1) {
+                let mut out = Vec::new();
+                materialize_into(state.route(), segments, &mut out);
+                let exact = p.route_cost(&out);
+                assert_eq!(exact, cost);
+                assert_eq!(exact.lateness, 0);
+                found += 1;
+            }
+        }
+    }
+    assert!(found > 20, "only {} moves", found);
+}
+
+#[test]
+fn greedy_construction_gives_routes_for_every_end_variant() {
+    use route_solver::search::construction::greedy_edges;
+    use route_solver::search::neighbours::{CandidateRule, Neighbours};
+    let mut rng = Rng::new(59);
+    for trial in 0..60 {
+        let n = 1 + trial % 30;
+        let g = random_instance(&mut rng, n, ENDS[trial % 3], false, false);
+        let p = Problem::new(&g.input()).unwrap();
+        for rule in [CandidateRule::AlphaNearness, CandidateRule::Nearest].iter() {
+            let order = greedy_edges(&p, &Neighbours::build(&p, 5, *rule));
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (1..=n).collect::<Vec<_>>(), "trial {}", trial);
+        }
+    }
+}
+
+#[test]
+fn convergence_stop_and_report_are_consistent() {
+    let mut rng = Rng::new(61);
+    let clock = NativeClock::new();
+    for trial in 0..12 {
+        let n = 12 + trial * 7;
+        let g = random_instance(&mut rng, n, ENDS[trial % 3], trial % 2 == 0, true);
+        let sol = route_solver::solve(
+            &g.input(),
+            &Params {
+                seed: trial as u64,
+                ..Params::default()
+            },
+            &clock,
+        )
+        .unwrap();
+        let r = &sol.report;
+        // no cap, no time limit: the search ends exactly default_stall(n) kicks after the final route
+        assert_eq!(
+            sol.iterations,
+            r.best_iteration
+                + route_solver::search::default_stall(&Problem::new(&g.input()).unwrap())
+        );
+        let last = r.improvements.last().unwrap();
+        assert_eq!(last.cost, sol.cost);
+        assert_eq!(last.iteration, r.best_iteration);
+        for w in r.improvements.windows(2) {
+            assert!(w[1].cost < w[0].cost && w[1].iteration > w[0].iteration && w[1].ms >= w[0].ms);
+        }
+        let kicks = r.stats.get(route_solver::search::operators::Operator::Kick);
+        assert_eq!(kicks.tried, sol.iterations);
+        assert_eq!(kicks.improving as usize, r.improvements.len() - 1);
+    }
+}
+
+#[test]
+fn iteration_budget_results_do_not_depend_on_the_clock() {
+    // Same seed and kicks, a clock that jumps around: identical routes and reports
+    // (apart from the observed times).
+    struct Jumpy(std::cell::Cell<f64>);
+    impl Clock for Jumpy {
+        fn now_ms(&self) -> f64 {
+            let t = self.0.get() * 1.7 + 3.0;
+            self.0.set(t);
+            t
+        }
+    }
+    let mut rng = Rng::new(67);
+    for trial in 0..6 {
+        let g = random_instance(
+            &mut rng,
+            40 + 10 * trial,
+            ENDS[trial % 3],
+            trial % 2 == 0,
+            true,
+        );
+        let params = Params {
+            seed: 5,
+            max_iterations: 150,
+            stall_iterations: u32::MAX as u64,
+            ..Params::default()
+        };
+        let a = route_solver::solve(&g.input(), &params, &NativeClock::new()).unwrap();
+        let b =
+            route_solver::solve(&g.input(), &params, &Jumpy(std::cell::Cell::new(1.0))).unwrap();
+        assert_eq!(a.order, b.order);
+        assert_eq!(a.cost, b.cost);
+        assert_eq!(a.report.stats, b.report.stats);
+        assert_eq!(a.report.best_iteration, b.report.best_iteration);
+    }
+}
+
+#[test]
+fn ffi_solve_with_report_native() {
+    use route_solver::ffi;
+    let mut rng = Rng::new(71);
+    let g = random_instance(&mut rng, 30, End::Closed, false, false);
+    let n = 30;
+    let mut out = vec![0f64; 3 + n];
+    let mut report = vec![-1f64; ffi::REPORT_LEN];
+    let capacity = 3;
+    let mut events = vec![-1f64; 4 * capacity];
+    let st = ffi::solve_with_report(
+        g.dur.as_ptr(),
+        g.size as u32,
+        g.svc.as_ptr(),
+        g.dl.as_ptr(),
+        1,
+        4,
+        0.0,
+        200,
+        0,
+        out.as_mut_ptr(),
+        report.as_mut_ptr(),
+        report.len() as u32,
+        events.as_mut_ptr(),
+        capacity as u32,
+    );
+    assert_eq!(st, 0);
+    let total = report[2] as usize;
+    let written = report[3] as usize;
+    assert_eq!(written, total.min(capacity));
+    // the last event written is the final route
+    assert_eq!(events[4 * (written - 1) + 3], out[1]);
+    assert_eq!(events[4 * (written - 1) + 1], report[0]);
+    // kicks counter: tried = iterations
+    let kick = 4 + 3 * 6;
+    assert_eq!(report[kick], out[2]);
+    // the plain solve gives the same route
+    let mut plain = vec![0f64; 3 + n];
+    ffi::solve(
+        g.dur.as_ptr(),
+        g.size as u32,
+        g.svc.as_ptr(),
+        g.dl.as_ptr(),
+        1,
+        4,
+        0.0,
+        200,
+        0,
+        plain.as_mut_ptr(),
+    );
+    assert_eq!(plain, out);
+    // a null report pointer with a length is rejected
+    assert_eq!(
+        ffi::solve_with_report(
+            g.dur.as_ptr(),
+            g.size as u32,
+            g.svc.as_ptr(),
+            g.dl.as_ptr(),
+            1,
+            4,
+            0.0,
+            10,
+            0,
+            out.as_mut_ptr(),
+            std::ptr::null_mut(),
+            5,
+            std::ptr::null_mut(),
+            0,
+        ),
+        ffi::STATUS_NULL_POINTER
+    );
 }

@@ -1,10 +1,12 @@
 /**
  * TypeScript mirror of the WebAssembly ABI documented at the top of
- * solver-rs/src/ffi.rs (ABI_VERSION 1), and the marshalling around it.
+ * solver-rs/src/ffi.rs (ABI_VERSION 2), and the marshalling around it.
+ * Modules of ABI version 1 (older builds, for comparisons) are accepted too:
+ * they lack `solve_with_report`, so their results carry no report.
  *
- * Import:  env.now_ms() -> f64                        (performance.now())
+ * Import:  env.now_ms() -> f64                        (performance.now(), or the given clock)
  * Exports: memory
- *          abi_version() -> u32                       (= 1)
+ *          abi_version() -> u32                       (= 2)
  *          alloc(size: u32, align: u32) -> u32        (0 on failure)
  *          dealloc(ptr: u32, size: u32, align: u32)
  *          solve(durations: u32, size: u32, service: u32, deadline: u32, has_end: u32,
@@ -12,12 +14,24 @@
  *                stall_iterations: u32, out: u32) -> i32 status
  *            durations i32[size*size]; service, deadline i32[n], n = size - 1 - has_end;
  *            out f64[3 + n] = [lateness, duration, iterations, order...]
+ *          solve_with_report(<solve's 10 arguments>, report: u32, report_len: u32,
+ *                events: u32, events_capacity: u32) -> i32 status      (ABI 2)
+ *            report f64[REPORT_LEN] = [final kick, ms to final, events total, events written,
+ *              then (tried, improving, applied) per operator in OPERATOR_NAMES order]
+ *            events f64[4 * capacity] = (ms, kick, lateness, duration) per new best route
  *          trap_for_test()                            (always traps)
  */
 import { SolverError } from './errors.ts';
-import type { SolveOptions, SolveProblem, SolveResult } from './types.ts';
+import type { OperatorCounter, OperatorName, SolveOptions, SolveProblem, SolveReport, SolveResult } from './types.ts';
 
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
+/** ABI versions this host can drive. */
+export const SUPPORTED_ABI_VERSIONS = [1, 2];
+/** Operator counters in the report, in ABI order. */
+export const OPERATOR_NAMES: readonly OperatorName[] = ['two_opt', 'or_opt', 'swap', 'segment_swap', 'late_relocate', 'lin_kernighan', 'kick'];
+export const REPORT_LEN = 4 + 3 * OPERATOR_NAMES.length;
+/** Improvement events kept per solve (the final one is always kept). */
+export const EVENT_CAPACITY = 4096;
 /** Largest matrix side the module accepts. */
 export const MAX_SIZE = 4096;
 
@@ -49,7 +63,18 @@ export interface SolverExports {
     durations: number, size: number, service: number, deadline: number, hasEnd: number,
     seed: number, timeLimitMs: number, maxIterations: number, stallIterations: number, out: number,
   ): number;
+  /** ABI 2. */
+  solve_with_report?(
+    durations: number, size: number, service: number, deadline: number, hasEnd: number,
+    seed: number, timeLimitMs: number, maxIterations: number, stallIterations: number, out: number,
+    report: number, reportLen: number, events: number, eventsCapacity: number,
+  ): number;
   trap_for_test(): void;
+}
+
+export interface WasmSolverOptions {
+  /** Clock for the time limit and the report's times, in ms. Default performance.now(). */
+  clock?: () => number;
 }
 
 export function invalid(status: number, message: string): SolverError {
@@ -101,14 +126,27 @@ export class WasmSolver {
   readonly exports: SolverExports;
   private bytes: Uint8Array;
 
-  constructor(module: WebAssembly.Module) {
+  readonly abiVersion: number;
+  private readonly clock: () => number;
+
+  constructor(module: WebAssembly.Module, options: WasmSolverOptions = {}) {
+    const clock = options.clock ?? (() => performance.now());
+    this.clock = clock;
     const instance = new WebAssembly.Instance(module, {
-      env: { now_ms: () => performance.now() },
+      env: { now_ms: clock },
     });
     this.exports = instance.exports as unknown as SolverExports;
     const v = this.exports.abi_version();
-    if (v !== ABI_VERSION) throw new SolverError('load_failed', `solver ABI version ${v}, expected ${ABI_VERSION}`);
+    if (!SUPPORTED_ABI_VERSIONS.includes(v)) {
+      throw new SolverError('load_failed', `solver ABI version ${v}, expected one of ${SUPPORTED_ABI_VERSIONS.join(', ')}`);
+    }
+    this.abiVersion = v;
     this.bytes = new Uint8Array(this.exports.memory.buffer);
+  }
+
+  /** Can this module report operator counters and improvement events? */
+  get canReport(): boolean {
+    return this.abiVersion >= 2 && typeof this.exports.solve_with_report === 'function';
   }
 
   /** A view over the current memory (memory.grow detaches old views). */
@@ -139,20 +177,25 @@ export class WasmSolver {
       if (sPtr) ptrs.push([sPtr, p.serviceS.byteLength, 4]);
       const lPtr = this.put(p.deadlineS);
       if (lPtr) ptrs.push([lPtr, p.deadlineS.byteLength, 4]);
-      const outBytes = (3 + n) * 8;
-      const outPtr = e.alloc(outBytes, 8);
-      if (outPtr === 0) throw new SolverError('trap', 'solver out of memory');
-      ptrs.push([outPtr, outBytes, 8]);
-      const t0 = performance.now();
-      const status = e.solve(
+      const outPtr = this.allocF64(3 + n, ptrs);
+      const wantReport = o.report === true && this.canReport;
+      const reportPtr = wantReport ? this.allocF64(REPORT_LEN, ptrs) : 0;
+      const eventsPtr = wantReport ? this.allocF64(4 * EVENT_CAPACITY, ptrs) : 0;
+      const args = [
         dPtr, p.size, sPtr, lPtr, p.hasEnd ? 1 : 0,
         (o.seed ?? 1) >>> 0, o.timeLimitMs ?? 0, o.maxIterations ?? 0, o.stallIterations ?? 0, outPtr,
-      );
-      const solveMs = performance.now() - t0;
+      ] as const;
+      const t0 = this.clock();
+      const status = wantReport
+        ? e.solve_with_report!(...args, reportPtr, REPORT_LEN, eventsPtr, EVENT_CAPACITY)
+        : e.solve(...args);
+      const solveMs = this.clock() - t0;
       if (status !== Status.OK) throw invalid(status, `solver rejected the problem: ${statusName(status)}`);
       const out = new Float64Array(this.mem().buffer, outPtr, 3 + n);
       const order = Array.from(out.subarray(3), (x) => x);
-      return { order, latenessS: out[0], durationS: out[1], iterations: out[2], solveMs };
+      const result: SolveResult = { order, latenessS: out[0], durationS: out[1], iterations: out[2], solveMs };
+      if (wantReport) result.report = this.readReport(reportPtr, eventsPtr);
+      return result;
     } catch (err) {
       trapped = err instanceof WebAssembly.RuntimeError;
       throw err;
@@ -160,6 +203,29 @@ export class WasmSolver {
       // After a trap the allocator state is unknown: leave it, the caller drops the instance.
       if (!trapped) for (const [ptr, size, align] of ptrs) e.dealloc(ptr, size, align);
     }
+  }
+
+  private allocF64(count: number, ptrs: Array<[number, number, number]>): number {
+    const bytes = count * 8;
+    const ptr = this.exports.alloc(bytes, 8);
+    if (ptr === 0) throw new SolverError('trap', 'solver out of memory');
+    ptrs.push([ptr, bytes, 8]);
+    return ptr;
+  }
+
+  private readReport(reportPtr: number, eventsPtr: number): SolveReport {
+    const r = new Float64Array(this.mem().buffer, reportPtr, REPORT_LEN);
+    const written = r[3];
+    const ev = new Float64Array(this.mem().buffer, eventsPtr, 4 * written);
+    const improvements = [];
+    for (let k = 0; k < written; k++) {
+      improvements.push({ ms: ev[4 * k], iteration: ev[4 * k + 1], latenessS: ev[4 * k + 2], durationS: ev[4 * k + 3] });
+    }
+    const operators = {} as Record<OperatorName, OperatorCounter>;
+    OPERATOR_NAMES.forEach((name, k) => {
+      operators[name] = { tried: r[4 + 3 * k], improving: r[5 + 3 * k], applied: r[6 + 3 * k] };
+    });
+    return { finalIteration: r[0], msToFinal: r[1], improvementsTotal: r[2], improvements, operators };
   }
 
   trapForTest(): void {

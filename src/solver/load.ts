@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import { assetPath } from '../assets.ts';
-import { WasmSolver, checkModule } from './abi.ts';
+import { WasmSolver, checkModule, type WasmSolverOptions } from './abi.ts';
 import { SolverError } from './errors.ts';
 import type { SolveOptions, SolveProblem, SolveResult } from './types.ts';
 
@@ -27,6 +27,8 @@ export function compileSolverModule(wasmPath: string = DEFAULT_WASM_PATH): WebAs
 }
 
 export interface InThreadSolver {
+  /** ABI version of the loaded module (1 = older build without reports). */
+  readonly abiVersion: number;
   solve(problem: SolveProblem, options?: SolveOptions): SolveResult;
   /** Calls the module's trap_for_test export (tests). */
   trapForTest(): void;
@@ -36,21 +38,22 @@ export interface InThreadSolver {
  * In-thread solver for benchmarks and tests (blocks the calling thread).
  * A trap becomes SolverError('trap') and the instance is replaced.
  */
-export function loadSolver(wasmPath: string = DEFAULT_WASM_PATH): InThreadSolver {
+export function loadSolver(wasmPath: string = DEFAULT_WASM_PATH, options: WasmSolverOptions = {}): InThreadSolver {
   const module = compileSolverModule(wasmPath);
-  let inst = new WasmSolver(module);
+  let inst = new WasmSolver(module, options);
   const guard = <T>(f: () => T): T => {
     try {
       return f();
     } catch (err) {
       if (err instanceof WebAssembly.RuntimeError) {
-        inst = new WasmSolver(module);
+        inst = new WasmSolver(module, options);
         throw new SolverError('trap', `solver trapped: ${err.message}`);
       }
       throw err;
     }
   };
   return {
+    abiVersion: inst.abiVersion,
     solve: (problem, options = {}) => guard(() => inst.solve(problem, options)),
     trapForTest: () => guard(() => inst.trapForTest()),
   };

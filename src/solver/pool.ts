@@ -70,10 +70,13 @@ export class SolverPool {
       timeLimitMs: opts.timeLimitMs ?? 0,
       maxIterations: opts.maxIterations,
       stallIterations: opts.stallIterations,
+      report: opts.report,
     };
     const r = await this.dispatch(task, o.signal);
     if (!r.ok) throw fromResult(r);
-    return { order: r.order, latenessS: r.latenessS, durationS: r.durationS, solveMs: r.solveMs, iterations: r.iterations };
+    const result: SolveResult = { order: r.order, latenessS: r.latenessS, durationS: r.durationS, solveMs: r.solveMs, iterations: r.iterations };
+    if (r.report) result.report = r.report;
+    return result;
   }
 
   /** Test hook: make a worker's instance trap. Rejects with SolverError('trap'). */

@@ -20,10 +20,48 @@ export interface SolveOptions {
   timeLimitMs?: number;
   /** Cap on iterated-local-search iterations; 0 = none. */
   maxIterations?: number;
-  /** Stop after this many non-improving iterations; 0 = solver default (50 n + 500). */
+  /** Stop after this many kicks without a new best route; 0 = solver default (converged: see docs/solver.md). */
   stallIterations?: number;
   /** Pool only: abort a waiting or running solve (rejects with SolverError 'aborted'). */
   signal?: AbortSignal;
+  /**
+   * Also return `report` (operator counters, when the final route was first
+   * reached, the improvement events). Needs a module of ABI version 2;
+   * ignored for older modules. Default false.
+   */
+  report?: boolean;
+}
+
+export type OperatorName = 'two_opt' | 'or_opt' | 'swap' | 'segment_swap' | 'late_relocate' | 'lin_kernighan' | 'kick';
+
+/** tried: exact evaluations; improving: evaluations that beat the current route; applied: moves made.
+ * For `kick`: kicks made, kicks that led to a new best route, kicked routes accepted. */
+export interface OperatorCounter {
+  tried: number;
+  improving: number;
+  applied: number;
+}
+
+/** A new best route found during the search. */
+export interface Improvement {
+  /** ms since the solve started (module clock). */
+  ms: number;
+  /** Kicks made before it (0 = the first descent). */
+  iteration: number;
+  latenessS: number;
+  durationS: number;
+}
+
+export interface SolveReport {
+  /** Kick after which the final route was first reached (0 = the first descent). */
+  finalIteration: number;
+  /** When the final route was first reached (ms since the solve started). */
+  msToFinal: number;
+  /** Improvement events, in order (at most EVENT_CAPACITY; the final one always last). */
+  improvements: Improvement[];
+  /** Improvements in total (may exceed improvements.length). */
+  improvementsTotal: number;
+  operators: Record<OperatorName, OperatorCounter>;
 }
 
 export interface SolveResult {
@@ -35,8 +73,10 @@ export interface SolveResult {
   durationS: number;
   /** Wall time of the solve call (ms). */
   solveMs: number;
-  /** Iterated-local-search iterations (0 when solved exactly). */
+  /** Iterated-local-search iterations (kicks; 0 when solved exactly). */
   iterations: number;
+  /** Present when requested with `report: true` from a module of ABI version 2. */
+  report?: SolveReport;
 }
 
 export interface SolverPoolOptions {

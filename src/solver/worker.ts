@@ -7,6 +7,7 @@ import { workerData } from 'node:worker_threads';
 
 import { WasmSolver } from './abi.ts';
 import { SolverError } from './errors.ts';
+import type { SolveReport } from './types.ts';
 
 export interface SolveTask {
   kind: 'solve';
@@ -19,6 +20,7 @@ export interface SolveTask {
   timeLimitMs: number;
   maxIterations?: number;
   stallIterations?: number;
+  report?: boolean;
 }
 export interface TrapTask {
   kind: 'trap';
@@ -26,7 +28,7 @@ export interface TrapTask {
 export type Task = SolveTask | TrapTask;
 
 export type TaskResult =
-  | { ok: true; order: number[]; latenessS: number; durationS: number; iterations: number; solveMs: number; instances: number }
+  | { ok: true; order: number[]; latenessS: number; durationS: number; iterations: number; solveMs: number; report?: SolveReport; instances: number }
   | { ok: false; code: string; message: string; status?: number; statusName?: string; instances: number };
 
 const module: WebAssembly.Module = workerData.module;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { ABI_VERSION, DEFAULT_WASM_PATH, SolverError, Status, compileSolverModule, loadSolver } from '../../src/solver/index.ts';
+import { ABI_VERSION, DEFAULT_WASM_PATH, OPERATOR_NAMES, SolverError, Status, compileSolverModule, loadSolver } from '../../src/solver/index.ts';
 import { closedTourProblem, parseTsplib, tourFromOrder, tourLength } from '../../scripts/lib/tsplib.ts';
 import { SAMPLE_DIR, bruteForce, evaluate, isPermutation, randomProblem, type EndKind } from './helpers.ts';
 
@@ -13,7 +13,7 @@ describe('solver ABI', () => {
   it('module has the documented exports and imports', () => {
     const module = compileSolverModule();
     const exports = WebAssembly.Module.exports(module).map((e) => `${e.kind}:${e.name}`);
-    for (const e of ['memory:memory', 'function:abi_version', 'function:alloc', 'function:dealloc', 'function:solve', 'function:trap_for_test']) {
+    for (const e of ['memory:memory', 'function:abi_version', 'function:alloc', 'function:dealloc', 'function:solve', 'function:solve_with_report', 'function:trap_for_test']) {
       assert.ok(exports.includes(e), `missing export ${e}`);
     }
     const imports = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}:${i.kind}`);
@@ -113,6 +113,48 @@ describe('solver ABI', () => {
     assert.throws(() => solver.trapForTest(), (e: unknown) => e instanceof SolverError && e.code === 'trap');
     const p = randomProblem(9, 8, 'open');
     assert.deepEqual(evaluate(p, solver.solve(p).order), bruteForce(p));
+  });
+
+  it('report: improvement events end at the returned route, counters add up, absent unless asked', () => {
+    const solver = loadSolver();
+    assert.equal(solver.abiVersion, 2);
+    for (const [k, end] of (['open', 'closed', 'separate'] as const).entries()) {
+      const p = randomProblem(300 + k, 70, end, { deadlines: k === 1, service: true });
+      const r = solver.solve(p, { seed: 2, maxIterations: 250, stallIterations: 0xffffffff, timeLimitMs: 0, report: true });
+      const rep = r.report!;
+      assert.ok(rep, 'report requested');
+      assert.equal(rep.improvements.length, rep.improvementsTotal);
+      const last = rep.improvements.at(-1)!;
+      assert.deepEqual([last.latenessS, last.durationS, last.iteration], [r.latenessS, r.durationS, rep.finalIteration]);
+      assert.equal(rep.improvements[0].iteration, 0);
+      for (let i = 1; i < rep.improvements.length; i++) {
+        const [a, b] = [rep.improvements[i - 1], rep.improvements[i]];
+        assert.ok(b.latenessS < a.latenessS || (b.latenessS === a.latenessS && b.durationS < a.durationS), 'costs strictly improve');
+        assert.ok(b.iteration > a.iteration && b.ms >= a.ms);
+      }
+      assert.ok(rep.msToFinal >= 0 && rep.msToFinal <= r.solveMs + 1);
+      assert.deepEqual(Object.keys(rep.operators), [...OPERATOR_NAMES]);
+      assert.equal(rep.operators.kick.tried, r.iterations);
+      assert.equal(rep.operators.kick.improving, rep.improvements.length - 1);
+      for (const name of OPERATOR_NAMES) {
+        const c = rep.operators[name];
+        assert.ok(c.improving <= c.tried && (name === 'kick' || name === 'late_relocate' || c.applied === c.improving), `${name} counters`);
+      }
+      // the report does not change the search
+      const plain = solver.solve(p, { seed: 2, maxIterations: 250, stallIterations: 0xffffffff, timeLimitMs: 0 });
+      assert.equal(plain.report, undefined);
+      assert.deepEqual(plain.order, r.order);
+    }
+  });
+
+  it('the host clock drives the time limit (a clock that advances 1 ms per read)', () => {
+    let t = 0;
+    const solver = loadSolver(DEFAULT_WASM_PATH, { clock: () => ++t });
+    const p = randomProblem(77, 120, 'closed');
+    const r = solver.solve(p, { seed: 1, timeLimitMs: 40, stallIterations: 0xffffffff, report: true });
+    assert.ok(isPermutation(r.order, 120));
+    assert.ok(r.iterations < 40, `iterations ${r.iterations}`);
+    assert.ok(r.solveMs > 0 && r.solveMs < 400, `solveMs ${r.solveMs} in fake ms`);
   });
 
   it('status codes are stable', () => {

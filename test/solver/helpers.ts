@@ -8,6 +8,7 @@ import type { SolveProblem } from '../../src/solver/index.ts';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The TSPLIB set shipped in the repository (instances, optimal tours, optima.json). */
 export const SAMPLE_DIR = fileURLToPath(new URL('../../data/tsplib/', import.meta.url));
+export const TSPLIB_DIR = SAMPLE_DIR;
 
 export type EndKind = 'open' | 'closed' | 'separate';
 

@@ -19,7 +19,13 @@ describe('SolverPool', () => {
         assert.deepEqual({ latenessS: r.latenessS, durationS: r.durationS }, evaluate(problems[k], r.order));
         assert.deepEqual(r.order, local.solve(problems[k], opts).order, `problem ${k}: pool and in-thread differ`);
         assert.ok(r.solveMs >= 0);
+        assert.equal(r.report, undefined);
       });
+      // the report crosses the thread boundary when asked for
+      const withReport = await pool.solve(problems[7], { ...opts, report: true });
+      assert.deepEqual(withReport.order, results[7].order);
+      assert.equal(withReport.report?.operators.kick.tried, withReport.iterations);
+      assert.equal(withReport.report?.improvements.at(-1)?.durationS, withReport.durationS);
     } finally {
       await pool.close();
     }

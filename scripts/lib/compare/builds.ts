@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 
-import { ABI_VERSION } from '../../../src/solver/abi.ts';
+import { SUPPORTED_ABI_VERSIONS } from '../../../src/solver/abi.ts';
 import { compileSolverModule } from '../../../src/solver/load.ts';
 import { ROOT } from './manifest.ts';
 import { moduleAbiVersion } from './wasm-build.ts';
@@ -77,8 +77,8 @@ function wasmBuild(label: string, path: string): BuildSpec {
   } catch (err) {
     throw new BuildError(`--build ${path}: not a solver module (${(err as Error).message}); build one with npm run build:solver`);
   }
-  if (abiVersion !== ABI_VERSION && abiVersion !== 1) {
-    throw new BuildError(`--build ${path}: the module speaks solver ABI ${abiVersion}; this checkout reads ABI ${ABI_VERSION}${ABI_VERSION === 1 ? '' : ' and 1'}: compare it from a checkout of its own version`);
+  if (!SUPPORTED_ABI_VERSIONS.includes(abiVersion)) {
+    throw new BuildError(`--build ${path}: the module speaks solver ABI ${abiVersion}; this checkout reads ABI ${SUPPORTED_ABI_VERSIONS.join(' and ')}: compare it from a checkout of its own version`);
   }
   return { kind: 'wasm', label, path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, abiVersion };
 }

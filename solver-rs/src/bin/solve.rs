@@ -1,5 +1,8 @@
 //! Native CLI: solve problem files and print one JSON line per file:
-//! `{"status":0,"order":[...],"latenessS":..,"durationS":..,"iterations":..}`.
+//! `{"status":0,"order":[...],"latenessS":..,"durationS":..,"iterations":..,
+//!   "finalIteration":..,"improvements":[[kick,lateness,duration],...],
+//!   "operators":{"two_opt":[tried,improving,applied],...}}`
+//! (everything the search decided; the observed times are left out).
 //!
 //! File format (whitespace-separated integers):
 //!   size has_end seed max_iterations stall_iterations
@@ -10,6 +13,7 @@
 //! deterministic and must equal the WASM build's for the same input.
 #![deny(unsafe_code)]
 
+use route_solver::search::operators::OPERATORS;
 use route_solver::{Input, NativeClock, Params};
 
 fn main() {
@@ -58,6 +62,7 @@ fn solve_file(path: &str) {
         time_limit_ms: 0.0,
         max_iterations: nums[3] as u64,
         stall_iterations: nums[4] as u64,
+        options: Default::default(),
     };
     let inp = Input {
         size,
@@ -69,12 +74,34 @@ fn solve_file(path: &str) {
     match route_solver::solve(&inp, &params, &NativeClock::new()) {
         Ok(sol) => {
             let order: Vec<String> = sol.order.iter().map(|x| x.to_string()).collect();
+            let improvements: Vec<String> = sol
+                .report
+                .improvements
+                .iter()
+                .map(|e| format!("[{},{},{}]", e.iteration, e.cost.lateness, e.cost.duration))
+                .collect();
+            let operators: Vec<String> = OPERATORS
+                .iter()
+                .map(|op| {
+                    let c = sol.report.stats.get(*op);
+                    format!(
+                        "\"{}\":[{},{},{}]",
+                        op.name(),
+                        c.tried,
+                        c.improving,
+                        c.applied
+                    )
+                })
+                .collect();
             println!(
-                "{{\"status\":0,\"order\":[{}],\"latenessS\":{},\"durationS\":{},\"iterations\":{}}}",
+                "{{\"status\":0,\"order\":[{}],\"latenessS\":{},\"durationS\":{},\"iterations\":{},\"finalIteration\":{},\"improvements\":[{}],\"operators\":{{{}}}}}",
                 order.join(","),
                 sol.cost.lateness,
                 sol.cost.duration,
-                sol.iterations
+                sol.iterations,
+                sol.report.best_iteration,
+                improvements.join(","),
+                operators.join(",")
             );
         }
         Err(e) => println!("{{\"status\":{}}}", e as i32),
