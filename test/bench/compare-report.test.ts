@@ -40,9 +40,14 @@ test('the run writes every raw result, scored and valid', () => {
     assert.equal(new Set(r.order).size, r.order!.length);
     if (r.set === 'tsplib') assert.ok(r.durationS! >= OPTIMA[r.instance], `${r.instance} ${r.durationS} below the optimum`);
   }
-  // ABI 1 reports no improvement events: the report says the curve is sampled from the budgets
-  assert.ok(run.results.every((r) => r.events === null && r.timeToFinalMs === null));
-  assert.match(run.html, /A, B: these builds report no improvement events, so the curve is sampled by running each budget/);
+  // ABI 2 builds report their improvement events: the last one is the route returned, reached at timeToFinalMs
+  for (const r of run.results) {
+    assert.ok(Array.isArray(r.events) && r.events.length > 0, `${r.instance}: no improvement events`);
+    const last = r.events[r.events.length - 1] as number[];
+    assert.deepEqual([last[1], last[2]], [r.latenessS, r.durationS], `${r.instance}: the last event is the final route`);
+    assert.equal(typeof r.timeToFinalMs, 'number');
+  }
+  assert.match(run.html, /A, B: from the improvement events the solver reports during the search/);
 });
 
 function tsplibGap(r: RawResult) {

@@ -37,9 +37,10 @@ export function moduleAbiVersion(module: WebAssembly.Module): number {
 export function wasmSolve(module: WebAssembly.Module, abiVersion: number, problem: SolveProblem, o: WasmSolveOptions): SolveOutcome {
   if (abiVersion === ABI_VERSION) {
     const t0 = performance.now();
-    const r = new WasmSolver(module).solve(problem, { seed: o.seed, timeLimitMs: o.budgetMs, maxIterations: o.maxIterations ?? 0 });
+    // report: the solver's improvement events and the time it first reached its final route (ABI 2)
+    const r = new WasmSolver(module).solve(problem, { seed: o.seed, timeLimitMs: o.budgetMs, maxIterations: o.maxIterations ?? 0, report: true });
     const elapsedMs = performance.now() - t0;
-    const extra = r as unknown as Record<string, unknown>;
+    const extra: Record<string, unknown> = { ...(r as unknown as Record<string, unknown>), ...(r.report ? { improvements: r.report.improvements, timeToFinalMs: r.report.msToFinal } : {}) };
     const events = readEvents(extra.events ?? extra.improvements);
     return {
       order: r.order,
