@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { parseTsplib } from '../tsplib.ts';
-import { plantedInstance, type PlantedFamily } from '../planted.ts';
+import { PLANTED_FAMILIES, plantedInstance, type PlantedFamily } from '../planted.ts';
 import type { SetName } from './types.ts';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -54,28 +54,7 @@ export function setNames(m: Manifest): SetName[] {
 
 // ---- building the manifest from its sources ----
 
-/**
- * The planted-deadline families of bench:deadlines (same parameters, same
- * instance seeds 1000·(family index + 1) + k), two instances per family.
- */
-export const PLANTED_FAMILIES: PlantedFamily[] = [
-  { name: 'tight-20', n: 20, hasEnd: true, slackS: 60, share: 100, service: [60, 300] },
-  { name: 'tight-50', n: 50, hasEnd: true, slackS: 60, share: 100, service: [60, 300] },
-  { name: 'tight-100-open', n: 100, hasEnd: false, slackS: 120, share: 100, service: [60, 300] },
-  { name: 'medium-50', n: 50, hasEnd: true, slackS: 900, share: 60, service: [60, 600] },
-  { name: 'medium-100', n: 100, hasEnd: true, slackS: 900, share: 60, service: [60, 600] },
-  { name: 'medium-200', n: 200, hasEnd: true, slackS: 900, share: 60, service: [0, 300] },
-  { name: 'loose-100', n: 100, hasEnd: false, slackS: 3600, share: 30, service: [60, 600] },
-  { name: 'loose-200', n: 200, hasEnd: true, slackS: 3600, share: 30, service: [0, 300] },
-  { name: 'nosvc-tight-50', n: 50, hasEnd: true, slackS: 30, share: 100, service: [0, 0] },
-  { name: 'exact-30', n: 30, hasEnd: true, slackS: 0, share: 100, service: [60, 300] },
-  { name: 'exact-100-open', n: 100, hasEnd: false, slackS: 0, share: 100, service: [60, 300] },
-  { name: 'exact-200', n: 200, hasEnd: true, slackS: 0, share: 100, service: [0, 300] },
-  { name: 'greedy-tight-50', n: 50, hasEnd: true, slackS: 300, share: 50, service: [60, 300], plant: 'greedy' },
-  { name: 'greedy-tight-100', n: 100, hasEnd: true, slackS: 300, share: 50, service: [60, 300], plant: 'greedy' },
-  { name: 'greedy-exact-100', n: 100, hasEnd: false, slackS: 0, share: 30, service: [60, 300], plant: 'greedy' },
-  { name: 'greedy-tight-200', n: 200, hasEnd: true, slackS: 120, share: 40, service: [0, 300], plant: 'greedy' },
-];
+export { PLANTED_FAMILIES };
 export const PLANTED_PER_FAMILY = 2;
 
 /** City instances: the depot's INSEE code and the sizes drawn around it. */
