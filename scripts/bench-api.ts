@@ -9,19 +9,17 @@ import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Billing } from '../src/billing/billing.js';
 import { SqliteStore } from '../src/store/sqlite.js';
 import { startServiceProcess } from '../test/helpers/process.js';
+import { parseCliArgs } from './lib/cli-args.js';
 
-const { values } = parseArgs({
-  options: {
+const { values } = parseCliArgs({
     duration: { type: 'string', default: '10' },
     sizes: { type: 'string', default: '10,50,200' },
     connections: { type: 'string', default: '1,8' },
     json: { type: 'boolean', default: false },
-  },
-});
+  }, 'usage: npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]');
 const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
 const databasePath = join(dir, 'bench.db');
 

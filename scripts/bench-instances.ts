@@ -13,14 +13,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Billing } from '../src/billing/billing.js';
 import { openStore } from '../src/store/open.js';
 import { startPostgres, type PostgresServer } from '../test/helpers/postgres.js';
 import { startServiceProcess, type ServiceProcess } from '../test/helpers/process.js';
+import { parseCliArgs } from './lib/cli-args.js';
 
-const { values } = parseArgs({
-  options: {
+const { values } = parseCliArgs({
     duration: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '8' },
     stops: { type: 'string', default: '200' },
@@ -28,8 +27,7 @@ const { values } = parseArgs({
     stores: { type: 'string', default: 'sqlite,postgres' },
     'solver-time-limit-ms': { type: 'string', default: '100' },
     json: { type: 'boolean', default: false },
-  },
-});
+  }, 'usage: npm run --silent bench:instances -- [--duration 20] [--concurrency 8] [--stops 200] [--instances 1,2] [--stores sqlite,postgres] [--solver-time-limit-ms 100] [--json]');
 const durationMs = Number(values.duration) * 1000;
 const concurrency = Number(values.concurrency);
 const stopCount = Number(values.stops);

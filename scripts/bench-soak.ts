@@ -9,12 +9,12 @@
 import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Billing } from '../src/billing/billing.js';
 import { SqliteStore } from '../src/store/sqlite.js';
 import { startServiceProcess } from '../test/helpers/process.js';
+import { parseCliArgs } from './lib/cli-args.js';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '8' } } });
+const { values } = parseCliArgs({ minutes: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '8' } }, 'usage: npm run --silent bench:soak -- [--minutes 10] [--concurrency 8]');
 const durationMs = Number(values.minutes) * 60_000;
 const dir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
 const databasePath = join(dir, 'soak.db');
