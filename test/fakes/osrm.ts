@@ -13,6 +13,7 @@ export type FakeOsrmMode =
   | { kind: 'ok' }
   | { kind: 'stall' } // accept the request, never answer
   | { kind: 'hold' } // keep the request until release(), then answer it as 'ok'
+  | { kind: 'delay'; ms: number } // answer as 'ok' after ms
   | { kind: 'status'; status: number; body?: unknown } // answer with this status and JSON body
   | { kind: 'code'; code: string; message?: string } // 200 with code != "Ok"
   | { kind: 'malformed' } // 200 with a body that is not the Table shape
@@ -57,8 +58,7 @@ export async function startFakeOsrm(opts: { maxTableSize?: number; mode?: FakeOs
     maxTableSize: opts.maxTableSize ?? 100,
   };
   const held: Array<[IncomingMessage, ServerResponse]> = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (state.mode.kind === 'hold') { held.push([req, res]); return; }
+  const answer = (req: IncomingMessage, res: ServerResponse): void => {
     const u = new URL(req.url ?? '/', 'http://x');
     const m = /^\/table\/v1\/([^/]+)\/(.+)$/.exec(u.pathname);
     if (!m) return send(res, 400, { code: 'InvalidUrl', message: `URL string malformed: ${u.pathname}` });
@@ -101,6 +101,12 @@ export async function startFakeOsrm(opts: { maxTableSize?: number; mode?: FakeOs
       }),
     );
     send(res, 200, { code: 'Ok', durations, distances, sources: sources.map(waypoint), destinations: destinations.map(waypoint) });
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const mode = state.mode;
+    if (mode.kind === 'hold') held.push([req, res]);
+    else if (mode.kind === 'delay') setTimeout(() => answer(req, res), mode.ms);
+    else answer(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -114,7 +120,7 @@ export async function startFakeOsrm(opts: { maxTableSize?: number; mode?: FakeOs
     get held() { return held.length; },
     release() {
       state.mode = { kind: 'ok' };
-      for (const [req, res] of held.splice(0)) server.emit('request', req, res);
+      for (const [req, res] of held.splice(0)) answer(req, res);
     },
     async close() {
       server.closeAllConnections();

@@ -25,7 +25,7 @@ import { Billing } from '../../src/billing/billing.js';
 import { loadConfig } from '../../src/config.js';
 import type { ApiKeyRecord, Store } from '../../src/store/types.js';
 import { openStore } from '../../src/store/open.js';
-import { startFakeOsrm } from '../fakes/osrm.js';
+import { startFakeOsrm, type FakeOsrm } from '../fakes/osrm.js';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { freePort, spawnServiceProcess, startServiceProcess, type ServiceProcess } from '../helpers/process.js';
 import { auditLedger, LiveClients, until, type LogicalCall } from '../helpers/live-calls.js';
@@ -36,12 +36,33 @@ const BASE_ENV = { ...LEASE, REQUEST_DEADLINE_MS: '30000', SOLVER_TIME_LIMIT_MS:
 const limits = { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 };
 
 let pgServer: PostgresServer;
+let slowOsrm: FakeOsrm;
 const running: ServiceProcess[] = [];
-before(async () => { pgServer = await startPostgres(); });
+const loads: Array<{ stop(): Promise<void> }> = [];
+before(async () => {
+  pgServer = await startPostgres();
+  slowOsrm = await startFakeOsrm({ mode: { kind: 'delay', ms: 1500 } });
+});
+// a failed assertion leaves servers and client loads behind: end them all, so that the file ends too
 after(async () => {
   for (const p of running) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  await Promise.all(loads.map((l) => l.stop()));
+  await slowOsrm?.close();
   await pgServer?.stop();
 });
+
+/**
+ * Routing through an OSRM that answers after 1.5 s: every call this server takes holds its
+ * debit pending for that long, so a kill right after a pending debit is seen always orphans one
+ * (with the default haversine routing a small call can settle between the look and the kill).
+ */
+const slowRouting = (): Record<string, string> => ({ ROUTING: 'osrm', OSRM_URL: slowOsrm.url, OSRM_TIMEOUT_MS: '60000' });
+
+function startLoad(clients: LiveClients, urls: () => string[], count: number): { stop(): Promise<void> } {
+  const load = clients.load(urls, count);
+  loads.push(load);
+  return load;
+}
 
 type Kind = 'sqlite' | 'postgres';
 
@@ -109,9 +130,9 @@ describe('instance leases with real server processes', () => {
     const initial = 1_000_000;
     const { key, record } = await new Billing(db.store, { limits }).issueKey('live', { stops: initial });
     const env = { ...db.env, ...BASE_ENV };
-    const a = await start(env);
+    const a = await start({ ...env, ...slowRouting() });
     const clients = new LiveClients(key, 'k9');
-    const load = clients.load(() => [a.url], 6);
+    const load = startLoad(clients, () => [a.url], 6);
     await until('calls in flight', 20_000, async () => [...clients.calls.values()].filter((c) => c.status === 200).length >= 5);
     // kill while a debit is pending
     await until('a pending debit', 20_000, async () => (await db.query('SELECT 1 FROM pending_debits LIMIT 1')).length > 0);
@@ -159,11 +180,11 @@ describe('instance leases with real server processes', () => {
       const initial = 1_000_000;
       const { key, record } = await new Billing(db.store, { limits }).issueKey('live', { stops: initial });
       const env = { ...db.env, ...BASE_ENV };
-      const servers = await Promise.all([start(env), start(env), start(env)]);
+      const servers = await Promise.all([start({ ...env, ...slowRouting() }), start(env), start(env)]);
       const [victim, ...survivors] = servers;
       const clients = new LiveClients(key, `${kind}-3`);
       let targets = servers.map((s) => s.url);
-      const load = clients.load(() => targets, 6);
+      const load = startLoad(clients, () => targets, 6);
       await until('calls answered', 30_000, async () => [...clients.calls.values()].filter((c) => c.status === 200).length >= 10);
       await until('a pending debit on the victim', 20_000, async () => {
         const lease = await leaseOf(db, victim);
