@@ -9,6 +9,8 @@ import { generateApiKey, hashApiKey, lastFour, parseApiKey } from './keys.js';
 import { MINUTE_MS, minuteWindowStart, nextParisMidnightMs, parisDay } from './sandbox-clock.js';
 import { fixedOwner, type ChargeOwner } from './lease.js';
 
+export type { ApiKeyRecord };
+
 export type Clock = () => Date;
 
 export interface Debit {

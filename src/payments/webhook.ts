@@ -15,6 +15,8 @@ import type { Store } from '../store/types.js';
 import { isPackId, PACK_STOPS } from './packs.js';
 import { verifyStripeEvent } from './stripe.js';
 
+import type { WebhookHandler } from './types.js';
+
 export type WebhookResult =
   | { received: true; result: 'credited'; createdKey: boolean }
   | { received: true; result: 'duplicate' }
@@ -22,7 +24,7 @@ export type WebhookResult =
 
 const invalidSignature = (message: string): ApiError => new ApiError(400, 'invalid_signature', message);
 
-export class StripeWebhook {
+export class StripeWebhook implements WebhookHandler {
   constructor(
     private readonly store: Store,
     private readonly outbox: Outbox,
