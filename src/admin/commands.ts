@@ -1,7 +1,7 @@
 /** The admin CLI's commands (src/admin/cli.ts parses the arguments and picks one). */
 import type { Config } from '../config.js';
 import type { Billing } from '../billing/billing.js';
-import { generateApiKey, hashApiKey, lastFour, parseApiKey } from '../billing/keys.js';
+import { hashApiKey, newKeyMaterial, parseApiKey } from '../billing/keys.js';
 import { replacementKeyMail } from '../mail/messages.js';
 import { Outbox } from '../mail/outbox.js';
 import { createMailSender, type MailLog } from '../mail/sender.js';
@@ -105,10 +105,10 @@ export async function keysResendEmail(args: string[], store: Store, io: CliIo, c
   if (record.kind !== 'live') throw new UsageError('Only live keys are issued by e-mail.');
   if (record.revokedAt) throw new UsageError(`Key …${record.last4} is revoked.`);
   if (!record.email) throw new UsageError(`Key …${record.last4} has no e-mail address.`);
-  const key = generateApiKey('live');
+  const { key, keyHash, last4 } = newKeyMaterial('live');
   const outcome = await store.replaceKey({
     oldKeyId: record.id,
-    newKey: { keyHash: hashApiKey(key), last4: lastFour(key) },
+    newKey: { keyHash, last4 },
     composeMail: ({ oldKey, balance }) => replacementKeyMail({ to: oldKey.email!, key, oldLast4: oldKey.last4, balance, publicBaseUrl: config.publicBaseUrl }),
     now: new Date(),
   });
