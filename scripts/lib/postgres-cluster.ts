@@ -61,6 +61,16 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
+/** Creates uniquely named databases on the server, remembering them in `created` (dropped on stop when external). */
+function databaseCreator(adminUrl: string, created: string[]): PostgresServer['createDatabase'] {
+  return async (prefix = 'ros_test') => {
+    const name = uniqueName(prefix);
+    await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+    created.push(name);
+    return withDatabase(adminUrl, name);
+  };
+}
+
 export async function startPostgres(): Promise<PostgresServer> {
   const external = process.env.TEST_DATABASE_URL;
   const created: string[] = [];
@@ -68,12 +78,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     const adminUrl = external;
     return {
       adminUrl,
-      async createDatabase(prefix = 'ros_test') {
-        const name = uniqueName(prefix);
-        await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
-        created.push(name);
-        return withDatabase(adminUrl, name);
-      },
+      createDatabase: databaseCreator(adminUrl, created),
       async stop() {
         for (const name of created.splice(0)) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
       },
@@ -117,12 +122,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   });
   return {
     adminUrl,
-    async createDatabase(prefix = 'ros_test') {
-      const name = uniqueName(prefix);
-      await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
-      created.push(name);
-      return withDatabase(adminUrl, name);
-    },
+    createDatabase: databaseCreator(adminUrl, created),
     stop,
   };
 }

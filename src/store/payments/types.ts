@@ -8,8 +8,8 @@ export interface PaymentStatus extends PaymentRecord {
   mailSentAt: string | null;
 }
 
-export interface PaymentRecord {
-  id: number;
+/** What a paid Checkout Session says: its ids, who paid, for which pack, how much. */
+export interface PaidSession {
   stripeEventId: string;
   stripeSessionId: string;
   email: string;
@@ -17,6 +17,10 @@ export interface PaymentRecord {
   stops: number;
   amountCents: number;
   currency: string;
+}
+
+export interface PaymentRecord extends PaidSession {
+  id: number;
   keyId: number;
   keyLast4: string;
   /** True when this payment created the key, false when it topped up an existing one. */
@@ -24,14 +28,7 @@ export interface PaymentRecord {
   createdAt: string;
 }
 
-export interface PurchaseRequest {
-  stripeEventId: string;
-  stripeSessionId: string;
-  email: string;
-  packId: string;
-  stops: number;
-  amountCents: number;
-  currency: string;
+export interface PurchaseRequest extends PaidSession {
   /** Used only when the e-mail has no active live key. */
   newKey: KeyMaterial;
   /** Composes the e-mail once the transaction knows which key was credited and its new balance. */
