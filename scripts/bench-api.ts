@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Billing } from '../src/billing/billing.js';
 import { SqliteStore } from '../src/store/sqlite.js';
-import { startServiceProcess } from '../test/helpers/process.js';
+import { startServiceProcess } from './lib/service-process.js';
 import { parseCliArgs } from './lib/cli-args.js';
+import { parisStops } from './lib/paris-stops.js';
 
 const { values } = parseCliArgs({
     duration: { type: 'string', default: '10' },
@@ -23,11 +24,7 @@ const { values } = parseCliArgs({
 const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
 const databasePath = join(dir, 'bench.db');
 
-function stopsAround(count: number, seed: number) {
-  let s = seed;
-  const rand = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
-  return Array.from({ length: count }, (_, i) => ({ id: `p${i}`, latitude: 48.78 + rand() * 0.16, longitude: 2.22 + rand() * 0.26 }));
-}
+const stopsAround = parisStops;
 
 const seedStore = new SqliteStore(databasePath);
 const { key } = await new Billing(seedStore, { limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 } }).issueKey('live', { stops: 1_000_000_000 });

@@ -21,7 +21,7 @@ import { Billing } from '../src/billing/billing.js';
 import { SqliteStore } from '../src/store/sqlite.js';
 import { startFakeGeoplateforme, type FakeAddress } from '../test/fakes/geoplateforme.js';
 import { PARIS_ADDRESSES, parisAddressStops } from '../test/fakes/paris-addresses.js';
-import { startServiceProcess, type ServiceProcess } from '../test/helpers/process.js';
+import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 
 const { values } = parseArgs({
   options: {

@@ -15,8 +15,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Billing } from '../src/billing/billing.js';
 import { openStore } from '../src/store/open.js';
-import { startPostgres, type PostgresServer } from '../test/helpers/postgres.js';
-import { startServiceProcess, type ServiceProcess } from '../test/helpers/process.js';
+import { startPostgres, type PostgresServer } from './lib/postgres-cluster.js';
+import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { parseCliArgs } from './lib/cli-args.js';
 
 const { values } = parseCliArgs({

@@ -23,8 +23,8 @@ import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/store/open.js';
 import type { IntegrityReport } from '../src/store/types.js';
 import { auditLedger, LiveClients, until } from '../test/helpers/live-calls.js';
-import { startPostgres, type PostgresServer } from '../test/helpers/postgres.js';
-import { freePort, startServiceProcess, type ServiceProcess } from '../test/helpers/process.js';
+import { startPostgres, type PostgresServer } from './lib/postgres-cluster.js';
+import { freePort, startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 
 const { values } = parseArgs({
   options: {

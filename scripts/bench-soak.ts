@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Billing } from '../src/billing/billing.js';
 import { SqliteStore } from '../src/store/sqlite.js';
-import { startServiceProcess } from '../test/helpers/process.js';
+import { startServiceProcess } from './lib/service-process.js';
 import { parseCliArgs } from './lib/cli-args.js';
 
 const { values } = parseCliArgs({ minutes: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '8' } }, 'usage: npm run --silent bench:soak -- [--minutes 10] [--concurrency 8]');

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { HaversineProvider } from '../src/geo/routing/haversine.ts';
 import { DEFAULT_WASM_PATH, loadSolver } from '../src/solver/load.ts';
 import type { SolveProblem } from '../src/solver/types.ts';
+import { parisStops } from './lib/paris-stops.ts';
 
 const SERVICE_DEFAULT_TIME_LIMIT_MS = 250;
 
@@ -59,12 +60,8 @@ const builds = (values.build ?? [DEFAULT_WASM_PATH]).map((b) => {
   return { label: b, file: resolve(file), ms };
 });
 
-/** bench:api's stop generator (same LCG, same box), so instance 0 is its request. */
-function stopsAround(n: number, genSeed: number) {
-  let s = genSeed;
-  const rand = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
-  return Array.from({ length: n }, () => ({ latitude: 48.78 + rand() * 0.16, longitude: 2.22 + rand() * 0.26 }));
-}
+/** bench:api's stops (scripts/lib/paris-stops.ts), so instance 0 is its request. */
+const stopsAround = (n: number, genSeed: number) => parisStops(n, genSeed).map(({ latitude, longitude }) => ({ latitude, longitude }));
 
 async function problemFor(n: number, genSeed: number): Promise<SolveProblem> {
   const points = [{ latitude: 48.8566, longitude: 2.3522 }, ...stopsAround(n, genSeed)];

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { baseDir } from '../src/assets.js';
-import { freePort } from '../test/helpers/process.js';
+import { freePort } from './lib/service-process.js';
 
 const { values } = parseArgs({
   options: {

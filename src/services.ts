@@ -6,7 +6,10 @@ import { Billing, type Clock } from './billing/billing.js';
 import { InstanceLease, type LeaseEvents } from './billing/lease.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
-import type { CheckoutProvider } from './api/checkout/router.js';
+import type { CheckoutProvider } from './payments/types.js';
+import { paymentOpenApiPaths } from './api/openapi/payments.js';
+import { packsRouter } from './api/packs/router.js';
+import { stripeWebhookRouter } from './api/webhooks/router.js';
 import { Idempotency } from './api/optimize/idempotency.js';
 import { OptimizePipeline, type RouteSolver } from './api/optimize/pipeline.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
@@ -21,7 +24,7 @@ import type { AppState } from './http/state.js';
 import { buildPaymentServices, type Outbox, type PaymentDeps } from './payments/index.js';
 import type { CheckoutSessions } from './payments/sessions.js';
 import { ConsoleTestKeys } from './console/test-keys.js';
-import { bodyLimitsOf, RequestBodies } from './http/body.js';
+import { bodyLimitsOf, RequestBodies, WEBHOOK_BODY_LIMIT_BYTES } from './http/body.js';
 import { StoreWritability, type Readiness } from './readiness.js';
 
 /** Margin past the request deadline before an unsettled charge is given back by its own instance's recovery sweep. */
@@ -100,7 +103,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   lease.start();
 
   const bodies = new RequestBodies(bodyLimitsOf(config));
-  const payments = buildPaymentServices(config, { store, billing, logger, clock, bodies, ...overrides.payments });
+  const payments = buildPaymentServices(config, { store, billing, logger, clock, ...overrides.payments });
 
   const routingSettings: RoutingSettings = {
     haversine: { circuityFactor: config.routing.circuityFactor },
@@ -164,8 +167,8 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     optimizer,
     idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, config.optimize.requestDeadlineMs + CHARGE_GRACE_MS, lease, clock),
     checkout: payments.checkout,
-    routers: payments.routers,
-    openApiPaths: payments.openApiPaths,
+    routers: [stripeWebhookRouter({ webhook: payments.webhook, body: bodies.raw(WEBHOOK_BODY_LIMIT_BYTES) }), packsRouter({ packs: payments.packs })],
+    openApiPaths: paymentOpenApiPaths,
     outbox: payments.outbox,
     checkoutSessions: payments.sessions,
     metrics,

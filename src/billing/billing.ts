@@ -5,9 +5,11 @@
 import { ApiError, tooManyRequests, unauthorized, type RateLimitState } from '../errors.js';
 import type { SandboxLimits } from '../config.js';
 import type { ApiKeyRecord, KeyKind, PendingMark, RecoveryReport, SettleCharge, Store } from '../store/types.js';
-import { generateApiKey, hashApiKey, lastFour, parseApiKey } from './keys.js';
+import { hashApiKey, newKeyMaterial, parseApiKey } from './keys.js';
 import { MINUTE_MS, minuteWindowStart, nextParisMidnightMs, parisDay } from './sandbox-clock.js';
 import { fixedOwner, type ChargeOwner } from './lease.js';
+
+export type { ApiKeyRecord };
 
 export type Clock = () => Date;
 
@@ -108,9 +110,9 @@ export class Billing {
   async issueKey(kind: KeyKind, options: { email?: string | null; stops?: number; reason?: 'purchase' | 'admin_credit' } = {}): Promise<IssuedKey> {
     const stops = options.stops ?? 0;
     if (kind === 'test' && stops > 0) throw new RangeError('test keys hold no balance');
-    const key = generateApiKey(kind);
+    const { key, keyHash, last4 } = newKeyMaterial(kind);
     const record = await this.store.createKey({
-      kind, keyHash: hashApiKey(key), last4: lastFour(key), email: options.email ?? null,
+      kind, keyHash, last4, email: options.email ?? null,
       initialStops: stops, reason: options.reason ?? 'admin_credit', now: this.clock(),
     });
     return { key, record };

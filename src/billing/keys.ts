@@ -20,3 +20,9 @@ export function parseApiKey(key: string): KeyKind | null {
 }
 
 export const lastFour = (key: string): string => key.slice(-4);
+
+/** A new key and what the store keeps of it (its SHA-256 hash and last four characters); the key itself is shown once. */
+export function newKeyMaterial(kind: KeyKind): { key: string; keyHash: string; last4: string } {
+  const key = generateApiKey(kind);
+  return { key, keyHash: hashApiKey(key), last4: lastFour(key) };
+}

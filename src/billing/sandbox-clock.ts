@@ -1,7 +1,7 @@
 /** Time rules of the sandbox quotas: a rolling 60-second window and the Europe/Paris calendar day. */
 import { DateTime } from 'luxon';
+import { PARIS_ZONE as PARIS } from '../schedule/time.js';
 
-export const PARIS = 'Europe/Paris';
 export const MINUTE_MS = 60_000;
 
 export function parisDay(nowMs: number): string {

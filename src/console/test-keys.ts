@@ -4,7 +4,7 @@
  * together with the key creation, in one transaction).
  */
 import { tooManyRequests } from '../errors.js';
-import { generateApiKey, hashApiKey, lastFour } from '../billing/keys.js';
+import { newKeyMaterial } from '../billing/keys.js';
 import type { ApiKeyRecord, Store } from '../store/types.js';
 
 export interface ConsoleKeyLimits {
@@ -18,10 +18,10 @@ export class ConsoleTestKeys {
   constructor(private readonly store: Store, private readonly limits: ConsoleKeyLimits, private readonly clock: () => Date = () => new Date()) {}
 
   async issue(email: string, clientIp: string): Promise<{ key: string; record: ApiKeyRecord }> {
-    const key = generateApiKey('test');
+    const { key, keyHash, last4 } = newKeyMaterial('test');
     const nowMs = this.clock().getTime();
     const outcome = await this.store.issueConsoleTestKey({
-      keyHash: hashApiKey(key), last4: lastFour(key), email: email.trim().toLowerCase(), clientIp, nowMs, sinceMs: nowMs - DAY_MS + 1,
+      keyHash, last4, email: email.trim().toLowerCase(), clientIp, nowMs, sinceMs: nowMs - DAY_MS + 1,
       maxPerIp: this.limits.perIpPerDay, maxPerEmail: this.limits.perEmailPerDay,
     });
     if (!outcome.ok) {

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
-import { isStorageUnavailable } from '../store/types.js';
+import { isStorageUnavailable } from '../storage-errors.js';
 import type { AppState } from './state.js';
 
 const FALLBACK_BY_STATUS: Record<number, [ErrorCode, string]> = {

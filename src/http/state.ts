@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { ApiKeyRecord } from '../store/types.js';
+import type { ApiKeyRecord } from '../billing/billing.js';
 
 export interface AppState {
   /** The service's own id of this request (a random UUID). */

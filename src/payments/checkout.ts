@@ -3,8 +3,7 @@ import type Stripe from 'stripe';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { CheckoutProvider } from '../api/checkout/router.js';
-import type { CheckoutRequest } from '../api/checkout/schema.js';
+import type { CheckoutProvider, CheckoutRequest } from './types.js';
 import { listPacks, packName } from './packs.js';
 
 export class StripeCheckout implements CheckoutProvider {

@@ -1,23 +1,18 @@
 /**
  * Everything payments and e-mail add to the service: the checkout provider
- * (null when Stripe is not configured: checkout answers 503), the webhook and
- * packs routers, their OpenAPI paths, and the outbox sender with its retry timer.
+ * (null when Stripe is not configured: checkout answers 503), the webhook
+ * handler, the packs, and the outbox sender with its retry timer. The API's
+ * routers for them are built by the wiring (services.ts) from this.
  */
-import type { Router } from '@koa/router';
 import type { Billing } from '../billing/billing.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { AppState } from '../http/state.js';
-import { bodyLimitsOf, RequestBodies, WEBHOOK_BODY_LIMIT_BYTES } from '../http/body.js';
 import type { Store } from '../store/types.js';
-import type { CheckoutProvider } from '../api/checkout/router.js';
-import { packsRouter } from '../api/packs/router.js';
-import { stripeWebhookRouter } from '../api/webhooks/router.js';
 import { Outbox, type OutboxOptions } from '../mail/outbox.js';
 import { createMailSender, type MailSender, type MailSenderOptions } from '../mail/sender.js';
 import { StripeCheckout } from './checkout.js';
-import { paymentOpenApiPaths } from './openapi.js';
-import { listPacks, type Pack } from './packs.js';
+import { listPacks } from './packs.js';
+import type { PaymentService } from './types.js';
 import { CheckoutSessions } from './sessions.js';
 import { createStripeClient, type StripeClientOptions } from './stripe.js';
 import { StripeWebhook } from './webhook.js';
@@ -36,17 +31,10 @@ export interface PaymentDeps {
   mail?: MailSenderOptions;
   /** Replaces the SMTP / .eml sender (tests). */
   mailSender?: MailSender;
-  /** Reads the webhook's body; default: limits from the config, a budget of its own. */
-  bodies?: RequestBodies;
 }
 
-export interface PaymentServices {
-  checkout: CheckoutProvider | null;
-  /** The webhook and packs routers: mount them like the others. */
-  routers: Router<AppState>[];
-  openApiPaths: Record<string, object>;
+export interface PaymentServices extends PaymentService {
   outbox: Outbox;
-  packs: Pack[];
   webhook: StripeWebhook;
   /** The state of a checkout session, for the console's success page. */
   sessions: CheckoutSessions;
@@ -62,7 +50,6 @@ export function buildPaymentServices(config: Config, deps: PaymentDeps): Payment
   const checkout = stripe ? new StripeCheckout(stripe, config, logger) : null;
   const webhook = new StripeWebhook(deps.store, outbox, config, logger, clock);
   const packs = listPacks(config.payments);
-  const bodies = deps.bodies ?? new RequestBodies(bodyLimitsOf(config));
   if (!stripe) logger.info('payments off: STRIPE_SECRET_KEY is not set, checkout answers 503 payment_unavailable');
   if (stripe && !config.payments.stripeWebhookSecret) logger.warn('STRIPE_WEBHOOK_SECRET is not set: paid checkouts cannot be fulfilled');
   logger.info({ mail: sender.mode, ...(sender.mode === 'file' ? { outboxDir: config.mail.outboxDir } : {}) }, 'e-mail delivery ready');
@@ -73,8 +60,6 @@ export function buildPaymentServices(config: Config, deps: PaymentDeps): Payment
   }
   return {
     checkout,
-    routers: [stripeWebhookRouter({ webhook, body: bodies.raw(WEBHOOK_BODY_LIMIT_BYTES) }), packsRouter({ packs })],
-    openApiPaths: paymentOpenApiPaths,
     outbox,
     packs,
     webhook,

@@ -1,6 +1,9 @@
 /** The prepaid packs: stop counts are fixed here, prices and currency come from the config. */
 import type { PaymentsConfig } from '../config.js';
-import { PACK_IDS, type PackId } from '../api/checkout/schema.js';
+
+/** The packs on sale, in the order they are listed. */
+export const PACK_IDS = ['pack_2k', 'pack_10k', 'pack_50k', 'pack_250k'] as const;
+export type PackId = (typeof PACK_IDS)[number];
 
 export const PACK_STOPS: Record<PackId, number> = {
   pack_2k: 2_000,

@@ -8,12 +8,14 @@ import type Stripe from 'stripe';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { generateApiKey, hashApiKey, lastFour } from '../billing/keys.js';
+import { newKeyMaterial } from '../billing/keys.js';
 import { newKeyMail, topUpMail } from '../mail/messages.js';
 import type { Outbox } from '../mail/outbox.js';
 import type { Store } from '../store/types.js';
 import { isPackId, PACK_STOPS } from './packs.js';
 import { verifyStripeEvent } from './stripe.js';
+
+import type { WebhookHandler } from './types.js';
 
 export type WebhookResult =
   | { received: true; result: 'credited'; createdKey: boolean }
@@ -22,7 +24,7 @@ export type WebhookResult =
 
 const invalidSignature = (message: string): ApiError => new ApiError(400, 'invalid_signature', message);
 
-export class StripeWebhook {
+export class StripeWebhook implements WebhookHandler {
   constructor(
     private readonly store: Store,
     private readonly outbox: Outbox,
@@ -73,7 +75,7 @@ export class StripeWebhook {
       return this.ignored(event, 'no e-mail address');
     }
     const stops = PACK_STOPS[packId];
-    const key = generateApiKey('live');
+    const { key, keyHash, last4 } = newKeyMaterial('live');
     const publicBaseUrl = this.config.publicBaseUrl;
     const outcome = await this.store.recordPurchase({
       stripeEventId: event.id,
@@ -83,7 +85,7 @@ export class StripeWebhook {
       stops,
       amountCents: session.amount_total ?? 0,
       currency: session.currency ?? this.config.payments.currency,
-      newKey: { keyHash: hashApiKey(key), last4: lastFour(key) },
+      newKey: { keyHash, last4 },
       composeMail: ({ createdKey, key: record, balance }) => createdKey
         ? newKeyMail({ to: email, key, stops, balance, packId, publicBaseUrl })
         : topUpMail({ to: email, last4: record.last4, stops, balance, packId, publicBaseUrl }),

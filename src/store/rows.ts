@@ -1,5 +1,7 @@
 /** Row shapes shared by both stores (same column names in SQLite and PostgreSQL) and their mapping to records. */
-import type { ApiKeyRecord, LeaseStatus, OutboxMessage, PaymentRecord, PaymentStatus } from './types.js';
+import { leaseState } from '../billing/rules/recovery.js';
+import type { BalanceHolder, DebitEntry } from '../billing/rules/charges.js';
+import type { ApiKeyRecord, LedgerEntry, LeaseStatus, OutboxMessage, PaymentRecord, PaymentStatus } from './types.js';
 
 export interface KeyRow {
   id: number; kind: 'test' | 'live'; last4: string; email: string | null; balance: number; created_at: string; revoked_at: string | null;
@@ -8,6 +10,10 @@ export interface KeyRow {
 export const toKey = (row: KeyRow): ApiKeyRecord => ({
   id: row.id, kind: row.kind, last4: row.last4, email: row.email, balance: row.balance, createdAt: row.created_at, revokedAt: row.revoked_at,
 });
+
+/** A key row as the billing rules read it. */
+export const balanceHolder = (row: KeyRow | undefined): BalanceHolder | undefined =>
+  row && { id: row.id, kind: row.kind, balance: row.balance, revokedAt: row.revoked_at, email: row.email };
 
 export interface OutboxRow {
   id: number; kind: OutboxMessage['kind']; to_address: string; subject: string; body: string; key_id: number | null; attempts: number;
@@ -49,16 +55,24 @@ const iso = (ms: number): string => new Date(Number(ms)).toISOString();
 
 export const toLeaseStatus = (r: LeaseRow, nowMs: number): LeaseStatus => ({
   instanceId: r.instance_id, host: r.host, pid: r.pid, port: r.port,
-  state: r.end_reason ?? (Number(r.expires_at_ms) <= nowMs ? 'expired' : 'live'),
+  state: leaseState({ endReason: r.end_reason, endedAtMs: r.ended_at_ms, expiresAtMs: Number(r.expires_at_ms) }, nowMs),
   startedAt: iso(r.started_at_ms), heartbeatAt: iso(r.heartbeat_at_ms), expiresAt: iso(r.expires_at_ms),
   endedAt: r.ended_at_ms === null ? null : iso(r.ended_at_ms), endedBy: r.ended_by,
   pendingDebits: Number(r.pending_debits), pendingStops: Number(r.pending_stops),
   sandboxReservations: Number(r.sandbox_reservations), idempotencyClaims: Number(r.idempotency_claims),
 });
 
-/** How long ended leases stay listed before the sweep deletes them. */
-export const ENDED_LEASE_RETENTION_MS = 7 * 86_400_000;
+export interface LedgerRow {
+  id: number; key_id: number; delta: number; reason: LedgerEntry['reason']; request_id: string | null; client_request_id: string | null;
+  refund_of: number | null; created_at: string;
+}
 
-/** A lease that is no longer live but still holds charges or claims: `db check` is not clean until a sweep settles them. */
-export const holdsWhileGone = (l: LeaseStatus): boolean =>
-  l.state !== 'live' && l.pendingDebits + l.sandboxReservations + l.idempotencyClaims > 0;
+export const toLedgerEntry = (r: LedgerRow): LedgerEntry => ({
+  id: r.id, keyId: r.key_id, delta: r.delta, reason: r.reason, requestId: r.request_id, clientRequestId: r.client_request_id,
+  refundOf: r.refund_of, createdAt: r.created_at,
+});
+
+/** A ledger row as the refund rule reads it. */
+export const toDebitEntry = (r: LedgerRow | undefined): DebitEntry | undefined => r && {
+  id: r.id, keyId: r.key_id, delta: r.delta, reason: r.reason, requestId: r.request_id, clientRequestId: r.client_request_id,
+};

@@ -13,7 +13,7 @@ import GithubSlugger from 'github-slugger';
 import { marked, type Token, type Tokens } from 'marked';
 import { CLIENT_ERROR_CODES, ERROR_CATALOGUE } from '../../src/errors.js';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.js';
-import { paymentOpenApiPaths } from '../../src/payments/openapi.js';
+import { paymentOpenApiPaths } from '../../src/api/openapi/payments.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const DOCS = join(ROOT, 'docs');

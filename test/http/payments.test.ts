@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Stripe from 'stripe';
 import type { Config } from '../../src/config.js';
 import type { Store } from '../../src/store/types.js';
-import type { CheckoutProvider } from '../../src/api/checkout/router.js';
+import type { CheckoutProvider } from '../../src/payments/types.js';
 import type { OutboxOptions } from '../../src/mail/outbox.js';
 import { startTestServer, tempDir } from '../helpers/server.js';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe.js';

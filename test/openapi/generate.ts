@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.js';
-import { paymentOpenApiPaths } from '../../src/payments/openapi.js';
+import { paymentOpenApiPaths } from '../../src/api/openapi/payments.js';
 
 export const GENERATED_TYPES = fileURLToPath(new URL('./generated/api.ts', import.meta.url));
 

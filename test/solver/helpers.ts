@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
+import { compareCost, orderCost } from '../../scripts/lib/route-cost.ts';
 import type { SolveProblem } from '../../src/solver/index.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -42,25 +42,9 @@ export function randomProblem(seed: number, n: number, end: EndKind, opts: { dea
   return { durations, size: m, serviceS, deadlineS, hasEnd: end !== 'open' };
 }
 
-/** Lateness and duration of an order, recomputed in JS (the contract). */
-export function evaluate(p: SolveProblem, order: number[]): { latenessS: number; durationS: number } {
-  const m = p.size;
-  let t = 0;
-  let late = 0;
-  let prev = 0;
-  for (const s of order) {
-    t += p.durations[prev * m + s + 1];
-    if (p.deadlineS[s] >= 0 && t > p.deadlineS[s]) late += t - p.deadlineS[s];
-    t += p.serviceS[s];
-    prev = s + 1;
-  }
-  if (p.hasEnd) t += p.durations[prev * m + m - 1];
-  return { latenessS: late, durationS: t };
-}
-
-export function compareCost(a: { latenessS: number; durationS: number }, b: { latenessS: number; durationS: number }): number {
-  return a.latenessS - b.latenessS || a.durationS - b.durationS;
-}
+/** Lateness and duration of an order, recomputed in JS (the contract): the benchmarks' own evaluator. */
+export const evaluate = (p: SolveProblem, order: number[]): { latenessS: number; durationS: number } => orderCost(p, order);
+export { compareCost };
 
 /** Best cost over all permutations (n <= 8). */
 export function bruteForce(p: SolveProblem): { latenessS: number; durationS: number } {

@@ -10,7 +10,7 @@ import { generateApiKey, hashApiKey, lastFour } from '../../src/billing/keys.js'
 import { Outbox } from '../../src/mail/outbox.js';
 import type { MailMessage, MailSender } from '../../src/mail/sender.js';
 import { listPacks, PACK_STOPS } from '../../src/payments/packs.js';
-import { paymentOpenApiPaths, stripeWebhookOpenApi } from '../../src/payments/openapi.js';
+import { paymentOpenApiPaths, stripeWebhookOpenApi } from '../../src/api/openapi/payments.js';
 import { createStripeClient } from '../../src/payments/stripe.js';
 import { loadConfig } from '../../src/config.js';
 

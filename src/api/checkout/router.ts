@@ -4,12 +4,8 @@ import { ApiError } from '../../errors.js';
 import type { CheckoutLimiter } from '../../http/limits.js';
 import { compileValidator } from '../../http/validate.js';
 import type { AppState } from '../../http/state.js';
-import { checkoutRequestSchema, type CheckoutRequest } from './schema.js';
-
-/** Creates the payment page of a pack; implemented by the payments module. */
-export interface CheckoutProvider {
-  createCheckout(request: CheckoutRequest, context: { requestId: string }): Promise<{ url: string }>;
-}
+import type { CheckoutProvider, CheckoutRequest } from '../../payments/types.js';
+import { checkoutRequestSchema } from './schema.js';
 
 const validateCheckout = compileValidator<CheckoutRequest>(checkoutRequestSchema);
 

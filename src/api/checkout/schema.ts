@@ -1,5 +1,6 @@
-export const PACK_IDS = ['pack_2k', 'pack_10k', 'pack_50k', 'pack_250k'] as const;
-export type PackId = (typeof PACK_IDS)[number];
+import { PACK_IDS } from '../../payments/packs.js';
+
+export type { CheckoutRequest } from '../../payments/types.js';
 
 export const checkoutRequestSchema = {
   $id: 'CheckoutRequest',
@@ -11,8 +12,3 @@ export const checkoutRequestSchema = {
   required: ['email', 'packId'],
   additionalProperties: false,
 } as const;
-
-export interface CheckoutRequest {
-  email: string;
-  packId: PackId;
-}

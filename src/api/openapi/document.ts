@@ -7,7 +7,7 @@ import { checkoutRequestSchema } from '../checkout/schema.js';
 import {
   addressSchema, coordinatesSchema, locationJsonSchema, optimizeRequestSchema, stopJsonSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
 } from '../optimize/schema.js';
-import { stripeWebhookOpenApi } from '../../payments/openapi.js';
+import { stripeWebhookOpenApi } from './payments.js';
 import {
   BALANCE_EXAMPLES, CHECKOUT_REQUEST_EXAMPLES, CHECKOUT_RESPONSE_EXAMPLES, OPTIMIZE_REQUEST_EXAMPLES, OPTIMIZE_RESPONSE_EXAMPLES,
 } from './examples.js';

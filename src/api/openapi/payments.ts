@@ -3,9 +3,9 @@
  * app.ts) and the Stripe webhook (a `webhooks` entry: Stripe calls it, API
  * clients never do, so generated clients leave it out).
  */
-import { PACK_IDS } from '../api/checkout/schema.js';
-import { PACKS_EXAMPLES } from '../api/openapi/examples.js';
-import { defaultErrorResponse, errorResponse, json, payloadTooLargeResponse, ref, storageUnavailableResponse } from '../api/openapi/parts.js';
+import { PACK_IDS } from '../../payments/packs.js';
+import { PACKS_EXAMPLES } from './examples.js';
+import { defaultErrorResponse, errorResponse, json, payloadTooLargeResponse, ref, storageUnavailableResponse } from './parts.js';
 
 const packList = {
   title: 'PackList',

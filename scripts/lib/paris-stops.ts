@@ -1,0 +1,9 @@
+/**
+ * The benchmarks' stops: a reproducible draw (LCG) in a 0.16° × 0.26° box south-west of central Paris, so
+ * bench:api's requests and bench:solver-service's instance 0 are the same stops.
+ */
+export function parisStops(count: number, seed: number): Array<{ id: string; latitude: number; longitude: number }> {
+  let s = seed;
+  const rand = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
+  return Array.from({ length: count }, (_, i) => ({ id: `p${i}`, latitude: 48.78 + rand() * 0.16, longitude: 2.22 + rand() * 0.26 }));
+}

@@ -1,0 +1,46 @@
+/** The allowed import directions of src/ (docs/architecture.md), and a check of the checker on a fixture that breaks them. */
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import ts from 'typescript';
+import { SRC_RULES, checkImports, describeViolation, partOf } from './import-rules.js';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixture/src/', import.meta.url));
+
+test('src/ imports only in the allowed directions (docs/architecture.md)', () => {
+  const violations = checkImports(SRC, SRC_RULES);
+  assert.deepEqual(violations.map(describeViolation), []);
+});
+
+test('every part a rule names exists in src/ (a rule about a renamed part could never fail)', () => {
+  const parts = new Set(readdirSync(SRC).map((name) => name.replace(/\.ts$/, '')));
+  const named = SRC_RULES.flatMap((r) => [...r.from, ...r.never]).filter((p) => p !== '*' && !p.startsWith('../'));
+  assert.deepEqual(named.filter((p) => !parts.has(p)), []);
+});
+
+test('the checker fails on a fixture that breaks the rules: static, re-exported and dynamic imports, nothing else', () => {
+  const violations = checkImports(FIXTURE, SRC_RULES);
+  assert.deepEqual(violations.map((v) => `${v.file}:${v.line} ${v.fromPart}→${v.toPart}`).sort(), [
+    'http/fine.ts:2 http→store',
+    'payments/re-export.ts:2 payments→api',
+    'payments/re-export.ts:3 payments→api',
+    'store/bad.ts:2 store→api',
+  ]);
+  assert.match(describeViolation(violations.find((v) => v.fromPart === 'store')!), /store\/bad\.ts:2 imports '\.\.\/api\/thing\.js' \(store → api\): the domain parts never know/);
+});
+
+test('a part is the first folder below the root, a file at the root is its own part, and what lies outside is ../<folder>', () => {
+  assert.equal(partOf('/r/src', '/r/src/store/keys/sqlite.ts'), 'store');
+  assert.equal(partOf('/r/src', '/r/src/services.ts'), 'services');
+  assert.equal(partOf('/r/src', '/r/test/helpers/process.js'), '../test');
+});
+
+test('the billing rules are pure: src/billing/rules/ imports nothing outside itself, and no package', () => {
+  const dir = join(SRC, 'billing', 'rules');
+  const outside = readdirSync(dir).flatMap((file) => ts.preProcessFile(readFileSync(join(dir, file), 'utf8'), true, true).importedFiles
+    .map((i) => i.fileName).filter((name) => !name.startsWith('./')).map((name) => `${file}: ${name}`));
+  assert.deepEqual(outside, []);
+});
