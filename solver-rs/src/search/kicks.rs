@@ -4,9 +4,12 @@
 //!
 //! - segment swap: two adjacent runs exchanged (A B C D -> A C B D); a
 //!   3-change that the segment-swap operator can undo directly.
-//! - double bridge: three adjacent runs in reverse order (A B C D E ->
-//!   A D C B E), the 4-change that sequential moves cannot undo in one step;
-//!   runs of at most `max_run` stops, so the kick stays local along the route.
+//! - random double bridge: the classic double bridge (Martin, Otto and
+//!   Felten): four cuts drawn uniformly over the route, the three runs between
+//!   them put in reverse order (A B C D E -> A D C B E), the 4-change that
+//!   sequential moves cannot undo in one step;
+//! - double bridge: the same with three adjacent runs of at most `max_run`
+//!   stops, so the kick stays local along the route.
 //! - walk double bridge: the same 4-change at four stops found by short
 //!   random walks on the candidate lists from a random stop, so the changed
 //!   edges are close in space though possibly far apart along the route
@@ -25,6 +28,7 @@ use crate::rng::Rng;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kick {
     SegmentSwap,
+    RandomDoubleBridge,
     DoubleBridge,
     WalkDoubleBridge,
 }
@@ -33,6 +37,7 @@ impl Kick {
     pub fn name(self) -> &'static str {
         match self {
             Kick::SegmentSwap => "segment-swap",
+            Kick::RandomDoubleBridge => "random-double-bridge",
             Kick::DoubleBridge => "double-bridge",
             Kick::WalkDoubleBridge => "walk-double-bridge",
         }
@@ -41,6 +46,7 @@ impl Kick {
     pub fn parse(name: &str) -> Option<Kick> {
         [
             Kick::SegmentSwap,
+            Kick::RandomDoubleBridge,
             Kick::DoubleBridge,
             Kick::WalkDoubleBridge,
         ]
@@ -81,6 +87,7 @@ pub fn choose(
         let max_run = (settings.max_run.min(n / 3).max(1) >> (attempt / 2)).max(1);
         let segments = match settings.kind {
             Kick::SegmentSwap => segment_swap(n, max_run, rng),
+            Kick::RandomDoubleBridge => random_double_bridge(n, rng),
             Kick::DoubleBridge => double_bridge(n, max_run, rng),
             Kick::WalkDoubleBridge => {
                 walk_double_bridge(state, neighbours, settings.walk_steps, rng)
@@ -132,6 +139,25 @@ pub fn double_bridge(n: usize, max_run: usize, rng: &mut Rng) -> SegmentList {
         n,
         [p0 - 1, p0 + l1 - 1, p0 + l1 + l2 - 1, p0 + l1 + l2 + l3 - 1],
     ))
+}
+
+/// Double bridge at four distinct cuts drawn uniformly from 0..=n (n >= 3).
+pub fn random_double_bridge(n: usize, rng: &mut Rng) -> SegmentList {
+    debug_assert!(n >= 3);
+    // redraw until the cuts are distinct: for the routes that get here (more
+    // than 10 stops; smaller ones are solved exactly) over half the draws are
+    loop {
+        let mut cuts = [
+            rng.range(0, n),
+            rng.range(0, n),
+            rng.range(0, n),
+            rng.range(0, n),
+        ];
+        cuts.sort_unstable();
+        if cuts[0] < cuts[1] && cuts[1] < cuts[2] && cuts[2] < cuts[3] {
+            return SegmentList::from_slice(&double_bridge_at(n, cuts));
+        }
+    }
 }
 
 /// Cut the edges leaving positions c0 < c1 < c2 < c3 (all <= n) and reconnect
