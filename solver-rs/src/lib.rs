@@ -9,6 +9,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod exact;
+pub mod fleet;
 #[allow(unsafe_code)]
 pub mod ffi;
 pub mod problem;
