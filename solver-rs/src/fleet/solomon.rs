@@ -149,8 +149,11 @@ impl Instance {
             if route.is_empty() {
                 continue;
             }
+            let load: i64 = route.iter().map(|&c| self.nodes.get(c as usize).map_or(0, |n| n.demand)).sum();
+            if load > self.capacity {
+                return Err(format!("route {}: load {} above {}", ri, load, self.capacity));
+            }
             let mut t = self.nodes[0].ready;
-            let mut load = 0;
             let mut at = 0usize;
             for &c in route.iter().chain(std::iter::once(&0)) {
                 let c = c as usize;
@@ -171,11 +174,7 @@ impl Instance {
                 if t > node.due {
                     return Err(format!("route {}: customer {} served at {} after {}", ri, c, t, node.due));
                 }
-                load += node.demand;
                 at = c;
-            }
-            if load > self.capacity {
-                return Err(format!("route {}: load {} above {}", ri, load, self.capacity));
             }
         }
         if let Some(c) = (1..=n).find(|&c| !seen[c]) {

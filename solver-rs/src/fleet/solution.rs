@@ -95,6 +95,9 @@ pub struct Route {
     load: Vec<i64>,
     /// AND of the allowed masks of jobs[k..] (k = len: all ones).
     mask_bwd: Vec<u64>,
+    /// Windows and shift hold (removing jobs can break them on a matrix
+    /// without the triangle inequality).
+    pub time_feasible: bool,
     pub eval: RouteEval,
 }
 
@@ -109,6 +112,7 @@ impl Route {
             dbwd: Vec::new(),
             load: Vec::new(),
             mask_bwd: Vec::new(),
+            time_feasible: true,
             eval: RouteEval::default(),
         };
         r.update(p);
@@ -162,11 +166,12 @@ impl Route {
             };
             self.mask_bwd[k] = self.mask_bwd[k + 1] & p.jobs[j].allowed;
         }
+        self.time_feasible = true;
         self.eval = if n == 0 {
             RouteEval::default()
         } else {
             let full = self.fwd[n].then(&end_segment(p, self.vehicle), p);
-            debug_assert!(full.feasible(), "route stored infeasible");
+            self.time_feasible = full.feasible();
             RouteEval {
                 count: n,
                 duration: full.duration,
@@ -500,12 +505,12 @@ impl Solution {
         best
     }
 
-    /// Insert job j into route r before position k.
+    /// Insert job j into route r before position k (a feasible insertion).
     pub fn insert(&mut self, p: &FleetProblem, r: usize, j: usize, k: usize) {
         let mut jobs = std::mem::take(&mut self.routes[r].jobs);
         jobs.insert(k, j as u32);
-        // set_route sees the old list as empty: fix the bookkeeping by hand
         self.set_route_from_taken(p, r, jobs);
+        debug_assert!(self.routes[r].time_feasible);
     }
 
     /// set_route for a job list taken out of route r (route_of still points at r).
@@ -539,6 +544,10 @@ impl Solution {
             let mut jobs = std::mem::take(&mut self.routes[r].jobs);
             jobs.retain(|&j| self.route_of[j as usize] == r as u32);
             self.set_route_from_taken(p, r, jobs);
+            if !self.routes[r].time_feasible {
+                // a shortcut broke a window (no triangle inequality): the whole route goes
+                self.set_route(p, r, Vec::new());
+            }
         }
     }
 
@@ -567,6 +576,9 @@ impl Solution {
             fresh.update(p);
             if fresh.eval != route.eval {
                 return Err(format!("route {} eval {:?} != {:?}", r, route.eval, fresh.eval));
+            }
+            if !route.time_feasible {
+                return Err(format!("route {} breaks a window", r));
             }
             if let Some(why) = route_violation(p, r, &route.jobs) {
                 return Err(format!("route {}: {}", r, why));
