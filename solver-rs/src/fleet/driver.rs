@@ -31,6 +31,9 @@ pub struct FleetSettings {
     pub cooling_ratio: i64,
     /// Run the descent after each recreate.
     pub local_search: bool,
+    /// Share of the budget (per cent) spent on fleet minimisation when the
+    /// objective has a vehicle cost.
+    pub fleet_share_percent: u64,
 }
 
 impl Default for FleetSettings {
@@ -42,6 +45,7 @@ impl Default for FleetSettings {
             start_temperature_tenths: 100,
             cooling_ratio: 100,
             local_search: true,
+            fleet_share_percent: 50,
         }
     }
 }
@@ -147,6 +151,7 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
     regret_insert(p, &mut current, &classes);
     ls.run(p, &mut current, None);
     let mut current_cost = current.cost(p);
+
     let mut best = current.clone();
     let mut best_cost = current_cost;
     let mut best_iteration = 0;
@@ -159,19 +164,53 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
         DEFAULT_ITERATIONS
     };
     let budget = Budget::new(clock, if params.max_iterations > 0 { 0.0 } else { params.time_limit_ms });
-    let t0 = (mean_near_arc(p) * s.start_temperature_tenths) as f64 / 10.0;
-    let temps = temperature_table(t0, s.cooling_ratio.max(1) as f64);
-    let mut removed: Vec<u32> = Vec::new();
-    let mut iteration: u64 = 0;
-    while iteration < max_iterations {
-        let step = if budget.has_time_limit() {
+    // progress through the whole budget in 1/1024ths, None when it is spent
+    let progress = |iteration: u64| -> Option<u64> {
+        if budget.has_time_limit() {
             if budget.expired() {
+                return None;
+            }
+            Some(((budget.elapsed_ms() / params.time_limit_ms) * 1024.0).min(1024.0).max(0.0) as u64)
+        } else if iteration >= max_iterations {
+            None
+        } else {
+            Some(((iteration as u128 * 1024) / max_iterations as u128) as u64)
+        }
+    };
+    let mut iteration: u64 = 0;
+    let mut removed: Vec<u32> = Vec::new();
+
+    let fleet_end = if p.objective.vehicle_cost > 0 {
+        1024 * s.fleet_share_percent.min(100) / 100
+    } else {
+        0
+    };
+    if fleet_end > 0 {
+        let mut fleet = FleetMinimisation::new(p);
+        while let Some(x) = progress(iteration) {
+            if x >= fleet_end {
                 break;
             }
-            ((budget.elapsed_ms() / params.time_limit_ms) * 1024.0).min(1024.0).max(0.0) as usize
-        } else {
-            ((iteration as u128 * 1024) / max_iterations as u128) as usize
-        };
+            iteration += 1;
+            if fleet.step(p, &classes, &mut ls, &mut rng, &s.ruin, s.blink_per_mille, &best) {
+                let found = fleet.current.clone();
+                let cost = found.cost(p);
+                if cost < best_cost {
+                    best = found;
+                    best_cost = cost;
+                    best_iteration = iteration;
+                }
+            }
+        }
+        current = best.clone();
+        current_cost = best_cost;
+    }
+
+    let t0 = (mean_near_arc(p) * s.start_temperature_tenths) as f64 / 10.0;
+    let temps = temperature_table(t0, s.cooling_ratio.max(1) as f64);
+    while let Some(x) = progress(iteration) {
+        // the annealing spans what is left after the fleet phase
+        let step = if fleet_end >= 1024 { 1024 } else { ((x.max(fleet_end) - fleet_end) * 1024 / (1024 - fleet_end)) as usize };
         iteration += 1;
         let mut candidate = current.clone();
         ruin::choose(p, &candidate, &s.ruin, &mut rng, &mut removed);
@@ -179,7 +218,7 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
         // previously unassigned jobs get another chance too
         let mut order: Vec<u32> = (0..p.n() as u32).filter(|&j| !candidate.is_assigned(j as usize)).collect();
         ruin::sort_for_insertion(p, &mut rng, &mut order);
-        greedy_insert(p, &mut candidate, &classes, &order, &mut rng, s.blink_per_mille);
+        greedy_insert(p, &mut candidate, &classes, &order, &mut rng, s.blink_per_mille, true);
         if s.local_search {
             ls.run(p, &mut candidate, Some(&order));
         }
@@ -214,5 +253,84 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
         iterations: iteration,
         best_iteration,
         counters: ls.counters.clone(),
+    }
+}
+
+/// SISR's fleet minimisation: take a route away (its jobs become
+/// unassigned) and ruin-and-recreate without opening routes, accepting a
+/// candidate with fewer unassigned jobs or a smaller sum of "absence"
+/// counters (how often each unassigned job has been left out) until every
+/// job fits again; then take the next route away.
+struct FleetMinimisation {
+    current: Solution,
+    absences: Vec<u64>,
+    started: bool,
+    removed: Vec<u32>,
+}
+
+impl FleetMinimisation {
+    fn new(p: &FleetProblem) -> FleetMinimisation {
+        FleetMinimisation {
+            current: Solution::empty(p),
+            absences: vec![0; p.n()],
+            started: false,
+            removed: Vec::new(),
+        }
+    }
+
+    fn absence_sum(&self, sol: &Solution) -> u64 {
+        (0..sol.route_of.len()).filter(|&j| !sol.is_assigned(j)).map(|j| self.absences[j]).sum()
+    }
+
+    /// Take the route with the fewest jobs (ties: random) out of `from`.
+    fn drop_route(&mut self, p: &FleetProblem, from: &Solution, rng: &mut Rng) -> bool {
+        let used: Vec<usize> = (0..from.routes.len()).filter(|&r| !from.routes[r].is_empty()).collect();
+        if used.len() <= 1 {
+            return false;
+        }
+        let fewest = used.iter().map(|&r| from.routes[r].len()).min().unwrap_or(0);
+        let ties: Vec<usize> = used.into_iter().filter(|&r| from.routes[r].len() == fewest).collect();
+        let r = ties[rng.range(0, ties.len() - 1)];
+        self.current = from.clone();
+        self.current.set_route(p, r, Vec::new());
+        true
+    }
+
+    /// One iteration; true when `current` is complete with one route fewer
+    /// than the solution it started from.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        p: &FleetProblem,
+        classes: &[usize],
+        ls: &mut LocalSearch,
+        rng: &mut Rng,
+        ruin_settings: &RuinSettings,
+        blink: u64,
+        best: &Solution,
+    ) -> bool {
+        if !self.started || self.current.unassigned == 0 {
+            let from = if self.started { self.current.clone() } else { best.clone() };
+            if !self.drop_route(p, &from, rng) {
+                return false;
+            }
+            self.started = true;
+        }
+        let mut candidate = self.current.clone();
+        ruin::choose(p, &candidate, ruin_settings, rng, &mut self.removed);
+        candidate.remove_jobs(p, &self.removed);
+        let mut order: Vec<u32> = (0..p.n() as u32).filter(|&j| !candidate.is_assigned(j as usize)).collect();
+        ruin::sort_for_insertion(p, rng, &mut order);
+        greedy_insert(p, &mut candidate, classes, &order, rng, blink, false);
+        ls.run(p, &mut candidate, Some(&order));
+        for j in 0..p.n() {
+            if !candidate.is_assigned(j) {
+                self.absences[j] += 1;
+            }
+        }
+        if candidate.unassigned < self.current.unassigned || self.absence_sum(&candidate) < self.absence_sum(&self.current) {
+            self.current = candidate;
+        }
+        self.current.unassigned == 0
     }
 }

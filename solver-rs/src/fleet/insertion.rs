@@ -28,9 +28,9 @@ pub fn vehicle_classes(p: &FleetProblem) -> Vec<usize> {
     class
 }
 
-/// Routes worth trying for job j: every non-empty route, and one empty route
-/// per vehicle class among the vehicles allowed for j.
-fn candidate_routes(p: &FleetProblem, sol: &Solution, classes: &[usize], j: usize, out: &mut Vec<usize>) {
+/// Routes worth trying for job j: every non-empty route, and (when
+/// `open_new`) one empty route per vehicle class among the vehicles allowed for j.
+fn candidate_routes(p: &FleetProblem, sol: &Solution, classes: &[usize], j: usize, open_new: bool, out: &mut Vec<usize>) {
     out.clear();
     let allowed = p.jobs[j].allowed;
     let mut empty_classes: u64 = 0;
@@ -39,6 +39,9 @@ fn candidate_routes(p: &FleetProblem, sol: &Solution, classes: &[usize], j: usiz
             continue;
         }
         if route.is_empty() {
+            if !open_new {
+                continue;
+            }
             let c = 1u64 << classes[r];
             if empty_classes & c != 0 {
                 continue;
@@ -57,9 +60,10 @@ pub fn best_over_routes(
     j: usize,
     rng: &mut Rng,
     blink_per_mille: u64,
+    open_new: bool,
     routes: &mut Vec<usize>,
 ) -> Option<(FleetCost, usize, usize)> {
-    candidate_routes(p, sol, classes, j, routes);
+    candidate_routes(p, sol, classes, j, open_new, routes);
     let mut best: Option<(FleetCost, usize, usize)> = None;
     for &r in routes.iter() {
         let found = if blink_per_mille == 0 {
@@ -76,11 +80,20 @@ pub fn best_over_routes(
     best
 }
 
-/// Insert the jobs in the given order, each at its best place (blinks per mille).
-pub fn greedy_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], order: &[u32], rng: &mut Rng, blink_per_mille: u64) {
+/// Insert the jobs in the given order, each at its best place (blinks per
+/// mille); empty routes are opened only when `open_new`.
+pub fn greedy_insert(
+    p: &FleetProblem,
+    sol: &mut Solution,
+    classes: &[usize],
+    order: &[u32],
+    rng: &mut Rng,
+    blink_per_mille: u64,
+    open_new: bool,
+) {
     let mut routes = Vec::new();
     for &j in order {
-        if let Some((_, r, k)) = best_over_routes(p, sol, classes, j as usize, rng, blink_per_mille, &mut routes) {
+        if let Some((_, r, k)) = best_over_routes(p, sol, classes, j as usize, rng, blink_per_mille, open_new, &mut routes) {
             sol.insert(p, r, j as usize, k);
         }
     }
