@@ -147,8 +147,9 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
     let classes = vehicle_classes(p);
     let mut ls = LocalSearch::new(p, s.granular);
 
+    let budget = Budget::new(clock, if params.max_iterations > 0 { 0.0 } else { params.time_limit_ms });
     let mut current = Solution::empty(p);
-    regret_insert(p, &mut current, &classes);
+    regret_insert(p, &mut current, &classes, &|| budget.expired());
     ls.run(p, &mut current, None);
     let mut current_cost = current.cost(p);
 
@@ -163,7 +164,6 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
     } else {
         DEFAULT_ITERATIONS
     };
-    let budget = Budget::new(clock, if params.max_iterations > 0 { 0.0 } else { params.time_limit_ms });
     // progress through the whole budget in 1/1024ths, None when it is spent
     let progress = |iteration: u64| -> Option<u64> {
         if budget.has_time_limit() {

@@ -103,8 +103,9 @@ pub fn greedy_insert(
 /// whose best route beats its second best by the most (a job with a single
 /// feasible route first), ties by the cheaper insertion then the lower index.
 /// Best insertions per (job, route) are cached; after an insertion only the
-/// changed route's column is recomputed.
-pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize]) {
+/// changed route's column is recomputed. When `expired()` turns true the
+/// remaining jobs are inserted greedily in index order.
+pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], expired: &dyn Fn() -> bool) {
     let nv = sol.routes.len();
     let mut pending: Vec<u32> = (0..p.n() as u32).filter(|&j| !sol.is_assigned(j as usize)).collect();
     let mut table: Vec<Option<(FleetCost, usize)>> = vec![None; p.n() * nv];
@@ -114,6 +115,12 @@ pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize]) {
         }
     }
     while !pending.is_empty() {
+        if expired() {
+            pending.sort_unstable();
+            let mut rng = Rng::new(0);
+            greedy_insert(p, sol, classes, &pending, &mut rng, 0, true);
+            return;
+        }
         // (has no second, regret, -best) maximal; then lowest index
         let mut pick: Option<(usize, usize, FleetCost, FleetCost)> = None; // (idx in pending, route, best, regret)
         let mut pick_single = false;

@@ -95,6 +95,10 @@ pub struct Route {
     load: Vec<i64>,
     /// AND of the allowed masks of jobs[k..] (k = len: all ones).
     mask_bwd: Vec<u64>,
+    /// Service start of jobs[k] (earliest schedule).
+    starts: Vec<i64>,
+    /// late_pre[k]: lateness of jobs[0..k].
+    late_pre: Vec<i64>,
     /// Windows and shift hold (removing jobs can break them on a matrix
     /// without the triangle inequality).
     pub time_feasible: bool,
@@ -112,6 +116,8 @@ impl Route {
             dbwd: Vec::new(),
             load: Vec::new(),
             mask_bwd: Vec::new(),
+            starts: Vec::new(),
+            late_pre: Vec::new(),
             time_feasible: true,
             eval: RouteEval::default(),
         };
@@ -139,8 +145,16 @@ impl Route {
         self.load.clear();
         self.load.resize((n + 1) * dims, 0);
         let mut prev = v.start;
+        self.starts.clear();
+        self.late_pre.clear();
+        self.late_pre.push(0);
+        let mut clock = v.shift_start;
         for k in 0..n {
             let j = self.jobs[k] as usize;
+            clock = (clock + p.t(prev, p.jobs[j].loc)).max(p.jobs[j].ready);
+            self.starts.push(clock);
+            self.late_pre.push(self.late_pre[k] + (clock - p.jobs[j].deadline).max(0));
+            clock += p.jobs[j].service;
             let s = self.fwd[k].then(&job_segment(p, j), p);
             self.fwd.push(s);
             self.dfwd.push(self.dfwd[k] + p.d(prev, p.jobs[j].loc));
@@ -176,7 +190,7 @@ impl Route {
                 count: n,
                 duration: full.duration,
                 distance: self.dfwd[n] + p.d(prev, v.end),
-                lateness: if p.has_deadlines { lateness_of(p, self.vehicle, &self.jobs) } else { 0 },
+                lateness: self.late_pre[n],
             }
         };
     }
@@ -189,6 +203,36 @@ impl Route {
     #[inline(always)]
     pub fn total_load(&self, p: &FleetProblem, d: usize) -> i64 {
         self.load[self.jobs.len() * p.dims + d]
+    }
+
+    /// Change of the total lateness when job j is inserted before position
+    /// k: j's own, plus the push it gives the jobs after it, followed until
+    /// a start is unchanged (from there on the schedule is the same).
+    pub fn lateness_change(&self, p: &FleetProblem, j: usize, k: usize) -> i64 {
+        let veh = &p.vehicles[self.vehicle];
+        let (mut loc, mut dep) = if k == 0 {
+            (veh.start, veh.shift_start)
+        } else {
+            let i = self.jobs[k - 1] as usize;
+            (p.jobs[i].loc, self.starts[k - 1] + p.jobs[i].service)
+        };
+        let job = &p.jobs[j];
+        let t = (dep + p.t(loc, job.loc)).max(job.ready);
+        let mut change = (t - job.deadline).max(0);
+        dep = t + job.service;
+        loc = job.loc;
+        for kk in k..self.jobs.len() {
+            let i = self.jobs[kk] as usize;
+            let next = &p.jobs[i];
+            let t = (dep + p.t(loc, next.loc)).max(next.ready);
+            if t == self.starts[kk] {
+                break;
+            }
+            change += (t - next.deadline).max(0) - (self.starts[kk] - next.deadline).max(0);
+            dep = t + next.service;
+            loc = next.loc;
+        }
+        change
     }
 
     /// Location of jobs[k].
@@ -255,6 +299,8 @@ pub struct Solution {
     pub route_of: Vec<u32>,
     pub pos_of: Vec<u32>,
     pub unassigned: usize,
+    /// For the debug check of the lateness.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     scratch: Vec<u32>,
 }
 
@@ -413,21 +459,75 @@ impl Solution {
             return None;
         }
         distance += p.d(last_loc, p.vehicles[v].end);
-        let lateness = if p.has_deadlines {
+        let lateness = if p.has_deadlines { self.lateness_of_pieces(p, v, pieces) } else { 0 };
+        #[cfg(debug_assertions)]
+        {
             let mut buf = std::mem::take(&mut self.scratch);
             self.materialize(pieces, &mut buf);
-            let l = lateness_of(p, v, &buf);
+            debug_assert_eq!(lateness, lateness_of(p, v, &buf));
             self.scratch = buf;
-            l
-        } else {
-            0
-        };
+        }
         Some(RouteEval {
             count,
             duration: full.duration,
             distance,
             lateness,
         })
+    }
+
+    /// Lateness of the route made of `pieces`: the prefix's from its sums,
+    /// single jobs and ranges simulated, a suffix followed only until a start
+    /// equals the one it has in its own route (then its suffix sum).
+    fn lateness_of_pieces(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> i64 {
+        let veh = &p.vehicles[v];
+        let mut late = 0i64;
+        let mut loc = veh.start;
+        let mut dep = veh.shift_start;
+        let visit = |j: usize, loc: &mut usize, dep: &mut i64, late: &mut i64| -> i64 {
+            let job = &p.jobs[j];
+            let t = (*dep + p.t(*loc, job.loc)).max(job.ready);
+            *late += (t - job.deadline).max(0);
+            *dep = t + job.service;
+            *loc = job.loc;
+            t
+        };
+        for pc in pieces {
+            match *pc {
+                Piece::Prefix(r, k) => {
+                    let route = &self.routes[r];
+                    late = route.late_pre[k];
+                    if k > 0 {
+                        let j = route.jobs[k - 1] as usize;
+                        loc = p.jobs[j].loc;
+                        dep = route.starts[k - 1] + p.jobs[j].service;
+                    }
+                }
+                Piece::Suffix(r, k) => {
+                    let route = &self.routes[r];
+                    let n = route.len();
+                    for kk in k..n {
+                        let t = visit(route.jobs[kk] as usize, &mut loc, &mut dep, &mut late);
+                        if t == route.starts[kk] {
+                            // the rest runs exactly as in route r
+                            late += route.late_pre[n] - route.late_pre[kk + 1];
+                            let last = route.jobs[n - 1] as usize;
+                            loc = p.jobs[last].loc;
+                            dep = route.starts[n - 1] + p.jobs[last].service;
+                            break;
+                        }
+                    }
+                }
+                Piece::Range(r, a, b) => {
+                    for kk in a..b {
+                        visit(self.routes[r].jobs[kk] as usize, &mut loc, &mut dep, &mut late);
+                    }
+                }
+                Piece::Job(j) => {
+                    visit(j as usize, &mut loc, &mut dep, &mut late);
+                }
+            }
+        }
+        late
     }
 
     /// Best feasible insertion of job j into route r: (cost delta, position).
@@ -458,7 +558,6 @@ impl Solution {
         let end = end_segment(p, v);
         let veh = &p.vehicles[v];
         let mut best: Option<(FleetCost, usize)> = None;
-        let mut candidates: Vec<usize> = Vec::new();
         for k in 0..=n {
             if blink() {
                 continue;
@@ -473,10 +572,6 @@ impl Solution {
             if !full.feasible() {
                 continue;
             }
-            if p.has_deadlines {
-                candidates.push(k);
-                continue;
-            }
             let prev = if k == 0 { veh.start } else { route.loc(p, k - 1) };
             let next = if k == n { veh.end } else { route.loc(p, k) };
             let base = if n == 0 { p.d(veh.start, veh.end) } else { route.eval.distance };
@@ -485,21 +580,12 @@ impl Solution {
                 count: n + 1,
                 duration: full.duration,
                 distance,
-                lateness: 0,
+                lateness: if p.has_deadlines { route.eval.lateness + route.lateness_change(p, j, k) } else { 0 },
             }
             .cost(p);
             let delta = new.minus(old);
             if best.map_or(true, |b| delta < b.0) {
                 best = Some((delta, k));
-            }
-        }
-        for k in candidates {
-            let pieces = [Piece::Prefix(r, k), Piece::Job(j as u32), Piece::Suffix(r, k)];
-            if let Some(e) = self.evaluate(p, v, &pieces) {
-                let delta = e.cost(p).minus(old);
-                if best.map_or(true, |b| delta < b.0) {
-                    best = Some((delta, k));
-                }
             }
         }
         best
