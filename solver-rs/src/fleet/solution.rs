@@ -365,6 +365,49 @@ impl Solution {
         }
     }
 
+    /// Distance and job count of the route of vehicle v made of `pieces`, in
+    /// O(pieces) whatever their length (no feasibility check).
+    pub fn distance_of_pieces(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> (i64, usize) {
+        let veh = &p.vehicles[v];
+        let mut loc = veh.start;
+        let mut dist = 0i64;
+        let mut count = 0usize;
+        for pc in pieces {
+            let (r, a, b) = match *pc {
+                Piece::Prefix(r, k) => {
+                    let route = &self.routes[r];
+                    dist = route.dfwd[k];
+                    if k > 0 {
+                        loc = route.loc(p, k - 1);
+                    }
+                    count = k;
+                    continue;
+                }
+                Piece::Job(j) => {
+                    let l = p.jobs[j as usize].loc;
+                    dist += p.d(loc, l);
+                    loc = l;
+                    count += 1;
+                    continue;
+                }
+                Piece::Suffix(r, k) => (r, k, self.routes[r].len()),
+                Piece::Range(r, a, b) => (r, a, b),
+            };
+            if a >= b {
+                continue;
+            }
+            let route = &self.routes[r];
+            // jobs[a]..jobs[b-1] along the route: dfwd[b] - dfwd[a + 1]
+            dist += p.d(loc, route.loc(p, a)) + route.dfwd[b] - route.dfwd[a + 1];
+            loc = route.loc(p, b - 1);
+            count += b - a;
+        }
+        if count == 0 {
+            return (0, 0);
+        }
+        (dist + p.d(loc, veh.end), count)
+    }
+
     /// Price the route of vehicle v made of `pieces` (the first one must be
     /// a Prefix of route v). None when infeasible (windows, shift, capacity,
     /// maxStops, allowed vehicles).

@@ -46,13 +46,36 @@ pub struct Move {
     pub count: usize,
 }
 
-/// Price new contents for one or two routes; None when one is infeasible.
+/// Price new contents for one or two routes; None when one is infeasible,
+/// or (gain bound) when it cannot improve: when the objective weighs only
+/// vehicles and distance and there are no deadlines, the distance change
+/// computed in O(pieces) is the exact change of the cost, so a move that
+/// does not shorten the routes is dropped before its feasibility check.
 pub fn price(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Option<Move> {
+    if p.objective.duration_weight == 0 && !p.has_deadlines {
+        let mut bound = 0i64;
+        for nr in routes {
+            let old = &sol.routes[nr.route];
+            let (dist, count) = sol.distance_of_pieces(p, old.vehicle, nr.pieces());
+            bound += p.route_main(count > 0, 0, dist) - p.route_main(!old.is_empty(), 0, old.eval.distance);
+        }
+        if bound >= 0 {
+            return None;
+        }
+    }
     let mut delta = FleetCost::ZERO;
     for nr in routes {
         let v = sol.routes[nr.route].vehicle;
         let e = sol.evaluate(p, v, nr.pieces())?;
         delta = delta.plus(e.cost(p)).minus(sol.routes[nr.route].cost(p));
+    }
+    #[cfg(debug_assertions)]
+    if p.objective.duration_weight == 0 && !p.has_deadlines {
+        for nr in routes {
+            let v = sol.routes[nr.route].vehicle;
+            let e = sol.evaluate(p, v, nr.pieces()).expect("evaluated above");
+            assert_eq!(sol.distance_of_pieces(p, v, nr.pieces()), (e.distance, e.count));
+        }
     }
     let mut rs = [routes[0]; 2];
     rs[..routes.len()].copy_from_slice(routes);
