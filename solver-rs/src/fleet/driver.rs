@@ -14,7 +14,7 @@ use super::local_search::{Counters, LocalSearch};
 use super::model::FleetProblem;
 use super::reasons::{reason, Reason};
 use super::ruin::{self, RuinSettings};
-use super::solution::{FleetCost, Solution};
+use super::solution::{route_violation, FleetCost, Solution};
 use crate::rng::Rng;
 use crate::search::{Budget, Clock};
 
@@ -152,6 +152,10 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
     regret_insert(p, &mut current, &classes, &|| budget.expired());
     ls.run(p, &mut current, None);
     let mut current_cost = current.cost(p);
+    // jobs no vehicle can serve even alone are never tried again
+    let servable: Vec<bool> = (0..p.n())
+        .map(|j| (0..p.vehicles.len()).any(|v| route_violation(p, v, &[j as u32]).is_none()))
+        .collect();
 
     let mut best = current.clone();
     let mut best_cost = current_cost;
@@ -185,21 +189,28 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
     } else {
         0
     };
+    // where the annealing starts (in 1/1024ths of the budget)
+    let mut anneal_from = 0;
     if fleet_end > 0 {
         let mut fleet = FleetMinimisation::new(p);
         while let Some(x) = progress(iteration) {
+            anneal_from = x.min(fleet_end);
             if x >= fleet_end {
                 break;
             }
-            iteration += 1;
-            if fleet.step(p, &classes, &mut ls, &mut rng, &s.ruin, s.blink_per_mille, &best) {
-                let found = fleet.current.clone();
-                let cost = found.cost(p);
-                if cost < best_cost {
-                    best = found;
-                    best_cost = cost;
-                    best_iteration = iteration;
+            match fleet.step(p, &classes, &mut ls, &mut rng, &s.ruin, s.blink_per_mille, &best, &servable) {
+                FleetStep::Searching => iteration += 1,
+                FleetStep::Found => {
+                    iteration += 1;
+                    let found = fleet.current.clone();
+                    let cost = found.cost(p);
+                    if cost < best_cost {
+                        best = found;
+                        best_cost = cost;
+                        best_iteration = iteration;
+                    }
                 }
+                FleetStep::Done => break,
             }
         }
         current = best.clone();
@@ -210,13 +221,19 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
     let temps = temperature_table(t0, s.cooling_ratio.max(1) as f64);
     while let Some(x) = progress(iteration) {
         // the annealing spans what is left after the fleet phase
-        let step = if fleet_end >= 1024 { 1024 } else { ((x.max(fleet_end) - fleet_end) * 1024 / (1024 - fleet_end)) as usize };
+        let step = if anneal_from >= 1024 {
+            1024
+        } else {
+            ((x.max(anneal_from) - anneal_from) * 1024 / (1024 - anneal_from)) as usize
+        };
         iteration += 1;
         let mut candidate = current.clone();
         ruin::choose(p, &candidate, &s.ruin, &mut rng, &mut removed);
         candidate.remove_jobs(p, &removed);
         // previously unassigned jobs get another chance too
-        let mut order: Vec<u32> = (0..p.n() as u32).filter(|&j| !candidate.is_assigned(j as usize)).collect();
+        let mut order: Vec<u32> = (0..p.n() as u32)
+            .filter(|&j| servable[j as usize] && !candidate.is_assigned(j as usize))
+            .collect();
         ruin::sort_for_insertion(p, &mut rng, &mut order);
         greedy_insert(p, &mut candidate, &classes, &order, &mut rng, s.blink_per_mille, true);
         if s.local_search {
@@ -266,6 +283,9 @@ struct FleetMinimisation {
     absences: Vec<u64>,
     started: bool,
     removed: Vec<u32>,
+    /// Unassigned jobs of the solution the current route was taken from:
+    /// `current` is complete again when it has no more.
+    target: usize,
 }
 
 impl FleetMinimisation {
@@ -275,6 +295,7 @@ impl FleetMinimisation {
             absences: vec![0; p.n()],
             started: false,
             removed: Vec::new(),
+            target: 0,
         }
     }
 
@@ -292,12 +313,13 @@ impl FleetMinimisation {
         let ties: Vec<usize> = used.into_iter().filter(|&r| from.routes[r].len() == fewest).collect();
         let r = ties[rng.range(0, ties.len() - 1)];
         self.current = from.clone();
+        self.target = from.unassigned;
         self.current.set_route(p, r, Vec::new());
         true
     }
 
-    /// One iteration; true when `current` is complete with one route fewer
-    /// than the solution it started from.
+    /// One iteration: Found when `current` is complete with one route fewer
+    /// than the solution it started from; Done when no route can be taken away.
     #[allow(clippy::too_many_arguments)]
     fn step(
         &mut self,
@@ -308,18 +330,21 @@ impl FleetMinimisation {
         ruin_settings: &RuinSettings,
         blink: u64,
         best: &Solution,
-    ) -> bool {
-        if !self.started || self.current.unassigned == 0 {
+        servable: &[bool],
+    ) -> FleetStep {
+        if !self.started || self.current.unassigned <= self.target {
             let from = if self.started { self.current.clone() } else { best.clone() };
             if !self.drop_route(p, &from, rng) {
-                return false;
+                return FleetStep::Done;
             }
             self.started = true;
         }
         let mut candidate = self.current.clone();
         ruin::choose(p, &candidate, ruin_settings, rng, &mut self.removed);
         candidate.remove_jobs(p, &self.removed);
-        let mut order: Vec<u32> = (0..p.n() as u32).filter(|&j| !candidate.is_assigned(j as usize)).collect();
+        let mut order: Vec<u32> = (0..p.n() as u32)
+            .filter(|&j| servable[j as usize] && !candidate.is_assigned(j as usize))
+            .collect();
         ruin::sort_for_insertion(p, rng, &mut order);
         greedy_insert(p, &mut candidate, classes, &order, rng, blink, false);
         ls.run(p, &mut candidate, Some(&order));
@@ -331,6 +356,16 @@ impl FleetMinimisation {
         if candidate.unassigned < self.current.unassigned || self.absence_sum(&candidate) < self.absence_sum(&self.current) {
             self.current = candidate;
         }
-        self.current.unassigned == 0
+        if self.current.unassigned <= self.target {
+            FleetStep::Found
+        } else {
+            FleetStep::Searching
+        }
     }
+}
+
+enum FleetStep {
+    Searching,
+    Found,
+    Done,
 }
