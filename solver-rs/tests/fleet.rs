@@ -8,7 +8,9 @@
 use route_solver::fleet::model::{FleetProblem, MAX_VEHICLES};
 use route_solver::fleet::segment::TwSegment;
 use route_solver::fleet::solomon::Instance;
-use route_solver::fleet::{self, FleetCost, FleetError, FleetInput, FleetParams, JobInput, Objective, Reason, VehicleInput};
+use route_solver::fleet::{
+    self, FleetCost, FleetError, FleetInput, FleetParams, JobInput, Objective, Reason, VehicleInput,
+};
 use route_solver::rng::Rng;
 use route_solver::search::Clock;
 use route_solver::NativeClock;
@@ -32,9 +34,17 @@ const ALL: Options = Options {
 
 /// Random instance: points in a square with asymmetric noise; two demand
 /// dimensions; windows, shifts, and the optional features.
-fn random_input(rng: &mut Rng, n: usize, nv: usize, o: &Options, objective: Objective) -> FleetInput {
+fn random_input(
+    rng: &mut Rng,
+    n: usize,
+    nv: usize,
+    o: &Options,
+    objective: Objective,
+) -> FleetInput {
     let m = n + 2; // 0, 1: depots; 2..: jobs
-    let pts: Vec<(i64, i64)> = (0..m).map(|_| (rng.range(0, 100) as i64, rng.range(0, 100) as i64)).collect();
+    let pts: Vec<(i64, i64)> = (0..m)
+        .map(|_| (rng.range(0, 100) as i64, rng.range(0, 100) as i64))
+        .collect();
     let mut travel = vec![0i64; m * m];
     for a in 0..m {
         for b in 0..m {
@@ -53,21 +63,41 @@ fn random_input(rng: &mut Rng, n: usize, nv: usize, o: &Options, objective: Obje
             start: v % 2,
             end: if o.open && v == 1 { None } else { Some(0) },
             shift_start: rng.range(0, 30) as i64,
-            shift_end: if rng.range(0, 2) == 0 { Some(400 + rng.range(0, 400) as i64) } else { None },
+            shift_end: if rng.range(0, 2) == 0 {
+                Some(400 + rng.range(0, 400) as i64)
+            } else {
+                None
+            },
             capacity: vec![rng.range(15, 40) as i64, rng.range(3, 8) as i64],
-            max_stops: if o.max_stops && rng.range(0, 2) == 0 { Some(rng.range(1, n)) } else { None },
+            max_stops: if o.max_stops && rng.range(0, 2) == 0 {
+                Some(rng.range(1, n))
+            } else {
+                None
+            },
         })
         .collect();
     let jobs = (0..n)
         .map(|j| {
             let windowed = rng.range(0, 2) == 0;
-            let ready = if windowed { rng.range(0, 300) as i64 } else { 0 };
+            let ready = if windowed {
+                rng.range(0, 300) as i64
+            } else {
+                0
+            };
             JobInput {
                 location: j + 2,
                 service: rng.range(0, 20) as i64,
                 ready,
-                due: if windowed { Some(ready + rng.range(20, 200) as i64) } else { None },
-                deadline: if o.deadlines && rng.range(0, 3) == 0 { Some(rng.range(0, 300) as i64) } else { None },
+                due: if windowed {
+                    Some(ready + rng.range(20, 200) as i64)
+                } else {
+                    None
+                },
+                deadline: if o.deadlines && rng.range(0, 3) == 0 {
+                    Some(rng.range(0, 300) as i64)
+                } else {
+                    None
+                },
                 demand: vec![rng.range(0, 10) as i64, rng.range(0, 2) as i64],
                 allowed: if o.allowed && rng.range(0, 4) == 0 {
                     Some((0..nv).filter(|_| rng.range(0, 1) == 0).collect())
@@ -176,10 +206,18 @@ fn check_solution(inp: &FleetInput, sol: &fleet::FleetSolution) {
     for &(j, _) in &sol.unassigned {
         count[j as usize] += 1;
     }
-    assert!(count.iter().all(|&c| c == 1), "every job exactly once, routed or unassigned: {:?}", count);
+    assert!(
+        count.iter().all(|&c| c == 1),
+        "every job exactly once, routed or unassigned: {:?}",
+        count
+    );
     assert_eq!(sol.routes.len(), inp.vehicles.len());
-    let c = independent_cost(inp, &sol.routes).expect("every route feasible (capacity, windows, shifts, maxStops, allowed)");
-    assert_eq!(c, sol.cost, "reported cost equals the independent recomputation");
+    let c = independent_cost(inp, &sol.routes)
+        .expect("every route feasible (capacity, windows, shifts, maxStops, allowed)");
+    assert_eq!(
+        c, sol.cost,
+        "reported cost equals the independent recomputation"
+    );
 }
 
 #[test]
@@ -188,7 +226,11 @@ fn random_instances_are_feasible_complete_and_priced_right() {
     for case in 0..40 {
         let n = rng.range(1, 30);
         let nv = rng.range(1, 5);
-        let objective = if case % 2 == 0 { Objective::SERVICE } else { Objective::DISTANCE };
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
         let inp = random_input(&mut rng, n, nv, &ALL, objective);
         let p = FleetProblem::new(&inp).expect("valid");
         let params = FleetParams {
@@ -206,7 +248,14 @@ fn schedules_follow_the_matrix() {
     let mut rng = Rng::new(11);
     let inp = random_input(&mut rng, 25, 3, &ALL, Objective::SERVICE);
     let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(&p, &FleetParams { max_iterations: 100, ..FleetParams::default() }, &NativeClock::new());
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 100,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
     let m = inp.locations;
     for (v, r) in sol.routes.iter().enumerate() {
         let (starts, ret) = route_solver::fleet::solution::schedule_of(&p, v, r);
@@ -217,8 +266,14 @@ fn schedules_follow_the_matrix() {
             let job = &inp.jobs[j as usize];
             let arrive = t + inp.travel[at * m + job.location];
             assert!(starts[k] >= arrive, "service starts after the arrival");
-            assert!(starts[k] >= job.ready, "service starts at or after notBefore");
-            assert!(starts[k] == arrive.max(job.ready), "no idle time beyond waiting for the window");
+            assert!(
+                starts[k] >= job.ready,
+                "service starts at or after notBefore"
+            );
+            assert!(
+                starts[k] == arrive.max(job.ready),
+                "no idle time beyond waiting for the window"
+            );
             t = starts[k] + job.service;
             at = job.location;
         }
@@ -238,7 +293,14 @@ fn brute_force(inp: &FleetInput) -> FleetCost {
     for v in 0..2 {
         best_route[v][0] = Some((0, 0));
         let mut seq: Vec<u32> = Vec::new();
-        fn rec(inp: &FleetInput, v: usize, o: Objective, seq: &mut Vec<u32>, mask: usize, table: &mut Vec<Option<(i64, i64)>>) {
+        fn rec(
+            inp: &FleetInput,
+            v: usize,
+            o: Objective,
+            seq: &mut Vec<u32>,
+            mask: usize,
+            table: &mut Vec<Option<(i64, i64)>>,
+        ) {
             let n = inp.jobs.len();
             for j in 0..n {
                 if mask & (1 << j) != 0 {
@@ -247,7 +309,10 @@ fn brute_force(inp: &FleetInput) -> FleetCost {
                 seq.push(j as u32);
                 let (ok, late, dur, dist) = simulate(inp, v, seq);
                 if ok {
-                    let c = (late, o.vehicle_cost + o.duration_weight * dur + o.distance_weight * dist);
+                    let c = (
+                        late,
+                        o.vehicle_cost + o.duration_weight * dur + o.distance_weight * dist,
+                    );
                     let m2 = mask | (1 << j);
                     if table[m2].map_or(true, |b| c < b) {
                         table[m2] = Some(c);
@@ -303,7 +368,11 @@ fn small_instances_match_brute_force() {
             open: case % 5 == 2,
             unreachable: false,
         };
-        let objective = if case % 2 == 0 { Objective::SERVICE } else { Objective::DISTANCE };
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
         let mut inp = random_input(&mut rng, n, 2, &o, objective);
         // keep the return to the depot open-ended enough for routes to exist
         for v in &mut inp.vehicles {
@@ -311,9 +380,21 @@ fn small_instances_match_brute_force() {
         }
         let expected = brute_force(&inp);
         let p = FleetProblem::new(&inp).unwrap();
-        let sol = fleet::solve(&p, &FleetParams { seed: case, max_iterations: 300, ..FleetParams::default() }, &NativeClock::new());
+        let sol = fleet::solve(
+            &p,
+            &FleetParams {
+                seed: case,
+                max_iterations: 300,
+                ..FleetParams::default()
+            },
+            &NativeClock::new(),
+        );
         check_solution(&inp, &sol);
-        assert_eq!(sol.cost, expected, "case {}: heuristic vs brute force", case);
+        assert_eq!(
+            sol.cost, expected,
+            "case {}: heuristic vs brute force",
+            case
+        );
         if (expected.unassigned as usize) < n {
             compared += 1;
         }
@@ -322,7 +403,11 @@ fn small_instances_match_brute_force() {
         }
     }
     assert!(compared >= 25, "most cases serve some jobs: {}", compared);
-    assert!(two_routes >= 3, "some cases use both vehicles: {}", two_routes);
+    assert!(
+        two_routes >= 3,
+        "some cases use both vehicles: {}",
+        two_routes
+    );
 }
 
 /// A clock that jumps around: with an iteration budget it must not matter.
@@ -330,7 +415,11 @@ struct WildClock(Cell<u64>);
 
 impl Clock for WildClock {
     fn now_ms(&self) -> f64 {
-        let x = self.0.get().wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let x = self
+            .0
+            .get()
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0.set(x);
         (x >> 40) as f64
     }
@@ -351,7 +440,14 @@ fn deterministic_for_a_seed_and_iteration_budget() {
     let b = fleet::solve(&p, &params, &WildClock(Cell::new(1)));
     assert_eq!(a, b);
     assert_eq!(a.iterations, 200);
-    let c = fleet::solve(&p, &FleetParams { seed: 4, ..params.clone() }, &NativeClock::new());
+    let c = fleet::solve(
+        &p,
+        &FleetParams {
+            seed: 4,
+            ..params.clone()
+        },
+        &NativeClock::new(),
+    );
     check_solution(&inp, &c);
 }
 
@@ -400,11 +496,23 @@ fn unassigned_jobs_carry_their_reason() {
         inp.travel[l * 5 + 4] = if l == 4 { 0 } else { -1 }; // job 3 cannot be reached
     }
     let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(&p, &FleetParams { max_iterations: 20, ..FleetParams::default() }, &NativeClock::new());
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 20,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
     let reasons: Vec<(u32, Reason)> = sol.unassigned.clone();
     assert_eq!(
         reasons,
-        vec![(0, Reason::Capacity), (1, Reason::AllowedVehicles), (2, Reason::Shift), (3, Reason::Unreachable)]
+        vec![
+            (0, Reason::Capacity),
+            (1, Reason::AllowedVehicles),
+            (2, Reason::Shift),
+            (3, Reason::Unreachable)
+        ]
     );
     assert_eq!(Reason::AllowedVehicles.code(), "allowedVehicles");
     check_solution(&inp, &sol);
@@ -415,19 +523,40 @@ fn capacity_left_over_jobs_are_reported_as_capacity() {
     let mut inp = one_vehicle_input();
     inp.vehicles[0].capacity = vec![2];
     let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(&p, &FleetParams { max_iterations: 20, ..FleetParams::default() }, &NativeClock::new());
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 20,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
     assert_eq!(sol.unassigned.len(), 2);
     assert!(sol.unassigned.iter().all(|&(_, r)| r == Reason::Capacity));
     let mut inp = one_vehicle_input();
     inp.vehicles[0].max_stops = Some(3);
     let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(&p, &FleetParams { max_iterations: 20, ..FleetParams::default() }, &NativeClock::new());
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 20,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
     assert_eq!(sol.unassigned.len(), 1);
     assert_eq!(sol.unassigned[0].1, Reason::Capacity);
     let mut inp = one_vehicle_input();
     inp.vehicles[0].shift_end = Some(30); // room for two stops only
     let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(&p, &FleetParams { max_iterations: 20, ..FleetParams::default() }, &NativeClock::new());
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 20,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
     assert_eq!(sol.unassigned.len(), 2);
     assert!(sol.unassigned.iter().all(|&(_, r)| r == Reason::Shift));
 }
@@ -449,13 +578,30 @@ fn fewer_vehicles_before_shorter_duration() {
     inp.vehicles[0].shift_end = None;
     inp.vehicles[1].shift_end = None;
     let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(&p, &FleetParams { max_iterations: 50, ..FleetParams::default() }, &NativeClock::new());
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 50,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
     assert_eq!(sol.routes.iter().filter(|r| !r.is_empty()).count(), 1);
     inp.objective = Objective::DISTANCE;
     let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(&p, &FleetParams { max_iterations: 50, ..FleetParams::default() }, &NativeClock::new());
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 50,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
     check_solution(&inp, &sol);
-    assert_eq!(sol.cost.main, 404, "distance only: same total either way, 4 × 101");
+    assert_eq!(
+        sol.cost.main, 404,
+        "distance only: same total either way, 4 × 101"
+    );
 }
 
 #[test]
@@ -466,32 +612,47 @@ fn invalid_input_is_rejected() {
     assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::NoVehicles));
     let mut bad = good.clone();
     bad.vehicles = vec![good.vehicles[0].clone(); MAX_VEHICLES + 1];
-    assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::TooManyVehicles));
+    assert_eq!(
+        FleetProblem::new(&bad).err(),
+        Some(FleetError::TooManyVehicles)
+    );
     let mut bad = good.clone();
     bad.travel.pop();
     assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::BadMatrix));
     let mut bad = good.clone();
     bad.travel[1] = -2;
-    assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::NegativeValue));
+    assert_eq!(
+        FleetProblem::new(&bad).err(),
+        Some(FleetError::NegativeValue)
+    );
     let mut bad = good.clone();
     bad.jobs[0].location = 5;
     assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::BadLocation));
     let mut bad = good.clone();
     bad.jobs[0].demand = vec![-1];
-    assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::NegativeQuantity));
+    assert_eq!(
+        FleetProblem::new(&bad).err(),
+        Some(FleetError::NegativeQuantity)
+    );
     let mut bad = good.clone();
     bad.jobs[0].ready = 50;
     bad.jobs[0].due = Some(40);
     assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::BadWindow));
     let mut bad = good.clone();
     bad.jobs[0].allowed = Some(vec![1]);
-    assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::BadVehicleIndex));
+    assert_eq!(
+        FleetProblem::new(&bad).err(),
+        Some(FleetError::BadVehicleIndex)
+    );
     let mut bad = good.clone();
     bad.jobs.clear();
     assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::NoJobs));
     let mut bad = good;
     bad.vehicles[0].capacity = vec![1; 9];
-    assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::TooManyDimensions));
+    assert_eq!(
+        FleetProblem::new(&bad).err(),
+        Some(FleetError::TooManyDimensions)
+    );
 }
 
 #[test]
@@ -510,7 +671,10 @@ fn segment_joins_equal_a_forward_simulation() {
         let cut = rng.range(0, n);
         let mut left = route_solver::fleet::solution::start_segment(&p, 0);
         for &j in &order[..cut] {
-            left = left.then(&route_solver::fleet::solution::job_segment(&p, j as usize), &p);
+            left = left.then(
+                &route_solver::fleet::solution::job_segment(&p, j as usize),
+                &p,
+            );
         }
         let mut right: Option<TwSegment> = None;
         for &j in order[cut..].iter().rev() {
@@ -538,19 +702,58 @@ fn solomon_parser_and_checker() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/solomon");
     let text = std::fs::read_to_string(format!("{}/C101.txt", dir)).expect("data/solomon/C101.txt");
     let inst = Instance::parse(&text).unwrap();
-    assert_eq!((inst.name.as_str(), inst.vehicles, inst.capacity, inst.nodes.len()), ("C101", 25, 200, 101));
-    assert!(inst.check(&[vec![1, 2]]).is_err(), "a solution missing customers is refused");
+    assert_eq!(
+        (
+            inst.name.as_str(),
+            inst.vehicles,
+            inst.capacity,
+            inst.nodes.len()
+        ),
+        ("C101", 25, 200, 101)
+    );
+    assert!(
+        inst.check(&[vec![1, 2]]).is_err(),
+        "a solution missing customers is refused"
+    );
     let p = FleetProblem::new(&inst.fleet_input(false)).unwrap();
-    let sol = fleet::solve(&p, &FleetParams { max_iterations: 30, ..FleetParams::default() }, &NativeClock::new());
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 30,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
     assert!(sol.unassigned.is_empty());
-    let routes: Vec<Vec<u32>> = sol.routes.iter().filter(|r| !r.is_empty()).map(|r| r.iter().map(|&j| j + 1).collect()).collect();
+    let routes: Vec<Vec<u32>> = sol
+        .routes
+        .iter()
+        .filter(|r| !r.is_empty())
+        .map(|r| r.iter().map(|&j| j + 1).collect())
+        .collect();
     let (total, truncated) = inst.check(&routes).expect("feasible in doubles");
-    assert!(truncated <= total && total < 2.0 * 827.3, "{} {}", total, truncated);
+    assert!(
+        truncated <= total && total < 2.0 * 827.3,
+        "{} {}",
+        total,
+        truncated
+    );
     let scaled = sol.cost.main as f64 / route_solver::fleet::solomon::SCALE;
-    assert!((scaled - total).abs() < 0.01, "scaled objective {} vs double total {}", scaled, total);
+    assert!(
+        (scaled - total).abs() < 0.01,
+        "scaled objective {} vs double total {}",
+        scaled,
+        total
+    );
     let all: Vec<u32> = routes.iter().flatten().copied().collect();
-    assert!(inst.check(&[all]).unwrap_err().contains("load"), "one route for everything breaks the capacity");
+    assert!(
+        inst.check(&[all]).unwrap_err().contains("load"),
+        "one route for everything breaks the capacity"
+    );
     let mut late = routes.clone();
     late[0].reverse();
-    assert!(inst.check(&late).unwrap_err().contains("served at"), "a reversed route breaks a window");
+    assert!(
+        inst.check(&late).unwrap_err().contains("served at"),
+        "a reversed route breaks a window"
+    );
 }

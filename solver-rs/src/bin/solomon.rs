@@ -37,7 +37,11 @@ impl Clock for CpuClock {
         let mut s = String::new();
         f.seek(SeekFrom::Start(0)).expect("seek schedstat");
         f.read_to_string(&mut s).expect("read schedstat");
-        s.split_whitespace().next().and_then(|t| t.parse::<u64>().ok()).unwrap_or(0) as f64 / 1e6
+        s.split_whitespace()
+            .next()
+            .and_then(|t| t.parse::<u64>().ok())
+            .unwrap_or(0) as f64
+            / 1e6
     }
 }
 
@@ -78,7 +82,13 @@ pub fn main() {
                 Some("vehicles") => vehicles_first = true,
                 _ => usage(),
             },
-            "--only" => only = v.unwrap_or_else(|| usage()).split(',').map(|s| s.to_string()).collect(),
+            "--only" => {
+                only = v
+                    .unwrap_or_else(|| usage())
+                    .split(',')
+                    .map(|s| s.to_string())
+                    .collect()
+            }
             "--granular" => params.settings.granular = num(v),
             "--ruin-average" => params.settings.ruin.average_removed = num(v),
             "--ruin-max-string" => params.settings.ruin.max_string = num(v),
@@ -129,7 +139,18 @@ pub fn main() {
     if !json {
         println!(
             "{:<6} {:>4} {:>4} {:>11} {:>10} {:>9} {:>8}  {:>4} {:>9} {:>7} {:>7} {:>9}",
-            "inst", "ok", "veh", "distance", "trunc", "opt", "gap%", "bksV", "bksDist", "hgap%", "ms", "iters"
+            "inst",
+            "ok",
+            "veh",
+            "distance",
+            "trunc",
+            "opt",
+            "gap%",
+            "bksV",
+            "bksDist",
+            "hgap%",
+            "ms",
+            "iters"
         );
     }
     for name in &names {
@@ -143,7 +164,8 @@ pub fn main() {
         let cpu_clock;
         let clock: &dyn Clock = if cpu {
             cpu_clock = CpuClock(std::cell::RefCell::new(
-                File::open("/proc/thread-self/schedstat").expect("--cpu-clock needs /proc/thread-self/schedstat"),
+                File::open("/proc/thread-self/schedstat")
+                    .expect("--cpu-clock needs /proc/thread-self/schedstat"),
             ));
             &cpu_clock
         } else {
@@ -171,7 +193,15 @@ pub fn main() {
         if json {
             let rs: Vec<String> = routes
                 .iter()
-                .map(|r| format!("[{}]", r.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")))
+                .map(|r| {
+                    format!(
+                        "[{}]",
+                        r.iter()
+                            .map(|c| c.to_string())
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    )
+                })
                 .collect();
             println!(
                 "{{\"instance\":\"{}\",\"routes\":[{}],\"distance\":{},\"vehicles\":{},\"ms\":{:.1}}}",
@@ -203,7 +233,14 @@ pub fn main() {
             );
         }
         let class = class_of(name).to_string();
-        let entry = (checked.is_ok(), gap, vehicles, b.map_or(0, |b| b.1), hgap, ms);
+        let entry = (
+            checked.is_ok(),
+            gap,
+            vehicles,
+            b.map_or(0, |b| b.1),
+            hgap,
+            ms,
+        );
         match classes.iter_mut().find(|c| c.0 == class) {
             Some(c) => c.1.push(entry),
             None => classes.push((class, vec![entry])),
@@ -215,7 +252,16 @@ pub fn main() {
     println!();
     println!(
         "{:<6} {:>5} {:>8} {:>9} {:>9} {:>6} {:>6} {:>9} {:>10} {:>9}",
-        "class", "n", "feasible", "mean gap%", "worst gap%", "veh", "bksV", "at bksV", "mean hgap%", "median ms"
+        "class",
+        "n",
+        "feasible",
+        "mean gap%",
+        "worst gap%",
+        "veh",
+        "bksV",
+        "at bksV",
+        "mean hgap%",
+        "median ms"
     );
     let mut all: Vec<(bool, f64, usize, usize, f64, f64)> = Vec::new();
     let order = ["C1", "C2", "R1", "R2", "RC1", "RC2"];
@@ -262,15 +308,28 @@ fn summary(label: &str, rows: &[(bool, f64, usize, usize, f64, f64)]) {
 fn random_day(spec: &str, params: &FleetParams) {
     use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
     use route_solver::rng::Rng;
-    let parts: Vec<u64> = spec.split(':').map(|x| x.parse().unwrap_or_else(|_| usage())).collect();
+    let parts: Vec<u64> = spec
+        .split(':')
+        .map(|x| x.parse().unwrap_or_else(|_| usage()))
+        .collect();
     if parts.len() < 2 {
         usage();
     }
-    let (n, nv, seed) = (parts[0] as usize, parts[1] as usize, parts.get(2).copied().unwrap_or(1));
+    let (n, nv, seed) = (
+        parts[0] as usize,
+        parts[1] as usize,
+        parts.get(2).copied().unwrap_or(1),
+    );
     let mut rng = Rng::new(seed);
     let m = n + 1;
     let pts: Vec<(i64, i64)> = (0..m)
-        .map(|i| if i == 0 { (15_000, 15_000) } else { (rng.range(0, 30_000) as i64, rng.range(0, 30_000) as i64) })
+        .map(|i| {
+            if i == 0 {
+                (15_000, 15_000)
+            } else {
+                (rng.range(0, 30_000) as i64, rng.range(0, 30_000) as i64)
+            }
+        })
         .collect();
     let mut travel = vec![0i64; m * m];
     for a in 0..m {
@@ -282,13 +341,25 @@ fn random_day(spec: &str, params: &FleetParams) {
     let jobs: Vec<JobInput> = (1..m)
         .map(|l| {
             let windowed = rng.range(0, 9) < 3;
-            let ready = if windowed { 8 * 3600 + rng.range(0, 6 * 3600) as i64 } else { 0 };
+            let ready = if windowed {
+                8 * 3600 + rng.range(0, 6 * 3600) as i64
+            } else {
+                0
+            };
             JobInput {
                 location: l,
                 service: rng.range(120, 300) as i64,
                 ready,
-                due: if windowed { Some(ready + 2 * 3600) } else { None },
-                deadline: if !windowed && rng.range(0, 6) < 2 { Some(9 * 3600 + rng.range(0, 6 * 3600) as i64) } else { None },
+                due: if windowed {
+                    Some(ready + 2 * 3600)
+                } else {
+                    None
+                },
+                deadline: if !windowed && rng.range(0, 6) < 2 {
+                    Some(9 * 3600 + rng.range(0, 6 * 3600) as i64)
+                } else {
+                    None
+                },
                 demand: vec![rng.range(1, 30) as i64, rng.range(1, 3) as i64],
                 allowed: None,
             }
@@ -319,7 +390,11 @@ fn random_day(spec: &str, params: &FleetParams) {
     let used = sol.routes.iter().filter(|r| !r.is_empty()).count();
     let hwm = std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM")).map(|l| l.trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM"))
+                .map(|l| l.trim().to_string())
+        })
         .unwrap_or_default();
     println!(
         "random {}:{}:{}  ms {:.0}  iterations {}  unassigned {}  lateness {} s  vehicles {}  duration {} s  {}",

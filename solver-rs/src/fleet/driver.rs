@@ -91,7 +91,7 @@ pub fn det_ln(x: f64) -> f64 {
     let bits = x.to_bits();
     let exp = ((bits >> 52) & 0x7ff) as i64 - 1023;
     let m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000); // [1, 2)
-    // ln m = 2 atanh(z), z = (m - 1) / (m + 1) in [0, 1/3)
+                                                                                    // ln m = 2 atanh(z), z = (m - 1) / (m + 1) in [0, 1/3)
     let z = (m - 1.0) / (m + 1.0);
     let z2 = z * z;
     let mut term = z;
@@ -147,7 +147,14 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
     let classes = vehicle_classes(p);
     let mut ls = LocalSearch::new(p, s.granular);
 
-    let budget = Budget::new(clock, if params.max_iterations > 0 { 0.0 } else { params.time_limit_ms });
+    let budget = Budget::new(
+        clock,
+        if params.max_iterations > 0 {
+            0.0
+        } else {
+            params.time_limit_ms
+        },
+    );
     let mut current = Solution::empty(p);
     regret_insert(p, &mut current, &classes, &|| budget.expired());
     ls.run(p, &mut current, None);
@@ -174,7 +181,11 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
             if budget.expired() {
                 return None;
             }
-            Some(((budget.elapsed_ms() / params.time_limit_ms) * 1024.0).min(1024.0).max(0.0) as u64)
+            Some(
+                ((budget.elapsed_ms() / params.time_limit_ms) * 1024.0)
+                    .min(1024.0)
+                    .max(0.0) as u64,
+            )
         } else if iteration >= max_iterations {
             None
         } else {
@@ -198,7 +209,16 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
             if x >= fleet_end {
                 break;
             }
-            match fleet.step(p, &classes, &mut ls, &mut rng, &s.ruin, s.blink_per_mille, &best, &servable) {
+            match fleet.step(
+                p,
+                &classes,
+                &mut ls,
+                &mut rng,
+                &s.ruin,
+                s.blink_per_mille,
+                &best,
+                &servable,
+            ) {
                 FleetStep::Searching => iteration += 1,
                 FleetStep::Found => {
                     iteration += 1;
@@ -235,12 +255,22 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
             .filter(|&j| servable[j as usize] && !candidate.is_assigned(j as usize))
             .collect();
         ruin::sort_for_insertion(p, &mut rng, &mut order);
-        greedy_insert(p, &mut candidate, &classes, &order, &mut rng, s.blink_per_mille, true);
+        greedy_insert(
+            p,
+            &mut candidate,
+            &classes,
+            &order,
+            &mut rng,
+            s.blink_per_mille,
+            true,
+        );
         if s.local_search {
             ls.run(p, &mut candidate, Some(&order));
         }
         let cost = candidate.cost(p);
-        let accept = if (cost.unassigned, cost.lateness) != (current_cost.unassigned, current_cost.lateness) {
+        let accept = if (cost.unassigned, cost.lateness)
+            != (current_cost.unassigned, current_cost.lateness)
+        {
             (cost.unassigned, cost.lateness) < (current_cost.unassigned, current_cost.lateness)
         } else {
             // accept if new < current - T ln U (U uniform in (0, 1])
@@ -300,17 +330,29 @@ impl FleetMinimisation {
     }
 
     fn absence_sum(&self, sol: &Solution) -> u64 {
-        (0..sol.route_of.len()).filter(|&j| !sol.is_assigned(j)).map(|j| self.absences[j]).sum()
+        (0..sol.route_of.len())
+            .filter(|&j| !sol.is_assigned(j))
+            .map(|j| self.absences[j])
+            .sum()
     }
 
     /// Take the route with the fewest jobs (ties: random) out of `from`.
     fn drop_route(&mut self, p: &FleetProblem, from: &Solution, rng: &mut Rng) -> bool {
-        let used: Vec<usize> = (0..from.routes.len()).filter(|&r| !from.routes[r].is_empty()).collect();
+        let used: Vec<usize> = (0..from.routes.len())
+            .filter(|&r| !from.routes[r].is_empty())
+            .collect();
         if used.len() <= 1 {
             return false;
         }
-        let fewest = used.iter().map(|&r| from.routes[r].len()).min().unwrap_or(0);
-        let ties: Vec<usize> = used.into_iter().filter(|&r| from.routes[r].len() == fewest).collect();
+        let fewest = used
+            .iter()
+            .map(|&r| from.routes[r].len())
+            .min()
+            .unwrap_or(0);
+        let ties: Vec<usize> = used
+            .into_iter()
+            .filter(|&r| from.routes[r].len() == fewest)
+            .collect();
         let r = ties[rng.range(0, ties.len() - 1)];
         self.current = from.clone();
         self.target = from.unassigned;
@@ -333,7 +375,11 @@ impl FleetMinimisation {
         servable: &[bool],
     ) -> FleetStep {
         if !self.started || self.current.unassigned <= self.target {
-            let from = if self.started { self.current.clone() } else { best.clone() };
+            let from = if self.started {
+                self.current.clone()
+            } else {
+                best.clone()
+            };
             if !self.drop_route(p, &from, rng) {
                 return FleetStep::Done;
             }
@@ -353,7 +399,9 @@ impl FleetMinimisation {
                 self.absences[j] += 1;
             }
         }
-        if candidate.unassigned < self.current.unassigned || self.absence_sum(&candidate) < self.absence_sum(&self.current) {
+        if candidate.unassigned < self.current.unassigned
+            || self.absence_sum(&candidate) < self.absence_sum(&self.current)
+        {
             self.current = candidate;
         }
         if self.current.unassigned <= self.target {

@@ -30,7 +30,14 @@ pub fn vehicle_classes(p: &FleetProblem) -> Vec<usize> {
 
 /// Routes worth trying for job j: every non-empty route, and (when
 /// `open_new`) one empty route per vehicle class among the vehicles allowed for j.
-fn candidate_routes(p: &FleetProblem, sol: &Solution, classes: &[usize], j: usize, open_new: bool, out: &mut Vec<usize>) {
+fn candidate_routes(
+    p: &FleetProblem,
+    sol: &Solution,
+    classes: &[usize],
+    j: usize,
+    open_new: bool,
+    out: &mut Vec<usize>,
+) {
     out.clear();
     let allowed = p.jobs[j].allowed;
     let mut empty_classes: u64 = 0;
@@ -93,7 +100,16 @@ pub fn greedy_insert(
 ) {
     let mut routes = Vec::new();
     for &j in order {
-        if let Some((_, r, k)) = best_over_routes(p, sol, classes, j as usize, rng, blink_per_mille, open_new, &mut routes) {
+        if let Some((_, r, k)) = best_over_routes(
+            p,
+            sol,
+            classes,
+            j as usize,
+            rng,
+            blink_per_mille,
+            open_new,
+            &mut routes,
+        ) {
             sol.insert(p, r, j as usize, k);
         }
     }
@@ -105,9 +121,16 @@ pub fn greedy_insert(
 /// Best insertions per (job, route) are cached; after an insertion only the
 /// changed route's column is recomputed. When `expired()` turns true the
 /// remaining jobs are inserted greedily in index order.
-pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], expired: &dyn Fn() -> bool) {
+pub fn regret_insert(
+    p: &FleetProblem,
+    sol: &mut Solution,
+    classes: &[usize],
+    expired: &dyn Fn() -> bool,
+) {
     let nv = sol.routes.len();
-    let mut pending: Vec<u32> = (0..p.n() as u32).filter(|&j| !sol.is_assigned(j as usize)).collect();
+    let mut pending: Vec<u32> = (0..p.n() as u32)
+        .filter(|&j| !sol.is_assigned(j as usize))
+        .collect();
     let mut table: Vec<Option<(FleetCost, usize)>> = vec![None; p.n() * nv];
     for &j in &pending {
         for r in 0..nv {

@@ -76,7 +76,8 @@ impl LocalSearch {
                         let r = sol.route_of[nb] as usize;
                         let pos = sol.pos_of[nb] as usize;
                         let jobs = &sol.routes[r].jobs;
-                        let around: Vec<u32> = jobs[pos.saturating_sub(1)..(pos + 2).min(jobs.len())].to_vec();
+                        let around: Vec<u32> =
+                            jobs[pos.saturating_sub(1)..(pos + 2).min(jobs.len())].to_vec();
                         for j in around {
                             self.activate(j as usize);
                         }
@@ -91,7 +92,12 @@ impl LocalSearch {
     }
 }
 
-fn first_improving(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<(usize, Move)> {
+fn first_improving(
+    p: &FleetProblem,
+    sol: &mut Solution,
+    u: usize,
+    v: usize,
+) -> Option<(usize, Move)> {
     let improving = |m: Option<Move>| m.filter(|m| m.delta < FleetCost::ZERO);
     if let Some(m) = improving(relocate::evaluate(p, sol, u, v)) {
         return Some((0, m));

@@ -201,8 +201,20 @@ impl FleetProblem {
             for j in 0..m {
                 let t = inp.travel[i * m + j];
                 let d = dist_in[i * m + j];
-                travel[i * nloc + j] = if i == j { 0 } else if t < 0 { UNREACHABLE } else { t };
-                dist[i * nloc + j] = if i == j { 0 } else if d < 0 { UNREACHABLE } else { d };
+                travel[i * nloc + j] = if i == j {
+                    0
+                } else if t < 0 {
+                    UNREACHABLE
+                } else {
+                    t
+                };
+                dist[i * nloc + j] = if i == j {
+                    0
+                } else if d < 0 {
+                    UNREACHABLE
+                } else {
+                    d
+                };
             }
         }
         let nv = inp.vehicles.len();
@@ -285,7 +297,9 @@ impl FleetProblem {
         };
         p.neighbours = (0..p.jobs.len())
             .map(|i| {
-                let mut others: Vec<u32> = (0..p.jobs.len() as u32).filter(|&j| j as usize != i).collect();
+                let mut others: Vec<u32> = (0..p.jobs.len() as u32)
+                    .filter(|&j| j as usize != i)
+                    .collect();
                 let li = p.jobs[i].loc;
                 others.sort_by_key(|&j| {
                     let lj = p.jobs[j as usize].loc;

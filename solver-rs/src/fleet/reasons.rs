@@ -33,7 +33,9 @@ impl Reason {
 pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     let nv = p.vehicles.len();
     let loc = p.jobs[j].loc;
-    let allowed: Vec<usize> = (0..nv).filter(|&v| p.jobs[j].allowed & (1u64 << v) != 0).collect();
+    let allowed: Vec<usize> = (0..nv)
+        .filter(|&v| p.jobs[j].allowed & (1u64 << v) != 0)
+        .collect();
     if allowed.is_empty() {
         return Reason::AllowedVehicles;
     }
@@ -50,10 +52,15 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     }
     let fits = |v: usize, extra_load: &[i64], extra_stops: usize| {
         extra_stops + 1 <= p.vehicles[v].max_stops
-            && (0..p.dims).all(|d| extra_load[d] + p.demand[j * p.dims + d] <= p.capacity[v * p.dims + d])
+            && (0..p.dims)
+                .all(|d| extra_load[d] + p.demand[j * p.dims + d] <= p.capacity[v * p.dims + d])
     };
     let zero = vec![0i64; p.dims];
-    let sized: Vec<usize> = reachable.iter().copied().filter(|&v| fits(v, &zero, 0)).collect();
+    let sized: Vec<usize> = reachable
+        .iter()
+        .copied()
+        .filter(|&v| fits(v, &zero, 0))
+        .collect();
     if sized.is_empty() {
         return Reason::Capacity;
     }

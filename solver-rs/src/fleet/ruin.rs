@@ -24,7 +24,13 @@ impl Default for RuinSettings {
 }
 
 /// Choose the jobs to remove (not yet removed from `sol`).
-pub fn choose(p: &FleetProblem, sol: &Solution, s: &RuinSettings, rng: &mut Rng, out: &mut Vec<u32>) {
+pub fn choose(
+    p: &FleetProblem,
+    sol: &Solution,
+    s: &RuinSettings,
+    rng: &mut Rng,
+    out: &mut Vec<u32>,
+) {
     out.clear();
     let assigned = p.n() - sol.unassigned;
     let used = sol.routes.iter().filter(|r| !r.is_empty()).count();
@@ -33,7 +39,9 @@ pub fn choose(p: &FleetProblem, sol: &Solution, s: &RuinSettings, rng: &mut Rng,
     }
     let avg_route = (assigned + used - 1) / used;
     let ls_max = s.max_string.min(avg_route).max(1);
-    let ks_max = ((4 * s.average_removed) / (1 + ls_max)).saturating_sub(1).max(1);
+    let ks_max = ((4 * s.average_removed) / (1 + ls_max))
+        .saturating_sub(1)
+        .max(1);
     let ks = rng.range(1, ks_max);
     let seed = loop {
         let j = rng.range(0, p.n() - 1);
@@ -96,7 +104,9 @@ pub fn sort_for_insertion(p: &FleetProblem, rng: &mut Rng, jobs: &mut [u32]) {
     let depot = p.vehicles[0].start;
     match rng.range(0, 10) {
         0..=3 => {}
-        4..=7 => jobs.sort_by_key(|&j| std::cmp::Reverse(p.job_demand(j as usize).iter().sum::<i64>())),
+        4..=7 => {
+            jobs.sort_by_key(|&j| std::cmp::Reverse(p.job_demand(j as usize).iter().sum::<i64>()))
+        }
         8..=9 => jobs.sort_by_key(|&j| std::cmp::Reverse(p.d(depot, p.jobs[j as usize].loc))),
         _ => jobs.sort_by_key(|&j| p.d(depot, p.jobs[j as usize].loc)),
     }

@@ -41,7 +41,10 @@ impl Instance {
         let mut vehicles = None;
         let mut nodes = Vec::new();
         for line in lines {
-            let nums: Vec<f64> = line.split_whitespace().filter_map(|t| t.parse().ok()).collect();
+            let nums: Vec<f64> = line
+                .split_whitespace()
+                .filter_map(|t| t.parse().ok())
+                .collect();
             let words = line.split_whitespace().count();
             if nums.len() != words || nums.is_empty() {
                 continue; // a header line
@@ -63,7 +66,12 @@ impl Instance {
             }
         }
         let (vehicles, capacity) = vehicles.ok_or("no VEHICLE block")?;
-        if nodes.len() < 2 || nodes.iter().enumerate().any(|(i, c)| c.number as usize != i) {
+        if nodes.len() < 2
+            || nodes
+                .iter()
+                .enumerate()
+                .any(|(i, c)| c.number as usize != i)
+        {
             return Err("customer rows must be numbered 0..n".into());
         }
         Ok(Instance {
@@ -149,9 +157,15 @@ impl Instance {
             if route.is_empty() {
                 continue;
             }
-            let load: i64 = route.iter().map(|&c| self.nodes.get(c as usize).map_or(0, |n| n.demand)).sum();
+            let load: i64 = route
+                .iter()
+                .map(|&c| self.nodes.get(c as usize).map_or(0, |n| n.demand))
+                .sum();
             if load > self.capacity {
-                return Err(format!("route {}: load {} above {}", ri, load, self.capacity));
+                return Err(format!(
+                    "route {}: load {} above {}",
+                    ri, load, self.capacity
+                ));
             }
             let mut t = self.nodes[0].ready;
             let mut at = 0usize;
@@ -172,7 +186,10 @@ impl Instance {
                 let node = &self.nodes[c];
                 t = (t + self.nodes[at].service + d).max(node.ready);
                 if t > node.due {
-                    return Err(format!("route {}: customer {} served at {} after {}", ri, c, t, node.due));
+                    return Err(format!(
+                        "route {}: customer {} served at {} after {}",
+                        ri, c, t, node.due
+                    ));
                 }
                 at = c;
             }
@@ -193,7 +210,12 @@ pub fn parse_bks(text: &str) -> Vec<(String, usize, f64, f64)> {
             if f.len() != 4 {
                 return None;
             }
-            Some((f[0].to_string(), f[1].parse().ok()?, f[2].parse().ok()?, f[3].parse().ok()?))
+            Some((
+                f[0].to_string(),
+                f[1].parse().ok()?,
+                f[2].parse().ok()?,
+                f[3].parse().ok()?,
+            ))
         })
         .collect()
 }

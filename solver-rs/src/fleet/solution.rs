@@ -153,7 +153,8 @@ impl Route {
             let j = self.jobs[k] as usize;
             clock = (clock + p.t(prev, p.jobs[j].loc)).max(p.jobs[j].ready);
             self.starts.push(clock);
-            self.late_pre.push(self.late_pre[k] + (clock - p.jobs[j].deadline).max(0));
+            self.late_pre
+                .push(self.late_pre[k] + (clock - p.jobs[j].deadline).max(0));
             clock += p.jobs[j].service;
             let s = self.fwd[k].then(&job_segment(p, j), p);
             self.fwd.push(s);
@@ -172,7 +173,11 @@ impl Route {
         for k in (0..n).rev() {
             let j = self.jobs[k] as usize;
             let js = job_segment(p, j);
-            self.bwd[k] = if k + 1 < n { js.then(&self.bwd[k + 1], p) } else { js };
+            self.bwd[k] = if k + 1 < n {
+                js.then(&self.bwd[k + 1], p)
+            } else {
+                js
+            };
             self.dbwd[k] = if k + 1 < n {
                 p.d(p.jobs[j].loc, p.jobs[self.jobs[k + 1] as usize].loc) + self.dbwd[k + 1]
             } else {
@@ -502,7 +507,11 @@ impl Solution {
             return None;
         }
         distance += p.d(last_loc, p.vehicles[v].end);
-        let lateness = if p.has_deadlines { self.lateness_of_pieces(p, v, pieces) } else { 0 };
+        let lateness = if p.has_deadlines {
+            self.lateness_of_pieces(p, v, pieces)
+        } else {
+            0
+        };
         #[cfg(debug_assertions)]
         {
             let mut buf = std::mem::take(&mut self.scratch);
@@ -562,7 +571,12 @@ impl Solution {
                 }
                 Piece::Range(r, a, b) => {
                     for kk in a..b {
-                        visit(self.routes[r].jobs[kk] as usize, &mut loc, &mut dep, &mut late);
+                        visit(
+                            self.routes[r].jobs[kk] as usize,
+                            &mut loc,
+                            &mut dep,
+                            &mut late,
+                        );
                     }
                 }
                 Piece::Job(j) => {
@@ -615,15 +629,27 @@ impl Solution {
             if !full.feasible() {
                 continue;
             }
-            let prev = if k == 0 { veh.start } else { route.loc(p, k - 1) };
+            let prev = if k == 0 {
+                veh.start
+            } else {
+                route.loc(p, k - 1)
+            };
             let next = if k == n { veh.end } else { route.loc(p, k) };
-            let base = if n == 0 { p.d(veh.start, veh.end) } else { route.eval.distance };
+            let base = if n == 0 {
+                p.d(veh.start, veh.end)
+            } else {
+                route.eval.distance
+            };
             let distance = base + p.d(prev, job.loc) + p.d(job.loc, next) - p.d(prev, next);
             let new = RouteEval {
                 count: n + 1,
                 duration: full.duration,
                 distance,
-                lateness: if p.has_deadlines { route.eval.lateness + route.lateness_change(p, j, k) } else { 0 },
+                lateness: if p.has_deadlines {
+                    route.eval.lateness + route.lateness_change(p, j, k)
+                } else {
+                    0
+                },
             }
             .cost(p);
             let delta = new.minus(old);
@@ -704,7 +730,10 @@ impl Solution {
             fresh.jobs = route.jobs.clone();
             fresh.update(p);
             if fresh.eval != route.eval {
-                return Err(format!("route {} eval {:?} != {:?}", r, route.eval, fresh.eval));
+                return Err(format!(
+                    "route {} eval {:?} != {:?}",
+                    r, route.eval, fresh.eval
+                ));
             }
             if !route.time_feasible {
                 return Err(format!("route {} breaks a window", r));

@@ -29,8 +29,22 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                 p,
                 sol,
                 &[
-                    NewRoute::new(ru, &[Piece::Prefix(ru, pu), Piece::Range(rv, s, s + b), Piece::Suffix(ru, pu + a)]),
-                    NewRoute::new(rv, &[Piece::Prefix(rv, s), Piece::Range(ru, pu, pu + a), Piece::Suffix(rv, s + b)]),
+                    NewRoute::new(
+                        ru,
+                        &[
+                            Piece::Prefix(ru, pu),
+                            Piece::Range(rv, s, s + b),
+                            Piece::Suffix(ru, pu + a),
+                        ],
+                    ),
+                    NewRoute::new(
+                        rv,
+                        &[
+                            Piece::Prefix(rv, s),
+                            Piece::Range(ru, pu, pu + a),
+                            Piece::Suffix(rv, s + b),
+                        ],
+                    ),
                 ],
             );
             best = better(best, m);

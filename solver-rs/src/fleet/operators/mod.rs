@@ -57,7 +57,8 @@ pub fn price(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Optio
         for nr in routes {
             let old = &sol.routes[nr.route];
             let (dist, count) = sol.distance_of_pieces(p, old.vehicle, nr.pieces());
-            bound += p.route_main(count > 0, 0, dist) - p.route_main(!old.is_empty(), 0, old.eval.distance);
+            bound += p.route_main(count > 0, 0, dist)
+                - p.route_main(!old.is_empty(), 0, old.eval.distance);
         }
         if bound >= 0 {
             return None;
@@ -74,7 +75,10 @@ pub fn price(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Optio
         for nr in routes {
             let v = sol.routes[nr.route].vehicle;
             let e = sol.evaluate(p, v, nr.pieces()).expect("evaluated above");
-            assert_eq!(sol.distance_of_pieces(p, v, nr.pieces()), (e.distance, e.count));
+            assert_eq!(
+                sol.distance_of_pieces(p, v, nr.pieces()),
+                (e.distance, e.count)
+            );
         }
     }
     let mut rs = [routes[0]; 2];
@@ -115,7 +119,11 @@ pub fn apply(p: &FleetProblem, sol: &mut Solution, m: &Move) {
     #[cfg(debug_assertions)]
     {
         let after = sol.cost(p);
-        assert_eq!(after, before.plus(m.delta), "applied cost differs from the evaluated delta");
+        assert_eq!(
+            after,
+            before.plus(m.delta),
+            "applied cost differs from the evaluated delta"
+        );
         if let Err(e) = sol.check(p) {
             panic!("after a move: {}", e);
         }

@@ -28,7 +28,14 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                     sol,
                     &[
                         NewRoute::new(ru, &[Piece::Prefix(ru, pu), Piece::Suffix(ru, pu + run)]),
-                        NewRoute::new(rv, &[Piece::Prefix(rv, t), Piece::Range(ru, pu, pu + run), Piece::Suffix(rv, t)]),
+                        NewRoute::new(
+                            rv,
+                            &[
+                                Piece::Prefix(rv, t),
+                                Piece::Range(ru, pu, pu + run),
+                                Piece::Suffix(rv, t),
+                            ],
+                        ),
                     ],
                 )
             } else if t >= pu && t <= pu + run {

@@ -16,8 +16,22 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
             p,
             sol,
             &[
-                NewRoute::new(ru, &[Piece::Prefix(ru, pu), Piece::Job(v as u32), Piece::Suffix(ru, pu + 1)]),
-                NewRoute::new(rv, &[Piece::Prefix(rv, pv), Piece::Job(u as u32), Piece::Suffix(rv, pv + 1)]),
+                NewRoute::new(
+                    ru,
+                    &[
+                        Piece::Prefix(ru, pu),
+                        Piece::Job(v as u32),
+                        Piece::Suffix(ru, pu + 1),
+                    ],
+                ),
+                NewRoute::new(
+                    rv,
+                    &[
+                        Piece::Prefix(rv, pv),
+                        Piece::Job(u as u32),
+                        Piece::Suffix(rv, pv + 1),
+                    ],
+                ),
             ],
         );
     }
