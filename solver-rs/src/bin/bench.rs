@@ -1,5 +1,6 @@
 //! Native TSPLIB bench (closed tour from node 0; the end is a copy of node 0).
 //!
+//!   bench --solomon DIR ...  the fleet (VRPTW) bench: see src/bin/solomon.rs
 //!   bench DIR [ITERATIONS] [--time-limit-ms N] [--seed S] [--seeds K] [--stall N]
 //!         [--json] [--only NAME,...] [search options]
 //!
@@ -223,7 +224,14 @@ struct Run {
     anytime: Vec<f64>,
 }
 
+/// `bench --solomon DIR …` is the fleet bench (src/bin/solomon.rs).
+#[path = "solomon.rs"]
+mod solomon;
+
 fn main() {
+    if std::env::args().any(|a| a == "--solomon") {
+        return solomon::main();
+    }
     let args = parse_args();
     let optima = std::fs::read_to_string(format!("{}/optima.json", args.dir)).unwrap_or_default();
     let mut names: Vec<String> = std::fs::read_dir(&args.dir)

@@ -1,0 +1,419 @@
+//! The driver: regret construction, a descent, then ruin-and-recreate
+//! iterations (SISR ruin, greedy insertion with blinks, a descent around the
+//! reinserted jobs) under simulated-annealing acceptance; the best solution
+//! is returned.
+//!
+//! Deterministic for a seed and an iteration budget: every decision is an
+//! integer comparison except the annealing threshold, which is computed with
+//! IEEE basic operations only (+ − × ÷ and sqrt are correctly rounded on
+//! every target; no libm call), so native and WebAssembly builds agree. With
+//! an iteration budget the clock is never read for a decision.
+
+use super::insertion::{greedy_insert, regret_insert, vehicle_classes};
+use super::local_search::{Counters, LocalSearch};
+use super::model::FleetProblem;
+use super::reasons::{reason, Reason};
+use super::ruin::{self, RuinSettings};
+use super::solution::{route_violation, FleetCost, Solution};
+use crate::rng::Rng;
+use crate::search::{Budget, Clock};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FleetSettings {
+    /// Nearest jobs each job is paired with in the descent.
+    pub granular: usize,
+    pub ruin: RuinSettings,
+    /// Insertion positions skipped, per mille (SISR's blinks).
+    pub blink_per_mille: u64,
+    /// Starting temperature = this × the mean cost of a job's 10 nearest arcs, in tenths.
+    pub start_temperature_tenths: i64,
+    /// Final temperature = start / this.
+    pub cooling_ratio: i64,
+    /// Run the descent after each recreate.
+    pub local_search: bool,
+    /// Share of the budget (per cent) spent on fleet minimisation when the
+    /// objective has a vehicle cost.
+    pub fleet_share_percent: u64,
+}
+
+impl Default for FleetSettings {
+    fn default() -> FleetSettings {
+        FleetSettings {
+            granular: 20,
+            ruin: RuinSettings::default(),
+            blink_per_mille: 10,
+            start_temperature_tenths: 100,
+            cooling_ratio: 100,
+            local_search: true,
+            fleet_share_percent: 50,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FleetParams {
+    pub seed: u64,
+    /// Used only when max_iterations is 0.
+    pub time_limit_ms: f64,
+    /// Ruin-and-recreate iterations; 0 = run to the time limit (or
+    /// DEFAULT_ITERATIONS when there is none).
+    pub max_iterations: u64,
+    pub settings: FleetSettings,
+}
+
+pub const DEFAULT_ITERATIONS: u64 = 20_000;
+
+impl Default for FleetParams {
+    fn default() -> FleetParams {
+        FleetParams {
+            seed: 1,
+            time_limit_ms: 0.0,
+            max_iterations: 0,
+            settings: FleetSettings::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FleetSolution {
+    /// Job indices in visiting order, one list per vehicle (empty: unused).
+    pub routes: Vec<Vec<u32>>,
+    pub unassigned: Vec<(u32, Reason)>,
+    pub cost: FleetCost,
+    pub iterations: u64,
+    /// Iteration at which the returned solution was found.
+    pub best_iteration: u64,
+    pub counters: Counters,
+}
+
+/// ln(x) for x in (0, 1], with IEEE basic operations only (identical on every target).
+pub fn det_ln(x: f64) -> f64 {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000); // [1, 2)
+                                                                                    // ln m = 2 atanh(z), z = (m - 1) / (m + 1) in [0, 1/3)
+    let z = (m - 1.0) / (m + 1.0);
+    let z2 = z * z;
+    let mut term = z;
+    let mut sum = 0.0;
+    let mut k = 1.0;
+    for _ in 0..20 {
+        sum += term / k;
+        term *= z2;
+        k += 2.0;
+    }
+    exp as f64 * std::f64::consts::LN_2 + 2.0 * sum
+}
+
+/// Temperatures along the run: 1025 steps from t0 to t0 / ratio, geometric
+/// (the ratio's 1024th root by ten square roots).
+fn temperature_table(t0: f64, ratio: f64) -> Vec<f64> {
+    let mut r = 1.0 / ratio;
+    for _ in 0..10 {
+        r = r.sqrt();
+    }
+    let mut t = t0;
+    let mut out = Vec::with_capacity(1025);
+    for _ in 0..=1024 {
+        out.push(t);
+        t *= r;
+    }
+    out
+}
+
+/// Mean cost (in the objective's main unit) of the arcs from each job to its 10 nearest jobs.
+fn mean_near_arc(p: &FleetProblem) -> i64 {
+    let o = p.objective;
+    let mut sum: i64 = 0;
+    let mut cnt: i64 = 0;
+    for j in 0..p.n() {
+        for &k in p.neighbours[j].iter().take(10) {
+            let (a, b) = (p.jobs[j].loc, p.jobs[k as usize].loc);
+            sum += o.distance_weight * p.d(a, b).min(super::model::UNREACHABLE)
+                + o.duration_weight * p.t(a, b).min(super::model::UNREACHABLE);
+            cnt += 1;
+        }
+    }
+    if cnt == 0 {
+        1
+    } else {
+        (sum / cnt).max(1)
+    }
+}
+
+pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> FleetSolution {
+    let s = &params.settings;
+    let mut rng = Rng::new(params.seed);
+    let classes = vehicle_classes(p);
+    let mut ls = LocalSearch::new(p, s.granular);
+
+    let budget = Budget::new(
+        clock,
+        if params.max_iterations > 0 {
+            0.0
+        } else {
+            params.time_limit_ms
+        },
+    );
+    let mut current = Solution::empty(p);
+    regret_insert(p, &mut current, &classes, &|| budget.expired());
+    ls.run(p, &mut current, None);
+    let mut current_cost = current.cost(p);
+    // jobs no vehicle can serve even alone are never tried again
+    let servable: Vec<bool> = (0..p.n())
+        .map(|j| (0..p.vehicles.len()).any(|v| route_violation(p, v, &[j as u32]).is_none()))
+        .collect();
+
+    let mut best = current.clone();
+    let mut best_cost = current_cost;
+    let mut best_iteration = 0;
+
+    let max_iterations = if params.max_iterations > 0 {
+        params.max_iterations
+    } else if params.time_limit_ms > 0.0 {
+        u64::MAX
+    } else {
+        DEFAULT_ITERATIONS
+    };
+    // progress through the whole budget in 1/1024ths, None when it is spent
+    let progress = |iteration: u64| -> Option<u64> {
+        if budget.has_time_limit() {
+            if budget.expired() {
+                return None;
+            }
+            Some(
+                ((budget.elapsed_ms() / params.time_limit_ms) * 1024.0)
+                    .min(1024.0)
+                    .max(0.0) as u64,
+            )
+        } else if iteration >= max_iterations {
+            None
+        } else {
+            Some(((iteration as u128 * 1024) / max_iterations as u128) as u64)
+        }
+    };
+    let mut iteration: u64 = 0;
+    let mut removed: Vec<u32> = Vec::new();
+
+    let fleet_end = if p.objective.vehicle_cost > 0 {
+        1024 * s.fleet_share_percent.min(100) / 100
+    } else {
+        0
+    };
+    // where the annealing starts (in 1/1024ths of the budget)
+    let mut anneal_from = 0;
+    if fleet_end > 0 {
+        let mut fleet = FleetMinimisation::new(p);
+        while let Some(x) = progress(iteration) {
+            anneal_from = x.min(fleet_end);
+            if x >= fleet_end {
+                break;
+            }
+            match fleet.step(
+                p,
+                &classes,
+                &mut ls,
+                &mut rng,
+                &s.ruin,
+                s.blink_per_mille,
+                &best,
+                &servable,
+            ) {
+                FleetStep::Searching => iteration += 1,
+                FleetStep::Found => {
+                    iteration += 1;
+                    let found = fleet.current.clone();
+                    let cost = found.cost(p);
+                    if cost < best_cost {
+                        best = found;
+                        best_cost = cost;
+                        best_iteration = iteration;
+                    }
+                }
+                FleetStep::Done => break,
+            }
+        }
+        current = best.clone();
+        current_cost = best_cost;
+    }
+
+    let t0 = (mean_near_arc(p) * s.start_temperature_tenths) as f64 / 10.0;
+    let temps = temperature_table(t0, s.cooling_ratio.max(1) as f64);
+    while let Some(x) = progress(iteration) {
+        // the annealing spans what is left after the fleet phase
+        let step = if anneal_from >= 1024 {
+            1024
+        } else {
+            ((x.max(anneal_from) - anneal_from) * 1024 / (1024 - anneal_from)) as usize
+        };
+        iteration += 1;
+        let mut candidate = current.clone();
+        ruin::choose(p, &candidate, &s.ruin, &mut rng, &mut removed);
+        candidate.remove_jobs(p, &removed);
+        // previously unassigned jobs get another chance too
+        let mut order: Vec<u32> = (0..p.n() as u32)
+            .filter(|&j| servable[j as usize] && !candidate.is_assigned(j as usize))
+            .collect();
+        ruin::sort_for_insertion(p, &mut rng, &mut order);
+        greedy_insert(
+            p,
+            &mut candidate,
+            &classes,
+            &order,
+            &mut rng,
+            s.blink_per_mille,
+            true,
+        );
+        if s.local_search {
+            ls.run(p, &mut candidate, Some(&order));
+        }
+        let cost = candidate.cost(p);
+        let accept = if (cost.unassigned, cost.lateness)
+            != (current_cost.unassigned, current_cost.lateness)
+        {
+            (cost.unassigned, cost.lateness) < (current_cost.unassigned, current_cost.lateness)
+        } else {
+            // accept if new < current - T ln U (U uniform in (0, 1])
+            let u = ((rng.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64;
+            let threshold = -temps[step.min(1024)] * det_ln(u);
+            ((cost.main - current_cost.main) as f64) < threshold
+        };
+        if accept {
+            current = candidate;
+            current_cost = cost;
+            if current_cost < best_cost {
+                best = current.clone();
+                best_cost = current_cost;
+                best_iteration = iteration;
+            }
+        }
+    }
+    debug_assert!(best.check(p).is_ok());
+    let unassigned = (0..p.n())
+        .filter(|&j| !best.is_assigned(j))
+        .map(|j| (j as u32, reason(p, &best, j)))
+        .collect();
+    FleetSolution {
+        routes: best.routes.iter().map(|r| r.jobs.clone()).collect(),
+        unassigned,
+        cost: best_cost,
+        iterations: iteration,
+        best_iteration,
+        counters: ls.counters.clone(),
+    }
+}
+
+/// SISR's fleet minimisation: take a route away (its jobs become
+/// unassigned) and ruin-and-recreate without opening routes, accepting a
+/// candidate with fewer unassigned jobs or a smaller sum of "absence"
+/// counters (how often each unassigned job has been left out) until every
+/// job fits again; then take the next route away.
+struct FleetMinimisation {
+    current: Solution,
+    absences: Vec<u64>,
+    started: bool,
+    removed: Vec<u32>,
+    /// Unassigned jobs of the solution the current route was taken from:
+    /// `current` is complete again when it has no more.
+    target: usize,
+}
+
+impl FleetMinimisation {
+    fn new(p: &FleetProblem) -> FleetMinimisation {
+        FleetMinimisation {
+            current: Solution::empty(p),
+            absences: vec![0; p.n()],
+            started: false,
+            removed: Vec::new(),
+            target: 0,
+        }
+    }
+
+    fn absence_sum(&self, sol: &Solution) -> u64 {
+        (0..sol.route_of.len())
+            .filter(|&j| !sol.is_assigned(j))
+            .map(|j| self.absences[j])
+            .sum()
+    }
+
+    /// Take the route with the fewest jobs (ties: random) out of `from`.
+    fn drop_route(&mut self, p: &FleetProblem, from: &Solution, rng: &mut Rng) -> bool {
+        let used: Vec<usize> = (0..from.routes.len())
+            .filter(|&r| !from.routes[r].is_empty())
+            .collect();
+        if used.len() <= 1 {
+            return false;
+        }
+        let fewest = used
+            .iter()
+            .map(|&r| from.routes[r].len())
+            .min()
+            .unwrap_or(0);
+        let ties: Vec<usize> = used
+            .into_iter()
+            .filter(|&r| from.routes[r].len() == fewest)
+            .collect();
+        let r = ties[rng.range(0, ties.len() - 1)];
+        self.current = from.clone();
+        self.target = from.unassigned;
+        self.current.set_route(p, r, Vec::new());
+        true
+    }
+
+    /// One iteration: Found when `current` is complete with one route fewer
+    /// than the solution it started from; Done when no route can be taken away.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        p: &FleetProblem,
+        classes: &[usize],
+        ls: &mut LocalSearch,
+        rng: &mut Rng,
+        ruin_settings: &RuinSettings,
+        blink: u64,
+        best: &Solution,
+        servable: &[bool],
+    ) -> FleetStep {
+        if !self.started || self.current.unassigned <= self.target {
+            let from = if self.started {
+                self.current.clone()
+            } else {
+                best.clone()
+            };
+            if !self.drop_route(p, &from, rng) {
+                return FleetStep::Done;
+            }
+            self.started = true;
+        }
+        let mut candidate = self.current.clone();
+        ruin::choose(p, &candidate, ruin_settings, rng, &mut self.removed);
+        candidate.remove_jobs(p, &self.removed);
+        let mut order: Vec<u32> = (0..p.n() as u32)
+            .filter(|&j| servable[j as usize] && !candidate.is_assigned(j as usize))
+            .collect();
+        ruin::sort_for_insertion(p, rng, &mut order);
+        greedy_insert(p, &mut candidate, classes, &order, rng, blink, false);
+        ls.run(p, &mut candidate, Some(&order));
+        for j in 0..p.n() {
+            if !candidate.is_assigned(j) {
+                self.absences[j] += 1;
+            }
+        }
+        if candidate.unassigned < self.current.unassigned
+            || self.absence_sum(&candidate) < self.absence_sum(&self.current)
+        {
+            self.current = candidate;
+        }
+        if self.current.unassigned <= self.target {
+            FleetStep::Found
+        } else {
+            FleetStep::Searching
+        }
+    }
+}
+
+enum FleetStep {
+    Searching,
+    Found,
+    Done,
+}

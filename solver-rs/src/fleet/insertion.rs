@@ -1,0 +1,214 @@
+//! Insertion heuristics: regret insertion (construction) and SISR's greedy
+//! insertion with blinks (the "recreate" of ruin-and-recreate).
+
+use super::model::FleetProblem;
+use super::solution::{FleetCost, Solution};
+use crate::rng::Rng;
+
+/// Vehicles that are interchangeable when their routes are empty (same start,
+/// end, shift, capacity and maxStops): one empty route per class is tried.
+pub fn vehicle_classes(p: &FleetProblem) -> Vec<usize> {
+    let mut class = vec![0usize; p.vehicles.len()];
+    for v in 0..p.vehicles.len() {
+        class[v] = v;
+        for u in 0..v {
+            let (a, b) = (&p.vehicles[u], &p.vehicles[v]);
+            if a.start == b.start
+                && a.end == b.end
+                && a.shift_start == b.shift_start
+                && a.shift_end == b.shift_end
+                && a.max_stops == b.max_stops
+                && p.vehicle_capacity(u) == p.vehicle_capacity(v)
+            {
+                class[v] = class[u];
+                break;
+            }
+        }
+    }
+    class
+}
+
+/// Routes worth trying for job j: every non-empty route, and (when
+/// `open_new`) one empty route per vehicle class among the vehicles allowed for j.
+fn candidate_routes(
+    p: &FleetProblem,
+    sol: &Solution,
+    classes: &[usize],
+    j: usize,
+    open_new: bool,
+    out: &mut Vec<usize>,
+) {
+    out.clear();
+    let allowed = p.jobs[j].allowed;
+    let mut empty_classes: u64 = 0;
+    for (r, route) in sol.routes.iter().enumerate() {
+        if allowed & (1u64 << r) == 0 {
+            continue;
+        }
+        if route.is_empty() {
+            if !open_new {
+                continue;
+            }
+            let c = 1u64 << classes[r];
+            if empty_classes & c != 0 {
+                continue;
+            }
+            empty_classes |= c;
+        }
+        out.push(r);
+    }
+}
+
+/// Best insertion of j over all routes (with blinks when `blink_per_mille` > 0).
+pub fn best_over_routes(
+    p: &FleetProblem,
+    sol: &mut Solution,
+    classes: &[usize],
+    j: usize,
+    rng: &mut Rng,
+    blink_per_mille: u64,
+    open_new: bool,
+    routes: &mut Vec<usize>,
+) -> Option<(FleetCost, usize, usize)> {
+    candidate_routes(p, sol, classes, j, open_new, routes);
+    let mut best: Option<(FleetCost, usize, usize)> = None;
+    for &r in routes.iter() {
+        let found = if blink_per_mille == 0 {
+            sol.best_insertion(p, r, j, || false)
+        } else {
+            sol.best_insertion(p, r, j, || rng.next_u64() % 1000 < blink_per_mille)
+        };
+        if let Some((delta, k)) = found {
+            if best.map_or(true, |b| delta < b.0) {
+                best = Some((delta, r, k));
+            }
+        }
+    }
+    best
+}
+
+/// Insert the jobs in the given order, each at its best place (blinks per
+/// mille); empty routes are opened only when `open_new`.
+pub fn greedy_insert(
+    p: &FleetProblem,
+    sol: &mut Solution,
+    classes: &[usize],
+    order: &[u32],
+    rng: &mut Rng,
+    blink_per_mille: u64,
+    open_new: bool,
+) {
+    let mut routes = Vec::new();
+    for &j in order {
+        if let Some((_, r, k)) = best_over_routes(
+            p,
+            sol,
+            classes,
+            j as usize,
+            rng,
+            blink_per_mille,
+            open_new,
+            &mut routes,
+        ) {
+            sol.insert(p, r, j as usize, k);
+        }
+    }
+}
+
+/// Regret-2 insertion of every unassigned job: repeatedly insert the job
+/// whose best route beats its second best by the most (a job with a single
+/// feasible route first), ties by the cheaper insertion then the lower index.
+/// Best insertions per (job, route) are cached; after an insertion only the
+/// changed route's column is recomputed. When `expired()` turns true the
+/// remaining jobs are inserted greedily in index order.
+pub fn regret_insert(
+    p: &FleetProblem,
+    sol: &mut Solution,
+    classes: &[usize],
+    expired: &dyn Fn() -> bool,
+) {
+    let nv = sol.routes.len();
+    let mut pending: Vec<u32> = (0..p.n() as u32)
+        .filter(|&j| !sol.is_assigned(j as usize))
+        .collect();
+    let mut table: Vec<Option<(FleetCost, usize)>> = vec![None; p.n() * nv];
+    for &j in &pending {
+        for r in 0..nv {
+            table[j as usize * nv + r] = sol.best_insertion(p, r, j as usize, || false);
+        }
+    }
+    while !pending.is_empty() {
+        if expired() {
+            pending.sort_unstable();
+            let mut rng = Rng::new(0);
+            greedy_insert(p, sol, classes, &pending, &mut rng, 0, true);
+            return;
+        }
+        // (has no second, regret, -best) maximal; then lowest index
+        let mut pick: Option<(usize, usize, FleetCost, FleetCost)> = None; // (idx in pending, route, best, regret)
+        let mut pick_single = false;
+        for (idx, &j) in pending.iter().enumerate() {
+            let mut first: Option<(FleetCost, usize)> = None;
+            let mut second: Option<FleetCost> = None;
+            let mut empty_classes: u64 = 0;
+            for r in 0..nv {
+                if sol.routes[r].is_empty() {
+                    let c = 1u64 << classes[r];
+                    if empty_classes & c != 0 {
+                        continue;
+                    }
+                    if table[j as usize * nv + r].is_some() {
+                        empty_classes |= c;
+                    }
+                }
+                if let Some((c, _)) = table[j as usize * nv + r] {
+                    match first {
+                        Some((f, _)) if c >= f => {
+                            if second.map_or(true, |s| c < s) {
+                                second = Some(c);
+                            }
+                        }
+                        _ => {
+                            if let Some((f, _)) = first {
+                                second = Some(f);
+                            }
+                            first = Some((c, r));
+                        }
+                    }
+                }
+            }
+            let (best, r) = match first {
+                Some(x) => x,
+                None => continue,
+            };
+            let single = second.is_none();
+            let regret = second.map_or(FleetCost::ZERO, |s| s.minus(best));
+            let better = match &pick {
+                None => true,
+                Some((_, _, pb, pr)) => {
+                    if single != pick_single {
+                        single
+                    } else if regret != *pr {
+                        regret > *pr
+                    } else {
+                        best < *pb
+                    }
+                }
+            };
+            if better {
+                pick = Some((idx, r, best, regret));
+                pick_single = single;
+            }
+        }
+        let (idx, r) = match pick {
+            Some((idx, r, _, _)) => (idx, r),
+            None => break, // nothing fits anywhere
+        };
+        let j = pending.swap_remove(idx) as usize;
+        let k = table[j * nv + r].expect("picked").1;
+        sol.insert(p, r, j, k);
+        for &o in &pending {
+            table[o as usize * nv + r] = sol.best_insertion(p, r, o as usize, || false);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! Multi-route model (fleets): vehicles with capacities, shifts, maxStops;
+//! jobs with hard windows, soft deadlines, demands, allowed vehicles.
+//! Objective, lexicographic: jobs assigned, total lateness, then the
+//! weighted vehicles / duration / distance (`model::Objective`).
+//!
+//! - `model`: input, validation, the internal problem
+//! - `segment`: time-window segments (O(1) concatenation)
+//! - `solution`: routes with their segment caches; pricing of routes made of pieces
+//! - `insertion`: regret construction, greedy insertion with blinks
+//! - `ruin`: SISR string removal
+//! - `operators/`: one file per inter-route operator (relocate, swap, 2-opt*, cross-exchange)
+//! - `local_search`: granular descent
+//! - `driver`: ruin-and-recreate under simulated annealing
+//! - `reasons`: reason codes of unassigned jobs
+//! - `solomon`: Solomon VRPTW instances (parser, scaled problem, double-precision check)
+//!
+//! Single-route calls (`crate::solve`) do not use this module.
+
+pub mod driver;
+pub mod insertion;
+pub mod local_search;
+pub mod model;
+pub mod operators;
+pub mod reasons;
+pub mod ruin;
+pub mod segment;
+pub mod solomon;
+pub mod solution;
+
+pub use driver::{solve, FleetParams, FleetSettings, FleetSolution};
+pub use model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
+pub use reasons::Reason;
+pub use solution::FleetCost;

@@ -1,0 +1,348 @@
+//! The multi-route problem: vehicles × jobs over one travel matrix, validated
+//! and turned into the internal form the search reads.
+//!
+//! Times are integer seconds (or any integer unit: the Solomon bench scales
+//! Euclidean distances). Every vehicle leaves its start at its shift start (a
+//! fixed departure, so the schedule of a route is unique: service starts as
+//! early as the windows allow); it must be back at its end by its shift end.
+//! A job has a hard window on the start of its service [`ready`, `due`]
+//! (waiting allowed) and an optional soft `deadline` (lateness = start of
+//! service - deadline when positive).
+
+/// Largest fleet (allowed-vehicle sets are 64-bit masks).
+pub const MAX_VEHICLES: usize = 64;
+/// Most demand dimensions.
+pub const MAX_DIMS: usize = 8;
+/// Largest matrix side.
+pub const MAX_LOCATIONS: usize = 8192;
+/// Travel time of an unreachable arc (input -1) inside the search; a route
+/// whose duration reaches it is infeasible.
+pub const UNREACHABLE: i64 = 1_000_000_000_000_000;
+/// "No limit" for windows and shifts.
+pub const NO_LIMIT: i64 = 1_000_000_000_000_000_000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VehicleInput {
+    /// Matrix index of the start.
+    pub start: usize,
+    /// Matrix index of the end; None = the route ends after its last service.
+    pub end: Option<usize>,
+    /// Departure time.
+    pub shift_start: i64,
+    /// Latest return (None: no limit).
+    pub shift_end: Option<i64>,
+    /// One value per demand dimension (missing dimensions count as 0).
+    pub capacity: Vec<i64>,
+    pub max_stops: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobInput {
+    pub location: usize,
+    pub service: i64,
+    /// Earliest start of service (waiting allowed).
+    pub ready: i64,
+    /// Latest start of service (hard).
+    pub due: Option<i64>,
+    /// Soft deadline on the start of service.
+    pub deadline: Option<i64>,
+    pub demand: Vec<i64>,
+    /// Vehicle indices allowed to serve the job (None: all).
+    pub allowed: Option<Vec<usize>>,
+}
+
+/// The objective, compared lexicographically: assigned jobs (most first), total
+/// lateness, then `main` = vehicle_cost × vehicles used + duration_weight ×
+/// total duration + distance_weight × total distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Objective {
+    pub vehicle_cost: i64,
+    pub duration_weight: i64,
+    pub distance_weight: i64,
+}
+
+impl Objective {
+    /// The service's: vehicles used before total duration (a vehicle costs
+    /// more than any total duration below 2^40 s).
+    pub const SERVICE: Objective = Objective {
+        vehicle_cost: 1 << 40,
+        duration_weight: 1,
+        distance_weight: 0,
+    };
+    /// Total distance only.
+    pub const DISTANCE: Objective = Objective {
+        vehicle_cost: 0,
+        duration_weight: 0,
+        distance_weight: 1,
+    };
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FleetInput {
+    /// Matrix side.
+    pub locations: usize,
+    /// Travel times, locations², row-major; -1 = unreachable.
+    pub travel: Vec<i64>,
+    /// Distances for the objective (None: the travel times).
+    pub distance: Option<Vec<i64>>,
+    pub vehicles: Vec<VehicleInput>,
+    pub jobs: Vec<JobInput>,
+    pub objective: Objective,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FleetError {
+    NoVehicles,
+    TooManyVehicles,
+    NoJobs,
+    /// Matrix side 0, above MAX_LOCATIONS, or a matrix of the wrong length.
+    BadMatrix,
+    /// A travel time or distance below -1.
+    NegativeValue,
+    /// A location index outside the matrix.
+    BadLocation,
+    /// Negative service, demand or capacity.
+    NegativeQuantity,
+    /// ready > due, or shift end before shift start.
+    BadWindow,
+    /// An allowed-vehicle index outside the fleet.
+    BadVehicleIndex,
+    /// Objective weights negative.
+    BadObjective,
+    /// More than MAX_DIMS demand dimensions.
+    TooManyDimensions,
+}
+
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub loc: usize,
+    pub service: i64,
+    pub ready: i64,
+    pub due: i64,
+    pub deadline: i64,
+    /// Bit v set: vehicle v may serve the job.
+    pub allowed: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Vehicle {
+    pub start: usize,
+    /// The virtual location (zero travel) when the route is open.
+    pub end: usize,
+    pub shift_start: i64,
+    pub shift_end: i64,
+    pub max_stops: usize,
+}
+
+/// Validated problem in the internal form.
+#[derive(Clone, Debug)]
+pub struct FleetProblem {
+    /// Matrix side including the virtual location (the last one).
+    pub nloc: usize,
+    travel: Vec<i64>,
+    dist: Vec<i64>,
+    pub jobs: Vec<Job>,
+    pub vehicles: Vec<Vehicle>,
+    /// Demand dimensions.
+    pub dims: usize,
+    /// demand[j * dims + d]
+    pub demand: Vec<i64>,
+    /// capacity[v * dims + d]
+    pub capacity: Vec<i64>,
+    pub has_deadlines: bool,
+    pub objective: Objective,
+    /// Per job: the other jobs by increasing travel(i, j) + travel(j, i), ties by index.
+    pub neighbours: Vec<Vec<u32>>,
+}
+
+impl FleetProblem {
+    pub fn new(inp: &FleetInput) -> Result<FleetProblem, FleetError> {
+        if inp.vehicles.is_empty() {
+            return Err(FleetError::NoVehicles);
+        }
+        if inp.vehicles.len() > MAX_VEHICLES {
+            return Err(FleetError::TooManyVehicles);
+        }
+        if inp.jobs.is_empty() {
+            return Err(FleetError::NoJobs);
+        }
+        let m = inp.locations;
+        if m == 0 || m > MAX_LOCATIONS || inp.travel.len() != m * m {
+            return Err(FleetError::BadMatrix);
+        }
+        if let Some(d) = &inp.distance {
+            if d.len() != m * m {
+                return Err(FleetError::BadMatrix);
+            }
+        }
+        let o = inp.objective;
+        if o.vehicle_cost < 0 || o.duration_weight < 0 || o.distance_weight < 0 {
+            return Err(FleetError::BadObjective);
+        }
+        let dist_in = inp.distance.as_ref().unwrap_or(&inp.travel);
+        if inp.travel.iter().chain(dist_in.iter()).any(|&x| x < -1) {
+            return Err(FleetError::NegativeValue);
+        }
+        let dims = inp
+            .vehicles
+            .iter()
+            .map(|v| v.capacity.len())
+            .chain(inp.jobs.iter().map(|j| j.demand.len()))
+            .max()
+            .unwrap_or(0);
+        if dims > MAX_DIMS {
+            return Err(FleetError::TooManyDimensions);
+        }
+        let nloc = m + 1;
+        let virt = m;
+        let mut travel = vec![0i64; nloc * nloc];
+        let mut dist = vec![0i64; nloc * nloc];
+        for i in 0..m {
+            for j in 0..m {
+                let t = inp.travel[i * m + j];
+                let d = dist_in[i * m + j];
+                travel[i * nloc + j] = if i == j {
+                    0
+                } else if t < 0 {
+                    UNREACHABLE
+                } else {
+                    t
+                };
+                dist[i * nloc + j] = if i == j {
+                    0
+                } else if d < 0 {
+                    UNREACHABLE
+                } else {
+                    d
+                };
+            }
+        }
+        let nv = inp.vehicles.len();
+        let all: u64 = if nv == 64 { u64::MAX } else { (1u64 << nv) - 1 };
+        let mut vehicles = Vec::with_capacity(nv);
+        let mut capacity = vec![0i64; nv * dims];
+        for (v, vi) in inp.vehicles.iter().enumerate() {
+            if vi.start >= m || vi.end.map_or(false, |e| e >= m) {
+                return Err(FleetError::BadLocation);
+            }
+            let shift_end = vi.shift_end.unwrap_or(NO_LIMIT);
+            if shift_end < vi.shift_start || vi.shift_start < 0 || vi.shift_start >= NO_LIMIT {
+                return Err(FleetError::BadWindow);
+            }
+            if vi.capacity.iter().any(|&c| c < 0) {
+                return Err(FleetError::NegativeQuantity);
+            }
+            for d in 0..dims {
+                capacity[v * dims + d] = vi.capacity.get(d).copied().unwrap_or(0);
+            }
+            vehicles.push(Vehicle {
+                start: vi.start,
+                end: vi.end.unwrap_or(virt),
+                shift_start: vi.shift_start,
+                shift_end,
+                max_stops: vi.max_stops.unwrap_or(usize::MAX),
+            });
+        }
+        let mut jobs = Vec::with_capacity(inp.jobs.len());
+        let mut demand = vec![0i64; inp.jobs.len() * dims];
+        let mut has_deadlines = false;
+        for (j, ji) in inp.jobs.iter().enumerate() {
+            if ji.location >= m {
+                return Err(FleetError::BadLocation);
+            }
+            if ji.service < 0 || ji.demand.iter().any(|&q| q < 0) {
+                return Err(FleetError::NegativeQuantity);
+            }
+            let due = ji.due.unwrap_or(NO_LIMIT);
+            if ji.ready < 0 || ji.ready > due || due > NO_LIMIT {
+                return Err(FleetError::BadWindow);
+            }
+            for d in 0..dims {
+                demand[j * dims + d] = ji.demand.get(d).copied().unwrap_or(0);
+            }
+            let mut allowed = all;
+            if let Some(list) = &ji.allowed {
+                allowed = 0;
+                for &v in list {
+                    if v >= nv {
+                        return Err(FleetError::BadVehicleIndex);
+                    }
+                    allowed |= 1u64 << v;
+                }
+            }
+            if ji.deadline.is_some() {
+                has_deadlines = true;
+            }
+            jobs.push(Job {
+                loc: ji.location,
+                service: ji.service,
+                ready: ji.ready,
+                due,
+                deadline: ji.deadline.unwrap_or(NO_LIMIT),
+                allowed,
+            });
+        }
+        let mut p = FleetProblem {
+            nloc,
+            travel,
+            dist,
+            jobs,
+            vehicles,
+            dims,
+            demand,
+            capacity,
+            has_deadlines,
+            objective: o,
+            neighbours: Vec::new(),
+        };
+        p.neighbours = (0..p.jobs.len())
+            .map(|i| {
+                let mut others: Vec<u32> = (0..p.jobs.len() as u32)
+                    .filter(|&j| j as usize != i)
+                    .collect();
+                let li = p.jobs[i].loc;
+                others.sort_by_key(|&j| {
+                    let lj = p.jobs[j as usize].loc;
+                    (p.t(li, lj).saturating_add(p.t(lj, li)), j)
+                });
+                others
+            })
+            .collect();
+        Ok(p)
+    }
+
+    pub fn n(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Travel time between locations (internal numbering).
+    #[inline(always)]
+    pub fn t(&self, a: usize, b: usize) -> i64 {
+        self.travel[a * self.nloc + b]
+    }
+
+    /// Distance between locations.
+    #[inline(always)]
+    pub fn d(&self, a: usize, b: usize) -> i64 {
+        self.dist[a * self.nloc + b]
+    }
+
+    #[inline(always)]
+    pub fn job_demand(&self, j: usize) -> &[i64] {
+        &self.demand[j * self.dims..(j + 1) * self.dims]
+    }
+
+    #[inline(always)]
+    pub fn vehicle_capacity(&self, v: usize) -> &[i64] {
+        &self.capacity[v * self.dims..(v + 1) * self.dims]
+    }
+
+    /// Cost contribution of a route with these totals.
+    pub fn route_main(&self, used: bool, duration: i64, distance: i64) -> i64 {
+        if !used {
+            return 0;
+        }
+        let o = &self.objective;
+        o.vehicle_cost + o.duration_weight * duration + o.distance_weight * distance
+    }
+}

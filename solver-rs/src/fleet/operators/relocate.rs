@@ -1,0 +1,76 @@
+//! Relocate: move a run of 1–3 jobs starting at u to just after v (v's route,
+//! possibly u's own: the intra-route Or-opt), or just before v.
+
+use super::{better, price, Move, NewRoute};
+use crate::fleet::model::FleetProblem;
+use crate::fleet::solution::{Piece, Solution, NONE};
+
+pub const MAX_RUN: usize = 3;
+
+pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
+    let (ru, rv) = (sol.route_of[u], sol.route_of[v]);
+    if ru == NONE || rv == NONE {
+        return None;
+    }
+    let (ru, rv) = (ru as usize, rv as usize);
+    let (pu, pv) = (sol.pos_of[u] as usize, sol.pos_of[v] as usize);
+    let len_u = sol.routes[ru].len();
+    let mut best: Option<Move> = None;
+    for run in 1..=MAX_RUN {
+        if pu + run > len_u {
+            break;
+        }
+        // after v (target position t = pv + 1), and before v (t = pv)
+        for &t in &[pv + 1, pv] {
+            let m = if ru != rv {
+                price(
+                    p,
+                    sol,
+                    &[
+                        NewRoute::new(ru, &[Piece::Prefix(ru, pu), Piece::Suffix(ru, pu + run)]),
+                        NewRoute::new(
+                            rv,
+                            &[
+                                Piece::Prefix(rv, t),
+                                Piece::Range(ru, pu, pu + run),
+                                Piece::Suffix(rv, t),
+                            ],
+                        ),
+                    ],
+                )
+            } else if t >= pu && t <= pu + run {
+                None // the run is already there or v is inside it
+            } else if t > pu {
+                price(
+                    p,
+                    sol,
+                    &[NewRoute::new(
+                        ru,
+                        &[
+                            Piece::Prefix(ru, pu),
+                            Piece::Range(ru, pu + run, t),
+                            Piece::Range(ru, pu, pu + run),
+                            Piece::Suffix(ru, t),
+                        ],
+                    )],
+                )
+            } else {
+                price(
+                    p,
+                    sol,
+                    &[NewRoute::new(
+                        ru,
+                        &[
+                            Piece::Prefix(ru, t),
+                            Piece::Range(ru, pu, pu + run),
+                            Piece::Range(ru, t, pu),
+                            Piece::Suffix(ru, pu + run),
+                        ],
+                    )],
+                )
+            };
+            best = better(best, m);
+        }
+    }
+    best
+}

@@ -1,0 +1,85 @@
+//! Why a job is unassigned: the reason codes of the plans API.
+
+use super::model::{FleetProblem, UNREACHABLE};
+use super::solution::{route_violation, Solution};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// Its demand (or one more stop) fits no allowed vehicle.
+    Capacity = 1,
+    /// No allowed vehicle can reach it within its window and its shift.
+    Shift = 2,
+    /// No vehicle of the fleet is allowed to serve it.
+    AllowedVehicles = 3,
+    /// No allowed vehicle can travel to it (or back to its end) at all.
+    Unreachable = 4,
+}
+
+impl Reason {
+    pub fn code(self) -> &'static str {
+        match self {
+            Reason::Capacity => "capacity",
+            Reason::Shift => "shift",
+            Reason::AllowedVehicles => "allowedVehicles",
+            Reason::Unreachable => "unreachable",
+        }
+    }
+}
+
+/// The reason for an unassigned job j, first on its own (which vehicles
+/// could serve it in an empty route), then against the final routes: when
+/// every allowed vehicle that could serve it alone is full (load or
+/// maxStops), capacity; otherwise shift (time windows and shifts).
+pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
+    let nv = p.vehicles.len();
+    let loc = p.jobs[j].loc;
+    let allowed: Vec<usize> = (0..nv)
+        .filter(|&v| p.jobs[j].allowed & (1u64 << v) != 0)
+        .collect();
+    if allowed.is_empty() {
+        return Reason::AllowedVehicles;
+    }
+    let reachable: Vec<usize> = allowed
+        .iter()
+        .copied()
+        .filter(|&v| {
+            let veh = &p.vehicles[v];
+            p.t(veh.start, loc) < UNREACHABLE && p.t(loc, veh.end) < UNREACHABLE
+        })
+        .collect();
+    if reachable.is_empty() {
+        return Reason::Unreachable;
+    }
+    let fits = |v: usize, extra_load: &[i64], extra_stops: usize| {
+        extra_stops + 1 <= p.vehicles[v].max_stops
+            && (0..p.dims)
+                .all(|d| extra_load[d] + p.demand[j * p.dims + d] <= p.capacity[v * p.dims + d])
+    };
+    let zero = vec![0i64; p.dims];
+    let sized: Vec<usize> = reachable
+        .iter()
+        .copied()
+        .filter(|&v| fits(v, &zero, 0))
+        .collect();
+    if sized.is_empty() {
+        return Reason::Capacity;
+    }
+    let alone: Vec<usize> = sized
+        .iter()
+        .copied()
+        .filter(|&v| route_violation(p, v, &[j as u32]).is_none())
+        .collect();
+    if alone.is_empty() {
+        return Reason::Shift;
+    }
+    let all_full = alone.iter().all(|&v| {
+        let route = &sol.routes[v];
+        let load: Vec<i64> = (0..p.dims).map(|d| route.total_load(p, d)).collect();
+        !fits(v, &load, route.len())
+    });
+    if all_full {
+        Reason::Capacity
+    } else {
+        Reason::Shift
+    }
+}

@@ -1,0 +1,113 @@
+//! SISR's ruin (Christiaens & Vanden Berghe 2020): remove strings of
+//! consecutive jobs from routes near a random seed job; with probability 1/2
+//! a string keeps a run of jobs in its middle (the split string).
+
+use super::model::FleetProblem;
+use super::solution::{Solution, NONE};
+use crate::rng::Rng;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuinSettings {
+    /// Average number of removed jobs (c̄).
+    pub average_removed: usize,
+    /// Longest string (L_max).
+    pub max_string: usize,
+}
+
+impl Default for RuinSettings {
+    fn default() -> RuinSettings {
+        RuinSettings {
+            average_removed: 10,
+            max_string: 10,
+        }
+    }
+}
+
+/// Choose the jobs to remove (not yet removed from `sol`).
+pub fn choose(
+    p: &FleetProblem,
+    sol: &Solution,
+    s: &RuinSettings,
+    rng: &mut Rng,
+    out: &mut Vec<u32>,
+) {
+    out.clear();
+    let assigned = p.n() - sol.unassigned;
+    let used = sol.routes.iter().filter(|r| !r.is_empty()).count();
+    if assigned == 0 || used == 0 {
+        return;
+    }
+    let avg_route = (assigned + used - 1) / used;
+    let ls_max = s.max_string.min(avg_route).max(1);
+    let ks_max = ((4 * s.average_removed) / (1 + ls_max))
+        .saturating_sub(1)
+        .max(1);
+    let ks = rng.range(1, ks_max);
+    let seed = loop {
+        let j = rng.range(0, p.n() - 1);
+        if sol.is_assigned(j) {
+            break j;
+        }
+    };
+    let mut ruined: u64 = 0;
+    let mut count = 0;
+    let near = std::iter::once(seed as u32).chain(p.neighbours[seed].iter().copied());
+    for c in near {
+        if count >= ks {
+            break;
+        }
+        let r = sol.route_of[c as usize];
+        if r == NONE || ruined & (1u64 << r) != 0 || out.contains(&c) {
+            continue;
+        }
+        ruined |= 1u64 << r;
+        count += 1;
+        let route = &sol.routes[r as usize];
+        let len = route.len();
+        let lmax = len.min(ls_max);
+        let l = rng.range(1, lmax);
+        let pos = sol.pos_of[c as usize] as usize;
+        if rng.next_u64() & 1 == 0 || l == len {
+            // a string of l jobs containing c
+            let lo = (pos + 1).saturating_sub(l);
+            let hi = pos.min(len - l);
+            let start = rng.range(lo, hi);
+            out.extend_from_slice(&route.jobs[start..start + l]);
+        } else {
+            // split string: l + m jobs containing c, m consecutive of them kept
+            let mut m = 1;
+            while l + m < len && rng.next_u64() % 2 == 0 {
+                m += 1;
+            }
+            let total = l + m;
+            let lo = (pos + 1).saturating_sub(total);
+            let hi = pos.min(len - total);
+            let start = rng.range(lo, hi);
+            let keep = rng.range(start, start + l);
+            for k in start..start + total {
+                if k < keep || k >= keep + m {
+                    out.push(route.jobs[k]);
+                }
+            }
+        }
+    }
+}
+
+/// Order the removed jobs for reinsertion (SISR: random 4, largest demand 4,
+/// farthest from the first vehicle's start 2, closest 1).
+pub fn sort_for_insertion(p: &FleetProblem, rng: &mut Rng, jobs: &mut [u32]) {
+    // random shuffle first (ties of the keyed sorts keep it)
+    for i in (1..jobs.len()).rev() {
+        let k = rng.range(0, i);
+        jobs.swap(i, k);
+    }
+    let depot = p.vehicles[0].start;
+    match rng.range(0, 10) {
+        0..=3 => {}
+        4..=7 => {
+            jobs.sort_by_key(|&j| std::cmp::Reverse(p.job_demand(j as usize).iter().sum::<i64>()))
+        }
+        8..=9 => jobs.sort_by_key(|&j| std::cmp::Reverse(p.d(depot, p.jobs[j as usize].loc))),
+        _ => jobs.sort_by_key(|&j| p.d(depot, p.jobs[j as usize].loc)),
+    }
+}

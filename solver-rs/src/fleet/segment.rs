@@ -1,0 +1,56 @@
+//! Time-window segments (Vidal et al. 2013, as PyVRP's `DurationSegment`):
+//! the data of a run of visits that lets two runs be joined in O(1).
+//!
+//! For a run, `duration` is its total time (travel, service, waiting),
+//! `time_warp` how much a window would have to be violated (0 = feasible:
+//! windows are hard here), and [`earliest`, `latest`] the window in which the
+//! run may begin so that it has that duration and time warp.
+
+use super::model::FleetProblem;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TwSegment {
+    pub first: u32,
+    pub last: u32,
+    pub duration: i64,
+    pub time_warp: i64,
+    pub earliest: i64,
+    pub latest: i64,
+}
+
+impl TwSegment {
+    /// One visit at `loc` with service `service` starting within [earliest, latest].
+    pub fn visit(loc: usize, service: i64, earliest: i64, latest: i64) -> TwSegment {
+        TwSegment {
+            first: loc as u32,
+            last: loc as u32,
+            duration: service,
+            time_warp: 0,
+            earliest,
+            latest,
+        }
+    }
+
+    /// This run followed by `next` (travel from our last to its first).
+    #[inline(always)]
+    pub fn then(&self, next: &TwSegment, p: &FleetProblem) -> TwSegment {
+        let travel = p.t(self.last as usize, next.first as usize);
+        let delta = self.duration - self.time_warp + travel;
+        let wait = (next.earliest - delta - self.latest).max(0);
+        let warp = (self.earliest + delta - next.latest).max(0);
+        TwSegment {
+            first: self.first,
+            last: next.last,
+            duration: self.duration + next.duration + travel + wait,
+            time_warp: self.time_warp + next.time_warp + warp,
+            earliest: (next.earliest - delta).max(self.earliest) - wait,
+            latest: (next.latest - delta).min(self.latest) + warp,
+        }
+    }
+
+    /// Feasible: no window violated and no unreachable arc.
+    #[inline(always)]
+    pub fn feasible(&self) -> bool {
+        self.time_warp == 0 && self.duration < super::model::UNREACHABLE
+    }
+}

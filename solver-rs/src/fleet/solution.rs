@@ -1,0 +1,789 @@
+//! A fleet solution: one route per vehicle (possibly empty) and the
+//! unassigned jobs. Each route keeps forward/backward time-window segments,
+//! distances, loads and allowed-vehicle masks so that any move made of a few
+//! pieces of routes is priced in O(pieces) (`evaluate`), plus a forward pass
+//! for the lateness when the problem has soft deadlines.
+
+use super::model::{FleetProblem, MAX_DIMS};
+use super::segment::TwSegment;
+
+/// Lexicographic cost: unassigned jobs, lateness, then the weighted rest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FleetCost {
+    pub unassigned: i64,
+    pub lateness: i64,
+    pub main: i64,
+}
+
+impl FleetCost {
+    pub const MAX: FleetCost = FleetCost {
+        unassigned: i64::MAX,
+        lateness: i64::MAX,
+        main: i64::MAX,
+    };
+
+    pub fn plus(self, o: FleetCost) -> FleetCost {
+        FleetCost {
+            unassigned: self.unassigned + o.unassigned,
+            lateness: self.lateness + o.lateness,
+            main: self.main + o.main,
+        }
+    }
+
+    pub fn minus(self, o: FleetCost) -> FleetCost {
+        FleetCost {
+            unassigned: self.unassigned - o.unassigned,
+            lateness: self.lateness - o.lateness,
+            main: self.main - o.main,
+        }
+    }
+
+    pub const ZERO: FleetCost = FleetCost {
+        unassigned: 0,
+        lateness: 0,
+        main: 0,
+    };
+}
+
+pub const NONE: u32 = u32::MAX;
+
+/// A piece of a new route, in terms of the current routes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// The vehicle's start and jobs[0..k] of route r (only for route r itself).
+    Prefix(usize, usize),
+    /// jobs[k..] of route r.
+    Suffix(usize, usize),
+    /// jobs[a..b] of route r.
+    Range(usize, usize, usize),
+    /// One job.
+    Job(u32),
+}
+
+/// Totals of a feasible route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct RouteEval {
+    pub count: usize,
+    pub duration: i64,
+    pub distance: i64,
+    pub lateness: i64,
+}
+
+impl RouteEval {
+    pub fn cost(&self, p: &FleetProblem) -> FleetCost {
+        FleetCost {
+            unassigned: 0,
+            lateness: self.lateness,
+            main: p.route_main(self.count > 0, self.duration, self.distance),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Route {
+    pub vehicle: usize,
+    pub jobs: Vec<u32>,
+    /// fwd[k]: the start and jobs[0..k].
+    fwd: Vec<TwSegment>,
+    /// bwd[k]: jobs[k..] (k < len).
+    bwd: Vec<TwSegment>,
+    /// Distance from the start through jobs[k-1].
+    dfwd: Vec<i64>,
+    /// Distance from jobs[k] through the last job.
+    dbwd: Vec<i64>,
+    /// load[k * dims + d]: demand of jobs[0..k].
+    load: Vec<i64>,
+    /// AND of the allowed masks of jobs[k..] (k = len: all ones).
+    mask_bwd: Vec<u64>,
+    /// Service start of jobs[k] (earliest schedule).
+    starts: Vec<i64>,
+    /// late_pre[k]: lateness of jobs[0..k].
+    late_pre: Vec<i64>,
+    /// Windows and shift hold (removing jobs can break them on a matrix
+    /// without the triangle inequality).
+    pub time_feasible: bool,
+    pub eval: RouteEval,
+}
+
+impl Route {
+    pub fn new(p: &FleetProblem, vehicle: usize) -> Route {
+        let mut r = Route {
+            vehicle,
+            jobs: Vec::new(),
+            fwd: Vec::new(),
+            bwd: Vec::new(),
+            dfwd: Vec::new(),
+            dbwd: Vec::new(),
+            load: Vec::new(),
+            mask_bwd: Vec::new(),
+            starts: Vec::new(),
+            late_pre: Vec::new(),
+            time_feasible: true,
+            eval: RouteEval::default(),
+        };
+        r.update(p);
+        r
+    }
+
+    pub fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// Recompute the caches after `jobs` changed (O(len)).
+    pub fn update(&mut self, p: &FleetProblem) {
+        let n = self.jobs.len();
+        let dims = p.dims;
+        let v = &p.vehicles[self.vehicle];
+        self.fwd.clear();
+        self.fwd.push(start_segment(p, self.vehicle));
+        self.dfwd.clear();
+        self.dfwd.push(0);
+        self.load.clear();
+        self.load.resize((n + 1) * dims, 0);
+        let mut prev = v.start;
+        self.starts.clear();
+        self.late_pre.clear();
+        self.late_pre.push(0);
+        let mut clock = v.shift_start;
+        for k in 0..n {
+            let j = self.jobs[k] as usize;
+            clock = (clock + p.t(prev, p.jobs[j].loc)).max(p.jobs[j].ready);
+            self.starts.push(clock);
+            self.late_pre
+                .push(self.late_pre[k] + (clock - p.jobs[j].deadline).max(0));
+            clock += p.jobs[j].service;
+            let s = self.fwd[k].then(&job_segment(p, j), p);
+            self.fwd.push(s);
+            self.dfwd.push(self.dfwd[k] + p.d(prev, p.jobs[j].loc));
+            prev = p.jobs[j].loc;
+            for d in 0..dims {
+                self.load[(k + 1) * dims + d] = self.load[k * dims + d] + p.demand[j * dims + d];
+            }
+        }
+        self.bwd.clear();
+        self.bwd.resize(n, TwSegment::visit(0, 0, 0, 0));
+        self.dbwd.clear();
+        self.dbwd.resize(n + 1, 0);
+        self.mask_bwd.clear();
+        self.mask_bwd.resize(n + 1, u64::MAX);
+        for k in (0..n).rev() {
+            let j = self.jobs[k] as usize;
+            let js = job_segment(p, j);
+            self.bwd[k] = if k + 1 < n {
+                js.then(&self.bwd[k + 1], p)
+            } else {
+                js
+            };
+            self.dbwd[k] = if k + 1 < n {
+                p.d(p.jobs[j].loc, p.jobs[self.jobs[k + 1] as usize].loc) + self.dbwd[k + 1]
+            } else {
+                0
+            };
+            self.mask_bwd[k] = self.mask_bwd[k + 1] & p.jobs[j].allowed;
+        }
+        self.time_feasible = true;
+        self.eval = if n == 0 {
+            RouteEval::default()
+        } else {
+            let full = self.fwd[n].then(&end_segment(p, self.vehicle), p);
+            self.time_feasible = full.feasible();
+            RouteEval {
+                count: n,
+                duration: full.duration,
+                distance: self.dfwd[n] + p.d(prev, v.end),
+                lateness: self.late_pre[n],
+            }
+        };
+    }
+
+    pub fn cost(&self, p: &FleetProblem) -> FleetCost {
+        self.eval.cost(p)
+    }
+
+    /// Total demand of the route in dimension d.
+    #[inline(always)]
+    pub fn total_load(&self, p: &FleetProblem, d: usize) -> i64 {
+        self.load[self.jobs.len() * p.dims + d]
+    }
+
+    /// Change of the total lateness when job j is inserted before position
+    /// k: j's own, plus the push it gives the jobs after it, followed until
+    /// a start is unchanged (from there on the schedule is the same).
+    pub fn lateness_change(&self, p: &FleetProblem, j: usize, k: usize) -> i64 {
+        let veh = &p.vehicles[self.vehicle];
+        let (mut loc, mut dep) = if k == 0 {
+            (veh.start, veh.shift_start)
+        } else {
+            let i = self.jobs[k - 1] as usize;
+            (p.jobs[i].loc, self.starts[k - 1] + p.jobs[i].service)
+        };
+        let job = &p.jobs[j];
+        let t = (dep + p.t(loc, job.loc)).max(job.ready);
+        let mut change = (t - job.deadline).max(0);
+        dep = t + job.service;
+        loc = job.loc;
+        for kk in k..self.jobs.len() {
+            let i = self.jobs[kk] as usize;
+            let next = &p.jobs[i];
+            let t = (dep + p.t(loc, next.loc)).max(next.ready);
+            if t == self.starts[kk] {
+                break;
+            }
+            change += (t - next.deadline).max(0) - (self.starts[kk] - next.deadline).max(0);
+            dep = t + next.service;
+            loc = next.loc;
+        }
+        change
+    }
+
+    /// Location of jobs[k].
+    #[inline(always)]
+    fn loc(&self, p: &FleetProblem, k: usize) -> usize {
+        p.jobs[self.jobs[k] as usize].loc
+    }
+}
+
+pub fn start_segment(p: &FleetProblem, v: usize) -> TwSegment {
+    let veh = &p.vehicles[v];
+    TwSegment::visit(veh.start, 0, veh.shift_start, veh.shift_start)
+}
+
+pub fn end_segment(p: &FleetProblem, v: usize) -> TwSegment {
+    let veh = &p.vehicles[v];
+    TwSegment::visit(veh.end, 0, 0, veh.shift_end)
+}
+
+#[inline(always)]
+pub fn job_segment(p: &FleetProblem, j: usize) -> TwSegment {
+    let job = &p.jobs[j];
+    TwSegment::visit(job.loc, job.service, job.ready, job.due)
+}
+
+/// Total lateness of a job sequence for vehicle v (earliest schedule).
+pub fn lateness_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> i64 {
+    let veh = &p.vehicles[v];
+    let mut t = veh.shift_start;
+    let mut loc = veh.start;
+    let mut late = 0;
+    for &j in jobs {
+        let job = &p.jobs[j as usize];
+        t = (t + p.t(loc, job.loc)).max(job.ready);
+        if t > job.deadline {
+            late += t - job.deadline;
+        }
+        t += job.service;
+        loc = job.loc;
+    }
+    late
+}
+
+/// Service start times of a job sequence for vehicle v, and the return time.
+pub fn schedule_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> (Vec<i64>, i64) {
+    let veh = &p.vehicles[v];
+    let mut t = veh.shift_start;
+    let mut loc = veh.start;
+    let mut starts = Vec::with_capacity(jobs.len());
+    for &j in jobs {
+        let job = &p.jobs[j as usize];
+        t = (t + p.t(loc, job.loc)).max(job.ready);
+        starts.push(t);
+        t += job.service;
+        loc = job.loc;
+    }
+    (starts, t + p.t(loc, veh.end))
+}
+
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// routes[v] belongs to vehicle v.
+    pub routes: Vec<Route>,
+    pub route_of: Vec<u32>,
+    pub pos_of: Vec<u32>,
+    pub unassigned: usize,
+    /// For the debug check of the lateness.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    scratch: Vec<u32>,
+}
+
+impl Solution {
+    /// All routes empty, every job unassigned.
+    pub fn empty(p: &FleetProblem) -> Solution {
+        Solution {
+            routes: (0..p.vehicles.len()).map(|v| Route::new(p, v)).collect(),
+            route_of: vec![NONE; p.n()],
+            pos_of: vec![NONE; p.n()],
+            unassigned: p.n(),
+            scratch: Vec::new(),
+        }
+    }
+
+    pub fn cost(&self, p: &FleetProblem) -> FleetCost {
+        let mut c = FleetCost {
+            unassigned: self.unassigned as i64,
+            lateness: 0,
+            main: 0,
+        };
+        for r in &self.routes {
+            c = c.plus(r.cost(p));
+        }
+        c
+    }
+
+    pub fn is_assigned(&self, j: usize) -> bool {
+        self.route_of[j] != NONE
+    }
+
+    /// Replace route r's jobs (positions and the unassigned count follow).
+    pub fn set_route(&mut self, p: &FleetProblem, r: usize, jobs: Vec<u32>) {
+        for &j in &self.routes[r].jobs {
+            if self.route_of[j as usize] == r as u32 {
+                self.route_of[j as usize] = NONE;
+                self.pos_of[j as usize] = NONE;
+                self.unassigned += 1;
+            }
+        }
+        for (k, &j) in jobs.iter().enumerate() {
+            if self.route_of[j as usize] == NONE {
+                self.unassigned -= 1;
+            }
+            self.route_of[j as usize] = r as u32;
+            self.pos_of[j as usize] = k as u32;
+        }
+        self.routes[r].jobs = jobs;
+        self.routes[r].update(p);
+    }
+
+    /// Materialise pieces into a job list.
+    pub fn materialize(&self, pieces: &[Piece], out: &mut Vec<u32>) {
+        out.clear();
+        for pc in pieces {
+            match *pc {
+                Piece::Prefix(r, k) => out.extend_from_slice(&self.routes[r].jobs[..k]),
+                Piece::Suffix(r, k) => out.extend_from_slice(&self.routes[r].jobs[k..]),
+                Piece::Range(r, a, b) => out.extend_from_slice(&self.routes[r].jobs[a..b]),
+                Piece::Job(j) => out.push(j),
+            }
+        }
+    }
+
+    /// Distance and job count of the route of vehicle v made of `pieces`, in
+    /// O(pieces) whatever their length (no feasibility check).
+    pub fn distance_of_pieces(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> (i64, usize) {
+        let veh = &p.vehicles[v];
+        let mut loc = veh.start;
+        let mut dist = 0i64;
+        let mut count = 0usize;
+        for pc in pieces {
+            let (r, a, b) = match *pc {
+                Piece::Prefix(r, k) => {
+                    let route = &self.routes[r];
+                    dist = route.dfwd[k];
+                    if k > 0 {
+                        loc = route.loc(p, k - 1);
+                    }
+                    count = k;
+                    continue;
+                }
+                Piece::Job(j) => {
+                    let l = p.jobs[j as usize].loc;
+                    dist += p.d(loc, l);
+                    loc = l;
+                    count += 1;
+                    continue;
+                }
+                Piece::Suffix(r, k) => (r, k, self.routes[r].len()),
+                Piece::Range(r, a, b) => (r, a, b),
+            };
+            if a >= b {
+                continue;
+            }
+            let route = &self.routes[r];
+            // jobs[a]..jobs[b-1] along the route: dfwd[b] - dfwd[a + 1]
+            dist += p.d(loc, route.loc(p, a)) + route.dfwd[b] - route.dfwd[a + 1];
+            loc = route.loc(p, b - 1);
+            count += b - a;
+        }
+        if count == 0 {
+            return (0, 0);
+        }
+        (dist + p.d(loc, veh.end), count)
+    }
+
+    /// Price the route of vehicle v made of `pieces` (the first one must be
+    /// a Prefix of route v). None when infeasible (windows, shift, capacity,
+    /// maxStops, allowed vehicles).
+    pub fn evaluate(&mut self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> Option<RouteEval> {
+        let dims = p.dims;
+        let mut load = [0i64; MAX_DIMS];
+        let mut count = 0usize;
+        let mut mask = u64::MAX;
+        let mut seg: Option<TwSegment> = None;
+        let mut distance = 0i64;
+        let mut last_loc = p.vehicles[v].start;
+        for pc in pieces {
+            match *pc {
+                Piece::Prefix(r, k) => {
+                    debug_assert!(seg.is_none() && r == v);
+                    let route = &self.routes[r];
+                    seg = Some(route.fwd[k]);
+                    distance = route.dfwd[k];
+                    if k > 0 {
+                        last_loc = route.loc(p, k - 1);
+                    }
+                    for d in 0..dims {
+                        load[d] = route.load[k * dims + d];
+                    }
+                    count = k;
+                    // the prefix stays on its own vehicle: its masks were checked when built
+                }
+                Piece::Suffix(r, k) => {
+                    let route = &self.routes[r];
+                    let n = route.len();
+                    if k >= n {
+                        continue;
+                    }
+                    let first = route.loc(p, k);
+                    distance += p.d(last_loc, first) + route.dbwd[k];
+                    last_loc = route.loc(p, n - 1);
+                    seg = Some(seg.expect("prefix first").then(&route.bwd[k], p));
+                    for d in 0..dims {
+                        load[d] += route.load[n * dims + d] - route.load[k * dims + d];
+                    }
+                    count += n - k;
+                    mask &= route.mask_bwd[k];
+                }
+                Piece::Range(r, a, b) => {
+                    let route = &self.routes[r];
+                    for kk in a..b {
+                        let j = route.jobs[kk] as usize;
+                        let loc = p.jobs[j].loc;
+                        distance += p.d(last_loc, loc);
+                        last_loc = loc;
+                        seg = Some(seg.expect("prefix first").then(&job_segment(p, j), p));
+                        mask &= p.jobs[j].allowed;
+                    }
+                    for d in 0..dims {
+                        load[d] += route.load[b * dims + d] - route.load[a * dims + d];
+                    }
+                    count += b - a;
+                }
+                Piece::Job(j) => {
+                    let j = j as usize;
+                    let loc = p.jobs[j].loc;
+                    distance += p.d(last_loc, loc);
+                    last_loc = loc;
+                    seg = Some(seg.expect("prefix first").then(&job_segment(p, j), p));
+                    for d in 0..dims {
+                        load[d] += p.demand[j * dims + d];
+                    }
+                    count += 1;
+                    mask &= p.jobs[j].allowed;
+                }
+            }
+            if let Some(s) = &seg {
+                if s.time_warp > 0 {
+                    return None;
+                }
+            }
+        }
+        if count == 0 {
+            return Some(RouteEval::default());
+        }
+        if mask & (1u64 << v) == 0 || count > p.vehicles[v].max_stops {
+            return None;
+        }
+        let cap = p.vehicle_capacity(v);
+        for d in 0..dims {
+            if load[d] > cap[d] {
+                return None;
+            }
+        }
+        let full = seg.expect("prefix first").then(&end_segment(p, v), p);
+        if !full.feasible() {
+            return None;
+        }
+        distance += p.d(last_loc, p.vehicles[v].end);
+        let lateness = if p.has_deadlines {
+            self.lateness_of_pieces(p, v, pieces)
+        } else {
+            0
+        };
+        #[cfg(debug_assertions)]
+        {
+            let mut buf = std::mem::take(&mut self.scratch);
+            self.materialize(pieces, &mut buf);
+            debug_assert_eq!(lateness, lateness_of(p, v, &buf));
+            self.scratch = buf;
+        }
+        Some(RouteEval {
+            count,
+            duration: full.duration,
+            distance,
+            lateness,
+        })
+    }
+
+    /// Lateness of the route made of `pieces`: the prefix's from its sums,
+    /// single jobs and ranges simulated, a suffix followed only until a start
+    /// equals the one it has in its own route (then its suffix sum).
+    fn lateness_of_pieces(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> i64 {
+        let veh = &p.vehicles[v];
+        let mut late = 0i64;
+        let mut loc = veh.start;
+        let mut dep = veh.shift_start;
+        let visit = |j: usize, loc: &mut usize, dep: &mut i64, late: &mut i64| -> i64 {
+            let job = &p.jobs[j];
+            let t = (*dep + p.t(*loc, job.loc)).max(job.ready);
+            *late += (t - job.deadline).max(0);
+            *dep = t + job.service;
+            *loc = job.loc;
+            t
+        };
+        for pc in pieces {
+            match *pc {
+                Piece::Prefix(r, k) => {
+                    let route = &self.routes[r];
+                    late = route.late_pre[k];
+                    if k > 0 {
+                        let j = route.jobs[k - 1] as usize;
+                        loc = p.jobs[j].loc;
+                        dep = route.starts[k - 1] + p.jobs[j].service;
+                    }
+                }
+                Piece::Suffix(r, k) => {
+                    let route = &self.routes[r];
+                    let n = route.len();
+                    for kk in k..n {
+                        let t = visit(route.jobs[kk] as usize, &mut loc, &mut dep, &mut late);
+                        if t == route.starts[kk] {
+                            // the rest runs exactly as in route r
+                            late += route.late_pre[n] - route.late_pre[kk + 1];
+                            let last = route.jobs[n - 1] as usize;
+                            loc = p.jobs[last].loc;
+                            dep = route.starts[n - 1] + p.jobs[last].service;
+                            break;
+                        }
+                    }
+                }
+                Piece::Range(r, a, b) => {
+                    for kk in a..b {
+                        visit(
+                            self.routes[r].jobs[kk] as usize,
+                            &mut loc,
+                            &mut dep,
+                            &mut late,
+                        );
+                    }
+                }
+                Piece::Job(j) => {
+                    visit(j as usize, &mut loc, &mut dep, &mut late);
+                }
+            }
+        }
+        late
+    }
+
+    /// Best feasible insertion of job j into route r: (cost delta, position).
+    /// `blink(k)` true skips position k (SISR's blinks).
+    pub fn best_insertion(
+        &mut self,
+        p: &FleetProblem,
+        r: usize,
+        j: usize,
+        mut blink: impl FnMut() -> bool,
+    ) -> Option<(FleetCost, usize)> {
+        let route = &self.routes[r];
+        let v = route.vehicle;
+        let job = &p.jobs[j];
+        if job.allowed & (1u64 << v) == 0 || route.len() + 1 > p.vehicles[v].max_stops {
+            return None;
+        }
+        let cap = p.vehicle_capacity(v);
+        let dj = p.job_demand(j);
+        for d in 0..p.dims {
+            if route.total_load(p, d) + dj[d] > cap[d] {
+                return None;
+            }
+        }
+        let n = route.len();
+        let old = route.cost(p);
+        let js = job_segment(p, j);
+        let end = end_segment(p, v);
+        let veh = &p.vehicles[v];
+        let mut best: Option<(FleetCost, usize)> = None;
+        for k in 0..=n {
+            if blink() {
+                continue;
+            }
+            let before = route.fwd[k];
+            let s = before.then(&js, p);
+            if s.time_warp > 0 {
+                continue;
+            }
+            let s = if k < n { s.then(&route.bwd[k], p) } else { s };
+            let full = s.then(&end, p);
+            if !full.feasible() {
+                continue;
+            }
+            let prev = if k == 0 {
+                veh.start
+            } else {
+                route.loc(p, k - 1)
+            };
+            let next = if k == n { veh.end } else { route.loc(p, k) };
+            let base = if n == 0 {
+                p.d(veh.start, veh.end)
+            } else {
+                route.eval.distance
+            };
+            let distance = base + p.d(prev, job.loc) + p.d(job.loc, next) - p.d(prev, next);
+            let new = RouteEval {
+                count: n + 1,
+                duration: full.duration,
+                distance,
+                lateness: if p.has_deadlines {
+                    route.eval.lateness + route.lateness_change(p, j, k)
+                } else {
+                    0
+                },
+            }
+            .cost(p);
+            let delta = new.minus(old);
+            if best.map_or(true, |b| delta < b.0) {
+                best = Some((delta, k));
+            }
+        }
+        best
+    }
+
+    /// Insert job j into route r before position k (a feasible insertion).
+    pub fn insert(&mut self, p: &FleetProblem, r: usize, j: usize, k: usize) {
+        let mut jobs = std::mem::take(&mut self.routes[r].jobs);
+        jobs.insert(k, j as u32);
+        self.set_route_from_taken(p, r, jobs);
+        debug_assert!(self.routes[r].time_feasible);
+    }
+
+    /// set_route for a job list taken out of route r (route_of still points at r).
+    fn set_route_from_taken(&mut self, p: &FleetProblem, r: usize, jobs: Vec<u32>) {
+        for (k, &j) in jobs.iter().enumerate() {
+            if self.route_of[j as usize] == NONE {
+                self.unassigned -= 1;
+            }
+            self.route_of[j as usize] = r as u32;
+            self.pos_of[j as usize] = k as u32;
+        }
+        self.routes[r].jobs = jobs;
+        self.routes[r].update(p);
+    }
+
+    /// Remove the listed jobs (from whichever routes hold them).
+    pub fn remove_jobs(&mut self, p: &FleetProblem, removed: &[u32]) {
+        let mut touched: Vec<usize> = Vec::new();
+        for &j in removed {
+            let r = self.route_of[j as usize];
+            if r != NONE {
+                self.route_of[j as usize] = NONE;
+                self.pos_of[j as usize] = NONE;
+                self.unassigned += 1;
+                if !touched.contains(&(r as usize)) {
+                    touched.push(r as usize);
+                }
+            }
+        }
+        for r in touched {
+            let mut jobs = std::mem::take(&mut self.routes[r].jobs);
+            jobs.retain(|&j| self.route_of[j as usize] == r as u32);
+            self.set_route_from_taken(p, r, jobs);
+            if !self.routes[r].time_feasible {
+                // a shortcut broke a window (no triangle inequality): the whole route goes
+                self.set_route(p, r, Vec::new());
+            }
+        }
+    }
+
+    /// Check every invariant and that the cached costs equal a recomputation
+    /// (debug builds call it after every applied move).
+    pub fn check(&self, p: &FleetProblem) -> Result<(), String> {
+        let mut seen = vec![false; p.n()];
+        let mut unassigned = p.n();
+        for (r, route) in self.routes.iter().enumerate() {
+            if route.vehicle != r {
+                return Err(format!("route {} has vehicle {}", r, route.vehicle));
+            }
+            for (k, &j) in route.jobs.iter().enumerate() {
+                let j = j as usize;
+                if seen[j] {
+                    return Err(format!("job {} twice", j));
+                }
+                seen[j] = true;
+                unassigned -= 1;
+                if self.route_of[j] != r as u32 || self.pos_of[j] != k as u32 {
+                    return Err(format!("job {} position cache", j));
+                }
+            }
+            let mut fresh = Route::new(p, r);
+            fresh.jobs = route.jobs.clone();
+            fresh.update(p);
+            if fresh.eval != route.eval {
+                return Err(format!(
+                    "route {} eval {:?} != {:?}",
+                    r, route.eval, fresh.eval
+                ));
+            }
+            if !route.time_feasible {
+                return Err(format!("route {} breaks a window", r));
+            }
+            if let Some(why) = route_violation(p, r, &route.jobs) {
+                return Err(format!("route {}: {}", r, why));
+            }
+        }
+        for j in 0..p.n() {
+            if !seen[j] && self.route_of[j] != NONE {
+                return Err(format!("job {} marked assigned", j));
+            }
+        }
+        if unassigned != self.unassigned {
+            return Err(format!("unassigned {} != {}", self.unassigned, unassigned));
+        }
+        Ok(())
+    }
+}
+
+/// Why a job sequence is not a feasible route for vehicle v (plain forward
+/// simulation, independent of the segment code), or None.
+pub fn route_violation(p: &FleetProblem, v: usize, jobs: &[u32]) -> Option<String> {
+    if jobs.is_empty() {
+        return None;
+    }
+    let veh = &p.vehicles[v];
+    if jobs.len() > veh.max_stops {
+        return Some("maxStops".into());
+    }
+    let mut load = vec![0i64; p.dims];
+    for &j in jobs {
+        if p.jobs[j as usize].allowed & (1u64 << v) == 0 {
+            return Some(format!("job {} not allowed", j));
+        }
+        for d in 0..p.dims {
+            load[d] += p.demand[j as usize * p.dims + d];
+        }
+    }
+    if (0..p.dims).any(|d| load[d] > p.capacity[v * p.dims + d]) {
+        return Some("capacity".into());
+    }
+    let (starts, ret) = schedule_of(p, v, jobs);
+    for (k, &j) in jobs.iter().enumerate() {
+        if starts[k] > p.jobs[j as usize].due {
+            return Some(format!("job {} starts after due", j));
+        }
+    }
+    if ret > veh.shift_end || ret - veh.shift_start >= super::model::UNREACHABLE {
+        return Some("shift end / unreachable".into());
+    }
+    None
+}

@@ -1,0 +1,759 @@
+#![deny(unsafe_code)]
+//! Properties of the fleet solver: every job served once or reported
+//! unassigned, capacities and windows respected (checked by an independent
+//! simulation over the matrix), the reported cost equals a recomputation,
+//! brute-force optimality on small instances, determinism, reason codes,
+//! time-window segment joins, the Solomon parser and checker.
+
+use route_solver::fleet::model::{FleetProblem, MAX_VEHICLES};
+use route_solver::fleet::segment::TwSegment;
+use route_solver::fleet::solomon::Instance;
+use route_solver::fleet::{
+    self, FleetCost, FleetError, FleetInput, FleetParams, JobInput, Objective, Reason, VehicleInput,
+};
+use route_solver::rng::Rng;
+use route_solver::search::Clock;
+use route_solver::NativeClock;
+use std::cell::Cell;
+
+struct Options {
+    deadlines: bool,
+    allowed: bool,
+    max_stops: bool,
+    open: bool,
+    unreachable: bool,
+}
+
+const ALL: Options = Options {
+    deadlines: true,
+    allowed: true,
+    max_stops: true,
+    open: true,
+    unreachable: true,
+};
+
+/// Random instance: points in a square with asymmetric noise; two demand
+/// dimensions; windows, shifts, and the optional features.
+fn random_input(
+    rng: &mut Rng,
+    n: usize,
+    nv: usize,
+    o: &Options,
+    objective: Objective,
+) -> FleetInput {
+    let m = n + 2; // 0, 1: depots; 2..: jobs
+    let pts: Vec<(i64, i64)> = (0..m)
+        .map(|_| (rng.range(0, 100) as i64, rng.range(0, 100) as i64))
+        .collect();
+    let mut travel = vec![0i64; m * m];
+    for a in 0..m {
+        for b in 0..m {
+            if a != b {
+                let (p, q) = (pts[a], pts[b]);
+                let e = (((p.0 - q.0).pow(2) + (p.1 - q.1).pow(2)) as f64).sqrt() as i64;
+                travel[a * m + b] = e + rng.range(0, 10) as i64;
+                if o.unreachable && a >= 2 && b >= 2 && rng.range(0, 30) == 0 {
+                    travel[a * m + b] = -1;
+                }
+            }
+        }
+    }
+    let vehicles = (0..nv)
+        .map(|v| VehicleInput {
+            start: v % 2,
+            end: if o.open && v == 1 { None } else { Some(0) },
+            shift_start: rng.range(0, 30) as i64,
+            shift_end: if rng.range(0, 2) == 0 {
+                Some(400 + rng.range(0, 400) as i64)
+            } else {
+                None
+            },
+            capacity: vec![rng.range(15, 40) as i64, rng.range(3, 8) as i64],
+            max_stops: if o.max_stops && rng.range(0, 2) == 0 {
+                Some(rng.range(1, n))
+            } else {
+                None
+            },
+        })
+        .collect();
+    let jobs = (0..n)
+        .map(|j| {
+            let windowed = rng.range(0, 2) == 0;
+            let ready = if windowed {
+                rng.range(0, 300) as i64
+            } else {
+                0
+            };
+            JobInput {
+                location: j + 2,
+                service: rng.range(0, 20) as i64,
+                ready,
+                due: if windowed {
+                    Some(ready + rng.range(20, 200) as i64)
+                } else {
+                    None
+                },
+                deadline: if o.deadlines && rng.range(0, 3) == 0 {
+                    Some(rng.range(0, 300) as i64)
+                } else {
+                    None
+                },
+                demand: vec![rng.range(0, 10) as i64, rng.range(0, 2) as i64],
+                allowed: if o.allowed && rng.range(0, 4) == 0 {
+                    Some((0..nv).filter(|_| rng.range(0, 1) == 0).collect())
+                } else {
+                    None
+                },
+            }
+        })
+        .collect();
+    FleetInput {
+        locations: m,
+        travel,
+        distance: None,
+        vehicles,
+        jobs,
+        objective,
+    }
+}
+
+/// Independent simulation of one vehicle's route over the raw input:
+/// (feasible, lateness, duration, distance).
+fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
+    let m = inp.locations;
+    let veh = &inp.vehicles[v];
+    let tt = |a: usize, b: usize| -> Option<i64> {
+        let x = inp.travel[a * m + b];
+        if x < 0 {
+            None
+        } else {
+            Some(x)
+        }
+    };
+    let mut ok = jobs.len() <= veh.max_stops.unwrap_or(usize::MAX);
+    let mut t = veh.shift_start;
+    let mut at = veh.start;
+    let mut late = 0;
+    let mut dist = 0;
+    let mut load = vec![0i64; 2];
+    for &j in jobs {
+        let job = &inp.jobs[j as usize];
+        if let Some(list) = &job.allowed {
+            ok &= list.contains(&v);
+        }
+        match tt(at, job.location) {
+            Some(x) => {
+                t += x;
+                dist += x;
+            }
+            None => ok = false,
+        }
+        t = t.max(job.ready);
+        ok &= t <= job.due.unwrap_or(i64::MAX);
+        if let Some(dl) = job.deadline {
+            late += (t - dl).max(0);
+        }
+        t += job.service;
+        at = job.location;
+        for d in 0..2 {
+            load[d] += job.demand.get(d).copied().unwrap_or(0);
+        }
+    }
+    if let Some(e) = veh.end {
+        match tt(at, e) {
+            Some(x) => {
+                t += x;
+                dist += x;
+            }
+            None => ok = false,
+        }
+    }
+    ok &= t <= veh.shift_end.unwrap_or(i64::MAX);
+    for d in 0..2 {
+        ok &= load[d] <= veh.capacity.get(d).copied().unwrap_or(0);
+    }
+    (ok, late, t - veh.shift_start, dist)
+}
+
+/// Cost of a set of routes over the raw input, or None if a route is infeasible.
+fn independent_cost(inp: &FleetInput, routes: &[Vec<u32>]) -> Option<FleetCost> {
+    let o = inp.objective;
+    let mut c = FleetCost::ZERO;
+    let mut served = 0;
+    for (v, r) in routes.iter().enumerate() {
+        if r.is_empty() {
+            continue;
+        }
+        let (ok, late, dur, dist) = simulate(inp, v, r);
+        if !ok {
+            return None;
+        }
+        served += r.len();
+        c.lateness += late;
+        c.main += o.vehicle_cost + o.duration_weight * dur + o.distance_weight * dist;
+    }
+    c.unassigned = (inp.jobs.len() - served) as i64;
+    Some(c)
+}
+
+fn check_solution(inp: &FleetInput, sol: &fleet::FleetSolution) {
+    let mut count = vec![0usize; inp.jobs.len()];
+    for r in &sol.routes {
+        for &j in r {
+            count[j as usize] += 1;
+        }
+    }
+    for &(j, _) in &sol.unassigned {
+        count[j as usize] += 1;
+    }
+    assert!(
+        count.iter().all(|&c| c == 1),
+        "every job exactly once, routed or unassigned: {:?}",
+        count
+    );
+    assert_eq!(sol.routes.len(), inp.vehicles.len());
+    let c = independent_cost(inp, &sol.routes)
+        .expect("every route feasible (capacity, windows, shifts, maxStops, allowed)");
+    assert_eq!(
+        c, sol.cost,
+        "reported cost equals the independent recomputation"
+    );
+}
+
+#[test]
+fn random_instances_are_feasible_complete_and_priced_right() {
+    let mut rng = Rng::new(7);
+    for case in 0..40 {
+        let n = rng.range(1, 30);
+        let nv = rng.range(1, 5);
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        let inp = random_input(&mut rng, n, nv, &ALL, objective);
+        let p = FleetProblem::new(&inp).expect("valid");
+        let params = FleetParams {
+            seed: case,
+            max_iterations: 150,
+            ..FleetParams::default()
+        };
+        let sol = fleet::solve(&p, &params, &NativeClock::new());
+        check_solution(&inp, &sol);
+    }
+}
+
+#[test]
+fn schedules_follow_the_matrix() {
+    let mut rng = Rng::new(11);
+    let inp = random_input(&mut rng, 25, 3, &ALL, Objective::SERVICE);
+    let p = FleetProblem::new(&inp).unwrap();
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 100,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    let m = inp.locations;
+    for (v, r) in sol.routes.iter().enumerate() {
+        let (starts, ret) = route_solver::fleet::solution::schedule_of(&p, v, r);
+        let veh = &inp.vehicles[v];
+        let mut t = veh.shift_start;
+        let mut at = veh.start;
+        for (k, &j) in r.iter().enumerate() {
+            let job = &inp.jobs[j as usize];
+            let arrive = t + inp.travel[at * m + job.location];
+            assert!(starts[k] >= arrive, "service starts after the arrival");
+            assert!(
+                starts[k] >= job.ready,
+                "service starts at or after notBefore"
+            );
+            assert!(
+                starts[k] == arrive.max(job.ready),
+                "no idle time beyond waiting for the window"
+            );
+            t = starts[k] + job.service;
+            at = job.location;
+        }
+        let back = t + veh.end.map_or(0, |e| inp.travel[at * m + e]);
+        assert_eq!(ret, back);
+    }
+}
+
+/// Best cost over all assignments of jobs to 2 vehicles (or unassigned) and
+/// all orders (n ≤ 8): best route per (vehicle, subset) by enumerating every
+/// sequence, then the best split.
+fn brute_force(inp: &FleetInput) -> FleetCost {
+    let n = inp.jobs.len();
+    let o = inp.objective;
+    let full = 1usize << n;
+    let mut best_route: Vec<Vec<Option<(i64, i64)>>> = vec![vec![None; full]; 2];
+    for v in 0..2 {
+        best_route[v][0] = Some((0, 0));
+        let mut seq: Vec<u32> = Vec::new();
+        fn rec(
+            inp: &FleetInput,
+            v: usize,
+            o: Objective,
+            seq: &mut Vec<u32>,
+            mask: usize,
+            table: &mut Vec<Option<(i64, i64)>>,
+        ) {
+            let n = inp.jobs.len();
+            for j in 0..n {
+                if mask & (1 << j) != 0 {
+                    continue;
+                }
+                seq.push(j as u32);
+                let (ok, late, dur, dist) = simulate(inp, v, seq);
+                if ok {
+                    let c = (
+                        late,
+                        o.vehicle_cost + o.duration_weight * dur + o.distance_weight * dist,
+                    );
+                    let m2 = mask | (1 << j);
+                    if table[m2].map_or(true, |b| c < b) {
+                        table[m2] = Some(c);
+                    }
+                }
+                // no pruning: on a matrix without the triangle inequality an
+                // infeasible return can become feasible through one more stop
+                rec(inp, v, o, seq, mask | (1 << j), table);
+                seq.pop();
+            }
+        }
+        rec(inp, v, o, &mut seq, 0, &mut best_route[v]);
+    }
+    let mut best = FleetCost::MAX;
+    for s0 in 0..full {
+        let c0 = match best_route[0][s0] {
+            Some(c) => c,
+            None => continue,
+        };
+        let rest = (full - 1) & !s0;
+        let mut s1 = rest;
+        loop {
+            if let Some(c1) = best_route[1][s1] {
+                let c = FleetCost {
+                    unassigned: (n - (s0 | s1).count_ones() as usize) as i64,
+                    lateness: c0.0 + c1.0,
+                    main: c0.1 + c1.1,
+                };
+                if c < best {
+                    best = c;
+                }
+            }
+            if s1 == 0 {
+                break;
+            }
+            s1 = (s1 - 1) & rest;
+        }
+    }
+    best
+}
+
+#[test]
+fn small_instances_match_brute_force() {
+    let mut rng = Rng::new(2024);
+    let mut compared = 0;
+    let mut two_routes = 0;
+    for case in 0..30u64 {
+        let n = rng.range(3, 8);
+        let o = Options {
+            deadlines: case % 3 == 0,
+            allowed: case % 2 == 0,
+            max_stops: case % 4 == 1,
+            open: case % 5 == 2,
+            unreachable: false,
+        };
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        let mut inp = random_input(&mut rng, n, 2, &o, objective);
+        // keep the return to the depot open-ended enough for routes to exist
+        for v in &mut inp.vehicles {
+            v.shift_end = v.shift_end.map(|e| e + 300);
+        }
+        let expected = brute_force(&inp);
+        let p = FleetProblem::new(&inp).unwrap();
+        let sol = fleet::solve(
+            &p,
+            &FleetParams {
+                seed: case,
+                max_iterations: 300,
+                ..FleetParams::default()
+            },
+            &NativeClock::new(),
+        );
+        check_solution(&inp, &sol);
+        assert_eq!(
+            sol.cost, expected,
+            "case {}: heuristic vs brute force",
+            case
+        );
+        if (expected.unassigned as usize) < n {
+            compared += 1;
+        }
+        if expected.unassigned == 0 && sol.routes.iter().all(|r| !r.is_empty()) {
+            two_routes += 1;
+        }
+    }
+    assert!(compared >= 25, "most cases serve some jobs: {}", compared);
+    assert!(
+        two_routes >= 3,
+        "some cases use both vehicles: {}",
+        two_routes
+    );
+}
+
+/// A clock that jumps around: with an iteration budget it must not matter.
+struct WildClock(Cell<u64>);
+
+impl Clock for WildClock {
+    fn now_ms(&self) -> f64 {
+        let x = self
+            .0
+            .get()
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0.set(x);
+        (x >> 40) as f64
+    }
+}
+
+#[test]
+fn deterministic_for_a_seed_and_iteration_budget() {
+    let mut rng = Rng::new(5);
+    let inp = random_input(&mut rng, 40, 4, &ALL, Objective::SERVICE);
+    let p = FleetProblem::new(&inp).unwrap();
+    let params = FleetParams {
+        seed: 3,
+        max_iterations: 200,
+        time_limit_ms: 1.0, // ignored with an iteration budget
+        ..FleetParams::default()
+    };
+    let a = fleet::solve(&p, &params, &NativeClock::new());
+    let b = fleet::solve(&p, &params, &WildClock(Cell::new(1)));
+    assert_eq!(a, b);
+    assert_eq!(a.iterations, 200);
+    let c = fleet::solve(
+        &p,
+        &FleetParams {
+            seed: 4,
+            ..params.clone()
+        },
+        &NativeClock::new(),
+    );
+    check_solution(&inp, &c);
+}
+
+fn one_vehicle_input() -> FleetInput {
+    // locations: 0 depot, 1..=4 jobs; 10 s between any two points
+    let m = 5;
+    let mut travel = vec![10i64; m * m];
+    for i in 0..m {
+        travel[i * m + i] = 0;
+    }
+    FleetInput {
+        locations: m,
+        travel,
+        distance: None,
+        vehicles: vec![VehicleInput {
+            start: 0,
+            end: Some(0),
+            shift_start: 0,
+            shift_end: Some(100),
+            capacity: vec![10],
+            max_stops: None,
+        }],
+        jobs: (1..=4)
+            .map(|l| JobInput {
+                location: l,
+                service: 0,
+                ready: 0,
+                due: None,
+                deadline: None,
+                demand: vec![1],
+                allowed: None,
+            })
+            .collect(),
+        objective: Objective::SERVICE,
+    }
+}
+
+#[test]
+fn unassigned_jobs_carry_their_reason() {
+    let mut inp = one_vehicle_input();
+    inp.jobs[0].demand = vec![11]; // more than any capacity
+    inp.jobs[1].allowed = Some(vec![]); // no vehicle
+    inp.jobs[2].ready = 200; // after the shift
+    inp.jobs[2].due = Some(300);
+    for l in 0..5 {
+        inp.travel[l * 5 + 4] = if l == 4 { 0 } else { -1 }; // job 3 cannot be reached
+    }
+    let p = FleetProblem::new(&inp).unwrap();
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 20,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    let reasons: Vec<(u32, Reason)> = sol.unassigned.clone();
+    assert_eq!(
+        reasons,
+        vec![
+            (0, Reason::Capacity),
+            (1, Reason::AllowedVehicles),
+            (2, Reason::Shift),
+            (3, Reason::Unreachable)
+        ]
+    );
+    assert_eq!(Reason::AllowedVehicles.code(), "allowedVehicles");
+    check_solution(&inp, &sol);
+}
+
+#[test]
+fn capacity_left_over_jobs_are_reported_as_capacity() {
+    let mut inp = one_vehicle_input();
+    inp.vehicles[0].capacity = vec![2];
+    let p = FleetProblem::new(&inp).unwrap();
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 20,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    assert_eq!(sol.unassigned.len(), 2);
+    assert!(sol.unassigned.iter().all(|&(_, r)| r == Reason::Capacity));
+    let mut inp = one_vehicle_input();
+    inp.vehicles[0].max_stops = Some(3);
+    let p = FleetProblem::new(&inp).unwrap();
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 20,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    assert_eq!(sol.unassigned.len(), 1);
+    assert_eq!(sol.unassigned[0].1, Reason::Capacity);
+    let mut inp = one_vehicle_input();
+    inp.vehicles[0].shift_end = Some(30); // room for two stops only
+    let p = FleetProblem::new(&inp).unwrap();
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 20,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    assert_eq!(sol.unassigned.len(), 2);
+    assert!(sol.unassigned.iter().all(|&(_, r)| r == Reason::Shift));
+}
+
+#[test]
+fn fewer_vehicles_before_shorter_duration() {
+    // two far-apart pairs: one vehicle doing both is longer than two, but the objective takes one
+    let m = 5;
+    let pos = [0i64, 100, 101, -100, -101];
+    let mut travel = vec![0i64; m * m];
+    for a in 0..m {
+        for b in 0..m {
+            travel[a * m + b] = (pos[a] - pos[b]).abs();
+        }
+    }
+    let mut inp = one_vehicle_input();
+    inp.travel = travel;
+    inp.vehicles = vec![inp.vehicles[0].clone(); 2];
+    inp.vehicles[0].shift_end = None;
+    inp.vehicles[1].shift_end = None;
+    let p = FleetProblem::new(&inp).unwrap();
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 50,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    assert_eq!(sol.routes.iter().filter(|r| !r.is_empty()).count(), 1);
+    inp.objective = Objective::DISTANCE;
+    let p = FleetProblem::new(&inp).unwrap();
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 50,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    check_solution(&inp, &sol);
+    assert_eq!(
+        sol.cost.main, 404,
+        "distance only: same total either way, 4 × 101"
+    );
+}
+
+#[test]
+fn invalid_input_is_rejected() {
+    let good = one_vehicle_input();
+    let mut bad = good.clone();
+    bad.vehicles.clear();
+    assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::NoVehicles));
+    let mut bad = good.clone();
+    bad.vehicles = vec![good.vehicles[0].clone(); MAX_VEHICLES + 1];
+    assert_eq!(
+        FleetProblem::new(&bad).err(),
+        Some(FleetError::TooManyVehicles)
+    );
+    let mut bad = good.clone();
+    bad.travel.pop();
+    assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::BadMatrix));
+    let mut bad = good.clone();
+    bad.travel[1] = -2;
+    assert_eq!(
+        FleetProblem::new(&bad).err(),
+        Some(FleetError::NegativeValue)
+    );
+    let mut bad = good.clone();
+    bad.jobs[0].location = 5;
+    assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::BadLocation));
+    let mut bad = good.clone();
+    bad.jobs[0].demand = vec![-1];
+    assert_eq!(
+        FleetProblem::new(&bad).err(),
+        Some(FleetError::NegativeQuantity)
+    );
+    let mut bad = good.clone();
+    bad.jobs[0].ready = 50;
+    bad.jobs[0].due = Some(40);
+    assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::BadWindow));
+    let mut bad = good.clone();
+    bad.jobs[0].allowed = Some(vec![1]);
+    assert_eq!(
+        FleetProblem::new(&bad).err(),
+        Some(FleetError::BadVehicleIndex)
+    );
+    let mut bad = good.clone();
+    bad.jobs.clear();
+    assert_eq!(FleetProblem::new(&bad).err(), Some(FleetError::NoJobs));
+    let mut bad = good;
+    bad.vehicles[0].capacity = vec![1; 9];
+    assert_eq!(
+        FleetProblem::new(&bad).err(),
+        Some(FleetError::TooManyDimensions)
+    );
+}
+
+#[test]
+fn segment_joins_equal_a_forward_simulation() {
+    let mut rng = Rng::new(99);
+    for _ in 0..200 {
+        let n = rng.range(1, 12);
+        let mut inp = random_input(&mut rng, n, 1, &ALL, Objective::SERVICE);
+        inp.travel.iter_mut().for_each(|x| *x = (*x).max(0));
+        inp.vehicles[0].max_stops = None;
+        inp.vehicles[0].capacity = vec![1000, 1000];
+        inp.jobs.iter_mut().for_each(|j| j.allowed = None);
+        let p = FleetProblem::new(&inp).unwrap();
+        let order: Vec<u32> = (0..n as u32).collect();
+        // join in a random tree shape: left part + right part
+        let cut = rng.range(0, n);
+        let mut left = route_solver::fleet::solution::start_segment(&p, 0);
+        for &j in &order[..cut] {
+            left = left.then(
+                &route_solver::fleet::solution::job_segment(&p, j as usize),
+                &p,
+            );
+        }
+        let mut right: Option<TwSegment> = None;
+        for &j in order[cut..].iter().rev() {
+            let s = route_solver::fleet::solution::job_segment(&p, j as usize);
+            right = Some(match right {
+                None => s,
+                Some(r) => s.then(&r, &p),
+            });
+        }
+        let mut full = left;
+        if let Some(r) = right {
+            full = full.then(&r, &p);
+        }
+        full = full.then(&route_solver::fleet::solution::end_segment(&p, 0), &p);
+        let (ok, _, duration, _) = simulate(&inp, 0, &order);
+        assert_eq!(full.feasible(), ok);
+        if ok {
+            assert_eq!(full.duration, duration);
+        }
+    }
+}
+
+#[test]
+fn solomon_parser_and_checker() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/solomon");
+    let text = std::fs::read_to_string(format!("{}/C101.txt", dir)).expect("data/solomon/C101.txt");
+    let inst = Instance::parse(&text).unwrap();
+    assert_eq!(
+        (
+            inst.name.as_str(),
+            inst.vehicles,
+            inst.capacity,
+            inst.nodes.len()
+        ),
+        ("C101", 25, 200, 101)
+    );
+    assert!(
+        inst.check(&[vec![1, 2]]).is_err(),
+        "a solution missing customers is refused"
+    );
+    let p = FleetProblem::new(&inst.fleet_input(false)).unwrap();
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 30,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    assert!(sol.unassigned.is_empty());
+    let routes: Vec<Vec<u32>> = sol
+        .routes
+        .iter()
+        .filter(|r| !r.is_empty())
+        .map(|r| r.iter().map(|&j| j + 1).collect())
+        .collect();
+    let (total, truncated) = inst.check(&routes).expect("feasible in doubles");
+    assert!(
+        truncated <= total && total < 2.0 * 827.3,
+        "{} {}",
+        total,
+        truncated
+    );
+    let scaled = sol.cost.main as f64 / route_solver::fleet::solomon::SCALE;
+    assert!(
+        (scaled - total).abs() < 0.01,
+        "scaled objective {} vs double total {}",
+        scaled,
+        total
+    );
+    let all: Vec<u32> = routes.iter().flatten().copied().collect();
+    assert!(
+        inst.check(&[all]).unwrap_err().contains("load"),
+        "one route for everything breaks the capacity"
+    );
+    let mut late = routes.clone();
+    late[0].reverse();
+    assert!(
+        inst.check(&late).unwrap_err().contains("served at"),
+        "a reversed route breaks a window"
+    );
+}
