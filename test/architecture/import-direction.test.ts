@@ -44,3 +44,23 @@ test('the billing rules are pure: src/billing/rules/ imports nothing outside its
     .map((i) => i.fileName).filter((name) => !name.startsWith('./')).map((name) => `${file}: ${name}`));
   assert.deepEqual(outside, []);
 });
+
+test('the domain parts and payments neither import the HTTP layer or the API nor write HTTP answers', () => {
+  const parts = ['billing', 'payments', 'geo', 'solver', 'store'];
+  for (const part of parts) {
+    const rule = SRC_RULES.find((r) => r.from.includes(part));
+    assert.ok(rule && rule.never.includes('http') && rule.never.includes('api'), `${part} must never import http/ or api/`);
+  }
+  // a status or an answer header is the HTTP layer's to write, from the DomainError's code (src/http/errors.ts)
+  const answering = /\bctx\.(status|set)\b|['"](Retry-After|RateLimit-\w+|WWW-Authenticate)['"]/;
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts') && answering.test(readFileSync(path, 'utf8'))) found.push(path.slice(SRC.length));
+    }
+  };
+  for (const part of parts) walk(join(SRC, part));
+  assert.deepEqual(found, []);
+});
