@@ -6,9 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { SRC_RULES, checkImports, describeViolation, partOf } from './import-rules.js';
+import { checkSuffixes, describeSuffixViolation, nativeWorkerGraph } from './import-suffix.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixture/src/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SUFFIX_FIXTURE = fileURLToPath(new URL('./fixture/suffix/', import.meta.url));
 
 test('src/ imports only in the allowed directions (docs/architecture.md)', () => {
   const violations = checkImports(SRC, SRC_RULES);
@@ -63,4 +66,21 @@ test('the domain parts and payments neither import the HTTP layer or the API nor
   };
   for (const part of parts) walk(join(SRC, part));
   assert.deepEqual(found, []);
+});
+
+test('one import suffix: .js, but .ts in what a worker thread loads without tsx (src/, scripts/, test/)', () => {
+  const graph = nativeWorkerGraph(ROOT);
+  for (const file of ['src/solver/worker.ts', 'src/solver/abi.ts', 'scripts/lib/compare/solve-task.ts']) assert.ok(graph.has(join(ROOT, file)), file);
+  assert.ok(!graph.has(join(ROOT, 'src/solver/pool.ts')), 'the pool runs in the main thread');
+  const violations = checkSuffixes(ROOT, ['src', 'scripts', 'test'], graph, (path) => path.startsWith(join(ROOT, 'test/architecture/fixture')));
+  assert.deepEqual(violations.map(describeSuffixViolation), []);
+});
+
+test('the suffix check fails on a fixture that mixes them', () => {
+  const violations = checkSuffixes(SUFFIX_FIXTURE, ['.'], nativeWorkerGraph(SUFFIX_FIXTURE, ['worker/entry.ts']));
+  assert.deepEqual(violations.map(describeSuffixViolation).sort(), [
+    "outside.ts:2 imports './shared.ts': use .js",
+    "outside.ts:5 imports './worker/entry': use .js",
+    "worker/entry.ts:3 imports './helper.js': use .ts",
+  ]);
 });
