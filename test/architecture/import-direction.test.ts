@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { SRC_RULES, checkImports, describeViolation, partOf } from './import-rules.js';
+import { SCRIPTS_RULES, SRC_RULES, checkImports, describeViolation, partOf } from './import-rules.js';
 import { checkSuffixes, describeSuffixViolation, nativeWorkerGraph } from './import-suffix.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixture/src/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCRIPTS = join(ROOT, 'scripts');
 const SUFFIX_FIXTURE = fileURLToPath(new URL('./fixture/suffix/', import.meta.url));
 
 test('src/ imports only in the allowed directions (docs/architecture.md)', () => {
@@ -79,8 +80,12 @@ test('one import suffix: .js, but .ts in what a worker thread loads without tsx 
 test('the suffix check fails on a fixture that mixes them', () => {
   const violations = checkSuffixes(SUFFIX_FIXTURE, ['.'], nativeWorkerGraph(SUFFIX_FIXTURE, ['worker/entry.ts']));
   assert.deepEqual(violations.map(describeSuffixViolation).sort(), [
-    "outside.ts:2 imports './shared.ts': use .js",
+    "outside.ts:2 imports './common.ts': use .js",
     "outside.ts:5 imports './worker/entry': use .js",
     "worker/entry.ts:3 imports './helper.js': use .ts",
   ]);
+});
+
+test('scripts/ never import test/: the benches and tools carry what they need (scripts/lib) or take it from src/', () => {
+  assert.deepEqual(checkImports(SCRIPTS, SCRIPTS_RULES).map(describeViolation), []);
 });

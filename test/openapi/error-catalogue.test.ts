@@ -1,7 +1,7 @@
 /**
  * The error catalogue (src/errors.ts) against the spec's table of errors: a copy of it lives in
  * test/fixtures/spec-error-table.md, so a clone without the spec beside it checks too; when the spec is there
- * (../shared/spec/ beside the checkout, as on CI), the copy is also checked against it.
+ * (in the shared/spec/ folder beside the checkout, as on CI), the copy is also checked against it.
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { servedDocument } from './generate.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = join(ROOT, 'test/fixtures/spec-error-table.md');
 const SPEC_NAME = 'spec/route-optimization-service.md';
-/** Where the spec lies beside a checkout: ../shared/ for a clone (CI), ../../shared/ for a worktree in wt/<n>/. */
+/** Where the spec lies: in the shared folder beside a clone (CI), or one level further up for a worktree in wt/<n>/. */
 const SPEC_CANDIDATES = [join(ROOT, '..', 'shared', SPEC_NAME), join(ROOT, '..', '..', 'shared', SPEC_NAME)];
 /** The spec leaves the checkout 503's code open ("not shown"); this service answers payment_unavailable. */
 const CHECKOUT_CODE: ErrorCode = 'payment_unavailable';
