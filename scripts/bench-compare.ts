@@ -12,16 +12,16 @@
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { ArgsError, USAGE, commandLine, parseArgs } from './lib/compare/args.ts';
-import { BuildError, identicalBuilds, resolveBuilds } from './lib/compare/builds.ts';
-import { loadSet } from './lib/compare/instances.ts';
-import { machineInfo, uptime } from './lib/compare/machine.ts';
-import { readManifest } from './lib/compare/manifest.ts';
-import { renderReport, type RunMeta } from './lib/compare/report.ts';
-import { WARM_UP_MS } from './lib/compare/solve-task.ts';
-import { planTasks, runTasks } from './lib/compare/run.ts';
-import { summarize } from './lib/compare/summary.ts';
-import type { BenchInstance, RawResult } from './lib/compare/types.ts';
+import { ArgsError, USAGE, commandLine, parseArgs } from './lib/compare/args.js';
+import { BuildError, identicalBuilds, resolveBuilds } from './lib/compare/builds.js';
+import { loadSet } from './lib/compare/instances.js';
+import { machineInfo, uptime } from './lib/compare/machine.js';
+import { readManifest } from './lib/compare/manifest.js';
+import { renderReport, type RunMeta } from './lib/compare/report.js';
+import { WARM_UP_MS } from './lib/compare/solve-task.js';
+import { planTasks, runTasks } from './lib/compare/run.js';
+import { summarize } from './lib/compare/summary.js';
+import type { BenchInstance, RawResult } from './lib/compare/types.js';
 
 function say(line: string) {
   process.stderr.write(`bench-compare: ${line}\n`);

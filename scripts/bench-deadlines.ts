@@ -14,8 +14,8 @@
  */
 import { resolve } from 'node:path';
 
-import { loadSolver, DEFAULT_WASM_PATH } from '../src/solver/load.ts';
-import { PLANTED_FAMILIES as FAMILIES, plantedInstance } from './lib/planted.ts';
+import { loadSolver, DEFAULT_WASM_PATH } from '../src/solver/load.js';
+import { PLANTED_FAMILIES as FAMILIES, plantedInstance } from './lib/planted.js';
 
 
 function main() {

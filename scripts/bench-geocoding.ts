@@ -1,7 +1,7 @@
 /**
  * Geocoding benchmark: the service as a child process with the default geocoder chain
  * (geoplateforme,embedded) and the Géoplateforme faked in this process at GEOPLATEFORME_URL
- * (test/fakes/geoplateforme.ts, the documented response shapes). Prints the figures of issue 12:
+ * (scripts/lib/fake-geoplateforme.ts, the documented response shapes). Prints the figures of issue 12:
  *
  *   1. 20 Paris addresses, service answering: distinct points, precisions, warnings, time;
  *   2. the same call, service not answering (stalled, then refusing connections): time against
@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Billing } from '../src/billing/billing.js';
 import { SqliteStore } from '../src/store/sqlite.js';
-import { startFakeGeoplateforme, type FakeAddress } from '../test/fakes/geoplateforme.js';
-import { PARIS_ADDRESSES, parisAddressStops } from '../test/fakes/paris-addresses.js';
+import { startFakeGeoplateforme, type FakeAddress } from './lib/fake-geoplateforme.js';
+import { PARIS_ADDRESSES, parisAddressStops } from './lib/paris-addresses.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 
 const { values } = parseArgs({

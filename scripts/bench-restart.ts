@@ -22,7 +22,7 @@ import { Billing } from '../src/billing/billing.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/store/open.js';
 import type { IntegrityReport } from '../src/store/types.js';
-import { auditLedger, LiveClients, until } from '../test/helpers/live-calls.js';
+import { auditLedger, LiveClients, until } from './lib/live-calls.js';
 import { startPostgres, type PostgresServer } from './lib/postgres-cluster.js';
 import { freePort, startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 

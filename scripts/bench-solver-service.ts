@@ -18,10 +18,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { HaversineProvider } from '../src/geo/routing/haversine.ts';
-import { DEFAULT_WASM_PATH, loadSolver } from '../src/solver/load.ts';
-import type { SolveProblem } from '../src/solver/types.ts';
-import { parisStops } from './lib/paris-stops.ts';
+import { HaversineProvider } from '../src/geo/routing/haversine.js';
+import { DEFAULT_WASM_PATH, loadSolver } from '../src/solver/load.js';
+import type { SolveProblem } from '../src/solver/types.js';
+import { parisStops } from './lib/paris-stops.js';
 
 const SERVICE_DEFAULT_TIME_LIMIT_MS = 250;
 

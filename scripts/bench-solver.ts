@@ -31,10 +31,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { OPERATOR_NAMES } from '../src/solver/abi.ts';
-import { loadSolver, DEFAULT_WASM_PATH } from '../src/solver/load.ts';
-import type { OperatorName, SolveReport } from '../src/solver/types.ts';
-import { closedTourProblem, loadTsplibDir, tourFromOrder, tourLength } from './lib/tsplib.ts';
+import { OPERATOR_NAMES } from '../src/solver/abi.js';
+import { loadSolver, DEFAULT_WASM_PATH } from '../src/solver/load.js';
+import type { OperatorName, SolveReport } from '../src/solver/types.js';
+import { closedTourProblem, loadTsplibDir, tourFromOrder, tourLength } from './lib/tsplib.js';
 
 interface Args {
   tsplib: string;

@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 
-import { MANIFEST_PATH, ROOT, buildManifest, manifestText } from './lib/compare/manifest.ts';
+import { MANIFEST_PATH, ROOT, buildManifest, manifestText } from './lib/compare/manifest.js';
 
 const check = process.argv.includes('--check');
 const text = manifestText(buildManifest());

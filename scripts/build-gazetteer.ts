@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { normaliseName } from '../src/geo/geocoding/normalise.ts';
+import { normaliseName } from '../src/geo/geocoding/normalise.js';
 
 const require = createRequire(import.meta.url);
 

@@ -21,7 +21,7 @@ import type { RouteOptimizer } from './api/optimize/types.js';
 import type { Idempotency } from './api/optimize/idempotency.js';
 import type { Metrics } from './metrics.js';
 import { hasMetricsToken, requestMetrics } from './http/metrics.js';
-import { ApiError } from './errors.js';
+import { DomainError } from './errors.js';
 import { requireKey } from './http/auth.js';
 import { CheckoutLimiter, FailedAuthLimiter, KeyConcurrency } from './http/limits.js';
 import { cors, securityHeaders } from './http/security.js';
@@ -87,7 +87,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   if (metricsToken !== null) {
     health.get('/metrics', async (ctx) => {
       if (!hasMetricsToken(ctx.get('Authorization') || undefined, metricsToken)) {
-        throw new ApiError(401, 'unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".', {}, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+        throw new DomainError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".', { realm: 'metrics' });
       }
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await deps.metrics.registry.metrics();

@@ -1,7 +1,7 @@
 /**
  * The error catalogue: every code the service answers with, its status, and
  * when it is sent. The OpenAPI document's Error.error enum and docs/api.md are
- * checked against it; ApiError only accepts a code listed here, with its status.
+ * checked against it; DomainError only accepts a code listed here and takes its status from here.
  */
 export interface ErrorDefinition {
   status: number;
@@ -49,44 +49,7 @@ export const CLIENT_ERROR_CODES: ErrorCode[] = (Object.keys(ERROR_CATALOGUE) as 
 
 export type ErrorExtra = Record<string, string | number | boolean | null>;
 
-/**
- * The one error type the HTTP layer understands. Throw it with a catalogue code
- * (the type checker holds the status to the catalogue's); the error middleware
- * turns it into the Error body `{error, message, ...extra, requestId}`.
- */
-export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
-  readonly status: number;
-  readonly code: C;
-  readonly extra: ErrorExtra;
-  readonly headers: Record<string, string>;
-
-  constructor(status: ErrorStatus<C>, code: C, message: string, extra: ErrorExtra = {}, headers: Record<string, string> = {}) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
-    this.extra = extra;
-    this.headers = headers;
-  }
-
-  body(): Record<string, unknown> {
-    return { error: this.code, message: this.message, ...this.extra };
-  }
-}
-
-/** An error answered by code alone: the status comes from the catalogue. */
-export function apiError(code: ErrorCode, message: string, extra: ErrorExtra = {}, headers: Record<string, string> = {}): ApiError {
-  return new ApiError(ERROR_CATALOGUE[code].status as never, code, message, extra, headers);
-}
-
-/** 400 invalid_request; `param` is the path of the offending field (`stops[3].deadline`), when there is one. */
-export const invalidRequest = (message: string, param?: string): ApiError =>
-  new ApiError(400, 'invalid_request', message, param === undefined ? {} : { param });
-
-export const unauthorized = (message = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".'): ApiError =>
-  new ApiError(401, 'unauthorized', message, {}, { 'WWW-Authenticate': 'Bearer realm="api"' });
-
-/** The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), beside Retry-After. */
+/** A limit a refusal was measured against: the quota of the window and the seconds until it frees up. */
 export interface RateLimitState {
   /** The quota of the window (calls, stops or failures). */
   limit: number;
@@ -96,23 +59,62 @@ export interface RateLimitState {
   resetSeconds: number;
 }
 
-/**
- * RateLimit-Limit / -Remaining / -Reset for any answer that is subject to a
- * limit; a refusal (`refused`) also gets Retry-After, equal to the reset.
- * Every 429 goes through it (tooManyRequests).
- */
-export function rateLimitHeaders(state: RateLimitState, refused = false): Record<string, string> {
-  const reset = Math.max(refused ? 1 : 0, Math.ceil(state.resetSeconds));
-  const headers: Record<string, string> = {
-    'RateLimit-Limit': String(state.limit),
-    'RateLimit-Remaining': String(Math.max(0, state.remaining)),
-    'RateLimit-Reset': String(reset),
-  };
-  if (refused) headers['Retry-After'] = String(reset);
-  return headers;
+export interface DomainErrorOptions {
+  /** Fields added to the Error body beside `error` and `message` (`param`, `required`, `balance`, `limit`, `resetAt`). */
+  extra?: ErrorExtra;
+  /** The limit this refusal hit (429s): the HTTP layer answers it as RateLimit-* and Retry-After. */
+  rateLimit?: Omit<RateLimitState, 'remaining'>;
+  /** Seconds after which a retry may succeed (a busy queue, a call in progress), without a limit to report. */
+  retryAfterSeconds?: number;
+  /** The request was refused before its body was read whole: the connection cannot be reused. */
+  closeConnection?: boolean;
+  /** For `unauthorized`: which credentials are asked for (`api` unless told). */
+  realm?: string;
 }
 
-/** 429 with the RateLimit headers and Retry-After (code: rate_limited or sandbox_rate_limited). */
-export function tooManyRequests(code: 'rate_limited' | 'sandbox_rate_limited', message: string, state: Omit<RateLimitState, 'remaining'>, extra: ErrorExtra = {}): ApiError {
-  return new ApiError(429, code, message, extra, rateLimitHeaders({ ...state, remaining: 0 }, true));
+/**
+ * The one error type of the service: a catalogue code (the type checker refuses any other), a message that names
+ * the fix, extra Error-body fields, and what a retry needs to know. It knows no HTTP: its status is the
+ * catalogue's, and the error middleware (src/http/errors.ts) turns it into the Error body
+ * `{error, message, ...extra, requestId}` and the headers (Retry-After, RateLimit-*, WWW-Authenticate).
+ */
+export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  readonly extra: ErrorExtra;
+  readonly rateLimit?: Omit<RateLimitState, 'remaining'>;
+  readonly retryAfterSeconds?: number;
+  readonly closeConnection: boolean;
+  readonly realm?: string;
+
+  constructor(code: C, message: string, options: DomainErrorOptions = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.extra = options.extra ?? {};
+    this.rateLimit = options.rateLimit;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.closeConnection = options.closeConnection ?? false;
+    this.realm = options.realm;
+  }
+
+  /** The catalogue's status for this code. */
+  get status(): ErrorStatus<C> {
+    return ERROR_CATALOGUE[this.code].status;
+  }
+
+  body(): Record<string, unknown> {
+    return { error: this.code, message: this.message, ...this.extra };
+  }
+}
+
+/** invalid_request; `param` is the path of the offending field (`stops[3].deadline`), when there is one. */
+export const invalidRequest = (message: string, param?: string): DomainError<'invalid_request'> =>
+  new DomainError('invalid_request', message, param === undefined ? {} : { extra: { param } });
+
+export const unauthorized = (message = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".'): DomainError<'unauthorized'> =>
+  new DomainError('unauthorized', message);
+
+/** A refusal past a limit (code: rate_limited or sandbox_rate_limited); the HTTP layer adds RateLimit-* and Retry-After. */
+export function tooManyRequests(code: 'rate_limited' | 'sandbox_rate_limited', message: string, limit: Omit<RateLimitState, 'remaining'>, extra: ErrorExtra = {}): DomainError<typeof code> {
+  return new DomainError(code, message, { extra, rateLimit: limit });
 }

@@ -2,7 +2,7 @@
  * What the API handlers call for money and quotas: authentication, live debits
  * and refunds, and the sandbox caps of test keys.
  */
-import { ApiError, tooManyRequests, unauthorized, type RateLimitState } from '../errors.js';
+import { DomainError, tooManyRequests, unauthorized, type RateLimitState } from '../errors.js';
 import type { SandboxLimits } from '../config.js';
 import type { ApiKeyRecord, KeyKind, PendingMark, RecoveryReport, SettleCharge, Store } from '../store/types.js';
 import { hashApiKey, newKeyMaterial, parseApiKey } from './keys.js';
@@ -126,9 +126,9 @@ export class Billing {
     const pending = await this.pendingMark();
     const outcome = await this.store.debit(key.id, stops, requestId, this.clock(), pending, clientRequestId);
     if (!outcome.ok) {
-      throw new ApiError(402, 'insufficient_stops',
+      throw new DomainError('insufficient_stops',
         `This call needs ${stops} stops but the key's balance is ${outcome.balance}. Buy a pack to top up.`,
-        { required: stops, balance: outcome.balance });
+        { extra: { required: stops, balance: outcome.balance } });
     }
     this.observer?.debited(stops);
     return { debitId: outcome.debitId, stops, balance: outcome.balance, owner: pending.owner };
@@ -144,7 +144,7 @@ export class Billing {
   /** Test keys: at most `maxStopsPerCall` stops in one call, else 400 sandbox_limit. */
   checkSandboxCallSize(stops: number): void {
     if (stops > this.limits.maxStopsPerCall) {
-      throw new ApiError(400, 'sandbox_limit',
+      throw new DomainError('sandbox_limit',
         `Test keys accept at most ${this.limits.maxStopsPerCall} stops per call; this call has ${stops}. Use a live key for larger routes.`);
     }
   }
@@ -210,10 +210,10 @@ export class Billing {
   private async settle(charge: SettleCharge, owner: string): Promise<void> {
     if (await this.store.settleCharge(charge)) return;
     if (await this.owner.lost(owner).catch(() => false)) {
-      throw new ApiError(502, 'optimization_failed', 'The server running this call stalled for longer than its instance lease, so another '
+      throw new DomainError('optimization_failed', 'The server running this call stalled for longer than its instance lease, so another '
         + 'instance took over its unfinished calls and gave this charge back; the route was not returned. Nothing was charged: retry the call.');
     }
-    throw new ApiError(502, 'optimization_failed', 'The call took too long to complete and its charge was given back. Nothing was charged.');
+    throw new DomainError('optimization_failed', 'The call took too long to complete and its charge was given back. Nothing was charged.');
   }
 
   async releaseSandbox(reservation: SandboxReservation): Promise<void> {
@@ -256,7 +256,7 @@ export class Billing {
   }
 }
 
-function rateLimited(limit: number, resetMs: number, nowMs: number, message: string): ApiError {
+function rateLimited(limit: number, resetMs: number, nowMs: number, message: string): DomainError {
   const resetAt = new Date(resetMs).toISOString();
   return tooManyRequests('sandbox_rate_limited', `${message} Retry after ${resetAt}.`, { limit, resetSeconds: (resetMs - nowMs) / 1000 }, { limit, resetAt });
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Billing } from '../billing/billing.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { FailedAuthLimiter } from './limits.js';
 import type { AppState } from './state.js';
 
@@ -14,7 +14,7 @@ export function requireKey(billing: Billing, limiter?: FailedAuthLimiter): Middl
     try {
       ctx.state.apiKey = await billing.authenticate(ctx.get('Authorization') || undefined);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) limiter?.fail(ctx.ip);
+      if (err instanceof DomainError && err.code === 'unauthorized') limiter?.fail(ctx.ip);
       throw err;
     }
     await next();

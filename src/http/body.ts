@@ -18,7 +18,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import type { Middleware } from 'koa';
 import type { Config } from '../config.js';
-import { ApiError, invalidRequest } from '../errors.js';
+import { DomainError, invalidRequest } from '../errors.js';
 import { fieldPath } from './validate.js';
 import type { AppContext, AppState } from './state.js';
 
@@ -53,14 +53,14 @@ export function bodyLimitsOf(config: Pick<Config, 'bodyLimitBytes' | 'limits'>):
 /** A Stripe event is a few kilobytes; this leaves room for large sessions and still bounds an unsigned upload. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
 
-const closing = { Connection: 'close' };
-const tooLarge = (limit: number): ApiError =>
-  new ApiError(413, 'payload_too_large', `The request body is too large (at most ${limit} bytes here).`, {}, closing);
-const busy = (): ApiError =>
-  new ApiError(503, 'overloaded', 'The server is receiving too many request bodies at once; retry shortly.', {}, { ...closing, 'Retry-After': '1' });
-const timedOut = (ms: number): ApiError =>
-  new ApiError(408, 'request_timeout', `The request body did not arrive within ${Math.round(ms / 1000)} s; send it again.`, {}, closing);
-const notJson = (): ApiError => new ApiError(400, 'invalid_request', 'The request body is not valid JSON: send a JSON object.');
+const closing = { closeConnection: true };
+const tooLarge = (limit: number): DomainError =>
+  new DomainError('payload_too_large', `The request body is too large (at most ${limit} bytes here).`, closing);
+const busy = (): DomainError =>
+  new DomainError('overloaded', 'The server is receiving too many request bodies at once; retry shortly.', { ...closing, retryAfterSeconds: 1 });
+const timedOut = (ms: number): DomainError =>
+  new DomainError('request_timeout', `The request body did not arrive within ${Math.round(ms / 1000)} s; send it again.`, closing);
+const notJson = (): DomainError => new DomainError('invalid_request', 'The request body is not valid JSON: send a JSON object.');
 
 /** Bytes held by bodies being received, across every request of this process. */
 export class ByteBudget {
@@ -105,7 +105,7 @@ function readBody(req: IncomingMessage, limit: number, budget: ByteBudget, timeo
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const decoder = encoding === 'identity' ? null : DECODERS[encoding];
   if (decoder === undefined) {
-    return Promise.reject(new ApiError(400, 'invalid_request', `Content-Encoding "${encoding}" is not supported: send the body as is, or gzip, deflate or br.`));
+    return Promise.reject(new DomainError('invalid_request', `Content-Encoding "${encoding}" is not supported: send the body as is, or gzip, deflate or br.`));
   }
   // a declared length is reserved whole up front, so a thousand stalled uploads are refused before they send
   let reserved = 0;
@@ -119,7 +119,7 @@ function readBody(req: IncomingMessage, limit: number, budget: ByteBudget, timeo
     let size = 0;
     let settled = false;
     const source = decoder ? req.pipe(decoder()) : req;
-    const finish = (err: ApiError | null): void => {
+    const finish = (err: DomainError | null): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -149,8 +149,8 @@ function readBody(req: IncomingMessage, limit: number, budget: ByteBudget, timeo
       chunks.push(chunk);
     };
     const onEnd = (): void => finish(null);
-    const onError = (): void => finish(new ApiError(400, 'invalid_request', 'The request body could not be read (broken upload or bad compression).', {}, closing));
-    const onAborted = (): void => finish(new ApiError(400, 'invalid_request', 'The request body was not received completely.', {}, closing));
+    const onError = (): void => finish(new DomainError('invalid_request', 'The request body could not be read (broken upload or bad compression).', closing));
+    const onAborted = (): void => finish(new DomainError('invalid_request', 'The request body was not received completely.', closing));
     const timer = setTimeout(() => finish(timedOut(timeoutMs)), timeoutMs);
     source.on('data', onData);
     source.once('end', onEnd);
@@ -182,7 +182,7 @@ export function inspectJson(root: unknown, maxDepth: number): void {
   const stack: Node[] = [{ value: root, depth: 1, parent: null, key: '' }];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.depth > maxDepth) throw new ApiError(400, 'invalid_request', `The JSON body is nested more than ${maxDepth} levels deep.`);
+    if (node.depth > maxDepth) throw new DomainError('invalid_request', `The JSON body is nested more than ${maxDepth} levels deep.`);
     const isArray = Array.isArray(node.value);
     for (const key of Object.keys(node.value)) {
       if (!isArray && FORBIDDEN_KEYS.has(key)) {

@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { ApiError, ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
+import { DomainError, ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 import { isStorageUnavailable } from '../storage-errors.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
 import type { AppState } from './state.js';
 
 const FALLBACK_BY_STATUS: Record<number, [ErrorCode, string]> = {
@@ -11,7 +12,21 @@ const FALLBACK_BY_STATUS: Record<number, [ErrorCode, string]> = {
 };
 
 /**
- * Turns ApiError into the spec's Error body (a storage failure is also told to `hooks`, for readiness), unknown routes and methods into
+ * The headers an error answers with, from what it tells: WWW-Authenticate for unauthorized, RateLimit-* and
+ * Retry-After for a refusal past a limit, Retry-After alone for a retry hint, Connection: close when the body was
+ * not read whole.
+ */
+export function errorHeaders(err: DomainError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (err.closeConnection) headers.Connection = 'close';
+  if (err.code === 'unauthorized') headers['WWW-Authenticate'] = `Bearer realm="${err.realm ?? 'api'}"`;
+  if (err.rateLimit) Object.assign(headers, rateLimitHeaders({ ...err.rateLimit, remaining: 0 }, true));
+  else if (err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
+  return headers;
+}
+
+/**
+ * Turns DomainError into the spec's Error body (a storage failure is also told to `hooks`, for readiness), unknown routes and methods into
  * 404/405 bodies, and anything unexpected into 500 internal_error without internals.
  * Every response is JSON; every Error body carries `requestId`.
  */
@@ -26,17 +41,17 @@ export function errorHandler(logger: Logger, hooks: { storageUnavailable?: () =>
         ctx.status = status; // setting a body would otherwise turn Koa's implicit 404 into 200
       }
     } catch (err) {
-      const apiError = err instanceof ApiError ? err : undefined;
-      if (!apiError && isStorageUnavailable(err)) {
+      const domainError = err instanceof DomainError ? err : undefined;
+      if (!domainError && isStorageUnavailable(err)) {
         logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'storage unavailable');
         hooks.storageUnavailable?.();
         ctx.status = ERROR_CATALOGUE.storage_unavailable.status;
         ctx.set('Retry-After', '1');
         ctx.body = { error: 'storage_unavailable', message: 'The service cannot record this call right now (database busy or full); retry shortly. Nothing was charged.' };
-      } else if (apiError) {
-        ctx.status = apiError.status;
-        ctx.set(apiError.headers);
-        ctx.body = apiError.body();
+      } else if (domainError) {
+        ctx.status = domainError.status;
+        ctx.set(errorHeaders(domainError));
+        ctx.body = domainError.body();
       } else {
         logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
         ctx.status = ERROR_CATALOGUE.internal_error.status;

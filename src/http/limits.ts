@@ -12,10 +12,10 @@
  * end, a few on every count and all of them on a timer.
  */
 import { LRUCache } from 'lru-cache';
-import { tooManyRequests, type ApiError } from '../errors.js';
+import { tooManyRequests, type DomainError } from '../errors.js';
 
-/** 429 rate_limited with Retry-After and the RateLimit headers (errors.ts). */
-export const rateLimited = (message: string, limit: number, retryAfterS: number): ApiError =>
+/** 429 rate_limited with Retry-After and the RateLimit headers (http/errors.ts). */
+export const rateLimited = (message: string, limit: number, retryAfterS: number): DomainError =>
   tooManyRequests('rate_limited', message, { limit, resetSeconds: retryAfterS });
 
 interface Window {

@@ -1,7 +1,7 @@
 /** POST /api/v1/checkout: a Stripe Checkout Session for one pack. */
 import type Stripe from 'stripe';
 import type { Config } from '../config.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { CheckoutProvider, CheckoutRequest } from './types.js';
 import { listPacks, packName } from './packs.js';
@@ -15,7 +15,7 @@ export class StripeCheckout implements CheckoutProvider {
 
   async createCheckout(request: CheckoutRequest, context: { requestId: string }): Promise<{ url: string }> {
     const pack = listPacks(this.config.payments).find((p) => p.id === request.packId);
-    if (!pack) throw new ApiError(400, 'invalid_request', `Unknown pack "${request.packId}".`);
+    if (!pack) throw new DomainError('invalid_request', `Unknown pack "${request.packId}".`);
     const base = this.config.publicBaseUrl;
     let session: Stripe.Checkout.Session;
     try {
@@ -35,11 +35,11 @@ export class StripeCheckout implements CheckoutProvider {
       const e = err as { type?: string; statusCode?: number; code?: string; message?: string };
       this.logger.warn({ requestId: context.requestId, stripeError: e.type, statusCode: e.statusCode, code: e.code, message: e.message },
         'Stripe did not create the checkout session');
-      throw new ApiError(503, 'payment_unavailable', 'The payment provider is unavailable right now; please try again in a few minutes.');
+      throw new DomainError('payment_unavailable', 'The payment provider is unavailable right now; please try again in a few minutes.');
     }
     if (!session.url) {
       this.logger.warn({ requestId: context.requestId, sessionId: session.id }, 'Stripe returned a checkout session without a url');
-      throw new ApiError(503, 'payment_unavailable', 'The payment provider returned no payment page; please try again in a few minutes.');
+      throw new DomainError('payment_unavailable', 'The payment provider returned no payment page; please try again in a few minutes.');
     }
     this.logger.info({ requestId: context.requestId, sessionId: session.id, packId: pack.id }, 'checkout session created');
     return { url: session.url };

@@ -4,7 +4,7 @@
  * store; otherwise Stripe is asked; an id neither knows is "unknown".
  */
 import type Stripe from 'stripe';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
 
@@ -67,7 +67,7 @@ export class CheckoutSessions {
       const e = err as { statusCode?: number; code?: string; type?: string };
       if (e.statusCode === 404 || e.code === 'resource_missing') return { state: 'unknown' };
       this.logger.warn({ stripeError: e.type, statusCode: e.statusCode, code: e.code }, 'Stripe did not answer a checkout session lookup');
-      throw new ApiError(503, 'payment_unavailable', 'The payment provider cannot be reached to check this payment right now; try again in a minute. If you paid, the key is e-mailed anyway.');
+      throw new DomainError('payment_unavailable', 'The payment provider cannot be reached to check this payment right now; try again in a minute. If you paid, the key is e-mailed anyway.');
     }
     const stops = Number(session.metadata?.stops);
     const details = {

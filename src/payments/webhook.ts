@@ -6,7 +6,7 @@
  */
 import type Stripe from 'stripe';
 import type { Config } from '../config.js';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { newKeyMaterial } from '../billing/keys.js';
 import { newKeyMail, topUpMail } from '../mail/messages.js';
@@ -22,7 +22,7 @@ export type WebhookResult =
   | { received: true; result: 'duplicate' }
   | { received: true; result: 'ignored'; reason: string };
 
-const invalidSignature = (message: string): ApiError => new ApiError(400, 'invalid_signature', message);
+const invalidSignature = (message: string): DomainError => new DomainError('invalid_signature', message);
 
 export class StripeWebhook implements WebhookHandler {
   constructor(

@@ -1,5 +1,5 @@
-export { SolverPool } from './pool.ts';
-export { loadSolver, compileSolverModule, DEFAULT_WASM_PATH, type InThreadSolver } from './load.ts';
-export { SolverError, type SolverErrorCode } from './errors.ts';
-export { ABI_VERSION, EVENT_CAPACITY, MAX_SIZE, OPERATOR_NAMES, REPORT_LEN, Status, statusName, type WasmSolverOptions } from './abi.ts';
-export type { Improvement, OperatorCounter, OperatorName, SolveOptions, SolveProblem, SolveReport, SolveResult, SolverPoolOptions } from './types.ts';
+export { SolverPool } from './pool.js';
+export { loadSolver, compileSolverModule, DEFAULT_WASM_PATH, type InThreadSolver } from './load.js';
+export { SolverError, type SolverErrorCode } from './errors.js';
+export { ABI_VERSION, EVENT_CAPACITY, MAX_SIZE, OPERATOR_NAMES, REPORT_LEN, Status, statusName, type WasmSolverOptions } from './abi.js';
+export type { Improvement, OperatorCounter, OperatorName, SolveOptions, SolveProblem, SolveReport, SolveResult, SolverPoolOptions } from './types.js';

@@ -2,12 +2,12 @@ import { availableParallelism } from 'node:os';
 
 import { Piscina } from 'piscina';
 
-import { solverWorkerFile } from '../assets.ts';
-import { checkProblem } from './abi.ts';
-import { SolverError, type SolverErrorCode } from './errors.ts';
-import { DEFAULT_WASM_PATH, compileSolverModule } from './load.ts';
-import type { SolveOptions, SolveProblem, SolveResult, SolverPoolOptions } from './types.ts';
-import type { Task, TaskResult } from './worker.ts';
+import { solverWorkerFile } from '../assets.js';
+import { checkProblem } from './abi.js';
+import { SolverError, type SolverErrorCode } from './errors.js';
+import { DEFAULT_WASM_PATH, compileSolverModule } from './load.js';
+import type { SolveOptions, SolveProblem, SolveResult, SolverPoolOptions } from './types.js';
+import type { Task, TaskResult } from './worker.js';
 
 /**
  * Worker-thread pool running the WebAssembly solver. The module is compiled

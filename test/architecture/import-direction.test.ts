@@ -5,10 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { SRC_RULES, checkImports, describeViolation, partOf } from './import-rules.js';
+import { SCRIPTS_RULES, SRC_RULES, checkImports, describeViolation, partOf } from './import-rules.js';
+import { checkSuffixes, describeSuffixViolation, nativeWorkerGraph } from './import-suffix.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixture/src/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCRIPTS = join(ROOT, 'scripts');
+const SUFFIX_FIXTURE = fileURLToPath(new URL('./fixture/suffix/', import.meta.url));
 
 test('src/ imports only in the allowed directions (docs/architecture.md)', () => {
   const violations = checkImports(SRC, SRC_RULES);
@@ -43,4 +47,45 @@ test('the billing rules are pure: src/billing/rules/ imports nothing outside its
   const outside = readdirSync(dir).flatMap((file) => ts.preProcessFile(readFileSync(join(dir, file), 'utf8'), true, true).importedFiles
     .map((i) => i.fileName).filter((name) => !name.startsWith('./')).map((name) => `${file}: ${name}`));
   assert.deepEqual(outside, []);
+});
+
+test('the domain parts and payments neither import the HTTP layer or the API nor write HTTP answers', () => {
+  const parts = ['billing', 'payments', 'geo', 'solver', 'store'];
+  for (const part of parts) {
+    const rule = SRC_RULES.find((r) => r.from.includes(part));
+    assert.ok(rule && rule.never.includes('http') && rule.never.includes('api'), `${part} must never import http/ or api/`);
+  }
+  // a status or an answer header is the HTTP layer's to write, from the DomainError's code (src/http/errors.ts)
+  const answering = /\bctx\.(status|set)\b|['"](Retry-After|RateLimit-\w+|WWW-Authenticate)['"]/;
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts') && answering.test(readFileSync(path, 'utf8'))) found.push(path.slice(SRC.length));
+    }
+  };
+  for (const part of parts) walk(join(SRC, part));
+  assert.deepEqual(found, []);
+});
+
+test('one import suffix: .js, but .ts in what a worker thread loads without tsx (src/, scripts/, test/)', () => {
+  const graph = nativeWorkerGraph(ROOT);
+  for (const file of ['src/solver/worker.ts', 'src/solver/abi.ts', 'scripts/lib/compare/solve-task.ts']) assert.ok(graph.has(join(ROOT, file)), file);
+  assert.ok(!graph.has(join(ROOT, 'src/solver/pool.ts')), 'the pool runs in the main thread');
+  const violations = checkSuffixes(ROOT, ['src', 'scripts', 'test'], graph, (path) => path.startsWith(join(ROOT, 'test/architecture/fixture')));
+  assert.deepEqual(violations.map(describeSuffixViolation), []);
+});
+
+test('the suffix check fails on a fixture that mixes them', () => {
+  const violations = checkSuffixes(SUFFIX_FIXTURE, ['.'], nativeWorkerGraph(SUFFIX_FIXTURE, ['worker/entry.ts']));
+  assert.deepEqual(violations.map(describeSuffixViolation).sort(), [
+    "outside.ts:2 imports './common.ts': use .js",
+    "outside.ts:5 imports './worker/entry': use .js",
+    "worker/entry.ts:3 imports './helper.js': use .ts",
+  ]);
+});
+
+test('scripts/ never import test/: the benches and tools carry what they need (scripts/lib) or take it from src/', () => {
+  assert.deepEqual(checkImports(SCRIPTS, SCRIPTS_RULES).map(describeViolation), []);
 });

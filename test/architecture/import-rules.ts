@@ -35,7 +35,13 @@ export const SRC_RULES: ImportRule[] = [
   { from: ['payments'], never: ['api', 'http', 'console', ...WIRING], why: 'payments is used by the API\'s routers, never the reverse' },
   { from: ['http'], never: ['store', 'api', 'console', 'payments', ...WIRING], why: 'the HTTP layer maps errors and reads requests; it never reaches the database or an endpoint' },
   { from: ['api', 'console'], never: WIRING, why: 'endpoints are wired by app.ts and services.ts, not the other way round' },
+  { from: ['app', 'services'], never: ['main', 'admin', 'executable', 'startup'], why: 'the wiring is built by the entry points (the server, the admin CLI, the executable), never the reverse' },
   { from: ['*'], never: ['../test', '../scripts'], why: 'the service never depends on its tests or tools' },
+];
+
+/** scripts/: the benches and tools share nothing with the tests. */
+export const SCRIPTS_RULES: ImportRule[] = [
+  { from: ['*'], never: ['../test'], why: 'a bench or tool carries what it needs in scripts/lib or takes it from src/, never from the tests' },
 ];
 
 function* typescriptFiles(dir: string): Generator<string> {

@@ -11,16 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { compileSolverModule } from '../../src/solver/load.ts';
-import { resolveBuilds } from '../../scripts/lib/compare/builds.ts';
-import { readEdgeTour, readTsplibTour } from '../../scripts/lib/compare/external.ts';
-import { loadSet } from '../../scripts/lib/compare/instances.ts';
-import { readManifest } from '../../scripts/lib/compare/manifest.ts';
-import { planTasks } from '../../scripts/lib/compare/run.ts';
-import { runSolveTask } from '../../scripts/lib/compare/solve-task.ts';
-import { readEvents, solveAbi1, wasmSolve } from '../../scripts/lib/compare/wasm-build.ts';
-import { routeCost } from '../../scripts/lib/route-cost.ts';
-import { SOLVER_WASM } from './helpers.ts';
+import { compileSolverModule } from '../../src/solver/load.js';
+import { resolveBuilds } from '../../scripts/lib/compare/builds.js';
+import { readEdgeTour, readTsplibTour } from '../../scripts/lib/compare/external.js';
+import { loadSet } from '../../scripts/lib/compare/instances.js';
+import { readManifest } from '../../scripts/lib/compare/manifest.js';
+import { planTasks } from '../../scripts/lib/compare/run.js';
+import { runSolveTask } from '../../scripts/lib/compare/solve-task.js';
+import { readEvents, solveAbi1, wasmSolve } from '../../scripts/lib/compare/wasm-build.js';
+import { routeCost } from '../../scripts/lib/route-cost.js';
+import { SOLVER_WASM } from './helpers.js';
 
 const manifest = readManifest();
 const eil51 = loadSet(manifest, 'tsplib').find((i) => i.name === 'eil51')!;

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { RawResult } from '../../scripts/lib/compare/types.ts';
-import { runCompare, twoBuilds } from './helpers.ts';
+import type { RawResult } from '../../scripts/lib/compare/types.js';
+import { runCompare, twoBuilds } from './helpers.js';
 
 const OPTIMA: Record<string, number> = { eil51: 426, berlin52: 7542 };
 /** Student's t quantile t(0.975, 1): the 95% interval over two seeds. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { RawResult } from '../../scripts/lib/compare/types.ts';
+import type { RawResult } from '../../scripts/lib/compare/types.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SOLVER_WASM = join(ROOT, 'data/solver/solver.wasm');

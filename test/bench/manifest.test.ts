@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { loadSet } from '../../scripts/lib/compare/instances.ts';
-import { MANIFEST_PATH, buildManifest, manifestText, readManifest } from '../../scripts/lib/compare/manifest.ts';
+import { loadSet } from '../../scripts/lib/compare/instances.js';
+import { MANIFEST_PATH, buildManifest, manifestText, readManifest } from '../../scripts/lib/compare/manifest.js';
 
 const manifest = readManifest();
 

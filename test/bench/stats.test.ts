@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { meanCI, median, signedRank } from '../../scripts/lib/compare/stats.ts';
+import { meanCI, median, signedRank } from '../../scripts/lib/compare/stats.js';
 
 const close = (actual: number, expected: number, tol: number) =>
   assert.ok(Math.abs(actual - expected) <= tol, `${actual} is not within ${tol} of ${expected}`);

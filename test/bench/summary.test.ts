@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { summarize, type InstanceMeta } from '../../scripts/lib/compare/summary.ts';
-import type { RawResult } from '../../scripts/lib/compare/types.ts';
+import { summarize, type InstanceMeta } from '../../scripts/lib/compare/summary.js';
+import type { RawResult } from '../../scripts/lib/compare/types.js';
 
 const instances: InstanceMeta[] = Array.from({ length: 10 }, (_, k) => ({
   set: 'tsplib', name: `i${k}`, n: 50, referenceKind: 'optimum', storedReference: 1000, hasDeadlines: false,

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 
 import { chromium, type Browser } from 'playwright-core';
 
-import { runCompare, twoBuilds } from '../bench/helpers.ts';
+import { runCompare, twoBuilds } from '../bench/helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT_DIR = join(import.meta.dirname, '..', '..', 'test-output');

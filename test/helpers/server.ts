@@ -114,11 +114,4 @@ export function manualClock(start: string | Date) {
   return clock;
 }
 
-/** Coordinates around Paris for sandbox-sized requests. */
-export function coordinateStops(count: number, seed = 1): Array<{ id: string; latitude: number; longitude: number }> {
-  let s = seed;
-  const rand = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
-  return Array.from({ length: count }, (_, i) => ({ id: `s${i + 1}`, latitude: 48.80 + rand() * 0.12, longitude: 2.25 + rand() * 0.2 }));
-}
-
-export const PARIS_START = { latitude: 48.8566, longitude: 2.3522 };
+export { coordinateStops, PARIS_START } from '../../scripts/lib/paris-stops.js';

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { ABI_VERSION, DEFAULT_WASM_PATH, OPERATOR_NAMES, SolverError, Status, compileSolverModule, loadSolver } from '../../src/solver/index.ts';
-import { closedTourProblem, parseTsplib, tourFromOrder, tourLength } from '../../scripts/lib/tsplib.ts';
-import { SAMPLE_DIR, bruteForce, evaluate, isPermutation, randomProblem, type EndKind } from './helpers.ts';
+import { ABI_VERSION, DEFAULT_WASM_PATH, OPERATOR_NAMES, SolverError, Status, compileSolverModule, loadSolver } from '../../src/solver/index.js';
+import { closedTourProblem, parseTsplib, tourFromOrder, tourLength } from '../../scripts/lib/tsplib.js';
+import { SAMPLE_DIR, bruteForce, evaluate, isPermutation, randomProblem, type EndKind } from './helpers.js';
 
 const ENDS: EndKind[] = ['open', 'closed', 'separate'];
 

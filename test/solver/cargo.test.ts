@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT, findCargo } from './helpers.ts';
+import { ROOT, findCargo } from './helpers.js';
 import { MissingPrerequisite } from '../helpers/prerequisites.js';
 
 test('cargo test: operator deltas, exact solver vs brute force, permutations, planted deadlines, determinism', { timeout: 900_000 }, () => {

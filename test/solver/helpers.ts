@@ -2,8 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compareCost, orderCost } from '../../scripts/lib/route-cost.ts';
-import type { SolveProblem } from '../../src/solver/index.ts';
+import { compareCost, orderCost } from '../../scripts/lib/route-cost.js';
+import type { SolveProblem } from '../../src/solver/index.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The TSPLIB set shipped in the repository (instances, optimal tours, optima.json). */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 
-import { SolverError, SolverPool, Status, compileSolverModule, loadSolver, type SolveOptions, type SolveProblem } from '../../src/solver/index.ts';
-import type { SolverExports } from '../../src/solver/abi.ts';
+import { SolverError, SolverPool, Status, compileSolverModule, loadSolver, type SolveOptions, type SolveProblem } from '../../src/solver/index.js';
+import type { SolverExports } from '../../src/solver/abi.js';
 
 function base(): SolveProblem {
   return {

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { OPERATOR_NAMES, loadSolver, type OperatorCounter, type SolveProblem } from '../../src/solver/index.ts';
-import { closedTourProblem, parseTsplib } from '../../scripts/lib/tsplib.ts';
-import { ROOT, SAMPLE_DIR, TSPLIB_DIR, findCargo, randomProblem } from './helpers.ts';
+import { OPERATOR_NAMES, loadSolver, type OperatorCounter, type SolveProblem } from '../../src/solver/index.js';
+import { closedTourProblem, parseTsplib } from '../../scripts/lib/tsplib.js';
+import { ROOT, SAMPLE_DIR, TSPLIB_DIR, findCargo, randomProblem } from './helpers.js';
 
 /** The native CLI's problem file format (see solver-rs/src/bin/solve.rs). */
 function problemFile(p: SolveProblem, seed: number, maxIterations: number, stall: number): string {

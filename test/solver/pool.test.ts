@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { SolverError, SolverPool, loadSolver } from '../../src/solver/index.ts';
-import { ROOT, evaluate, isPermutation, randomProblem } from './helpers.ts';
+import { SolverError, SolverPool, loadSolver } from '../../src/solver/index.js';
+import { ROOT, evaluate, isPermutation, randomProblem } from './helpers.js';
 
 describe('SolverPool', () => {
   it('runs concurrent solves and matches the in-thread solver', async () => {

@@ -15,7 +15,7 @@ import { Billing } from '../../src/billing/billing.js';
 import { InstanceLease } from '../../src/billing/lease.js';
 import { generateApiKey, hashApiKey, lastFour } from '../../src/billing/keys.js';
 import { ConsoleTestKeys } from '../../src/console/test-keys.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
 import { Outbox } from '../../src/mail/outbox.js';
 import type { MailMessage, MailSender } from '../../src/mail/sender.js';
 import { readMigrations } from '../../src/store/migrate.js';
@@ -99,8 +99,8 @@ export async function ledgerSum(store: Store, keyId: number) {
   return (await store.ledger(keyId)).reduce((sum, e) => sum + e.delta, 0);
 }
 
-export function rejected(err: unknown, status: number, code: string): ApiError {
-  assert.ok(err instanceof ApiError, `expected ApiError, got ${String(err)}`);
+export function rejected(err: unknown, status: number, code: string): DomainError {
+  assert.ok(err instanceof DomainError, `expected DomainError, got ${String(err)}`);
   assert.equal(err.status, status);
   assert.equal(err.code, code);
   return err;

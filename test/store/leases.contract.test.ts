@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { after, before, test } from 'node:test';
 import { Billing } from '../../src/billing/billing.js';
 import { InstanceLease } from '../../src/billing/lease.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
 import { manualClock } from '../helpers/server.js';
 import { describeContract, freshDb, ledgerSum, limits, liveKey, now, pending } from './harness.js';
 
@@ -55,7 +55,7 @@ describeContract('leases', (kind) => {
     for (const lease of [leaseB, leaseC]) assert.equal((await lease.beat()).refunded.length, 0, 'only once');
 
     // A wakes up: its call cannot settle, says why, and A carries on under a new lease
-    await assert.rejects(charge.settle(), (err: ApiError) => err.status === 502 && err.code === 'optimization_failed' && /stalled for longer than its instance lease/.test(err.message));
+    await assert.rejects(charge.settle(), (err: DomainError) => err.status === 502 && err.code === 'optimization_failed' && /stalled for longer than its instance lease/.test(err.message));
     assert.deepEqual(lost, [idA]);
     assert.notEqual(leaseA.instanceId, idA);
     await charge.cancel(); // the call's own cancel after that changes nothing

@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, test } from 'node:test';
 import { Billing } from '../../src/billing/billing.js';
+import { errorHeaders } from '../../src/http/errors.js';
 import { type Store } from '../../src/store/types.js';
 import { manualClock } from '../helpers/server.js';
 import { describeContract, freshDb, limits, now, pending, rejected } from './harness.js';
@@ -20,7 +21,7 @@ describeContract('sandbox', (kind) => {
     clock.advance(20_000);
     const err = rejected(await billings[0].reserveSandbox(record, 2, 'late').then(() => null, (e) => e), 429, 'sandbox_rate_limited');
     assert.equal(err.extra.resetAt, '2026-06-01T10:01:00.000Z');
-    assert.equal(err.headers['Retry-After'], '40');
+    assert.equal(errorHeaders(err)['Retry-After'], '40');
     clock.set('2026-06-01T10:01:00Z');
     await billings[2].reserveSandbox(record, 2, 'next-minute');
   });

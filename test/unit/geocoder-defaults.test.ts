@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config.ts';
-import { DEFAULT_GEOPLATEFORME_BASE_URL } from '../../src/geo/index.ts';
+import { loadConfig } from '../../src/config.js';
+import { DEFAULT_GEOPLATEFORME_BASE_URL } from '../../src/geo/index.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const DEAD_HOST = ['api-adresse', 'data', 'gouv', 'fr'].join('.'); // spelled in pieces so that this file does not match itself

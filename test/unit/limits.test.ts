@@ -1,7 +1,8 @@
 /** The in-memory limiters: sliding-window counts per key, bounded memory, O(1) per event. */
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
+import { errorHeaders } from '../../src/http/errors.js';
 import { CheckoutLimiter, FailedAuthLimiter, WindowedCounts } from '../../src/http/limits.js';
 
 function clock(start = 1_000_000_000_000) {
@@ -11,11 +12,11 @@ function clock(start = 1_000_000_000_000) {
   return fn;
 }
 
-const refused = (fn: () => void): ApiError => {
+const refused = (fn: () => void): DomainError => {
   try {
     fn();
   } catch (err) {
-    assert.ok(err instanceof ApiError);
+    assert.ok(err instanceof DomainError);
     return err;
   }
   throw new Error('expected a refusal');
@@ -60,7 +61,7 @@ test('failed authentications: the failure past the limit is refused with a Retry
   const err = refused(() => limiter.fail('203.0.113.7'));
   assert.equal(err.status, 429);
   assert.equal(err.code, 'rate_limited');
-  const retryAfter = Number(err.headers['Retry-After']);
+  const retryAfter = Number(errorHeaders(err)['Retry-After']);
   assert.ok(retryAfter >= 60 && retryAfter <= 120, String(retryAfter));
   limiter.fail('198.51.100.1'); // another address is not affected
   now.advance(retryAfter * 1000);

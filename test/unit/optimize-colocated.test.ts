@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { colocatedGroups, inputOrderAtSamePlace } from '../../src/api/optimize/colocated.ts';
+import { colocatedGroups, inputOrderAtSamePlace } from '../../src/api/optimize/colocated.js';
 
 const A = { latitude: 48.855648, longitude: 2.358457 };
 const A2 = { latitude: 48.855670, longitude: 2.358480 }; // 3 m from A

@@ -1,14 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { validateOptimizeRequest } from '../../src/api/optimize/validate.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
 
 const point = (i: number) => ({ id: `s${i}`, latitude: 48.85 + i / 1000, longitude: 2.35 });
 const base = () => ({ start: { latitude: 48.85, longitude: 2.35 }, stops: [point(1), point(2)] as Array<Record<string, unknown>> });
 
 function rejects(body: unknown, message: RegExp): void {
   assert.throws(() => validateOptimizeRequest(body), (err: unknown) => {
-    assert.ok(err instanceof ApiError);
+    assert.ok(err instanceof DomainError);
     assert.equal(err.status, 400);
     assert.equal(err.code, 'invalid_request');
     assert.match(err.message, message);

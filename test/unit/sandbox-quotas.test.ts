@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Billing } from '../../src/billing/billing.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
+import { errorHeaders } from '../../src/http/errors.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { manualClock, tempDir } from '../helpers/server.js';
 
@@ -16,8 +17,8 @@ async function setup(start: string, path = join(tempDir(), 'sandbox.db')) {
   return { clock, store, billing, key: record, path };
 }
 
-function rejected(err: unknown, status: number, code: string): ApiError {
-  assert.ok(err instanceof ApiError, `expected ApiError, got ${String(err)}`);
+function rejected(err: unknown, status: number, code: string): DomainError {
+  assert.ok(err instanceof DomainError, `expected DomainError, got ${String(err)}`);
   assert.equal(err.status, status);
   assert.equal(err.code, code);
   return err;
@@ -40,7 +41,7 @@ test('the 21st call within a rolling minute is 429 with Retry-After, limit and r
   const apiError = rejected(err, 429, 'sandbox_rate_limited');
   assert.equal(apiError.extra.limit, 20);
   assert.equal(apiError.extra.resetAt, '2026-06-01T10:01:00.000Z');
-  assert.equal(apiError.headers['Retry-After'], '40');
+  assert.equal(errorHeaders(apiError)['Retry-After'], '40');
   assert.equal((await billing.sandboxQuotas(key)).sandboxCallsRemainingThisMinute, 0);
   clock.set('2026-06-01T10:01:00Z');
   assert.equal((await billing.sandboxQuotas(key)).sandboxCallsRemainingThisMinute, 1);
@@ -76,7 +77,7 @@ test('winter: 200 stops per Paris day, reset at Paris midnight (23:00Z)', async 
   const apiError = rejected(err, 429, 'sandbox_rate_limited');
   assert.equal(apiError.extra.limit, 200);
   assert.equal(apiError.extra.resetAt, '2026-01-15T23:00:00.000Z');
-  assert.equal(apiError.headers['Retry-After'], '1');
+  assert.equal(errorHeaders(apiError)['Retry-After'], '1');
   clock.set('2026-01-15T23:00:00Z'); // Paris midnight: a new day
   assert.equal((await billing.sandboxQuotas(key)).sandboxStopsRemainingToday, 200);
   await billing.reserveSandbox(key, 10, 'next-day');
@@ -88,7 +89,7 @@ test('summer: the Paris day ends at 22:00Z (CEST, UTC+2)', async () => {
   clock.set('2026-07-15T21:59:00Z');
   const apiError = rejected(await billing.reserveSandbox(key, 2, 'x').then(() => null, (e) => e), 429, 'sandbox_rate_limited');
   assert.equal(apiError.extra.resetAt, '2026-07-15T22:00:00.000Z');
-  assert.equal(apiError.headers['Retry-After'], '60');
+  assert.equal(errorHeaders(apiError)['Retry-After'], '60');
   clock.set('2026-07-15T22:00:00Z');
   assert.equal((await billing.sandboxQuotas(key)).sandboxStopsRemainingToday, 200);
 });

@@ -1,7 +1,7 @@
 /** Command-line arguments of bench:compare. */
 import { availableParallelism } from 'node:os';
 
-import { SET_NAMES, type SetName } from './types.ts';
+import { SET_NAMES, type SetName } from './types.js';
 
 export interface CompareArgs {
   builds: string[];

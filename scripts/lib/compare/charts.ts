@@ -6,7 +6,7 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 
-import type { AnytimePoint, BudgetSummary, InstanceSummary } from './summary.ts';
+import type { AnytimePoint, BudgetSummary, InstanceSummary } from './summary.js';
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });

@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { HaversineProvider } from '../../../src/geo/routing/haversine.ts';
-import { closedTourProblem, parseTsplib } from '../tsplib.ts';
-import { plantedInstance } from '../planted.ts';
-import { ROOT, type CityEntry, type Manifest } from './manifest.ts';
-import type { BenchInstance, SetName } from './types.ts';
+import { HaversineProvider } from '../../../src/geo/routing/haversine.js';
+import { closedTourProblem, parseTsplib } from '../tsplib.js';
+import { plantedInstance } from '../planted.js';
+import { ROOT, type CityEntry, type Manifest } from './manifest.js';
+import type { BenchInstance, SetName } from './types.js';
 
 export function loadSet(m: Manifest, set: SetName): BenchInstance[] {
   switch (set) {

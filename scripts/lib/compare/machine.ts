@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, cpus, hostname, loadavg, release, totalmem, type as osType } from 'node:os';
 
-import { ROOT } from './manifest.ts';
+import { ROOT } from './manifest.js';
 
 export interface MachineInfo {
   host: string;

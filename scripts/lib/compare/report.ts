@@ -3,12 +3,12 @@
  * charts; no script, stylesheet, font or image is fetched at view time. The
  * summary is also embedded as JSON (id "summary-data") for tools.
  */
-import type { BuildSpec } from './builds.ts';
-import { anytimeSpec, onTimeSpec, perInstanceSpec, renderSvg } from './charts.ts';
-import type { MachineInfo } from './machine.ts';
-import type { InstanceMeta, SetSummary } from './summary.ts';
-import type { MeanCI } from './stats.ts';
-import type { SetName } from './types.ts';
+import type { BuildSpec } from './builds.js';
+import { anytimeSpec, onTimeSpec, perInstanceSpec, renderSvg } from './charts.js';
+import type { MachineInfo } from './machine.js';
+import type { InstanceMeta, SetSummary } from './summary.js';
+import type { MeanCI } from './stats.js';
+import type { SetName } from './types.js';
 
 export interface SetInfo { description: string; source: string; licence: string; reference: string }
 

@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 
 import { Piscina } from 'piscina';
 
-import type { BuildSpec } from './builds.ts';
-import type { SolveTask } from './solve-task.ts';
-import type { BenchInstance, RawResult } from './types.ts';
-import { EXTERNAL_SOLVERS } from './external.ts';
+import type { BuildSpec } from './builds.js';
+import type { SolveTask } from './solve-task.js';
+import type { BenchInstance, RawResult } from './types.js';
+import { EXTERNAL_SOLVERS } from './external.js';
 
 const WORKER = fileURLToPath(new URL('./solve-worker.mjs', import.meta.url));
 

@@ -8,8 +8,8 @@
  * instances the better of the planted duration and the best on-time route any
  * build found at the largest budget; for city instances that best route alone.
  */
-import { max, mean, meanCI, median, signedRank, type MeanCI, type SignedRank } from './stats.ts';
-import type { RawResult, ReferenceKind, SetName } from './types.ts';
+import { max, mean, meanCI, median, signedRank, type MeanCI, type SignedRank } from './stats.js';
+import type { RawResult, ReferenceKind, SetName } from './types.js';
 
 export interface InstanceMeta {
   set: SetName;

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import type { CheckoutLimiter } from '../../http/limits.js';
 import { compileValidator } from '../../http/validate.js';
 import type { AppState } from '../../http/state.js';
@@ -27,7 +27,7 @@ export function checkoutRouter({ checkout, body, limiter }: CheckoutRouterDeps):
   router.post('/api/v1/checkout', body, async (ctx) => {
     const request = validateCheckout(ctx.request.body);
     if (!checkout) {
-      throw new ApiError(503, 'payment_unavailable', 'Payments are not configured on this server (STRIPE_SECRET_KEY is not set).');
+      throw new DomainError('payment_unavailable', 'Payments are not configured on this server (STRIPE_SECRET_KEY is not set).');
     }
     limiter?.take(ctx.ip);
     ctx.body = await checkout.createCheckout(request, { requestId: ctx.state.requestId });

@@ -5,7 +5,7 @@
  * 409 idempotency_in_progress. A failed call frees the key (it was not charged).
  */
 import { createHash } from 'node:crypto';
-import { ApiError, invalidRequest } from '../../errors.js';
+import { DomainError, invalidRequest } from '../../errors.js';
 import type { Store } from '../../store/types.js';
 import type { ChargeOwner } from '../../billing/lease.js';
 
@@ -49,9 +49,9 @@ export class Idempotency {
       case 'replay':
         return { replay: { status: outcome.status, body: JSON.parse(outcome.body) } };
       case 'conflict':
-        throw new ApiError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different request body.');
+        throw new DomainError('idempotency_conflict', 'This Idempotency-Key was already used with a different request body.');
       case 'in_progress':
-        throw new ApiError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', {}, { 'Retry-After': '1' });
+        throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', { retryAfterSeconds: 1 });
       case 'started':
         return {
           claim: {

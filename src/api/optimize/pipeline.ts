@@ -3,7 +3,7 @@
  * → Paris-time schedule. Each step is a module of its own; this one wires
  * them and maps their failures to the spec's error codes.
  */
-import { ApiError } from '../../errors.js';
+import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
 import { geocodeAll, GeocodingFailedError, type GeocodedPoint, type Geocoder, type Point, type RoutingProvider, type TravelMatrix } from '../../geo/index.js';
@@ -106,7 +106,7 @@ export class OptimizePipeline implements RouteOptimizer {
         if (err instanceof GeocodingFailedError) {
           for (const failure of err.failures) this.deps.metrics?.geocoderCalls.inc({ outcome: failure.reason });
           this.deps.logger.info({ requestId: context.requestId, failures: err.failures.map((f) => ({ label: f.label, reason: f.reason, error: f.error?.message })) }, 'geocoding failed');
-          throw new ApiError(422, 'geocoding_failed',
+          throw new DomainError('geocoding_failed',
             `Could not geocode: ${err.failures.map(describeGeocodingFailure).join('; ')}. Check the street, postal code and city, or send coordinates. Nothing was charged.`);
         }
         throw err;
@@ -131,8 +131,8 @@ export class OptimizePipeline implements RouteOptimizer {
       context.signal.throwIfAborted();
       this.deps.metrics?.routingCalls.inc({ engine, outcome: 'error' });
       this.deps.logger.warn({ requestId: context.requestId, engine, err: (err as Error).message }, 'routing engine failed');
-      if (context.sandbox) throw new ApiError(503, 'sandbox_unavailable', 'The sandbox routing engine is temporarily unavailable. Try again shortly. Nothing was counted.');
-      throw new ApiError(502, 'optimization_failed', 'No routing engine could compute travel times for these points. Nothing was charged.');
+      if (context.sandbox) throw new DomainError('sandbox_unavailable', 'The sandbox routing engine is temporarily unavailable. Try again shortly. Nothing was counted.');
+      throw new DomainError('optimization_failed', 'No routing engine could compute travel times for these points. Nothing was charged.');
     }
   }
 
@@ -143,15 +143,15 @@ export class OptimizePipeline implements RouteOptimizer {
       this.deps.metrics?.solverDuration.observe({ outcome: 'ok' }, (performance.now() - started) / 1000);
       return result;
     } catch (err) {
-      if (err instanceof ApiError) throw err;
+      if (err instanceof DomainError) throw err;
       context.signal.throwIfAborted();
       if (err instanceof SolverError && err.code === 'queue_full') {
         this.deps.metrics?.solverDuration.observe({ outcome: 'overloaded' }, 0);
-        throw new ApiError(503, 'overloaded', 'The optimizer is busy with other routes; retry in a moment. Nothing was charged.', {}, { 'Retry-After': '1' });
+        throw new DomainError('overloaded', 'The optimizer is busy with other routes; retry in a moment. Nothing was charged.', { retryAfterSeconds: 1 });
       }
       this.deps.metrics?.solverDuration.observe({ outcome: 'error' }, (performance.now() - started) / 1000);
       this.deps.logger.error({ requestId: context.requestId, err }, 'solver failed');
-      throw new ApiError(502, 'optimization_failed', 'The optimizer could not solve this route. Nothing was charged.');
+      throw new DomainError('optimization_failed', 'The optimizer could not solve this route. Nothing was charged.');
     }
   }
 }

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
-import { ApiError, rateLimitHeaders } from '../../errors.js';
+import { DomainError } from '../../errors.js';
+import { rateLimitHeaders } from '../../http/rate-limit-headers.js';
 import type { Billing } from '../../billing/billing.js';
 import type { Middleware } from 'koa';
 import type { KeyConcurrency } from '../../http/limits.js';
@@ -76,9 +77,9 @@ async function optimizeAndCharge(ctx: AppContext, deps: OptimizeDeps, request: O
   const controller = new AbortController();
   // the response's 'close' fires early only when the connection goes away before we answer
   const onClose = (): void => {
-    if (!ctx.res.writableFinished) controller.abort(new ApiError(499, 'client_closed', 'The client closed the connection; nothing was charged.'));
+    if (!ctx.res.writableFinished) controller.abort(new DomainError('client_closed', 'The client closed the connection; nothing was charged.'));
   };
-  const deadline = setTimeout(() => controller.abort(new ApiError(502, 'optimization_failed',
+  const deadline = setTimeout(() => controller.abort(new DomainError('optimization_failed',
     `The optimization did not finish within ${deps.requestDeadlineMs} ms. Nothing was charged.`)), deps.requestDeadlineMs);
   ctx.res.once('close', onClose);
   try {
@@ -117,7 +118,7 @@ function checkSandboxRequest(billing: Billing, request: OptimizeRequest): void {
   billing.checkSandboxCallSize(request.stops.length);
   const locations = [request.start, ...(request.end ? [request.end] : []), ...request.stops];
   if (locations.some(isAddress)) {
-    throw new ApiError(400, 'sandbox_addresses_unsupported',
+    throw new DomainError('sandbox_addresses_unsupported',
       'Test keys accept coordinates only (latitude, longitude); addresses need a live key.');
   }
 }

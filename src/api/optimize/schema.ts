@@ -3,19 +3,24 @@
  * requests and feeds the OpenAPI document (which names its parts as components).
  *
  * A Location, and a Stop, is a `oneOf` of two closed objects: coordinates or
- * an address. Generated clients turn that into a plain union type.
+ * an address. Generated clients turn that into a plain union type; so does
+ * FromSchema (json-schema-to-ts) for the TypeScript types below, which are read
+ * from the schema rather than written a second time (the parts keep their
+ * literal types: `as const` and const type parameters).
  */
+import type { FromSchema } from 'json-schema-to-ts';
+
 export const DEADLINE_PATTERN = '^([01]\\d|2[0-3]):[0-5]\\d$';
 
 const latitude = {
   type: 'number', minimum: -90, maximum: 90, 'x-message': 'must be a number from -90 to 90',
   description: 'Decimal degrees, WGS 84.', examples: [48.8566],
-};
+} as const;
 const longitude = {
   type: 'number', minimum: -180, maximum: 180, 'x-message': 'must be a number from -180 to 180',
   description: 'Decimal degrees, WGS 84.', examples: [2.3522],
-};
-const addressField = (description: string, example: string) => ({ type: 'string', minLength: 1, maxLength: 500, description, examples: [example] });
+} as const;
+const addressField = (description: string, example: string) => ({ type: 'string', minLength: 1, maxLength: 500, description, examples: [example] }) as const;
 
 const coordinateProperties = { latitude, longitude };
 const addressProperties = {
@@ -37,12 +42,12 @@ const stopExtras = {
     type: 'number', minimum: 0, maximum: 3600, 'x-message': 'must be a number of seconds from 0 to 3600',
     description: 'Time spent at the stop, in seconds (0 to 3600).', examples: [120],
   },
-};
+} as const;
 
 /** One closed object: exactly these properties, these required. */
-const closed = (title: string, description: string, properties: Record<string, object>, required: string[]) => ({
+const closed = <const P extends Record<string, object>, const R extends ReadonlyArray<keyof P & string>>(title: string, description: string, properties: P, required: R) => ({
   title, description, type: 'object', properties, required, additionalProperties: false,
-});
+}) as const;
 
 export const coordinatesSchema = closed('Coordinates', 'A point given by its coordinates.', coordinateProperties, ['latitude', 'longitude']);
 export const addressSchema = closed('Address', 'A French street address; the service geocodes it (live keys only).', addressProperties, ['street', 'postalCode', 'city']);
@@ -58,13 +63,13 @@ export const locationJsonSchema = {
   description: 'Exactly one of two shapes: coordinates {latitude, longitude} or an address {street, postalCode, city}.',
   oneOf: [coordinatesSchema, addressSchema],
   'x-message': BOTH_SHAPES,
-};
+} as const;
 export const stopJsonSchema = {
   title: 'Stop',
   description: 'A Location (either shape) plus its id, an optional deadline and an optional service time.',
   oneOf: [stopWithCoordinatesSchema, stopWithAddressSchema],
   'x-message': BOTH_SHAPES,
-};
+} as const;
 
 export const optimizeRequestSchema = {
   $id: 'OptimizeRequest',
@@ -89,17 +94,10 @@ export const optimizeRequestSchema = {
   additionalProperties: false,
 } as const;
 
-export interface CoordinatesLocation { latitude: number; longitude: number }
-export interface AddressLocation { street: string; postalCode: string; city: string }
-export type Location = CoordinatesLocation | AddressLocation;
-export type Stop = Location & { id: string; deadline?: string; serviceSeconds?: number };
-
-export interface OptimizeRequest {
-  start: Location;
-  end?: Location;
-  stops: Stop[];
-  avoidTolls?: boolean;
-  departureTime?: string;
-}
+export type CoordinatesLocation = FromSchema<typeof coordinatesSchema>;
+export type AddressLocation = FromSchema<typeof addressSchema>;
+export type Location = FromSchema<typeof locationJsonSchema>;
+export type Stop = FromSchema<typeof stopJsonSchema>;
+export type OptimizeRequest = FromSchema<typeof optimizeRequestSchema>;
 
 export const isAddress = (location: Location): location is AddressLocation => 'street' in location;

@@ -49,7 +49,7 @@ export interface OptimizeContext {
   signal: AbortSignal;
 }
 
-/** Geocoding, travel times, solving and scheduling behind one call. Throws ApiError on failure. */
+/** Geocoding, travel times, solving and scheduling behind one call. Throws DomainError on failure. */
 export interface RouteOptimizer {
   optimize(request: OptimizeRequest, context: OptimizeContext): Promise<RouteResult>;
 }

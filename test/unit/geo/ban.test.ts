@@ -1,8 +1,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BanGeocoder } from '../../../src/geo/geocoding/ban.ts';
-import { GeocoderError } from '../../../src/geo/geocoding/types.ts';
-import { banFeatureCollection, startFakeBan } from '../../fakes/ban.ts';
+import { BanGeocoder } from '../../../src/geo/geocoding/ban.js';
+import { GeocoderError } from '../../../src/geo/geocoding/types.js';
+import { banFeatureCollection, startFakeBan } from '../../fakes/ban.js';
 
 const fake = await startFakeBan();
 after(() => fake.close());

@@ -9,9 +9,9 @@ import {
   EmbeddedGeocoder,
   loadGazetteer,
   matchGazetteer,
-} from '../../../src/geo/geocoding/embedded.ts';
-import { normaliseName, normalisePostalCode } from '../../../src/geo/geocoding/normalise.ts';
-import { greatCircleM } from '../../../src/geo/routing/haversine.ts';
+} from '../../../src/geo/geocoding/embedded.js';
+import { normaliseName, normalisePostalCode } from '../../../src/geo/geocoding/normalise.js';
+import { greatCircleM } from '../../../src/geo/routing/haversine.js';
 
 const geo = new EmbeddedGeocoder();
 const at = (street: string, postalCode: string, city: string) => geo.geocode({ street, postalCode, city });

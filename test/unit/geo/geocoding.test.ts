@@ -15,8 +15,8 @@ import {
   type GeocodePrecision,
   type GeocodeResult,
   type Geocoder,
-} from '../../../src/geo/geocoding/index.ts';
-import { banFeatureCollection, startFakeBan } from '../../fakes/ban.ts';
+} from '../../../src/geo/geocoding/index.js';
+import { banFeatureCollection, startFakeBan } from '../../fakes/ban.js';
 
 const addr = (street: string, postalCode = '75004', city = 'Paris'): Address => ({ street, postalCode, city });
 const point = (provider: string, latitude = 48.85, precision: GeocodePrecision = 'housenumber'): NonNullable<GeocodeResult> => ({

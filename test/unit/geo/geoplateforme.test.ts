@@ -5,10 +5,10 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { DEFAULT_GEOPLATEFORME_BASE_URL, GeoplateformeGeocoder, type GeoplateformeSettings } from '../../../src/geo/geocoding/geoplateforme.ts';
-import { GeocoderError, type Address } from '../../../src/geo/geocoding/types.ts';
-import { featureCollection, startFakeGeoplateforme, type FakeAddress } from '../../fakes/geoplateforme.ts';
-import { PARIS_ADDRESSES } from '../../fakes/paris-addresses.ts';
+import { DEFAULT_GEOPLATEFORME_BASE_URL, GeoplateformeGeocoder, type GeoplateformeSettings } from '../../../src/geo/geocoding/geoplateforme.js';
+import { GeocoderError, type Address } from '../../../src/geo/geocoding/types.js';
+import { featureCollection, startFakeGeoplateforme, type FakeAddress } from '../../fakes/geoplateforme.js';
+import { PARIS_ADDRESSES } from '../../fakes/paris-addresses.js';
 
 const AMIENS: FakeAddress = { housenumber: '8', street: 'Boulevard du Port', postcode: '80000', city: 'Amiens', citycode: '80021', latitude: 49.897443, longitude: 2.290084 };
 const fake = await startFakeGeoplateforme([AMIENS, ...PARIS_ADDRESSES]);

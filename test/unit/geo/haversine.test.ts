@@ -5,7 +5,7 @@ import {
   HaversineProvider,
   greatCircleM,
   tieredDurationS,
-} from '../../../src/geo/routing/haversine.ts';
+} from '../../../src/geo/routing/haversine.js';
 
 const paris = { latitude: 48.8566, longitude: 2.3522 };
 const lyon = { latitude: 45.764, longitude: 4.8357 };

@@ -1,8 +1,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_NOMINATIM_USER_AGENT, NominatimGeocoder } from '../../../src/geo/geocoding/nominatim.ts';
-import { GeocoderError } from '../../../src/geo/geocoding/types.ts';
-import { nominatimResults, startFakeNominatim } from '../../fakes/nominatim.ts';
+import { DEFAULT_NOMINATIM_USER_AGENT, NominatimGeocoder } from '../../../src/geo/geocoding/nominatim.js';
+import { GeocoderError } from '../../../src/geo/geocoding/types.js';
+import { nominatimResults, startFakeNominatim } from '../../fakes/nominatim.js';
 
 const fake = await startFakeNominatim();
 after(() => fake.close());

@@ -1,10 +1,10 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { OsrmProvider } from '../../../src/geo/routing/osrm.ts';
-import { RoutingChain } from '../../../src/geo/routing/chain.ts';
-import { HaversineProvider } from '../../../src/geo/routing/haversine.ts';
-import { createRouting, RoutingError, type Point } from '../../../src/geo/routing/index.ts';
-import { fakeLeg, startFakeOsrm, type FakeOsrmMode } from '../../fakes/osrm.ts';
+import { OsrmProvider } from '../../../src/geo/routing/osrm.js';
+import { RoutingChain } from '../../../src/geo/routing/chain.js';
+import { HaversineProvider } from '../../../src/geo/routing/haversine.js';
+import { createRouting, RoutingError, type Point } from '../../../src/geo/routing/index.js';
+import { fakeLeg, startFakeOsrm, type FakeOsrmMode } from '../../fakes/osrm.js';
 
 const fake = await startFakeOsrm({ maxTableSize: 100 });
 after(() => fake.close());

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SlidingWindowLimiter } from '../../../src/geo/geocoding/rate-limit.ts';
+import { SlidingWindowLimiter } from '../../../src/geo/geocoding/rate-limit.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
