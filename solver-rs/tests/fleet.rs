@@ -7,7 +7,7 @@
 
 use route_solver::fleet::model::{FleetProblem, MAX_VEHICLES};
 use route_solver::fleet::segment::TwSegment;
-use route_solver::fleet::solomon::Instance;
+use route_solver::fleet::solomon::{customer_routes, Instance};
 use route_solver::fleet::{
     self, FleetCost, FleetError, FleetInput, FleetParams, JobInput, Objective, Reason, VehicleInput,
 };
@@ -196,6 +196,23 @@ fn independent_cost(inp: &FleetInput, routes: &[Vec<u32>]) -> Option<FleetCost> 
     Some(c)
 }
 
+/// Solve with the default parameters but the seed and an iteration budget
+/// (so the result does not depend on the clock).
+fn solve_seeded(inp: &FleetInput, seed: u64, max_iterations: u64) -> fleet::FleetSolution {
+    let p = FleetProblem::new(inp).expect("valid input");
+    let params = FleetParams {
+        seed,
+        max_iterations,
+        ..FleetParams::default()
+    };
+    fleet::solve(&p, &params, &NativeClock::new())
+}
+
+/// `solve_seeded` with the default seed.
+fn solve_input(inp: &FleetInput, max_iterations: u64) -> fleet::FleetSolution {
+    solve_seeded(inp, FleetParams::default().seed, max_iterations)
+}
+
 fn check_solution(inp: &FleetInput, sol: &fleet::FleetSolution) {
     let mut count = vec![0usize; inp.jobs.len()];
     for r in &sol.routes {
@@ -232,13 +249,7 @@ fn random_instances_are_feasible_complete_and_priced_right() {
             Objective::DISTANCE
         };
         let inp = random_input(&mut rng, n, nv, &ALL, objective);
-        let p = FleetProblem::new(&inp).expect("valid");
-        let params = FleetParams {
-            seed: case,
-            max_iterations: 150,
-            ..FleetParams::default()
-        };
-        let sol = fleet::solve(&p, &params, &NativeClock::new());
+        let sol = solve_seeded(&inp, case, 150);
         check_solution(&inp, &sol);
     }
 }
@@ -248,14 +259,7 @@ fn schedules_follow_the_matrix() {
     let mut rng = Rng::new(11);
     let inp = random_input(&mut rng, 25, 3, &ALL, Objective::SERVICE);
     let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(
-        &p,
-        &FleetParams {
-            max_iterations: 100,
-            ..FleetParams::default()
-        },
-        &NativeClock::new(),
-    );
+    let sol = solve_input(&inp, 100);
     let m = inp.locations;
     for (v, r) in sol.routes.iter().enumerate() {
         let (starts, ret) = route_solver::fleet::solution::schedule_of(&p, v, r);
@@ -379,16 +383,7 @@ fn small_instances_match_brute_force() {
             v.shift_end = v.shift_end.map(|e| e + 300);
         }
         let expected = brute_force(&inp);
-        let p = FleetProblem::new(&inp).unwrap();
-        let sol = fleet::solve(
-            &p,
-            &FleetParams {
-                seed: case,
-                max_iterations: 300,
-                ..FleetParams::default()
-            },
-            &NativeClock::new(),
-        );
+        let sol = solve_seeded(&inp, case, 300);
         check_solution(&inp, &sol);
         assert_eq!(
             sol.cost, expected,
@@ -495,15 +490,7 @@ fn unassigned_jobs_carry_their_reason() {
     for l in 0..5 {
         inp.travel[l * 5 + 4] = if l == 4 { 0 } else { -1 }; // job 3 cannot be reached
     }
-    let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(
-        &p,
-        &FleetParams {
-            max_iterations: 20,
-            ..FleetParams::default()
-        },
-        &NativeClock::new(),
-    );
+    let sol = solve_input(&inp, 20);
     let reasons: Vec<(u32, Reason)> = sol.unassigned.clone();
     assert_eq!(
         reasons,
@@ -522,41 +509,17 @@ fn unassigned_jobs_carry_their_reason() {
 fn capacity_left_over_jobs_are_reported_as_capacity() {
     let mut inp = one_vehicle_input();
     inp.vehicles[0].capacity = vec![2];
-    let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(
-        &p,
-        &FleetParams {
-            max_iterations: 20,
-            ..FleetParams::default()
-        },
-        &NativeClock::new(),
-    );
+    let sol = solve_input(&inp, 20);
     assert_eq!(sol.unassigned.len(), 2);
     assert!(sol.unassigned.iter().all(|&(_, r)| r == Reason::Capacity));
     let mut inp = one_vehicle_input();
     inp.vehicles[0].max_stops = Some(3);
-    let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(
-        &p,
-        &FleetParams {
-            max_iterations: 20,
-            ..FleetParams::default()
-        },
-        &NativeClock::new(),
-    );
+    let sol = solve_input(&inp, 20);
     assert_eq!(sol.unassigned.len(), 1);
     assert_eq!(sol.unassigned[0].1, Reason::Capacity);
     let mut inp = one_vehicle_input();
     inp.vehicles[0].shift_end = Some(30); // room for two stops only
-    let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(
-        &p,
-        &FleetParams {
-            max_iterations: 20,
-            ..FleetParams::default()
-        },
-        &NativeClock::new(),
-    );
+    let sol = solve_input(&inp, 20);
     assert_eq!(sol.unassigned.len(), 2);
     assert!(sol.unassigned.iter().all(|&(_, r)| r == Reason::Shift));
 }
@@ -577,26 +540,10 @@ fn fewer_vehicles_before_shorter_duration() {
     inp.vehicles = vec![inp.vehicles[0].clone(); 2];
     inp.vehicles[0].shift_end = None;
     inp.vehicles[1].shift_end = None;
-    let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(
-        &p,
-        &FleetParams {
-            max_iterations: 50,
-            ..FleetParams::default()
-        },
-        &NativeClock::new(),
-    );
+    let sol = solve_input(&inp, 50);
     assert_eq!(sol.routes.iter().filter(|r| !r.is_empty()).count(), 1);
     inp.objective = Objective::DISTANCE;
-    let p = FleetProblem::new(&inp).unwrap();
-    let sol = fleet::solve(
-        &p,
-        &FleetParams {
-            max_iterations: 50,
-            ..FleetParams::default()
-        },
-        &NativeClock::new(),
-    );
+    let sol = solve_input(&inp, 50);
     check_solution(&inp, &sol);
     assert_eq!(
         sol.cost.main, 404,
@@ -715,22 +662,9 @@ fn solomon_parser_and_checker() {
         inst.check(&[vec![1, 2]]).is_err(),
         "a solution missing customers is refused"
     );
-    let p = FleetProblem::new(&inst.fleet_input(false)).unwrap();
-    let sol = fleet::solve(
-        &p,
-        &FleetParams {
-            max_iterations: 30,
-            ..FleetParams::default()
-        },
-        &NativeClock::new(),
-    );
+    let sol = solve_input(&inst.fleet_input(false), 30);
     assert!(sol.unassigned.is_empty());
-    let routes: Vec<Vec<u32>> = sol
-        .routes
-        .iter()
-        .filter(|r| !r.is_empty())
-        .map(|r| r.iter().map(|&j| j + 1).collect())
-        .collect();
+    let routes = customer_routes(&sol.routes);
     let (total, truncated) = inst.check(&routes).expect("feasible in doubles");
     assert!(
         truncated <= total && total < 2.0 * 827.3,

@@ -22,7 +22,7 @@
 //! --blink PER_MILLE, --temperature TENTHS (start, × mean near arc), --cooling RATIO.
 #![deny(unsafe_code)]
 
-use route_solver::fleet::solomon::{parse_bks, Instance};
+use route_solver::fleet::solomon::{customer_routes, parse_bks, Instance};
 use route_solver::fleet::{self, FleetParams, FleetProblem};
 use route_solver::{Clock, NativeClock};
 use std::fs::File;
@@ -174,12 +174,7 @@ pub fn main() {
         let started = Instant::now();
         let sol = fleet::solve(&problem, &params, clock);
         let ms = started.elapsed().as_secs_f64() * 1000.0;
-        let routes: Vec<Vec<u32>> = sol
-            .routes
-            .iter()
-            .filter(|r| !r.is_empty())
-            .map(|r| r.iter().map(|&j| j + 1).collect())
-            .collect();
+        let routes = customer_routes(&sol.routes);
         let vehicles = routes.len();
         let checked = if sol.unassigned.is_empty() {
             inst.check(&routes)

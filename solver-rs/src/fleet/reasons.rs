@@ -33,21 +33,18 @@ impl Reason {
 pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     let nv = p.vehicles.len();
     let loc = p.jobs[j].loc;
-    let allowed: Vec<usize> = (0..nv)
+    // narrowed step by step: allowed, reachable, large enough, feasible alone
+    let mut vehicles: Vec<usize> = (0..nv)
         .filter(|&v| p.jobs[j].allowed & (1u64 << v) != 0)
         .collect();
-    if allowed.is_empty() {
+    if vehicles.is_empty() {
         return Reason::AllowedVehicles;
     }
-    let reachable: Vec<usize> = allowed
-        .iter()
-        .copied()
-        .filter(|&v| {
-            let veh = &p.vehicles[v];
-            p.t(veh.start, loc) < UNREACHABLE && p.t(loc, veh.end) < UNREACHABLE
-        })
-        .collect();
-    if reachable.is_empty() {
+    vehicles.retain(|&v| {
+        let veh = &p.vehicles[v];
+        p.t(veh.start, loc) < UNREACHABLE && p.t(loc, veh.end) < UNREACHABLE
+    });
+    if vehicles.is_empty() {
         return Reason::Unreachable;
     }
     let fits = |v: usize, extra_load: &[i64], extra_stops: usize| {
@@ -56,23 +53,15 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
                 .all(|d| extra_load[d] + p.demand[j * p.dims + d] <= p.capacity[v * p.dims + d])
     };
     let zero = vec![0i64; p.dims];
-    let sized: Vec<usize> = reachable
-        .iter()
-        .copied()
-        .filter(|&v| fits(v, &zero, 0))
-        .collect();
-    if sized.is_empty() {
+    vehicles.retain(|&v| fits(v, &zero, 0));
+    if vehicles.is_empty() {
         return Reason::Capacity;
     }
-    let alone: Vec<usize> = sized
-        .iter()
-        .copied()
-        .filter(|&v| route_violation(p, v, &[j as u32]).is_none())
-        .collect();
-    if alone.is_empty() {
+    vehicles.retain(|&v| route_violation(p, v, &[j as u32]).is_none());
+    if vehicles.is_empty() {
         return Reason::Shift;
     }
-    let all_full = alone.iter().all(|&v| {
+    let all_full = vehicles.iter().all(|&v| {
         let route = &sol.routes[v];
         let load: Vec<i64> = (0..p.dims).map(|d| route.total_load(p, d)).collect();
         !fits(v, &load, route.len())

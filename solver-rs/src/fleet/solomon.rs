@@ -201,6 +201,17 @@ impl Instance {
     }
 }
 
+/// The solver's routes (job indices, one list per vehicle) as the routes of
+/// customer numbers that `Instance::check` takes: job j is customer j + 1
+/// (`Instance::fleet_input`), unused vehicles dropped.
+pub fn customer_routes(routes: &[Vec<u32>]) -> Vec<Vec<u32>> {
+    routes
+        .iter()
+        .filter(|r| !r.is_empty())
+        .map(|r| r.iter().map(|&j| j + 1).collect())
+        .collect()
+}
+
 /// bks.csv: instance -> (vehicles, distance, distance_only).
 pub fn parse_bks(text: &str) -> Vec<(String, usize, f64, f64)> {
     text.lines()

@@ -337,6 +337,15 @@ impl Solution {
         self.route_of[j] != NONE
     }
 
+    /// Route and position of job j; None when it is unassigned.
+    pub fn place(&self, j: usize) -> Option<(usize, usize)> {
+        if self.route_of[j] == NONE {
+            None
+        } else {
+            Some((self.route_of[j] as usize, self.pos_of[j] as usize))
+        }
+    }
+
     /// Replace route r's jobs (positions and the unassigned count follow).
     pub fn set_route(&mut self, p: &FleetProblem, r: usize, jobs: Vec<u32>) {
         for &j in &self.routes[r].jobs {
@@ -346,15 +355,7 @@ impl Solution {
                 self.unassigned += 1;
             }
         }
-        for (k, &j) in jobs.iter().enumerate() {
-            if self.route_of[j as usize] == NONE {
-                self.unassigned -= 1;
-            }
-            self.route_of[j as usize] = r as u32;
-            self.pos_of[j as usize] = k as u32;
-        }
-        self.routes[r].jobs = jobs;
-        self.routes[r].update(p);
+        self.set_route_from_taken(p, r, jobs);
     }
 
     /// Materialise pieces into a job list.
@@ -668,7 +669,8 @@ impl Solution {
         debug_assert!(self.routes[r].time_feasible);
     }
 
-    /// set_route for a job list taken out of route r (route_of still points at r).
+    /// set_route for a job list taken out of route r (route_of still points
+    /// at r for the jobs that stay; a job marked unassigned is counted back).
     fn set_route_from_taken(&mut self, p: &FleetProblem, r: usize, jobs: Vec<u32>) {
         for (k, &j) in jobs.iter().enumerate() {
             if self.route_of[j as usize] == NONE {

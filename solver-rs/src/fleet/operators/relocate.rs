@@ -3,17 +3,12 @@
 
 use super::{better, price, Move, NewRoute};
 use crate::fleet::model::FleetProblem;
-use crate::fleet::solution::{Piece, Solution, NONE};
+use crate::fleet::solution::{Piece, Solution};
 
 pub const MAX_RUN: usize = 3;
 
 pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
-    let (ru, rv) = (sol.route_of[u], sol.route_of[v]);
-    if ru == NONE || rv == NONE {
-        return None;
-    }
-    let (ru, rv) = (ru as usize, rv as usize);
-    let (pu, pv) = (sol.pos_of[u] as usize, sol.pos_of[v] as usize);
+    let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
     let len_u = sol.routes[ru].len();
     let mut best: Option<Move> = None;
     for run in 1..=MAX_RUN {

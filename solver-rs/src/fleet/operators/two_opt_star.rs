@@ -3,15 +3,13 @@
 
 use super::{price, Move, NewRoute};
 use crate::fleet::model::FleetProblem;
-use crate::fleet::solution::{Piece, Solution, NONE};
+use crate::fleet::solution::{Piece, Solution};
 
 pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
-    let (ru, rv) = (sol.route_of[u], sol.route_of[v]);
-    if ru == NONE || rv == NONE || ru == rv {
+    let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
+    if ru == rv {
         return None;
     }
-    let (ru, rv) = (ru as usize, rv as usize);
-    let (pu, pv) = (sol.pos_of[u] as usize, sol.pos_of[v] as usize);
     price(
         p,
         sol,
