@@ -60,7 +60,7 @@ export const CONFIG_HELP: Record<string, VariableHelp> = {
   GEOCODER_BREAKER_COOLDOWN_MS: { help: "how long a skipped engine stays skipped before one trial request" },
   GEOCODER_BATCH_THRESHOLD: { help: "a call with more addresses than this to look up at one engine sends them in one CSV batch request (Géoplateforme, addok with addok-csv)" },
   SOLVER_WASM: { help: "another build of the solver module", default: "data/solver/solver.wasm" },
-  SOLVER_TIME_LIMIT_MS: { help: "search budget per solve; the search stops earlier once converged (3·n kicks without a new best, at least 600; 50·n + 500 with deadlines), and ≤ 10 stops are solved exactly (see docs/solver.md)" },
+  SOLVER_TIME_LIMIT_MS: { help: "search budget per solve; the search stops earlier once converged (2·n kicks without a new best, at least 400; 50·n + 500 with deadlines), and ≤ 10 stops are solved exactly (see docs/solver.md)" },
   SOLVER_POOL_SIZE: { help: "solver worker threads", default: "available cores" },
   SOLVER_MAX_QUEUE: { help: "solves waiting for a worker; more → 503 `overloaded`" },
   REQUEST_DEADLINE_MS: { help: "an optimize call past this → 502 `optimization_failed`, refunded" },

@@ -20,7 +20,7 @@
 //!   --lk-initial-breadth B1,B2,..  the same for the first descent
 //!   --lk-first               Lin–Kernighan before 2-opt, Or-opt, swap (default after)
 //!   --no-segment-swap        without the segment-swap operator
-//!   --kick NAME              random-double-bridge | double-bridge | walk-double-bridge | segment-swap
+//!   --kick NAME              double-bridge (default without deadlines) | random-double-bridge | walk-double-bridge | segment-swap
 //!   --kick-run N             longest run of the segment kicks
 //!   --walk-steps N           random-walk length of the walk kick
 //!   --accept equal | threshold:PPM:RESTART[:AFTER]

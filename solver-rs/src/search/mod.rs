@@ -85,7 +85,7 @@ impl Default for Options {
             classic_before_lin_kernighan: true,
             segment_swap: true,
             kick: KickSettings {
-                kind: Kick::RandomDoubleBridge,
+                kind: Kick::DoubleBridge,
                 max_run: 50,
                 walk_steps: 5,
             },
