@@ -1,15 +1,17 @@
 //! WebAssembly ABI (C calling convention over linear memory; no wasm-bindgen).
 //! The only module with `unsafe`. Mirrored in `src/solver/abi.ts`.
 //!
-//! ABI_VERSION = 2 (version 1 plus `solve_with_report`; a host written for
-//! version 1 modules calls `solve` only)
+//! ABI_VERSION = 3 (version 2 plus `solve_fleet`; version 2 = version 1 plus
+//! `solve_with_report`). A host checks the version it reads and calls only
+//! what that version has; the single-route exports are unchanged since
+//! version 1.
 //!
 //! Import:
 //!   env.now_ms() -> f64              monotonic clock in ms (JS: performance.now())
 //!
 //! Exports:
 //!   memory                           linear memory (grows; refresh JS views after calls)
-//!   abi_version() -> u32             = 2
+//!   abi_version() -> u32             = 3
 //!   alloc(size: u32, align: u32) -> u32
 //!                                    allocate `size` bytes (size > 0, align a power of two);
 //!                                    0 on failure
@@ -56,6 +58,16 @@
 //!                   duration s) per new best route, in order; beyond the capacity the
 //!                   first capacity - 1 are kept and the last slot holds the final one.
 //!                   Times are observed with now_ms and never drive a decision.
+//!   solve_fleet(travel: u32, distance: u32, locations: u32, vehicles: u32,
+//!         vehicle_count: u32, jobs: u32, job_count: u32, dims: u32, capacity: u32,
+//!         demand: u32, allowed: u32, objective: u32, seed: u32, time_limit_ms: f64,
+//!         max_iterations: u32, out: u32) -> i32                          (ABI 3)
+//!       Plans several vehicles (crate::fleet). The arrays and the output
+//!       f64[8 + 4 * vehicle_count + 2 * job_count] are documented in
+//!       fleet/flat.rs; distance, capacity/demand (dims = 0) and allowed may
+//!       be 0 (= travel, none, all); objective f64[3]. max_iterations 0 = run
+//!       to the time limit (20000 iterations when there is none either).
+//!       Statuses 7 (time limit), 8, 9 as above, 10–21 from fleet::flat.
 //!   trap_for_test()                  always traps (tests the host's recovery)
 
 // The exports take raw pointers from the host by design (C ABI over linear
@@ -69,7 +81,7 @@ use crate::search::operators::{OPERATORS, OPERATOR_COUNT};
 use crate::search::{Clock, Params};
 use crate::Solution;
 
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 /// f64 entries of the full report of `solve_with_report`.
 pub const REPORT_LEN: usize = 4 + 3 * OPERATOR_COUNT;
 pub const STATUS_OK: i32 = 0;
@@ -332,4 +344,103 @@ fn solve_inner(
         out[3 + k] = s as f64;
     }
     Ok(sol)
+}
+
+/// A host slice of `len` elements (empty when len is 0, the pointer then unused).
+fn slice<'a, T>(ptr: *const T, len: usize) -> Result<&'a [T], i32> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    check_ptr(ptr)?;
+    // SAFETY: the host passes `len` elements allocated with `alloc` (checked
+    // non-null and aligned above).
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn solve_fleet(
+    travel: *const i32,
+    distance: *const i32,
+    locations: u32,
+    vehicles: *const f64,
+    vehicle_count: u32,
+    jobs: *const f64,
+    job_count: u32,
+    dims: u32,
+    capacity: *const f64,
+    demand: *const f64,
+    allowed: *const u32,
+    objective: *const f64,
+    seed: u32,
+    time_limit_ms: f64,
+    max_iterations: u32,
+    out: *mut f64,
+) -> i32 {
+    use crate::fleet::flat;
+    let run = || -> Result<(), i32> {
+        if !time_limit_ms.is_finite() || time_limit_ms < 0.0 {
+            return Err(crate::InputError::BadTimeLimit as i32);
+        }
+        let (m, nv, nj, dims) = (
+            locations as usize,
+            vehicle_count as usize,
+            job_count as usize,
+            dims as usize,
+        );
+        if m == 0 || m > crate::fleet::model::MAX_LOCATIONS {
+            return Err(flat::STATUS_BAD_MATRIX);
+        }
+        if nv == 0 {
+            return Err(flat::STATUS_NO_VEHICLES);
+        }
+        if nv > crate::fleet::model::MAX_VEHICLES {
+            return Err(flat::STATUS_TOO_MANY_VEHICLES);
+        }
+        if nj == 0 {
+            return Err(flat::STATUS_NO_JOBS);
+        }
+        if dims > crate::fleet::model::MAX_DIMS {
+            return Err(flat::STATUS_TOO_MANY_DIMENSIONS);
+        }
+        check_ptr(out as *const f64)?;
+        let objective = slice(objective, 3)?;
+        let input = flat::FlatInput {
+            locations: m,
+            travel: slice(travel, m * m)?,
+            distance: if distance.is_null() {
+                None
+            } else {
+                Some(slice(distance, m * m)?)
+            },
+            vehicles: slice(vehicles, flat::VEHICLE_FIELDS * nv)?,
+            jobs: slice(jobs, flat::JOB_FIELDS * nj)?,
+            dims,
+            capacity: slice(capacity, nv * dims)?,
+            demand: slice(demand, nj * dims)?,
+            allowed: if allowed.is_null() {
+                None
+            } else {
+                Some(slice(allowed, 2 * nj)?)
+            },
+            objective: [objective[0], objective[1], objective[2]],
+        };
+        let fleet_input = flat::decode(&input)?;
+        let problem = crate::fleet::FleetProblem::new(&fleet_input).map_err(flat::status_of)?;
+        let params = crate::fleet::FleetParams {
+            seed: seed as u64,
+            time_limit_ms,
+            max_iterations: max_iterations as u64,
+            settings: Default::default(),
+        };
+        let sol = crate::fleet::solve(&problem, &params, &HostClock);
+        // SAFETY: the host passes f64[out_len(nv, nj)] from `alloc` (checked above).
+        let out = unsafe { std::slice::from_raw_parts_mut(out, flat::out_len(nv, nj)) };
+        flat::encode(&problem, &sol, out);
+        Ok(())
+    };
+    match run() {
+        Ok(()) => STATUS_OK,
+        Err(code) => code,
+    }
 }

@@ -1,6 +1,8 @@
 //! Single-vehicle route solver: visit every stop once from a start point,
 //! optionally finishing at an end point, minimising total lateness and then
-//! total duration (lexicographically). Integer seconds throughout.
+//! total duration (lexicographically). Integer seconds throughout. The
+//! multi-route (fleet) solver lives in `fleet` and shares only the PRNG and
+//! the clock with it.
 //!
 //! `ffi` is the only module allowed to use `unsafe` (WebAssembly exports over
 //! linear memory); everything else is safe Rust.
@@ -11,11 +13,6 @@
 pub mod exact;
 #[allow(unsafe_code)]
 pub mod ffi;
-// The fleet solver is not in the WebAssembly module yet: it has no ABI for
-// plans, and leaving it out keeps the committed solver.wasm byte-identical
-// (the CI check). It compiles for wasm32 with Debian's Rust 1.63 (checked);
-// drop the cfg when the plans ABI is added.
-#[cfg(not(target_arch = "wasm32"))]
 pub mod fleet;
 pub mod problem;
 pub mod rng;

@@ -1,12 +1,14 @@
 /**
  * TypeScript mirror of the WebAssembly ABI documented at the top of
- * solver-rs/src/ffi.rs (ABI_VERSION 2), and the marshalling around it.
- * Modules of ABI version 1 (older builds, for comparisons) are accepted too:
- * they lack `solve_with_report`, so their results carry no report.
+ * solver-rs/src/ffi.rs (ABI_VERSION 3), and the marshalling around it.
+ * Modules of ABI versions 1 and 2 (older builds, for comparisons) are accepted too:
+ * version 1 lacks `solve_with_report` (its results carry no report), versions 1
+ * and 2 lack `solve_fleet` (plans fail with 'unsupported'). The fleet
+ * marshalling is in fleet-abi.ts (`solveFleet(solver, ...)`).
  *
  * Import:  env.now_ms() -> f64                        (performance.now(), or the given clock)
  * Exports: memory
- *          abi_version() -> u32                       (= 2)
+ *          abi_version() -> u32                       (= 3)
  *          alloc(size: u32, align: u32) -> u32        (0 on failure)
  *          dealloc(ptr: u32, size: u32, align: u32)
  *          solve(durations: u32, size: u32, service: u32, deadline: u32, has_end: u32,
@@ -19,14 +21,17 @@
  *            report f64[REPORT_LEN] = [final kick, ms to final, events total, events written,
  *              then (tried, improving, applied) per operator in OPERATOR_NAMES order]
  *            events f64[4 * capacity] = (ms, kick, lateness, duration) per new best route
+ *          solve_fleet(travel, distance, locations, vehicles, vehicle_count, jobs, job_count,
+ *                dims, capacity, demand, allowed, objective, seed, time_limit_ms: f64,
+ *                max_iterations, out) -> i32 status                         (ABI 3; fleet-abi.ts)
  *          trap_for_test()                            (always traps)
  */
 import { SolverError } from './errors.ts';
 import type { OperatorCounter, OperatorName, SolveOptions, SolveProblem, SolveReport, SolveResult } from './types.ts';
 
-export const ABI_VERSION = 2;
+export const ABI_VERSION = 3;
 /** ABI versions this host can drive. */
-export const SUPPORTED_ABI_VERSIONS = [1, 2];
+export const SUPPORTED_ABI_VERSIONS = [1, 2, 3];
 /** Operator counters in the report, in ABI order. */
 export const OPERATOR_NAMES: readonly OperatorName[] = ['two_opt', 'or_opt', 'swap', 'segment_swap', 'late_relocate', 'lin_kernighan', 'kick'];
 export const REPORT_LEN = 4 + 3 * OPERATOR_NAMES.length;
@@ -46,6 +51,19 @@ export const Status = {
   BAD_TIME_LIMIT: 7,
   NULL_POINTER: 8,
   MISALIGNED: 9,
+  // solve_fleet (ABI 3), solver-rs/src/fleet/flat.rs
+  NO_VEHICLES: 10,
+  TOO_MANY_VEHICLES: 11,
+  NO_JOBS: 12,
+  BAD_MATRIX: 13,
+  NEGATIVE_VALUE: 14,
+  BAD_LOCATION: 15,
+  NEGATIVE_QUANTITY: 16,
+  BAD_WINDOW: 17,
+  BAD_VEHICLE_INDEX: 18,
+  BAD_OBJECTIVE: 19,
+  TOO_MANY_DIMENSIONS: 20,
+  BAD_NUMBER: 21,
 } as const;
 export type StatusName = keyof typeof Status;
 
@@ -68,6 +86,12 @@ export interface SolverExports {
     durations: number, size: number, service: number, deadline: number, hasEnd: number,
     seed: number, timeLimitMs: number, maxIterations: number, stallIterations: number, out: number,
     report: number, reportLen: number, events: number, eventsCapacity: number,
+  ): number;
+  /** ABI 3. */
+  solve_fleet?(
+    travel: number, distance: number, locations: number, vehicles: number, vehicleCount: number,
+    jobs: number, jobCount: number, dims: number, capacity: number, demand: number, allowed: number,
+    objective: number, seed: number, timeLimitMs: number, maxIterations: number, out: number,
   ): number;
   trap_for_test(): void;
 }
@@ -127,7 +151,8 @@ export class WasmSolver {
   private bytes: Uint8Array;
 
   readonly abiVersion: number;
-  private readonly clock: () => number;
+  /** The module's clock (ms). */
+  readonly clock: () => number;
 
   constructor(module: WebAssembly.Module, options: WasmSolverOptions = {}) {
     const clock = options.clock ?? (() => performance.now());
@@ -147,6 +172,11 @@ export class WasmSolver {
   /** Can this module report operator counters and improvement events? */
   get canReport(): boolean {
     return this.abiVersion >= 2 && typeof this.exports.solve_with_report === 'function';
+  }
+
+  /** Can this module plan fleets (`solve_fleet`, ABI 3)? */
+  get canPlanFleets(): boolean {
+    return this.abiVersion >= 3 && typeof this.exports.solve_fleet === 'function';
   }
 
   /** A view over the current memory (memory.grow detaches old views). */

@@ -12,7 +12,9 @@ export type SolverErrorCode =
   /** The pool is closed. */
   | 'closed'
   /** The module could not be read or compiled, or has the wrong ABI. */
-  | 'load_failed';
+  | 'load_failed'
+  /** The module is older than what the call needs (a plan on a module of ABI < 3). */
+  | 'unsupported';
 
 export class SolverError extends Error {
   readonly code: SolverErrorCode;

@@ -13,7 +13,7 @@ describe('solver ABI', () => {
   it('module has the documented exports and imports', () => {
     const module = compileSolverModule();
     const exports = WebAssembly.Module.exports(module).map((e) => `${e.kind}:${e.name}`);
-    for (const e of ['memory:memory', 'function:abi_version', 'function:alloc', 'function:dealloc', 'function:solve', 'function:solve_with_report', 'function:trap_for_test']) {
+    for (const e of ['memory:memory', 'function:abi_version', 'function:alloc', 'function:dealloc', 'function:solve', 'function:solve_with_report', 'function:solve_fleet', 'function:trap_for_test']) {
       assert.ok(exports.includes(e), `missing export ${e}`);
     }
     const imports = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}:${i.kind}`);
@@ -117,7 +117,7 @@ describe('solver ABI', () => {
 
   it('report: improvement events end at the returned route, counters add up, absent unless asked', () => {
     const solver = loadSolver();
-    assert.equal(solver.abiVersion, 2);
+    assert.equal(solver.abiVersion, ABI_VERSION);
     for (const [k, end] of (['open', 'closed', 'separate'] as const).entries()) {
       const p = randomProblem(300 + k, 70, end, { deadlines: k === 1, service: true });
       const r = solver.solve(p, { seed: 2, maxIterations: 250, stallIterations: 0xffffffff, timeLimitMs: 0, report: true });
@@ -161,6 +161,9 @@ describe('solver ABI', () => {
     assert.deepEqual(Status, {
       OK: 0, BAD_SIZE: 1, BAD_LENGTH: 2, NEGATIVE_DURATION: 3, NEGATIVE_SERVICE: 4,
       BAD_DEADLINE: 5, BAD_FLAG: 6, BAD_TIME_LIMIT: 7, NULL_POINTER: 8, MISALIGNED: 9,
+      NO_VEHICLES: 10, TOO_MANY_VEHICLES: 11, NO_JOBS: 12, BAD_MATRIX: 13, NEGATIVE_VALUE: 14,
+      BAD_LOCATION: 15, NEGATIVE_QUANTITY: 16, BAD_WINDOW: 17, BAD_VEHICLE_INDEX: 18,
+      BAD_OBJECTIVE: 19, TOO_MANY_DIMENSIONS: 20, BAD_NUMBER: 21,
     });
   });
 });

@@ -10,7 +10,7 @@
  * below. ABI 1 reports neither events nor the time to the final route: the
  * report then samples the anytime curve from the budgets and says so.
  */
-import { ABI_VERSION, WasmSolver } from '../../../src/solver/abi.ts';
+import { SUPPORTED_ABI_VERSIONS, WasmSolver } from '../../../src/solver/abi.ts';
 import type { SolveProblem } from '../../../src/solver/types.ts';
 import type { ImprovementEvent, SolveOutcome } from './types.ts';
 
@@ -35,7 +35,8 @@ export function moduleAbiVersion(module: WebAssembly.Module): number {
 }
 
 export function wasmSolve(module: WebAssembly.Module, abiVersion: number, problem: SolveProblem, o: WasmSolveOptions): SolveOutcome {
-  if (abiVersion === ABI_VERSION) {
+  // ABI 2 and later share the single-route exports and their report
+  if (abiVersion >= 2 && SUPPORTED_ABI_VERSIONS.includes(abiVersion)) {
     const t0 = performance.now();
     // report: the solver's improvement events and the time it first reached its final route (ABI 2)
     const r = new WasmSolver(module).solve(problem, { seed: o.seed, timeLimitMs: o.budgetMs, maxIterations: o.maxIterations ?? 0, report: true });
@@ -52,7 +53,7 @@ export function wasmSolve(module: WebAssembly.Module, abiVersion: number, proble
     };
   }
   if (abiVersion === 1) return solveAbi1(module, problem, o);
-  throw new Error(`solver module speaks ABI ${abiVersion}; this checkout reads ABI ${ABI_VERSION} and 1`);
+  throw new Error(`solver module speaks ABI ${abiVersion}; this checkout reads ABI ${SUPPORTED_ABI_VERSIONS.join(', ')}`);
 }
 
 function readTimeToFinal(r: Record<string, unknown>): number | null {

@@ -12,11 +12,13 @@
 //! - `local_search`: granular descent
 //! - `driver`: ruin-and-recreate under simulated annealing
 //! - `reasons`: reason codes of unassigned jobs
+//! - `flat`: the flat arrays of the WebAssembly ABI (`ffi::solve_fleet`) and the native CLI
 //! - `solomon`: Solomon VRPTW instances (parser, scaled problem, double-precision check)
 //!
 //! Single-route calls (`crate::solve`) do not use this module.
 
 pub mod driver;
+pub mod flat;
 pub mod insertion;
 pub mod local_search;
 pub mod model;

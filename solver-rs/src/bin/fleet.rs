@@ -1,0 +1,107 @@
+//! Native CLI for the fleet solver: solve problem files in the flat form of
+//! the WebAssembly ABI (`fleet::flat`, the same decoding and encoding) and
+//! print one JSON line per file: `{"status":0,"out":[...]}` (the output array
+//! of `solve_fleet`) or `{"status":N}`. No time limit is used, so the result
+//! is deterministic and must equal the WASM build's for the same input.
+//!
+//! File format (whitespace-separated numbers):
+//!   locations vehicles jobs dims has_distance has_allowed seed max_iterations
+//!   vehicle_cost duration_weight distance_weight
+//!   locations² travel times, then locations² distances if has_distance
+//!   5 × vehicles vehicle fields, 5 × jobs job fields
+//!   vehicles × dims capacities, jobs × dims demands
+//!   2 × jobs allowed-vehicle mask words if has_allowed
+#![deny(unsafe_code)]
+
+use route_solver::fleet::{flat, FleetParams, FleetProblem};
+use route_solver::NativeClock;
+
+fn main() {
+    let paths: Vec<String> = std::env::args().skip(1).collect();
+    if paths.is_empty() {
+        eprintln!("usage: fleet FILE...");
+        std::process::exit(2);
+    }
+    for path in paths {
+        match solve_file(&path) {
+            Ok(out) => {
+                let cells: Vec<String> = out.iter().map(|x| format!("{}", x)).collect();
+                println!("{{\"status\":0,\"out\":[{}]}}", cells.join(","));
+            }
+            Err(status) => println!("{{\"status\":{}}}", status),
+        }
+    }
+}
+
+fn fail(msg: &str) -> ! {
+    eprintln!("fleet: {}", msg);
+    std::process::exit(2)
+}
+
+fn solve_file(path: &str) -> Result<Vec<f64>, i32> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| fail(&format!("cannot read {}: {}", path, e)));
+    let nums: Vec<f64> = text
+        .split_whitespace()
+        .map(|t| {
+            t.parse::<f64>()
+                .unwrap_or_else(|_| fail(&format!("bad number {:?}", t)))
+        })
+        .collect();
+    let mut at = 0usize;
+    let mut take = |k: usize| -> &[f64] {
+        if at + k > nums.len() {
+            fail("truncated file");
+        }
+        at += k;
+        &nums[at - k..at]
+    };
+    let h: Vec<usize> = take(8).iter().map(|&x| x as usize).collect();
+    let (m, nv, nj, dims, has_distance, has_allowed) =
+        (h[0], h[1], h[2], h[3], h[4] == 1, h[5] == 1);
+    let (seed, max_iterations) = (h[6] as u64, h[7] as u64);
+    let o = take(3);
+    let objective = [o[0], o[1], o[2]];
+    let to_i32 = |xs: &[f64]| xs.iter().map(|&x| x as i32).collect::<Vec<i32>>();
+    let travel = to_i32(take(m * m));
+    let distance = if has_distance {
+        Some(to_i32(take(m * m)))
+    } else {
+        None
+    };
+    let vehicles = take(flat::VEHICLE_FIELDS * nv).to_vec();
+    let jobs = take(flat::JOB_FIELDS * nj).to_vec();
+    let capacity = take(nv * dims).to_vec();
+    let demand = take(nj * dims).to_vec();
+    let allowed: Option<Vec<u32>> = if has_allowed {
+        Some(take(2 * nj).iter().map(|&x| x as u32).collect())
+    } else {
+        None
+    };
+    if at != nums.len() {
+        fail(&format!("{} numbers left over", nums.len() - at));
+    }
+    let input = flat::decode(&flat::FlatInput {
+        locations: m,
+        travel: &travel,
+        distance: distance.as_deref(),
+        vehicles: &vehicles,
+        jobs: &jobs,
+        dims,
+        capacity: &capacity,
+        demand: &demand,
+        allowed: allowed.as_deref(),
+        objective,
+    })?;
+    let problem = FleetProblem::new(&input).map_err(flat::status_of)?;
+    let params = FleetParams {
+        seed,
+        time_limit_ms: 0.0,
+        max_iterations,
+        settings: Default::default(),
+    };
+    let sol = route_solver::fleet::solve(&problem, &params, &NativeClock::new());
+    let mut out = vec![0.0; flat::out_len(nv, nj)];
+    flat::encode(&problem, &sol, &mut out);
+    Ok(out)
+}

@@ -1,0 +1,236 @@
+//! The flat form of a fleet problem and of its answer: the arrays that cross
+//! the WebAssembly boundary (`ffi::solve_fleet`, ABI 3) and the native CLI
+//! (`bin/fleet.rs`). Safe code, shared by both so that they decode and
+//! encode identically.
+//!
+//! Integer quantities travel as f64 (exact up to 2^53, no BigInt in the
+//! host); they must be integers. -1 means "none" where a field is optional.
+//!
+//! Input:
+//!   travel     i32[m*m] row-major travel times, -1 = unreachable
+//!   distance   i32[m*m] or absent (= travel), for the objective
+//!   vehicles   f64[VEHICLE_FIELDS * nv]: start, end (-1 open), shift start,
+//!              shift end (-1 none), max stops (-1 none)
+//!   jobs       f64[JOB_FIELDS * nj]: location, service, ready, due (-1 none),
+//!              deadline (-1 none)
+//!   capacity   f64[nv * dims], demand f64[nj * dims] (absent when dims = 0)
+//!   allowed    u32[2 * nj] or absent (all): per job the allowed-vehicle
+//!              mask, low 32 bits then high 32 bits
+//!   objective  vehicle cost, duration weight, distance weight
+//!
+//! Output, f64[out_len(nv, nj)]:
+//!   [0] unassigned jobs  [1] total lateness  [2] main cost  [3] iterations
+//!   [4] iteration of the returned solution  [5] vehicles used
+//!   [6] total duration   [7] total distance
+//!   then per vehicle v (ROUTE_FIELDS each): jobs, duration, distance, lateness
+//!   then the routes' job indices, vehicle after vehicle
+//!   then the routes' service start times, in the same order
+//!   then (job, reason code) per unassigned job (reasons::Reason as a number)
+
+use super::driver::FleetSolution;
+use super::model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
+use super::solution::{lateness_of, schedule_of};
+
+pub const VEHICLE_FIELDS: usize = 5;
+pub const JOB_FIELDS: usize = 5;
+pub const OUT_HEAD: usize = 8;
+pub const ROUTE_FIELDS: usize = 4;
+
+/// Status codes of `solve_fleet` (after the single-route ones, 0–9).
+pub const STATUS_NO_VEHICLES: i32 = 10;
+pub const STATUS_TOO_MANY_VEHICLES: i32 = 11;
+pub const STATUS_NO_JOBS: i32 = 12;
+pub const STATUS_BAD_MATRIX: i32 = 13;
+pub const STATUS_NEGATIVE_VALUE: i32 = 14;
+pub const STATUS_BAD_LOCATION: i32 = 15;
+pub const STATUS_NEGATIVE_QUANTITY: i32 = 16;
+pub const STATUS_BAD_WINDOW: i32 = 17;
+pub const STATUS_BAD_VEHICLE_INDEX: i32 = 18;
+pub const STATUS_BAD_OBJECTIVE: i32 = 19;
+pub const STATUS_TOO_MANY_DIMENSIONS: i32 = 20;
+/// A field that is not an integer in [-2^53, 2^53].
+pub const STATUS_BAD_NUMBER: i32 = 21;
+
+pub fn status_of(e: FleetError) -> i32 {
+    match e {
+        FleetError::NoVehicles => STATUS_NO_VEHICLES,
+        FleetError::TooManyVehicles => STATUS_TOO_MANY_VEHICLES,
+        FleetError::NoJobs => STATUS_NO_JOBS,
+        FleetError::BadMatrix => STATUS_BAD_MATRIX,
+        FleetError::NegativeValue => STATUS_NEGATIVE_VALUE,
+        FleetError::BadLocation => STATUS_BAD_LOCATION,
+        FleetError::NegativeQuantity => STATUS_NEGATIVE_QUANTITY,
+        FleetError::BadWindow => STATUS_BAD_WINDOW,
+        FleetError::BadVehicleIndex => STATUS_BAD_VEHICLE_INDEX,
+        FleetError::BadObjective => STATUS_BAD_OBJECTIVE,
+        FleetError::TooManyDimensions => STATUS_TOO_MANY_DIMENSIONS,
+    }
+}
+
+pub struct FlatInput<'a> {
+    pub locations: usize,
+    pub travel: &'a [i32],
+    pub distance: Option<&'a [i32]>,
+    pub vehicles: &'a [f64],
+    pub jobs: &'a [f64],
+    pub dims: usize,
+    pub capacity: &'a [f64],
+    pub demand: &'a [f64],
+    pub allowed: Option<&'a [u32]>,
+    pub objective: [f64; 3],
+}
+
+/// Output length for nv vehicles and nj jobs.
+pub fn out_len(nv: usize, nj: usize) -> usize {
+    OUT_HEAD + ROUTE_FIELDS * nv + 2 * nj
+}
+
+const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
+
+fn int(x: f64) -> Result<i64, i32> {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() <= MAX_EXACT {
+        Ok(x as i64)
+    } else {
+        Err(STATUS_BAD_NUMBER)
+    }
+}
+
+/// -1 = None; other negatives are passed on for the model to reject.
+fn optional(x: f64) -> Result<Option<i64>, i32> {
+    let v = int(x)?;
+    Ok(if v == -1 { None } else { Some(v) })
+}
+
+/// A location or count; negative → `neg`.
+fn index(x: f64, neg: i32) -> Result<usize, i32> {
+    let v = int(x)?;
+    if v < 0 {
+        Err(neg)
+    } else {
+        Ok(v as usize)
+    }
+}
+
+pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
+    let m = f.locations;
+    if f.travel.len() != m * m || f.distance.map_or(false, |d| d.len() != m * m) {
+        return Err(STATUS_BAD_MATRIX);
+    }
+    let nv = f.vehicles.len() / VEHICLE_FIELDS;
+    let nj = f.jobs.len() / JOB_FIELDS;
+    if f.capacity.len() != nv * f.dims
+        || f.demand.len() != nj * f.dims
+        || f.allowed.map_or(false, |a| a.len() != 2 * nj)
+    {
+        return Err(STATUS_BAD_MATRIX);
+    }
+    let mut vehicles = Vec::with_capacity(nv);
+    for v in 0..nv {
+        let r = &f.vehicles[v * VEHICLE_FIELDS..(v + 1) * VEHICLE_FIELDS];
+        let end = optional(r[1])?;
+        let max_stops = optional(r[4])?;
+        vehicles.push(VehicleInput {
+            start: index(r[0], STATUS_BAD_LOCATION)?,
+            end: match end {
+                None => None,
+                Some(e) if e < 0 => return Err(STATUS_BAD_LOCATION),
+                Some(e) => Some(e as usize),
+            },
+            shift_start: int(r[2])?,
+            shift_end: optional(r[3])?,
+            capacity: f.capacity[v * f.dims..(v + 1) * f.dims]
+                .iter()
+                .map(|&c| int(c))
+                .collect::<Result<_, _>>()?,
+            max_stops: match max_stops {
+                None => None,
+                Some(k) if k < 0 => return Err(STATUS_NEGATIVE_QUANTITY),
+                Some(k) => Some(k as usize),
+            },
+        });
+    }
+    let mut jobs = Vec::with_capacity(nj);
+    for j in 0..nj {
+        let r = &f.jobs[j * JOB_FIELDS..(j + 1) * JOB_FIELDS];
+        let allowed = f.allowed.map(|a| {
+            let mask = a[2 * j] as u64 | (a[2 * j + 1] as u64) << 32;
+            (0..64).filter(|&b| mask & (1u64 << b) != 0).collect()
+        });
+        jobs.push(JobInput {
+            location: index(r[0], STATUS_BAD_LOCATION)?,
+            service: int(r[1])?,
+            ready: int(r[2])?,
+            due: optional(r[3])?,
+            deadline: optional(r[4])?,
+            demand: f.demand[j * f.dims..(j + 1) * f.dims]
+                .iter()
+                .map(|&q| int(q))
+                .collect::<Result<_, _>>()?,
+            allowed,
+        });
+    }
+    let [vehicle_cost, duration_weight, distance_weight] = f.objective;
+    Ok(FleetInput {
+        locations: m,
+        travel: f.travel.iter().map(|&x| x as i64).collect(),
+        distance: f.distance.map(|d| d.iter().map(|&x| x as i64).collect()),
+        vehicles,
+        jobs,
+        objective: Objective {
+            vehicle_cost: int(vehicle_cost)?,
+            duration_weight: int(duration_weight)?,
+            distance_weight: int(distance_weight)?,
+        },
+    })
+}
+
+/// Write a solution of problem `p` into `out` (length `out_len`).
+pub fn encode(p: &FleetProblem, sol: &FleetSolution, out: &mut [f64]) {
+    let nv = p.vehicles.len();
+    let mut head = [0f64; OUT_HEAD];
+    head[0] = sol.cost.unassigned as f64;
+    head[1] = sol.cost.lateness as f64;
+    head[2] = sol.cost.main as f64;
+    head[3] = sol.iterations as f64;
+    head[4] = sol.best_iteration as f64;
+    let mut jobs_at = OUT_HEAD + ROUTE_FIELDS * nv;
+    let assigned: usize = sol.routes.iter().map(|r| r.len()).sum();
+    let mut starts_at = jobs_at + assigned;
+    for (v, route) in sol.routes.iter().enumerate() {
+        let (duration, distance, lateness) = if route.is_empty() {
+            (0, 0, 0)
+        } else {
+            let veh = &p.vehicles[v];
+            let (starts, back) = schedule_of(p, v, route);
+            let mut at = veh.start;
+            let mut distance = 0;
+            for &j in route.iter() {
+                let loc = p.jobs[j as usize].loc;
+                distance += p.d(at, loc);
+                at = loc;
+            }
+            distance += p.d(at, veh.end);
+            for (&j, &s) in route.iter().zip(&starts) {
+                out[jobs_at] = j as f64;
+                out[starts_at] = s as f64;
+                jobs_at += 1;
+                starts_at += 1;
+            }
+            head[5] += 1.0;
+            (back - veh.shift_start, distance, lateness_of(p, v, route))
+        };
+        head[6] += duration as f64;
+        head[7] += distance as f64;
+        let r = OUT_HEAD + ROUTE_FIELDS * v;
+        out[r] = route.len() as f64;
+        out[r + 1] = duration as f64;
+        out[r + 2] = distance as f64;
+        out[r + 3] = lateness as f64;
+    }
+    for &(j, reason) in &sol.unassigned {
+        out[starts_at] = j as f64;
+        out[starts_at + 1] = reason as i32 as f64;
+        starts_at += 2;
+    }
+    out[..OUT_HEAD].copy_from_slice(&head);
+}
