@@ -3,3 +3,6 @@ export { loadSolver, compileSolverModule, DEFAULT_WASM_PATH, type InThreadSolver
 export { SolverError, type SolverErrorCode } from './errors.js';
 export { ABI_VERSION, EVENT_CAPACITY, MAX_SIZE, OPERATOR_NAMES, REPORT_LEN, Status, statusName, type WasmSolverOptions } from './abi.js';
 export type { Improvement, OperatorCounter, OperatorName, SolveOptions, SolveProblem, SolveReport, SolveResult, SolverPoolOptions } from './types.js';
+export { solveFleet, checkFleetProblem, REASONS as FLEET_REASONS } from './fleet-abi.js';
+export { DISTANCE_OBJECTIVE, SERVICE_OBJECTIVE } from './fleet-types.js';
+export type { FleetCostParts, FleetJob, FleetObjective, FleetOptions, FleetProblem, FleetResult, FleetRoute, FleetVehicle, UnassignedReason } from './fleet-types.js';

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { assetPath } from '../assets.ts';
 import { WasmSolver, checkModule, type WasmSolverOptions } from './abi.ts';
 import { SolverError } from './errors.ts';
+import { solveFleet } from './fleet-abi.ts';
+import type { FleetOptions, FleetProblem, FleetResult } from './fleet-types.ts';
 import type { SolveOptions, SolveProblem, SolveResult } from './types.ts';
 
 /** The committed module (data/solver/solver.wasm), wherever the service runs from. */
@@ -30,6 +32,8 @@ export interface InThreadSolver {
   /** ABI version of the loaded module (1 = older build without reports). */
   readonly abiVersion: number;
   solve(problem: SolveProblem, options?: SolveOptions): SolveResult;
+  /** Plan several vehicles (ABI 3; SolverError 'unsupported' on older modules). */
+  solveFleet(problem: FleetProblem, options?: FleetOptions): FleetResult;
   /** Calls the module's trap_for_test export (tests). */
   trapForTest(): void;
 }
@@ -55,6 +59,7 @@ export function loadSolver(wasmPath: string = DEFAULT_WASM_PATH, options: WasmSo
   return {
     abiVersion: inst.abiVersion,
     solve: (problem, options = {}) => guard(() => inst.solve(problem, options)),
+    solveFleet: (problem, options = {}) => guard(() => solveFleet(inst, problem, options)),
     trapForTest: () => guard(() => inst.trapForTest()),
   };
 }

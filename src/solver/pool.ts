@@ -5,16 +5,18 @@ import { Piscina } from 'piscina';
 import { solverWorkerFile } from '../assets.js';
 import { checkProblem } from './abi.js';
 import { SolverError, type SolverErrorCode } from './errors.js';
+import { checkFleetProblem } from './fleet-abi.js';
+import type { FleetOptions, FleetProblem, FleetResult } from './fleet-types.js';
 import { DEFAULT_WASM_PATH, compileSolverModule } from './load.js';
 import type { SolveOptions, SolveProblem, SolveResult, SolverPoolOptions } from './types.js';
-import type { Task, TaskResult } from './worker.js';
+import type { FleetTaskResult, Task, TaskResult } from './worker.js';
 
 /**
  * Worker-thread pool running the WebAssembly solver. The module is compiled
  * once here and handed to each worker, which instantiates it once.
  */
 export class SolverPool {
-  private readonly piscina: Piscina<Task, TaskResult>;
+  private readonly piscina: Piscina<Task, TaskResult | FleetTaskResult>;
   private readonly defaultTimeLimitMs: number;
   private readonly maxQueue: number;
   readonly size: number;
@@ -27,7 +29,7 @@ export class SolverPool {
     this.size = Math.max(1, Math.floor(o.size ?? availableParallelism()));
     this.defaultTimeLimitMs = o.defaultTimeLimitMs ?? 1000;
     this.maxQueue = o.maxQueue ?? Number.POSITIVE_INFINITY;
-    this.piscina = new Piscina<Task, TaskResult>({
+    this.piscina = new Piscina<Task, TaskResult | FleetTaskResult>({
       filename: solverWorkerFile(),
       minThreads: this.size,
       maxThreads: this.size,
@@ -72,22 +74,39 @@ export class SolverPool {
       stallIterations: opts.stallIterations,
       report: opts.report,
     };
-    const r = await this.dispatch(task, o.signal);
+    const r = (await this.dispatch(task, o.signal)) as TaskResult;
     if (!r.ok) throw fromResult(r);
     const result: SolveResult = { order: r.order, latenessS: r.latenessS, durationS: r.durationS, solveMs: r.solveMs, iterations: r.iterations };
     if (r.report) result.report = r.report;
     return result;
   }
 
+  /**
+   * Plan several vehicles on a worker (module of ABI 3). Same queue, abort and
+   * default time limit as `solve`; a bad problem rejects with 'invalid_input' before it is queued.
+   */
+  async solveFleet(p: FleetProblem, o: FleetOptions = {}): Promise<FleetResult> {
+    if (this.closed) throw new SolverError('closed', 'solver pool is closed');
+    const timeLimitMs = o.timeLimitMs ?? this.defaultTimeLimitMs;
+    checkFleetProblem(p, { ...o, timeLimitMs });
+    if (this.inFlight - this.size >= this.maxQueue) {
+      throw new SolverError('queue_full', `solver queue is full (${this.maxQueue} waiting)`);
+    }
+    if (o.signal?.aborted) throw new SolverError('aborted', 'solve aborted');
+    const r = (await this.dispatch({ kind: 'fleet', problem: p, seed: o.seed, timeLimitMs, maxIterations: o.maxIterations }, o.signal)) as FleetTaskResult;
+    if (!r.ok) throw fromResult(r);
+    return r.fleet;
+  }
+
   /** Test hook: make a worker's instance trap. Rejects with SolverError('trap'). */
   async trapForTest(): Promise<never> {
-    const r = await this.dispatch({ kind: 'trap' });
+    const r = (await this.dispatch({ kind: 'trap' })) as TaskResult;
     throw fromResult(r.ok ? { ok: false, code: 'worker_failed', message: 'trap task succeeded', instances: r.instances } : r);
   }
 
   /** Number of WebAssembly instances the worker that runs this probe has created (tests). */
   async instancesForTest(): Promise<number> {
-    const r = await this.dispatch({ kind: 'solve', durations: new Int32Array(1), size: 1, serviceS: new Int32Array(0), deadlineS: new Int32Array(0), hasEnd: false, timeLimitMs: 0 });
+    const r = (await this.dispatch({ kind: 'solve', durations: new Int32Array(1), size: 1, serviceS: new Int32Array(0), deadlineS: new Int32Array(0), hasEnd: false, timeLimitMs: 0 })) as TaskResult;
     return r.instances;
   }
 
@@ -97,7 +116,7 @@ export class SolverPool {
     await this.piscina.destroy();
   }
 
-  private async dispatch(task: Task, signal?: AbortSignal): Promise<TaskResult> {
+  private async dispatch(task: Task, signal?: AbortSignal): Promise<TaskResult | FleetTaskResult> {
     // Typed arrays are structured-cloned (one memcpy each); the caller keeps its buffers.
     // An abort drops a waiting task, or terminates the worker running it (piscina
     // replaces the thread).
@@ -114,6 +133,6 @@ export class SolverPool {
   }
 }
 
-function fromResult(r: Extract<TaskResult, { ok: false }>): SolverError {
+function fromResult(r: Extract<TaskResult | FleetTaskResult, { ok: false }>): SolverError {
   return new SolverError(r.code as SolverErrorCode, r.message, r.status, r.statusName);
 }

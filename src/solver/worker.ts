@@ -7,6 +7,8 @@ import { workerData } from 'node:worker_threads';
 
 import { WasmSolver } from './abi.ts';
 import { SolverError } from './errors.ts';
+import { solveFleet } from './fleet-abi.ts';
+import type { FleetProblem, FleetResult } from './fleet-types.ts';
 import type { SolveReport } from './types.ts';
 
 export interface SolveTask {
@@ -25,7 +27,18 @@ export interface SolveTask {
 export interface TrapTask {
   kind: 'trap';
 }
-export type Task = SolveTask | TrapTask;
+export interface FleetTask {
+  kind: 'fleet';
+  problem: FleetProblem;
+  seed?: number;
+  timeLimitMs: number;
+  maxIterations?: number;
+}
+export type Task = SolveTask | TrapTask | FleetTask;
+
+export type FleetTaskResult =
+  | { ok: true; fleet: FleetResult; instances: number }
+  | { ok: false; code: string; message: string; status?: number; statusName?: string; instances: number };
 
 export type TaskResult =
   | { ok: true; order: number[]; latenessS: number; durationS: number; iterations: number; solveMs: number; report?: SolveReport; instances: number }
@@ -43,9 +56,12 @@ function instance(): WasmSolver {
   return solver;
 }
 
-export default function run(task: Task): TaskResult {
+export default function run(task: Task): TaskResult | FleetTaskResult {
   try {
     const s = instance();
+    if (task.kind === 'fleet') {
+      return { ok: true, fleet: solveFleet(s, task.problem, task), instances };
+    }
     if (task.kind === 'trap') {
       s.trapForTest();
       return { ok: false, code: 'trap', message: 'trap_for_test returned', instances };

@@ -1,0 +1,114 @@
+/**
+ * Types of the fleet solver (several vehicles, capacities, time windows, shifts).
+ * Times are integers in the matrix's unit (seconds for the service; the Solomon
+ * bench uses a fixed-point scale). Locations are indices into the matrices.
+ */
+
+export interface FleetVehicle {
+  /** Matrix index of the start. */
+  start: number;
+  /** Matrix index of the end; absent = the route ends after its last service (open). */
+  end?: number;
+  /** Departure time (every vehicle leaves at its shift start). Default 0. */
+  shiftStart?: number;
+  /** Latest return at the end (or after the last service when open); absent = no limit. */
+  shiftEnd?: number;
+  /** One value per demand dimension (missing dimensions count as 0). */
+  capacity?: number[];
+  maxStops?: number;
+}
+
+export interface FleetJob {
+  /** Matrix index of the job. */
+  location: number;
+  /** Service time. Default 0. */
+  service?: number;
+  /** Earliest start of service (waiting allowed). Default 0. */
+  ready?: number;
+  /** Latest start of service (hard); absent = none. */
+  due?: number;
+  /** Soft deadline on the start of service (lateness beyond it); absent = none. */
+  deadline?: number;
+  /** One value per demand dimension. */
+  demand?: number[];
+  /** Vehicle indices allowed to serve the job; absent = all. */
+  allowedVehicles?: number[];
+}
+
+/**
+ * After assigned jobs (most first) and total lateness (least first), the
+ * solver minimises vehicleCost × vehicles used + durationWeight × total
+ * duration + distanceWeight × total distance.
+ */
+export interface FleetObjective {
+  vehicleCost: number;
+  durationWeight: number;
+  distanceWeight: number;
+}
+
+/** The service's objective: vehicles used, then total duration (a vehicle costs 2^40 time units). */
+export const SERVICE_OBJECTIVE: FleetObjective = { vehicleCost: 2 ** 40, durationWeight: 1, distanceWeight: 0 };
+/** Total distance only. */
+export const DISTANCE_OBJECTIVE: FleetObjective = { vehicleCost: 0, durationWeight: 0, distanceWeight: 1 };
+
+export interface FleetProblem {
+  /** Matrix side. */
+  locations: number;
+  /** locations² row-major travel times; -1 = unreachable. */
+  travel: Int32Array;
+  /** locations² distances for the objective; absent = the travel times. */
+  distance?: Int32Array;
+  vehicles: FleetVehicle[];
+  jobs: FleetJob[];
+  /** Default SERVICE_OBJECTIVE. */
+  objective?: FleetObjective;
+}
+
+export interface FleetOptions {
+  /** PRNG seed (uint32). Default 1. */
+  seed?: number;
+  /** Time limit in ms; 0 = none. Used only when maxIterations is 0. */
+  timeLimitMs?: number;
+  /** Ruin-and-recreate iterations; 0 = run to the time limit (20000 when there is none either). */
+  maxIterations?: number;
+  /** Pool only: abort a waiting or running plan. */
+  signal?: AbortSignal;
+}
+
+export type UnassignedReason = 'capacity' | 'shift' | 'allowedVehicles' | 'unreachable';
+
+export interface FleetRoute {
+  /** Vehicle index. */
+  vehicle: number;
+  /** Job indices in visiting order. */
+  jobs: number[];
+  /** Service start per job (same order). */
+  starts: number[];
+  /** Return (or last departure when open) minus the shift start, waiting included. */
+  duration: number;
+  distance: number;
+  lateness: number;
+}
+
+export interface FleetCostParts {
+  unassigned: number;
+  lateness: number;
+  vehicles: number;
+  duration: number;
+  distance: number;
+  /** The objective's weighted part (vehicleCost × vehicles + ...). */
+  main: number;
+}
+
+export interface FleetResult {
+  /** One per vehicle used, by vehicle index. */
+  routes: FleetRoute[];
+  unassigned: Array<{ job: number; reason: UnassignedReason }>;
+  cost: FleetCostParts;
+  /** Ruin-and-recreate iterations performed. */
+  iterations: number;
+  /** Iteration at which the returned plan was found. */
+  bestIteration: number;
+  /** Wall time of the call (ms). */
+  solveMs: number;
+}

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+import { readFleetOut } from '../../src/solver/fleet-abi.js';
+import { SolverError, SolverPool, Status, loadSolver, type FleetProblem, type FleetResult } from '../../src/solver/index.js';
+import { checkPlan, modelOf } from '../../scripts/lib/fleet-check.js';
+import { checkSolomon, customerRoutes, parseSolomon, solomonProblem } from '../../scripts/lib/solomon.js';
+import { ROOT, findCargo } from './helpers.js';
+import { randomFleet, runNativeFleet, writeFleetFile } from './fleet-helpers.js';
+
+const SOLOMON = ['C101', 'C201', 'R101', 'R202', 'RC101', 'RC208'];
+const solomon = (name: string) => parseSolomon(readFileSync(join(ROOT, 'data/solomon', `${name}.txt`), 'utf8'));
+const RANDOM: Array<[number, number, number]> = [[1, 30, 3], [2, 60, 5], [3, 120, 8], [4, 12, 2]];
+
+/** The plan checker's verdict on a WASM answer, compared with what the solver reported. */
+function assertConsistent(p: FleetProblem, r: FleetResult, label: string): void {
+  const sims = checkPlan(modelOf(p), r.routes, r.unassigned.map((u) => u.job));
+  r.routes.forEach((route, k) => {
+    assert.deepEqual(route.starts, sims[k].starts, `${label}: vehicle ${route.vehicle} schedule`);
+    assert.equal(route.duration, sims[k].duration, `${label}: vehicle ${route.vehicle} duration`);
+    assert.equal(route.distance, sims[k].distance, `${label}: vehicle ${route.vehicle} distance`);
+    assert.equal(route.lateness, sims[k].lateness, `${label}: vehicle ${route.vehicle} lateness`);
+    assert.ok(route.jobs.length > 0, `${label}: a route of an unused vehicle`);
+  });
+  const sum = (f: (x: FleetResult['routes'][number]) => number) => r.routes.reduce((s, x) => s + f(x), 0);
+  assert.deepEqual(
+    [r.cost.unassigned, r.cost.vehicles, r.cost.duration, r.cost.distance, r.cost.lateness],
+    [r.unassigned.length, r.routes.length, sum((x) => x.duration), sum((x) => x.distance), sum((x) => x.lateness)],
+    `${label}: cost parts`,
+  );
+  const ob = p.objective!;
+  assert.equal(r.cost.main, ob.vehicleCost * r.cost.vehicles + ob.durationWeight * r.cost.duration + ob.distanceWeight * r.cost.distance, `${label}: main cost`);
+}
+
+describe('fleet solver (WASM)', () => {
+  const solver = loadSolver();
+
+  it('native and WASM builds give identical plans at fixed iterations (Solomon and random days)', { skip: findCargo() === null ? 'no cargo found' : false, timeout: 900_000 }, () => {
+    const cases: Array<{ name: string; p: FleetProblem; seed: number; iters: number }> = [
+      ...SOLOMON.map((name, k) => ({ name, p: solomonProblem(solomon(name), k === 1), seed: k + 1, iters: 150 })),
+      ...RANDOM.map(([seed, n, v]) => ({ name: `random-${seed} (${n} jobs, ${v} vehicles)`, p: randomFleet(seed, n, v), seed, iters: 200 })),
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'fleet-parity-'));
+    try {
+      const files = cases.map((c, k) => writeFleetFile(join(dir, `${k}.txt`), c.p, c.seed, c.iters));
+      const native = runNativeFleet(findCargo()!, files);
+      assert.equal(native.length, cases.length);
+      cases.forEach((c, k) => {
+        assert.equal(native[k].status, 0, c.name);
+        const { solveMs: _ms, ...wasm } = solver.solveFleet(c.p, { seed: c.seed, maxIterations: c.iters, timeLimitMs: 0 });
+        assert.deepEqual(wasm, readFleetOut(Float64Array.from(native[k].out!), c.p.vehicles.length), `${c.name}: plans differ`);
+        assert.equal(wasm.iterations, c.iters);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('random days: capacity never exceeded, every job once or unassigned, schedules follow the matrix, reasons', () => {
+    for (const [seed, n, v] of [...RANDOM, [5, 40, 4], [6, 80, 10]] as Array<[number, number, number]>) {
+      const p = randomFleet(seed, n, v);
+      const r = solver.solveFleet(p, { seed, maxIterations: 300 });
+      assertConsistent(p, r, `random-${seed}`);
+      const reason = new Map(r.unassigned.map((u) => [u.job, u.reason]));
+      assert.equal(reason.get(0), 'allowedVehicles', `random-${seed}: job 0 has no allowed vehicle`);
+      assert.equal(reason.get(1), 'capacity', `random-${seed}: job 1 is heavier than every vehicle`);
+      assert.equal(reason.get(n - 1), 'unreachable', `random-${seed}: the last job's location cannot be reached`);
+    }
+  });
+
+  it('Solomon: plans are feasible in unrounded doubles, every customer served', () => {
+    for (const [k, name] of SOLOMON.entries()) {
+      const inst = solomon(name);
+      const p = solomonProblem(inst, k % 2 === 1);
+      const r = solver.solveFleet(p, { seed: 1, maxIterations: 200 });
+      assert.equal(r.unassigned.length, 0, name);
+      assertConsistent(p, r, name);
+      const { distance } = checkSolomon(inst, customerRoutes(r.routes));
+      assert.ok(Math.abs(distance - r.cost.distance / 100_000) < 0.01, `${name}: ${distance} vs ${r.cost.distance}`);
+    }
+  });
+
+  it('the checker catches a broken plan (so the checks above can fail)', () => {
+    const inst = solomon('C101');
+    const p = solomonProblem(inst);
+    const r = solver.solveFleet(p, { seed: 1, maxIterations: 50 });
+    const routes = customerRoutes(r.routes);
+    assert.throws(() => checkSolomon(inst, [...routes.slice(1), [...routes[0]].reverse()]), /after its due|capacity/);
+    assert.throws(() => checkSolomon(inst, routes.slice(1)), /neither in a route/);
+    const q = randomFleet(1, 30, 3);
+    const s = solver.solveFleet(q, { seed: 1, maxIterations: 100 });
+    const heavy = s.routes.map((x) => ({ vehicle: x.vehicle, jobs: x.jobs }));
+    heavy[0] = { vehicle: heavy[0].vehicle, jobs: [...heavy[0].jobs, 1] };
+    assert.throws(() => checkPlan(modelOf(q), heavy, s.unassigned.map((u) => u.job).filter((j) => j !== 1)), /capacity|not allowed|after/);
+  });
+
+  it('bad problems are rejected with their status before or inside the module', () => {
+    const p = randomFleet(1, 10, 2);
+    const bad = (q: FleetProblem, status: number) =>
+      assert.throws(() => solver.solveFleet(q), (e: unknown) => e instanceof SolverError && e.code === 'invalid_input' && e.status === status);
+    bad({ ...p, vehicles: [] }, Status.NO_VEHICLES);
+    bad({ ...p, jobs: [] }, Status.NO_JOBS);
+    bad({ ...p, travel: new Int32Array(3) }, Status.BAD_MATRIX);
+    bad({ ...p, jobs: [{ location: 99 }] }, Status.BAD_LOCATION);
+    bad({ ...p, jobs: [{ location: 1, ready: 10, due: 5 }] }, Status.BAD_WINDOW);
+    bad({ ...p, jobs: [{ location: 1, demand: [-1] }] }, Status.NEGATIVE_QUANTITY);
+    bad({ ...p, jobs: [{ location: 1, service: 1.5 }] }, Status.BAD_NUMBER);
+    bad({ ...p, jobs: [{ location: 1, allowedVehicles: [2] }] }, Status.BAD_VEHICLE_INDEX);
+    bad({ ...p, objective: { vehicleCost: -1, durationWeight: 0, distanceWeight: 0 } }, Status.BAD_OBJECTIVE);
+    // the solver still works afterwards
+    assertConsistent(p, solver.solveFleet(p, { maxIterations: 20 }), 'after errors');
+  });
+
+  it('runs in the worker pool with the same result as in-thread', async () => {
+    const pool = new SolverPool({ size: 1 });
+    try {
+      const p = randomFleet(2, 60, 5);
+      const { solveMs: _a, ...inPool } = await pool.solveFleet(p, { seed: 4, maxIterations: 150 });
+      const { solveMs: _b, ...inThread } = solver.solveFleet(p, { seed: 4, maxIterations: 150 });
+      assert.deepEqual(inPool, inThread);
+      await assert.rejects(pool.solveFleet({ ...p, vehicles: [] }), (e: unknown) => e instanceof SolverError && e.code === 'invalid_input');
+      const ac = new AbortController();
+      ac.abort();
+      await assert.rejects(pool.solveFleet(p, { signal: ac.signal }), (e: unknown) => e instanceof SolverError && e.code === 'aborted');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a module of ABI 2 (the previous build) still loads and solves single routes; plans say unsupported', (t) => {
+    let bytes: Buffer;
+    try {
+      bytes = execFileSync('git', ['show', '85df514:data/solver/solver.wasm'], { cwd: ROOT, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      t.skip('the ABI 2 build is not in this checkout\'s history');
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'abi2-'));
+    try {
+      const file = join(dir, 'abi2.wasm');
+      writeFileSync(file, bytes);
+      const old = loadSolver(file);
+      assert.equal(old.abiVersion, 2);
+      assert.equal(old.solve({ durations: new Int32Array([0, 5, 5, 0]), size: 2, serviceS: new Int32Array(1), deadlineS: new Int32Array([-1]), hasEnd: false }).order.length, 1);
+      assert.throws(() => old.solveFleet(randomFleet(1, 5, 1)), (e: unknown) => e instanceof SolverError && e.code === 'unsupported');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
