@@ -25,6 +25,9 @@
  *   the final route was first reached either way.
  * --cpu-clock: the module's clock counts this process's CPU time (process.cpuUsage)
  *   instead of wall time, so time limits and times are comparable on a busy machine.
+ *
+ * Fleets: `--solomon DIR` runs the Solomon VRPTW bench of the fleet solver instead
+ * (scripts/lib/solomon-bench.ts, its own options and output).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -34,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { OPERATOR_NAMES } from '../src/solver/abi.js';
 import { loadSolver, DEFAULT_WASM_PATH } from '../src/solver/load.js';
 import type { OperatorName, SolveReport } from '../src/solver/types.js';
+import { parseSolomonArgs, runSolomonBench } from './lib/solomon-bench.js';
 import { closedTourProblem, loadTsplibDir, tourFromOrder, tourLength } from './lib/tsplib.js';
 
 interface Args {
@@ -116,6 +120,10 @@ interface Row {
   report?: SolveReport;
 }
 
+if (process.argv.includes('--solomon')) {
+  runSolomonBench(parseSolomonArgs(process.argv.slice(2), fail), fail);
+  process.exit(0);
+}
 const args = parseArgs(process.argv.slice(2));
 let loaded: ReturnType<typeof loadTsplibDir>;
 try {

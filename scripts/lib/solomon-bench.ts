@@ -1,0 +1,147 @@
+/**
+ * The Solomon VRPTW bench of the WebAssembly fleet solver (`bench:solver -- --solomon DIR`):
+ *
+ *   npm run --silent bench:solver -- --solomon DIR [--time-limit-ms N] [--objective distance|vehicles]
+ *        [--json] [--seed S] [--max-iterations N] [--only C1,R2,RC101] [--cpu-clock] [--wasm FILE]
+ *
+ * Hard windows (notBefore = READY TIME, due = DUE DATE), the instance's fleet
+ * (25 vehicles of its capacity), Euclidean distances, fixed point inside the
+ * solver (scripts/lib/solomon.ts). Each plan is checked in unrounded doubles
+ * by the shared plan checker; the total is printed unrounded and with each arc
+ * truncated to one decimal, `gap%` = truncated total vs bks.csv's
+ * `distance_only` (proven optima, same convention), `hgap%` = unrounded total vs
+ * the hierarchical best known `distance`. A per-class summary follows.
+ * --json: one line per instance {"instance","routes","distance","vehicles","ms"}
+ * (routes: customer numbers in visiting order, depot excluded; distance: the
+ * unrounded total, null when the plan is infeasible), then "feasible",
+ * "truncated", "gap", "iterations" as additions.
+ */
+import { loadSolver, DEFAULT_WASM_PATH } from '../../src/solver/load.ts';
+import { checkSolomon, customerRoutes, loadSolomonDir, solomonClass, solomonProblem, type SolomonInstance } from './solomon.ts';
+
+export interface SolomonArgs {
+  dir: string;
+  timeLimitMs: number;
+  maxIterations: number;
+  vehiclesFirst: boolean;
+  json: boolean;
+  seed: number;
+  only: string[];
+  cpuClock: boolean;
+  wasm: string;
+}
+
+export const SOLOMON_USAGE = 'usage: bench:solver -- --solomon DIR [--time-limit-ms N] [--objective distance|vehicles] [--json] [--seed S] [--max-iterations N] [--only C1,R2,RC101] [--cpu-clock] [--wasm FILE]';
+
+export function parseSolomonArgs(argv: string[], fail: (msg: string) => never): SolomonArgs {
+  const a: SolomonArgs = { dir: '', timeLimitMs: 1000, maxIterations: 0, vehiclesFirst: false, json: false, seed: 1, only: [], cpuClock: false, wasm: DEFAULT_WASM_PATH };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const val = () => {
+      const v = argv[++i];
+      if (v === undefined) fail(`${k} needs a value`);
+      return v;
+    };
+    const int = () => {
+      const v = Number(val());
+      if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) fail(`${k} needs an integer in 0..4294967295`);
+      return v;
+    };
+    switch (k) {
+      case '--solomon': a.dir = val(); break;
+      case '--time-limit-ms': a.timeLimitMs = int(); break;
+      case '--max-iterations': a.maxIterations = int(); break;
+      case '--objective': {
+        const o = val();
+        if (o !== 'distance' && o !== 'vehicles') fail('--objective is distance or vehicles');
+        a.vehiclesFirst = o === 'vehicles';
+        break;
+      }
+      case '--json': a.json = true; break;
+      case '--seed': a.seed = int(); break;
+      case '--only': a.only = val().split(',').map((s) => s.trim().toUpperCase()).filter(Boolean); break;
+      case '--cpu-clock': a.cpuClock = true; break;
+      case '--wasm': a.wasm = val(); break;
+      default: fail(`unknown argument ${k}\n${SOLOMON_USAGE}`);
+    }
+  }
+  if (a.timeLimitMs === 0 && a.maxIterations === 0) fail('give --time-limit-ms N or --max-iterations N');
+  return a;
+}
+
+interface Row { name: string; cls: string; feasible: boolean; gap: number; hgap: number; vehicles: number; bksVehicles: number; ms: number }
+
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((p, q) => p - q);
+  return s.length === 0 ? NaN : s[Math.floor(s.length / 2)];
+};
+
+export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): void {
+  let loaded: ReturnType<typeof loadSolomonDir>;
+  try {
+    loaded = loadSolomonDir(a.dir);
+  } catch (err) {
+    fail(`cannot read ${a.dir}: ${(err as Error).message}`);
+  }
+  const chosen = (inst: SolomonInstance) => a.only.length === 0 || a.only.includes(inst.name.toUpperCase()) || a.only.includes(solomonClass(inst.name));
+  const instances = loaded.instances.filter(chosen);
+  if (instances.length === 0) fail(`no Solomon instance (*.txt) in ${a.dir}${a.only.length ? ` matching ${a.only.join(',')}` : ''}`);
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const solver = loadSolver(a.wasm, a.cpuClock ? { clock: cpu } : {});
+  const rows: Row[] = [];
+  const pad = (cells: Array<string | number>, widths: number[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
+  const widths = [6, 4, 4, 11, 10, 9, 8, 5, 9, 7, 7, 9];
+  if (!a.json) {
+    console.log(`WASM fleet solver, objective ${a.vehiclesFirst ? 'vehicles then distance' : 'distance'}, ${a.maxIterations ? `${a.maxIterations} iterations` : `time limit ${a.timeLimitMs} ${a.cpuClock ? 'CPU ms' : 'ms'}`}, seed ${a.seed}`);
+    console.log(pad(['inst', 'ok', 'veh', 'distance', 'trunc', 'opt', 'gap%', 'bksV', 'bksDist', 'hgap%', 'ms', 'iters'], widths));
+  }
+  for (const inst of instances) {
+    const r = solver.solveFleet(solomonProblem(inst, a.vehiclesFirst), { seed: a.seed, timeLimitMs: a.maxIterations ? 0 : a.timeLimitMs, maxIterations: a.maxIterations });
+    const routes = customerRoutes(r.routes);
+    let distance = NaN;
+    let truncated = NaN;
+    let problem = '';
+    if (r.unassigned.length > 0) problem = `${r.unassigned.length} customers unassigned`;
+    else {
+      try {
+        ({ distance, tenths: truncated } = checkSolomon(inst, routes));
+      } catch (err) {
+        problem = (err as Error).message;
+      }
+    }
+    const b = loaded.bks.get(inst.name);
+    const gap = b ? (100 * (truncated - b.distanceOnly)) / b.distanceOnly : NaN;
+    const hgap = b ? (100 * (distance - b.distance)) / b.distance : NaN;
+    const feasible = problem === '';
+    rows.push({ name: inst.name, cls: solomonClass(inst.name), feasible, gap, hgap, vehicles: routes.length, bksVehicles: b?.vehicles ?? 0, ms: r.solveMs });
+    if (a.json) {
+      console.log(JSON.stringify({
+        instance: inst.name, routes, distance: feasible ? distance : null, vehicles: routes.length, ms: Math.round(r.solveMs * 10) / 10,
+        feasible, truncated: feasible ? truncated : null, gap: feasible && b ? Math.round(gap * 1e4) / 1e4 : null, iterations: r.iterations,
+      }));
+    } else {
+      const f = (x: number, d: number) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+      console.log(pad([inst.name, feasible ? 'yes' : 'NO', routes.length, f(distance, 2), f(truncated, 1), f(b?.distanceOnly ?? NaN, 1), f(gap, 2),
+        b?.vehicles ?? '-', f(b?.distance ?? NaN, 2), f(hgap, 2), r.solveMs.toFixed(0), r.iterations], widths) + (feasible ? '' : `  ${problem}`));
+    }
+  }
+  if (a.json) return;
+  console.log();
+  const sw = [6, 5, 8, 9, 10, 6, 6, 8, 10, 9];
+  console.log(pad(['class', 'n', 'feasible', 'mean gap%', 'worst gap%', 'veh', 'bksV', 'at bksV', 'mean hgap%', 'median ms'], sw));
+  const summary = (label: string, rs: Row[]) => {
+    const ok = rs.filter((r) => r.feasible);
+    console.log(pad([label, rs.length, ok.length, mean(ok.map((r) => r.gap)).toFixed(2), Math.max(...ok.map((r) => r.gap)).toFixed(2),
+      rs.reduce((s, r) => s + r.vehicles, 0), rs.reduce((s, r) => s + r.bksVehicles, 0), ok.filter((r) => r.vehicles <= r.bksVehicles).length,
+      mean(ok.map((r) => r.hgap)).toFixed(2), median(rs.map((r) => r.ms)).toFixed(0)], sw));
+  };
+  for (const cls of ['C1', 'C2', 'R1', 'R2', 'RC1', 'RC2']) {
+    const rs = rows.filter((r) => r.cls === cls);
+    if (rs.length > 0) summary(cls, rs);
+  }
+  summary('all', rows);
+}
