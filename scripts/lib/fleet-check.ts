@@ -5,7 +5,7 @@
  * doubles: integer matrices (the service) or unrounded Euclidean distances
  * (the Solomon bench) go through the same code.
  */
-import type { FleetProblem } from '../../src/solver/fleet-types.ts';
+import type { FleetProblem } from '../../src/solver/fleet-types.js';
 
 export interface CheckVehicle {
   start: number;

@@ -16,8 +16,8 @@
  * unrounded total, null when the plan is infeasible), then "feasible",
  * "truncated", "gap", "iterations" as additions.
  */
-import { loadSolver, DEFAULT_WASM_PATH } from '../../src/solver/load.ts';
-import { checkSolomon, customerRoutes, loadSolomonDir, solomonClass, solomonProblem, type SolomonInstance } from './solomon.ts';
+import { loadSolver, DEFAULT_WASM_PATH } from '../../src/solver/load.js';
+import { checkSolomon, customerRoutes, loadSolomonDir, solomonClass, solomonProblem, type SolomonInstance } from './solomon.js';
 
 export interface SolomonArgs {
   dir: string;

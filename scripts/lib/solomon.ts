@@ -7,8 +7,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { DISTANCE_OBJECTIVE, type FleetProblem } from '../../src/solver/fleet-types.ts';
-import { checkPlan, type CheckModel } from './fleet-check.ts';
+import { DISTANCE_OBJECTIVE, type FleetProblem } from '../../src/solver/fleet-types.js';
+import { checkPlan, type CheckModel } from './fleet-check.js';
 
 /** Fixed-point scale of times and distances inside the solver (travel = ceil, distance = round). */
 export const SCALE = 100_000;
