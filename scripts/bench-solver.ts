@@ -53,7 +53,7 @@ interface Args {
   cpuClock: boolean;
 }
 
-const USAGE = 'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]';
+const USAGE = 'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]\n   or: bench:solver -- --solomon DIR ... (fleets; --solomon DIR --help for its options)';
 
 function parseArgs(argv: string[]): Args {
   // --stall default: none, the budget decides (quality at a budget); --stall 0 = the solver's convergence stop

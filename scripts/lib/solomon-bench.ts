@@ -62,6 +62,9 @@ export function parseSolomonArgs(argv: string[], fail: (msg: string) => never): 
       case '--only': a.only = val().split(',').map((s) => s.trim().toUpperCase()).filter(Boolean); break;
       case '--cpu-clock': a.cpuClock = true; break;
       case '--wasm': a.wasm = val(); break;
+      case '-h': case '--help':
+        console.log(SOLOMON_USAGE);
+        process.exit(0);
       default: fail(`unknown argument ${k}\n${SOLOMON_USAGE}`);
     }
   }
