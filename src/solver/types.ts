@@ -26,7 +26,7 @@ export interface SolveOptions {
   signal?: AbortSignal;
   /**
    * Also return `report` (operator counters, when the final route was first
-   * reached, the improvement events). Needs a module of ABI version 2;
+   * reached, the improvement events). Needs a module of ABI version 2 or later;
    * ignored for older modules. Default false.
    */
   report?: boolean;
@@ -75,7 +75,7 @@ export interface SolveResult {
   solveMs: number;
   /** Iterated-local-search iterations (kicks; 0 when solved exactly). */
   iterations: number;
-  /** Present when requested with `report: true` from a module of ABI version 2. */
+  /** Present when requested with `report: true` from a module of ABI version 2 or later. */
   report?: SolveReport;
 }
 
