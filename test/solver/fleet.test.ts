@@ -60,6 +60,25 @@ describe('fleet solver (WASM)', () => {
     }
   });
 
+  it('the native Solomon bench and the WASM one agree: same scaled problem, same plans, and both checkers give the same totals', { skip: findCargo() === null ? 'no cargo found' : false, timeout: 900_000 }, () => {
+    const cargo = findCargo()!;
+    const crate = join(ROOT, 'solver-rs');
+    const version = execFileSync(cargo, ['--version'], { encoding: 'utf8' }).trim().replace(/[^\w.]+/g, '-');
+    const env = { ...process.env, CARGO_TARGET_DIR: join(crate, 'target', `parity-${version}`) };
+    execFileSync(cargo, ['build', '--release', '--quiet', '--bin', 'solomon'], { cwd: crate, stdio: ['ignore', 'ignore', 'inherit'], env });
+    const out = execFileSync(join(crate, 'target', `parity-${version}`, 'release', 'solomon'),
+      ['--solomon', join(ROOT, 'data/solomon'), '--max-iterations', '100', '--only', SOLOMON.join(','), '--json'], { encoding: 'utf8' });
+    const native = out.trim().split('\n').map((l) => JSON.parse(l) as { instance: string; routes: number[][]; distance: number; vehicles: number });
+    assert.deepEqual(native.map((n) => n.instance).sort(), [...SOLOMON].sort());
+    for (const n of native) {
+      const inst = solomon(n.instance);
+      const wasm = solver.solveFleet(solomonProblem(inst), { seed: 1, maxIterations: 100 });
+      assert.deepEqual(customerRoutes(wasm.routes), n.routes, `${n.instance}: native and WASM plans differ`);
+      // the Rust checker (fleet/solomon.rs) and the TypeScript one (fleet-check.ts) on the same routes
+      assert.ok(Math.abs(checkSolomon(inst, n.routes).distance - n.distance) < 1e-9, `${n.instance}: checkers disagree`);
+    }
+  });
+
   it('random days: capacity never exceeded, every job once or unassigned, schedules follow the matrix, reasons', () => {
     for (const [seed, n, v] of [...RANDOM, [5, 40, 4], [6, 80, 10]] as Array<[number, number, number]>) {
       const p = randomFleet(seed, n, v);
