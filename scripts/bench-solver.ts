@@ -27,7 +27,8 @@
  *   instead of wall time, so time limits and times are comparable on a busy machine.
  *
  * Fleets: `--solomon DIR` runs the Solomon VRPTW bench of the fleet solver instead
- * (scripts/lib/solomon-bench.ts, its own options and output).
+ * (scripts/lib/solomon-bench.ts, its own options and output); `--fleet-day STOPS:VANS[:SEED]
+ * [--time-limit-ms N]` plans a synthetic day (scripts/lib/fleet-day.ts: time, peak memory).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -37,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { OPERATOR_NAMES } from '../src/solver/abi.js';
 import { loadSolver, DEFAULT_WASM_PATH } from '../src/solver/load.js';
 import type { OperatorName, SolveReport } from '../src/solver/types.js';
+import { runFleetDay } from './lib/fleet-day.js';
 import { parseSolomonArgs, runSolomonBench } from './lib/solomon-bench.js';
 import { closedTourProblem, loadTsplibDir, tourFromOrder, tourLength } from './lib/tsplib.js';
 
@@ -53,7 +55,7 @@ interface Args {
   cpuClock: boolean;
 }
 
-const USAGE = 'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]\n   or: bench:solver -- --solomon DIR ... (fleets; --solomon DIR --help for its options)';
+const USAGE = 'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]\n   or: bench:solver -- --solomon DIR ... (fleets; --solomon DIR --help for its options)\n   or: bench:solver -- --fleet-day STOPS:VANS[:SEED] [--time-limit-ms N]';
 
 function parseArgs(argv: string[]): Args {
   // --stall default: none, the budget decides (quality at a budget); --stall 0 = the solver's convergence stop
@@ -120,6 +122,14 @@ interface Row {
   report?: SolveReport;
 }
 
+if (process.argv.includes('--fleet-day')) {
+  const argv = process.argv.slice(2);
+  const at = (k: string) => argv[argv.indexOf(k) + 1];
+  const limit = argv.includes('--time-limit-ms') ? Number(at('--time-limit-ms')) : 10_000;
+  if (!Number.isFinite(limit) || limit <= 0) fail('--time-limit-ms needs a number > 0');
+  runFleetDay(at('--fleet-day') ?? '', limit, argv.includes('--wasm') ? at('--wasm') : undefined, fail);
+  process.exit(0);
+}
 if (process.argv.includes('--solomon')) {
   runSolomonBench(parseSolomonArgs(process.argv.slice(2), fail), fail);
   process.exit(0);
