@@ -11,18 +11,8 @@
 import { SERVICE_OBJECTIVE, type FleetJob, type FleetProblem } from '../../src/solver/fleet-types.js';
 import { DEFAULT_WASM_PATH, loadSolver } from '../../src/solver/load.js';
 import { checkPlan, modelOf } from './fleet-check.js';
+import { rng } from './rng.js';
 
-/** mulberry32 */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function fleetDay(stops: number, vans: number, seed = 1): FleetProblem {
   const r = rng(seed);

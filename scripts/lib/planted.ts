@@ -3,6 +3,7 @@
  * or after its arrival times (so a zero-lateness route exists). Shared by bench:deadlines and
  * bench:compare's deadline set, so both measure the same instances.
  */
+import { rng } from './rng.ts';
 
 export interface PlantedFamily {
   name: string;
@@ -39,17 +40,6 @@ export const PLANTED_FAMILIES: PlantedFamily[] = [
   { name: 'greedy-tight-200', n: 200, hasEnd: true, slackS: 120, share: 40, service: [0, 300], plant: 'greedy' },
 ];
 
-/** mulberry32: small seeded PRNG. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function plantedInstance(f: PlantedFamily, seed: number) {
   const r = rng(seed);

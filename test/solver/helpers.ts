@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareCost, orderCost } from '../../scripts/lib/route-cost.js';
 import type { SolveProblem } from '../../src/solver/index.js';
+import { rng } from '../../scripts/lib/rng.js';
+
+export { rng };
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The TSPLIB set shipped in the repository (instances, optimal tours, optima.json). */
@@ -12,17 +15,6 @@ export const TSPLIB_DIR = SAMPLE_DIR;
 
 export type EndKind = 'open' | 'closed' | 'separate';
 
-/** mulberry32 */
-export function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random asymmetric problem (points + asymmetric noise), optional deadlines and service. */
 export function randomProblem(seed: number, n: number, end: EndKind, opts: { deadlines?: boolean; service?: boolean } = {}): SolveProblem {
