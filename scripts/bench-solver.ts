@@ -39,6 +39,7 @@ import { OPERATOR_NAMES } from '../src/solver/abi.js';
 import { loadSolver, DEFAULT_WASM_PATH } from '../src/solver/load.js';
 import type { OperatorName, SolveReport } from '../src/solver/types.js';
 import { runFleetDay } from './lib/fleet-day.js';
+import { ArgReader } from './lib/cli-args.js';
 import { parseSolomonArgs, runSolomonBench } from './lib/solomon-bench.js';
 import { closedTourProblem, loadTsplibDir, tourFromOrder, tourLength } from './lib/tsplib.js';
 
@@ -60,32 +61,17 @@ const USAGE = 'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm F
 function parseArgs(argv: string[]): Args {
   // --stall default: none, the budget decides (quality at a budget); --stall 0 = the solver's convergence stop
   const a: Args = { tsplib: 'data/tsplib', timeLimitMs: 100, wasm: [], json: false, seed: 1, seeds: 1, maxIterations: 0, stall: 0xffffffff, native: false, cpuClock: false };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const val = () => {
-      const v = argv[++i];
-      if (v === undefined) fail(`${k} needs a value`);
-      return v;
-    };
-    const num = () => {
-      const v = Number(val());
-      if (!Number.isFinite(v) || v < 0) fail(`${k} needs a number >= 0`);
-      return v;
-    };
-    const int = () => {
-      const v = num();
-      if (!Number.isInteger(v) || v > 0xffffffff) fail(`${k} needs an integer in 0..4294967295`);
-      return v;
-    };
+  const args = new ArgReader(argv, fail);
+  for (let k = args.next(); k !== undefined; k = args.next()) {
     switch (k) {
-      case '--tsplib': a.tsplib = val(); break;
-      case '--time-limit-ms': a.timeLimitMs = num(); break;
-      case '--wasm': a.wasm.push(val()); break;
+      case '--tsplib': a.tsplib = args.value(); break;
+      case '--time-limit-ms': a.timeLimitMs = args.number(); break;
+      case '--wasm': a.wasm.push(args.value()); break;
       case '--json': a.json = true; break;
-      case '--seed': a.seed = int(); break;
-      case '--seeds': a.seeds = int(); if (a.seeds < 1) fail('--seeds needs an integer >= 1'); break;
-      case '--max-iterations': a.maxIterations = int(); break;
-      case '--stall': a.stall = int(); break;
+      case '--seed': a.seed = args.integer(); break;
+      case '--seeds': a.seeds = args.integer(); if (a.seeds < 1) fail('--seeds needs an integer >= 1'); break;
+      case '--max-iterations': a.maxIterations = args.integer(); break;
+      case '--stall': a.stall = args.integer(); break;
       case '--native': a.native = true; break;
       case '--cpu-clock': a.cpuClock = true; break;
       case '-h': case '--help':

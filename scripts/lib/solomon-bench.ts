@@ -18,6 +18,7 @@
  */
 import { loadSolver, DEFAULT_WASM_PATH } from '../../src/solver/load.js';
 import { checkSolomon, customerRoutes, loadSolomonDir, solomonClass, solomonProblem, type SolomonInstance } from './solomon.js';
+import { ArgReader } from './cli-args.js';
 
 export interface SolomonArgs {
   dir: string;
@@ -35,33 +36,23 @@ export const SOLOMON_USAGE = 'usage: bench:solver -- --solomon DIR [--time-limit
 
 export function parseSolomonArgs(argv: string[], fail: (msg: string) => never): SolomonArgs {
   const a: SolomonArgs = { dir: '', timeLimitMs: 1000, maxIterations: 0, vehiclesFirst: false, json: false, seed: 1, only: [], cpuClock: false, wasm: DEFAULT_WASM_PATH };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const val = () => {
-      const v = argv[++i];
-      if (v === undefined) fail(`${k} needs a value`);
-      return v;
-    };
-    const int = () => {
-      const v = Number(val());
-      if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) fail(`${k} needs an integer in 0..4294967295`);
-      return v;
-    };
+  const args = new ArgReader(argv, fail);
+  for (let k = args.next(); k !== undefined; k = args.next()) {
     switch (k) {
-      case '--solomon': a.dir = val(); break;
-      case '--time-limit-ms': a.timeLimitMs = int(); break;
-      case '--max-iterations': a.maxIterations = int(); break;
+      case '--solomon': a.dir = args.value(); break;
+      case '--time-limit-ms': a.timeLimitMs = args.integer(); break;
+      case '--max-iterations': a.maxIterations = args.integer(); break;
       case '--objective': {
-        const o = val();
+        const o = args.value();
         if (o !== 'distance' && o !== 'vehicles') fail('--objective is distance or vehicles');
         a.vehiclesFirst = o === 'vehicles';
         break;
       }
       case '--json': a.json = true; break;
-      case '--seed': a.seed = int(); break;
-      case '--only': a.only = val().split(',').map((s) => s.trim().toUpperCase()).filter(Boolean); break;
+      case '--seed': a.seed = args.integer(); break;
+      case '--only': a.only = args.value().split(',').map((s) => s.trim().toUpperCase()).filter(Boolean); break;
       case '--cpu-clock': a.cpuClock = true; break;
-      case '--wasm': a.wasm = val(); break;
+      case '--wasm': a.wasm = args.value(); break;
       case '-h': case '--help':
         console.log(SOLOMON_USAGE);
         process.exit(0);
