@@ -18,6 +18,8 @@ import type { CheckoutProvider } from './payments/types.js';
 import { openApiRouter } from './api/openapi/router.js';
 import { optimizeRouter } from './api/optimize/router.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
+import { plansRouter } from './api/plans/router.js';
+import type { PlanOptimizer } from './api/plans/types.js';
 import type { Idempotency } from './api/optimize/idempotency.js';
 import type { Metrics } from './metrics.js';
 import { hasMetricsToken, requestMetrics } from './http/metrics.js';
@@ -37,6 +39,7 @@ export interface AppDeps {
   store: Store;
   billing: Billing;
   optimizer: RouteOptimizer;
+  planner: PlanOptimizer;
   idempotency: Idempotency;
   checkout: CheckoutProvider | null;
   metrics: Metrics;
@@ -95,13 +98,16 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     });
   }
 
+  // what optimize and plans share: the key check, the live concurrency slots, the deadline and the departure window
+  const paid = {
+    auth, liveConcurrency, requestDeadlineMs: deps.config.optimize.requestDeadlineMs,
+    departureWindowDays: deps.config.departureWindowDays, clock: deps.clock ?? (() => new Date()),
+  };
   const routers = [
     health,
     balanceRouter({ ...deps, auth }),
-    optimizeRouter({
-      ...deps, auth, body: bodies.authenticatedJson(), liveConcurrency, requestDeadlineMs: deps.config.optimize.requestDeadlineMs,
-      departureWindowDays: deps.config.departureWindowDays, clock: deps.clock ?? (() => new Date()),
-    }),
+    optimizeRouter({ ...deps, ...paid, body: bodies.authenticatedJson() }),
+    plansRouter({ ...deps, ...paid, body: bodies.authenticatedJson() }),
     checkoutRouter({ checkout: deps.checkout, body: bodies.anonymousJson(), limiter: checkoutLimiter }),
     ...(deps.routers ?? []),
     openApiRouter({ publicBaseUrl: deps.config.publicBaseUrl, extraPaths: deps.openApiPaths }),

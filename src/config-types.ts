@@ -31,6 +31,7 @@ export interface Config {
   geocoding: GeocodingConfig;
   solver: SolverConfig;
   optimize: OptimizeConfig;
+  plans: PlansConfig;
   lease: LeaseConfig;
   limits: AbuseLimits;
   metrics: MetricsConfig;
@@ -137,8 +138,15 @@ export interface SolverConfig {
   maxQueue: number;
 }
 
+export interface PlansConfig {
+  /** The most a plan's solve may take (ms). */
+  solverTimeLimitMs: number;
+  /** A plan's solve budget per stop (ms), between 200 ms and solverTimeLimitMs. */
+  solverMsPerStop: number;
+}
+
 export interface OptimizeConfig {
-  /** A whole optimize call past this is 502 optimization_failed (and refunded). */
+  /** A whole optimize or plans call past this is 502 optimization_failed (and refunded). */
   requestDeadlineMs: number;
   idempotencyTtlHours: number;
 }

@@ -229,6 +229,10 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     poolSize: r.int('SOLVER_POOL_SIZE', Math.max(1, availableParallelism()), 1, 256),
     maxQueue: r.int('SOLVER_MAX_QUEUE', 64, 0, 100_000),
   };
+  config.plans = {
+    solverTimeLimitMs: r.int('PLANS_SOLVER_TIME_LIMIT_MS', 10_000, 10, 600_000),
+    solverMsPerStop: r.int('PLANS_SOLVER_MS_PER_STOP', 10, 1, 60_000),
+  };
   config.optimize = {
     requestDeadlineMs: r.int('REQUEST_DEADLINE_MS', 30_000, 1_000, 600_000),
     idempotencyTtlHours: r.int('IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 30),

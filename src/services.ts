@@ -13,6 +13,8 @@ import { stripeWebhookRouter } from './api/webhooks/router.js';
 import { Idempotency } from './api/optimize/idempotency.js';
 import { OptimizePipeline, type RouteSolver } from './api/optimize/pipeline.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
+import { PlansPipeline, type PlanSolver } from './api/plans/pipeline.js';
+import type { PlanOptimizer } from './api/plans/types.js';
 import {
   EMBEDDED_GEOCODER_NOTICE, EmbeddedGeocoder, StoreGeocodeCache, createGeocoder, createRouting, isCommuneLevelFirst,
   type GeocoderSettings, type RoutingSettings,
@@ -36,6 +38,7 @@ export interface Services {
   /** This process's instance lease: its random id, heartbeat and recovery sweep. */
   lease: InstanceLease;
   optimizer: RouteOptimizer;
+  planner: PlanOptimizer;
   idempotency: Idempotency;
   checkout: CheckoutProvider | null;
   /** Stripe webhook and packs. */
@@ -63,8 +66,10 @@ export interface Services {
 
 export interface ServiceOverrides {
   clock?: Clock;
-  /** Replaces the worker pool (tests that need a solver that fails or stalls). */
+  /** Replaces the worker pool for optimize (tests that need a solver that fails or stalls). */
   solver?: RouteSolver;
+  /** Replaces the worker pool for plans. The pool is started unless both are replaced. */
+  fleetSolver?: PlanSolver;
   /** Outbox timing, Stripe timeouts, mail sender. */
   payments?: Omit<PaymentDeps, 'store' | 'billing' | 'logger' | 'clock' | 'bodies'>;
   /** The port this process listens on (PORT=0 picks one), recorded in its lease; default PORT. */
@@ -132,26 +137,29 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   if (isCommuneLevelFirst(geo.chain)) logger.info({ geocoder: geo.chain.join(',') }, EMBEDDED_GEOCODER_NOTICE);
   const geocoder = createGeocoder(geo.chain, geocoderSettings);
 
-  const pool = overrides.solver ? null : new SolverPool({
+  const pool = overrides.solver && overrides.fleetSolver ? null : new SolverPool({
     ...(config.solver.wasmPath ? { wasmPath: config.solver.wasmPath } : {}),
     size: config.solver.poolSize,
     defaultTimeLimitMs: config.solver.timeLimitMs,
     maxQueue: config.solver.maxQueue,
   });
   const solver: RouteSolver = overrides.solver ?? pool!;
+  const fleetSolver: PlanSolver = overrides.fleetSolver ?? pool!;
   const solverQueueDepth = (): number => pool?.queueDepth() ?? 0;
   metrics.observeSolverQueue(solverQueueDepth);
 
-  const optimizer = new OptimizePipeline({
+  const steps = {
     geocoder,
     geocodeConcurrency: config.geocoding.concurrencyPerCall,
     routing: createRouting(config.routing.live, routingSettings),
     sandboxRouting: createRouting([config.routing.sandbox], routingSettings),
-    solver,
-    solverTimeLimitMs: config.solver.timeLimitMs,
-    clock,
     logger,
     metrics,
+  };
+  const optimizer = new OptimizePipeline({ ...steps, solver, solverTimeLimitMs: config.solver.timeLimitMs, clock });
+  const planner = new PlansPipeline({
+    ...steps, solver: fleetSolver, clock,
+    timeLimit: { ceilingMs: config.plans.solverTimeLimitMs, msPerStop: config.plans.solverMsPerStop },
   });
 
   let closing = false;
@@ -165,6 +173,7 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     billing,
     lease,
     optimizer,
+    planner,
     idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, config.optimize.requestDeadlineMs + CHARGE_GRACE_MS, lease, clock),
     checkout: payments.checkout,
     routers: [stripeWebhookRouter({ webhook: payments.webhook, body: bodies.raw(WEBHOOK_BODY_LIMIT_BYTES) }), packsRouter({ packs: payments.packs })],

@@ -4,7 +4,7 @@
  * The rules are stated in words in SCHEDULE_RULES (src/schedule/index.ts).
  */
 import type { DateTime } from 'luxon';
-import { deadlineInstant, formatUtc } from './time.js';
+import { deadlineInstant, formatUtc, timeOfDayInstant } from './time.js';
 
 /**
  * A square matrix over [start, stops…, end?] (index 0 = start, stop i at
@@ -19,6 +19,8 @@ export interface ScheduleStop {
   serviceS?: number | undefined;
   /** Spec deadline `HH:MM`, Europe/Paris. */
   deadline?: string | undefined;
+  /** Plans: earliest start of service `HH:MM`, Europe/Paris; a vehicle arriving earlier waits. */
+  notBefore?: string | undefined;
 }
 
 export interface ScheduleInput {
@@ -35,6 +37,8 @@ export interface ScheduleInput {
 export interface ScheduleEntry {
   colisId: string;
   arrivee: string;
+  /** Only when the vehicle waits for the stop's notBefore: the start of service, after the arrival. */
+  serviceStart?: string;
 }
 
 export interface LateStop {
@@ -121,7 +125,15 @@ export function buildSchedule(input: ScheduleInput): ScheduleResult {
     metres += dist(prev, node);
     const arrival = departure.plus({ seconds: t });
     const arrivee = formatUtc(arrival);
-    schedule.push({ colisId: stop.id, arrivee });
+    const entry: ScheduleEntry = { colisId: stop.id, arrivee };
+    if (stop.notBefore !== undefined) {
+      const waitS = Math.round((timeOfDayInstant(stop.notBefore, departure, 'earlier').toMillis() - arrival.toMillis()) / 1000);
+      if (waitS > 0) {
+        t += waitS;
+        entry.serviceStart = formatUtc(departure.plus({ seconds: t }));
+      }
+    }
+    schedule.push(entry);
     if (stop.deadline !== undefined) {
       const limit = deadlineInstant(stop.deadline, departure);
       const lateS = Math.round((arrival.toMillis() - limit.toMillis()) / 1000);

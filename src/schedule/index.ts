@@ -13,6 +13,7 @@ export {
   resolveDeparture,
   parisWallTimeToInstant,
   deadlineInstant,
+  timeOfDayInstant,
   deadlineToOffsetS,
   solverDeadlineOffsetS,
   formatUtc,
@@ -37,7 +38,8 @@ export const SCHEDULE_RULES = `### Times, deadlines and lateness
 - A deadline skipped by the spring change (02:30 on 2026-03-29) is moved forward by the length of the gap: 03:30 CEST (01:30Z). A deadline that happens twice at the autumn change (02:30 on 2026-10-25) is the **later** instant, 02:30 CET (01:30Z): the most lenient reading, and the last moment a Paris clock shows that time.
 
 **Arrivals.**
-- Arrival at a stop = departure + travel times of the legs so far + the service times (\`serviceSeconds\`) of the stops visited before it. There is no waiting: a vehicle never waits for a time window.
+- Arrival at a stop = departure + travel times of the legs so far + the service times (\`serviceSeconds\`) of the stops visited before it. There is no waiting: a vehicle never waits for a time window (plans: except for a stop's \`notBefore\`, below).
+- Plans only: a vehicle that arrives before a stop's \`notBefore\` (Paris time on the Paris day of departure) waits; its service starts at \`notBefore\`, given as \`serviceStart\` in the schedule, and the waiting counts in the route's time.
 - Each leg's travel time and each service time is rounded to the nearest whole second before adding.
 - The service at a stop starts on arrival; the next leg starts when the service ends.
 

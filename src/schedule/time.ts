@@ -155,13 +155,23 @@ export function isValidDeadline(s: unknown): boolean {
  * also the last moment a Paris clock shows that time.
  */
 export function deadlineInstant(deadline: string, departure: DateTime): DateTime {
-  const m = DEADLINE_RE.exec(deadline);
-  if (!m) throw new RangeError(`deadline must be HH:MM, got ${JSON.stringify(deadline)}`);
+  return timeOfDayInstant(deadline, departure, 'later');
+}
+
+/**
+ * A time of day `HH:MM` as Europe/Paris wall time on the Paris calendar day of `departure` (UTC).
+ * Spring gap: shifted forward. Autumn overlap: per `overlap` — the later instant for the latest
+ * moments (deadlines, a shift's end), the earlier one for the earliest (notBefore, a shift's start),
+ * so both read the time leniently.
+ */
+export function timeOfDayInstant(time: string, departure: DateTime, overlap: OverlapRule): DateTime {
+  const m = DEADLINE_RE.exec(time);
+  if (!m) throw new RangeError(`deadline must be HH:MM, got ${JSON.stringify(time)}`);
   if (!departure.isValid) throw new RangeError('deadlineInstant: invalid departure');
   const day = departure.setZone(PARIS_ZONE);
   return parisWallTimeToInstant(
     { year: day.year, month: day.month, day: day.day, hour: Number(m[1]), minute: Number(m[2]) },
-    'later',
+    overlap,
   );
 }
 

@@ -10,6 +10,8 @@ export interface ResolvedLocation {
   label: string;
   role: 'start' | 'stop' | 'end';
   stopId?: string;
+  /** Plans: the vehicle whose start or end this is. */
+  vehicleId?: string;
   point: Point;
   geocoding?: WaypointGeocoding;
 }
@@ -32,11 +34,13 @@ const PRECISION_WORDS: Record<string, string> = { locality: 'a locality (lieu-di
 export function geocodingWarnings(locations: readonly ResolvedLocation[]): RouteWarning[] {
   return locations.flatMap((l): RouteWarning[] => {
     if (!l.geocoding || !isCoarserThanStreet(l.geocoding.precision)) return [];
-    const what = l.role === 'stop' ? `Stop ${JSON.stringify(l.stopId)}` : l.role === 'start' ? 'The start' : 'The end';
+    const vehicle = l.vehicleId === undefined ? '' : ` of vehicle ${JSON.stringify(l.vehicleId)}`;
+    const what = l.role === 'stop' ? `Stop ${JSON.stringify(l.stopId)}` : `${l.role === 'start' ? 'The start' : 'The end'}${vehicle}`;
     return [{
       code: 'geocoding_imprecise',
       location: l.role,
       ...(l.role === 'stop' ? { stopId: l.stopId! } : {}),
+      ...(l.vehicleId !== undefined ? { vehicleId: l.vehicleId } : {}),
       precision: l.geocoding.precision,
       message: `${what} was placed at ${PRECISION_WORDS[l.geocoding.precision] ?? l.geocoding.precision} ("${l.geocoding.label}", ${l.geocoding.provider}), `
         + 'not at its street: its position, arrival time and the distances around it are approximate.',

@@ -1,7 +1,7 @@
 /**
  * Idempotency-Key (an extension): the same key and body within the TTL
  * replays the stored 200 response without a second debit; the same key with
- * another body is 409 idempotency_conflict; while the first call still runs,
+ * another body (or on another endpoint) is 409 idempotency_conflict; while the first call still runs,
  * 409 idempotency_in_progress. A failed call frees the key (it was not charged).
  */
 import { createHash } from 'node:crypto';
@@ -39,11 +39,15 @@ export class Idempotency {
     private readonly clock: () => Date,
   ) {}
 
-  async start(keyId: number, idempotencyKey: string, body: unknown): Promise<IdempotencyStart> {
+  /**
+   * `scope` names the endpoint for every endpoint but optimize (whose records predate scopes): it is
+   * hashed with the body, so the same key sent to another endpoint is a conflict, never a replay.
+   */
+  async start(keyId: number, idempotencyKey: string, body: unknown, scope?: string): Promise<IdempotencyStart> {
     if (!KEY_PATTERN.test(idempotencyKey)) throw invalidRequest('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces');
     const owner = await this.owner.current();
     const nowMs = this.clock().getTime();
-    const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
+    const requestHash = createHash('sha256').update(scope === undefined ? canonicalJson(body) : `${scope}\n${canonicalJson(body)}`).digest('hex');
     const outcome = await this.store.beginIdempotent({ keyId, idempotencyKey, requestHash, nowMs, expiredBeforeMs: nowMs - this.ttlMs, pending: { untilMs: nowMs + this.pendingTtlMs, owner } });
     switch (outcome.kind) {
       case 'replay':

@@ -13,10 +13,11 @@ type Path = Array<string | number>;
 const EXAMPLE_POINT = '{"latitude": 48.8566, "longitude": 2.3522}';
 const EXAMPLE_ADDRESS = '{"street": "10 rue de Rivoli", "postalCode": "75004", "city": "Paris"}';
 
-/** The location (start, end or stops[i]) a failure sits in, if any. */
+/** The location (start, end or stops[i]; a plan's vehicles[i].start or .end) a failure sits in, if any. */
 function locationOf(path: Path): Path | undefined {
   if (path[0] === 'start' || path[0] === 'end') return [path[0]];
   if (path[0] === 'stops' && typeof path[1] === 'number') return ['stops', path[1]];
+  if (path[0] === 'vehicles' && typeof path[1] === 'number' && (path[2] === 'start' || path[2] === 'end')) return path.slice(0, 3);
   return undefined;
 }
 
@@ -139,10 +140,16 @@ const stopCount: MistakeRule = (failure) => {
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
-/** A deadline that is not HH:MM: a date-time, 9:05, 14h30, 2:30 PM, 14:30:00, a number. */
+/** A time of day (a stop's deadline or notBefore, a plan's shift bounds) that sits at `path`. */
+function isTimeOfDay(path: Path): boolean {
+  const last = path[path.length - 1];
+  if (path[0] === 'stops') return last === 'deadline' || last === 'notBefore';
+  return path[0] === 'vehicles' && path[2] === 'shift' && (last === 'start' || last === 'end');
+}
+
+/** A deadline (or another time of day) that is not HH:MM: a date-time, 9:05, 14h30, 2:30 PM, 14:30:00, a number. */
 const deadlineForm: MistakeRule = (failure) => {
-  const last = failure.path[failure.path.length - 1];
-  if (last !== 'deadline' || failure.path[0] !== 'stops') return undefined;
+  if (!isTimeOfDay(failure.path)) return undefined;
   const v = failure.value;
   if (failure.keyword === 'type') {
     return { message: `${failure.message}: write the time as a string "HH:MM" (24-hour, Europe/Paris), e.g. "14:30"` };
@@ -211,6 +218,17 @@ export const OPTIMIZE_MISTAKES: MistakeRule[] = [
   rootSpellings,
   stopsNotAnArray,
   stopCount,
+  coordinateSpellings,
+  addressSpellings,
+  stopSpellings,
+  deadlineForm,
+  departureForm,
+  addressFieldForm,
+];
+
+/** The rules that hold for a plan's stops, vehicle locations and times too (not optimize's root fields or stop counts). */
+export const PLAN_MISTAKES: MistakeRule[] = [
+  stopsNotAnArray,
   coordinateSpellings,
   addressSpellings,
   stopSpellings,

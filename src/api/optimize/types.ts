@@ -24,6 +24,8 @@ export interface RouteWarning {
   location: 'start' | 'stop' | 'end';
   /** location 'stop' only. */
   stopId?: string;
+  /** Plans, location 'start' or 'end': the vehicle. */
+  vehicleId?: string;
   precision: GeocodePrecision;
   message: string;
 }
@@ -42,12 +44,8 @@ export interface RouteResult {
   warnings?: RouteWarning[];
 }
 
-export interface OptimizeContext {
-  sandbox: boolean;
-  requestId: string;
-  /** Aborted when the client goes away or the request deadline passes. */
-  signal: AbortSignal;
-}
+export type { CallContext as OptimizeContext } from '../charged-call.js';
+import type { CallContext as OptimizeContext } from '../charged-call.js';
 
 /** Geocoding, travel times, solving and scheduling behind one call. Throws DomainError on failure. */
 export interface RouteOptimizer {

@@ -1,0 +1,127 @@
+/**
+ * What every paid endpoint (optimize, plans) does around its work: the live
+ * key's concurrency slot, the Idempotency-Key (replay, conflict, in progress),
+ * the charge (a live debit or a sandbox reservation) taken before the work and
+ * given back on any failure, and the abort of the work when the client goes
+ * away or the request deadline passes. The endpoint supplies only its work.
+ */
+import type { Billing } from '../billing/billing.js';
+import { DomainError } from '../errors.js';
+import type { KeyConcurrency } from '../http/limits.js';
+import { rateLimitHeaders } from '../http/rate-limit-headers.js';
+import type { AppContext } from '../http/state.js';
+import type { Idempotency, IdempotencyClaim } from './optimize/idempotency.js';
+import { isAddress, type Location } from './optimize/schema.js';
+
+export interface ChargedCallDeps {
+  billing: Billing;
+  idempotency: Idempotency;
+  /** A whole call past this is 502 optimization_failed, and refunded. */
+  requestDeadlineMs: number;
+  /** Bounds the calls in flight per live key. */
+  liveConcurrency: KeyConcurrency;
+}
+
+/** What the work of a call is told. */
+export interface CallContext {
+  sandbox: boolean;
+  requestId: string;
+  /** Aborted when the client goes away or the request deadline passes. */
+  signal: AbortSignal;
+}
+
+export interface ChargedCall {
+  /** Stops the call is charged for (live) or counted against the sandbox day (test). */
+  stops: number;
+  /**
+   * Which endpoint the Idempotency-Key is claimed for: undefined for optimize (its stored
+   * records stay valid), a name for every other endpoint, so that one key never replays
+   * another endpoint's answer (the same key on another endpoint is 409 idempotency_conflict).
+   */
+  idempotencyScope?: string;
+  work(context: CallContext): Promise<object>;
+}
+
+/** Runs `call` for the authenticated key of `ctx` and answers with its body plus the charge's fields. */
+export async function runChargedCall(ctx: AppContext, deps: ChargedCallDeps, call: ChargedCall): Promise<void> {
+  const key = ctx.state.apiKey!;
+  const release = key.kind === 'live' ? deps.liveConcurrency.acquire(key.id) : undefined;
+  try {
+    await idempotent(ctx, deps, call);
+  } finally {
+    release?.();
+  }
+}
+
+async function idempotent(ctx: AppContext, deps: ChargedCallDeps, call: ChargedCall): Promise<void> {
+  const key = ctx.state.apiKey!;
+  const idempotencyKey = ctx.get('Idempotency-Key');
+  let claim: IdempotencyClaim | undefined;
+  if (idempotencyKey) {
+    const started = await deps.idempotency.start(key.id, idempotencyKey, ctx.request.body, call.idempotencyScope);
+    if ('replay' in started) {
+      ctx.status = started.replay.status;
+      ctx.body = started.replay.body;
+      ctx.set('Idempotent-Replayed', 'true');
+      return;
+    }
+    claim = started.claim;
+  }
+  try {
+    ctx.body = await workAndCharge(ctx, deps, call, claim);
+  } catch (err) {
+    await claim?.abandon();
+    throw err;
+  }
+}
+
+async function workAndCharge(ctx: AppContext, deps: ChargedCallDeps, call: ChargedCall, claim?: IdempotencyClaim): Promise<object> {
+  const key = ctx.state.apiKey!;
+  const controller = new AbortController();
+  // the response's 'close' fires early only when the connection goes away before we answer
+  const onClose = (): void => {
+    if (!ctx.res.writableFinished) controller.abort(new DomainError('client_closed', 'The client closed the connection; nothing was charged.'));
+  };
+  const deadline = setTimeout(() => controller.abort(new DomainError('optimization_failed',
+    `The optimization did not finish within ${deps.requestDeadlineMs} ms. Nothing was charged.`)), deps.requestDeadlineMs);
+  ctx.res.once('close', onClose);
+  try {
+    const charge = await deps.billing.openCharge(key, call.stops, ctx.state.requestId, ctx.state.clientRequestId ?? null);
+    if (charge.rateLimit) ctx.set(rateLimitHeaders(charge.rateLimit));
+    try {
+      const result = await untilAborted(
+        call.work({ sandbox: key.kind === 'test', requestId: ctx.state.requestId, signal: controller.signal }),
+        controller.signal,
+      );
+      controller.signal.throwIfAborted();
+      const body = { ...result, ...charge.fields };
+      await charge.settle(claim?.record(200, body));
+      return body;
+    } catch (err) {
+      await charge.cancel();
+      throw err;
+    }
+  } finally {
+    clearTimeout(deadline);
+    ctx.res.off('close', onClose);
+  }
+}
+
+/** Settles with the work, or rejects with the abort reason as soon as the signal fires. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Test keys: the per-call stop cap, and coordinates only. */
+export function checkSandboxRequest(billing: Billing, stops: number, locations: readonly Location[]): void {
+  billing.checkSandboxCallSize(stops);
+  if (locations.some(isAddress)) {
+    throw new DomainError('sandbox_addresses_unsupported',
+      'Test keys accept coordinates only (latitude, longitude); addresses need a live key.');
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * From a plan request and its resolved points to the fleet solver's problem:
+ * one travel matrix over the distinct points (six vans at one depot are one
+ * row), and every Europe/Paris time as whole seconds after the departure.
+ *
+ * Time rules: vehicle k leaves at max(departure, its shift.start); its shift.end bounds its return
+ * (or the end of its last service when it has no end); a stop's notBefore is the earliest start of
+ * its service (the vehicle waits), its deadline a soft limit (lateness is reported, as optimize).
+ * All of them are on the Paris calendar day of the departure. A shift that ended before the
+ * departure leaves its vehicle no time: its stops go to other vehicles or are unassigned ("shift").
+ */
+import type { DateTime } from 'luxon';
+import type { Point, TravelMatrix } from '../../geo/index.js';
+import { deadlineToOffsetS, timeOfDayInstant, type OverlapRule } from '../../schedule/index.js';
+import type { FleetJob, FleetProblem, FleetVehicle } from '../../solver/fleet-types.js';
+import type { LabelledLocation } from '../route-steps.js';
+import type { Location } from '../optimize/schema.js';
+import type { PlanRequest } from './schema.js';
+
+/** Capacity of a vehicle without one when others have one: more than any call can ask (1000 stops × 1e9). */
+const UNLIMITED = 1e13;
+
+/** Where each location of the request lies in the list of resolved locations. */
+export interface PlanLayout {
+  /** In resolution order: each vehicle's start then its end (if any), then the stops. */
+  labelled: LabelledLocation[];
+  vehicleStart: number[];
+  vehicleEnd: Array<number | undefined>;
+  stop: number[];
+}
+
+export function planLayout(request: PlanRequest): PlanLayout {
+  const labelled: LabelledLocation[] = [];
+  const vehicleStart: number[] = [];
+  const vehicleEnd: Array<number | undefined> = [];
+  request.vehicles.forEach((v, k) => {
+    vehicleStart.push(labelled.length);
+    labelled.push({ label: `vehicles[${k}].start (id ${JSON.stringify(v.id)})`, role: 'start', vehicleId: v.id, location: v.start });
+    vehicleEnd.push(v.end === undefined ? undefined : labelled.length);
+    if (v.end !== undefined) labelled.push({ label: `vehicles[${k}].end (id ${JSON.stringify(v.id)})`, role: 'end', vehicleId: v.id, location: v.end });
+  });
+  const stop = request.stops.map((s, i) => {
+    labelled.push({ label: `stops[${i}] (id ${JSON.stringify(s.id)})`, role: 'stop', stopId: s.id, location: s as Location });
+    return labelled.length - 1;
+  });
+  return { labelled, vehicleStart, vehicleEnd, stop };
+}
+
+/** The distinct points of `points` (exactly equal coordinates are one) and, per input point, its index among them. */
+export function distinctPoints(points: readonly Point[]): { points: Point[]; index: number[] } {
+  const byKey = new Map<string, number>();
+  const distinct: Point[] = [];
+  const index = points.map((p) => {
+    const key = `${p.latitude},${p.longitude}`;
+    let at = byKey.get(key);
+    if (at === undefined) {
+      at = distinct.length;
+      byKey.set(key, at);
+      distinct.push(p);
+    }
+    return at;
+  });
+  return { points: distinct, index };
+}
+
+const offsetS = (time: string, departure: DateTime, overlap: OverlapRule): number =>
+  Math.round((timeOfDayInstant(time, departure, overlap).toMillis() - departure.toMillis()) / 1000);
+
+/** Seconds after the departure at which vehicle `v` leaves, and by which it must be done (undefined: no limit). */
+export function vehicleWindow(v: PlanRequest['vehicles'][number], departure: DateTime): { startS: number; endS?: number } {
+  const startS = v.shift?.start === undefined ? 0 : Math.max(0, offsetS(v.shift.start, departure, 'earlier'));
+  if (v.shift?.end === undefined) return { startS };
+  return { startS, endS: Math.max(startS, offsetS(v.shift.end, departure, 'later')) };
+}
+
+/** The fleet problem: `pointOf[i]` is the matrix index of resolved location i; `matrix` is over the distinct points. */
+export function fleetProblem(request: PlanRequest, layout: PlanLayout, pointOf: readonly number[], matrix: TravelMatrix, departure: DateTime): FleetProblem {
+  const size = matrix.durationsS.length;
+  const travel = new Int32Array(size * size);
+  matrix.durationsS.forEach((row, i) => { for (let j = 0; j < size; j++) travel[i * size + j] = Math.round(row[j]!); });
+  const dimensions = request.vehicles.find((v) => v.capacity !== undefined)?.capacity?.length ?? 0;
+  const vehicleIndex = new Map(request.vehicles.map((v, k) => [v.id, k]));
+  const vehicles = request.vehicles.map((v, k): FleetVehicle => {
+    const window = vehicleWindow(v, departure);
+    const end = layout.vehicleEnd[k];
+    return {
+      start: pointOf[layout.vehicleStart[k]!]!,
+      ...(end !== undefined ? { end: pointOf[end]! } : {}),
+      shiftStart: window.startS,
+      ...(window.endS !== undefined ? { shiftEnd: window.endS } : {}),
+      ...(dimensions > 0 ? { capacity: v.capacity ?? new Array<number>(dimensions).fill(UNLIMITED) } : {}),
+      ...(v.maxStops !== undefined ? { maxStops: v.maxStops } : {}),
+    };
+  });
+  const jobs = request.stops.map((s, i): FleetJob => ({
+    location: pointOf[layout.stop[i]!]!,
+    service: Math.round(s.serviceSeconds ?? 0),
+    ...(s.notBefore !== undefined ? { ready: Math.max(0, offsetS(s.notBefore, departure, 'earlier')) } : {}),
+    // a deadline already past counts from 0: that stop's lateness grows by a constant, so the best plan is the same
+    ...(s.deadline !== undefined ? { deadline: Math.max(0, deadlineToOffsetS(s.deadline, departure)) } : {}),
+    ...(s.demand !== undefined ? { demand: s.demand } : {}),
+    ...(s.allowedVehicles !== undefined ? { allowedVehicles: s.allowedVehicles.map((id) => vehicleIndex.get(id)!) } : {}),
+  }));
+  return { locations: size, travel, vehicles, jobs };
+}
+
+/** The plan's budget: `msPerStop` per stop, at least 200 ms, at most `ceilingMs`. */
+export function planTimeLimitMs(stops: number, settings: { ceilingMs: number; msPerStop: number }): number {
+  return Math.min(settings.ceilingMs, Math.max(200, settings.msPerStop * stops));
+}

@@ -1,0 +1,105 @@
+/**
+ * The answer of a plan: per used vehicle, the schedule module's route (arrivals,
+ * waiting for notBefore, lateness, distance and time, all by the rules of
+ * optimize) over that vehicle's legs; the unassigned stops with their reason in
+ * words; the totals.
+ */
+import type { DateTime } from 'luxon';
+import type { TravelMatrix } from '../../geo/index.js';
+import { buildSchedule, secondsToMin1, type ScheduleResult } from '../../schedule/index.js';
+import type { FleetResult, UnassignedReason } from '../../solver/fleet-types.js';
+import type { ResolvedLocation } from '../optimize/geocoding-report.js';
+import { geocodingWarnings } from '../optimize/geocoding-report.js';
+import { vehicleWindow, type PlanLayout } from './problem.js';
+import type { PlanRequest } from './schema.js';
+import type { PlanResult, PlanRoute, UnassignedStop } from './types.js';
+
+export interface PlanAnswerInput {
+  request: PlanRequest;
+  layout: PlanLayout;
+  locations: readonly ResolvedLocation[];
+  /** Matrix index of each resolved location. */
+  pointOf: readonly number[];
+  matrix: TravelMatrix;
+  departure: DateTime;
+  solution: FleetResult;
+}
+
+export function planAnswer(input: PlanAnswerInput): PlanResult {
+  const { request, solution } = input;
+  const built = solution.routes.map((route) => routeOf(input, route.vehicle, route.jobs));
+  const unassigned = [...solution.unassigned].sort((a, b) => a.job - b.job)
+    .map(({ job, reason }): UnassignedStop => ({ id: request.stops[job]!.id, reason, message: unassignedMessage(request.stops[job]!.id, reason) }));
+  const warnings = geocodingWarnings(input.locations);
+  return {
+    routes: built.map((b) => b.route),
+    unassigned,
+    totals: {
+      stops: request.stops.length,
+      assigned: request.stops.length - unassigned.length,
+      unassigned: unassigned.length,
+      vehiclesUsed: built.length,
+      totalDistanceKm: Math.round(built.reduce((km, b) => km + b.route.totalDistanceKm, 0) * 100) / 100,
+      estimatedTimeMin: secondsToMin1(built.reduce((s, b) => s + b.schedule.durationS, 0)),
+      lateStops: built.reduce((n, b) => n + (b.route.lateStops?.length ?? 0), 0),
+    },
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+}
+
+/** One vehicle's route through `jobs` (stop indices in visiting order). */
+function routeOf(input: PlanAnswerInput, vehicle: number, jobs: readonly number[]): { route: PlanRoute; schedule: ScheduleResult } {
+  const { request, layout, locations, pointOf, matrix } = input;
+  const v = request.vehicles[vehicle]!;
+  const end = layout.vehicleEnd[vehicle];
+  // the schedule module's matrix layout: [start, stops in visiting order, end?]
+  const nodes = [pointOf[layout.vehicleStart[vehicle]!]!, ...jobs.map((j) => pointOf[layout.stop[j]!]!), ...(end !== undefined ? [pointOf[end]!] : [])];
+  const sub = (m: number[][]) => nodes.map((from) => nodes.map((to) => Math.round(m[from]![to]!)));
+  const departure = input.departure.plus({ seconds: vehicleWindow(v, input.departure).startS });
+  const stops = jobs.map((j) => request.stops[j]!);
+  const schedule = buildSchedule({
+    departure,
+    order: jobs.map((_, position) => position),
+    stops: stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline, notBefore: s.notBefore })),
+    durationsS: sub(matrix.durationsS),
+    distancesM: sub(matrix.distancesM),
+    hasEnd: end !== undefined,
+  });
+  const dimensions = request.vehicles.find((x) => x.capacity !== undefined)?.capacity?.length ?? 0;
+  const load = Array.from({ length: dimensions }, (_, d) => stops.reduce((sum, s) => sum + (s.demand?.[d] ?? 0), 0));
+  return {
+    schedule,
+    route: {
+      vehicleId: v.id,
+      order: stops.map((s) => s.id),
+      waypoints: jobs.map((j, position) => {
+        const location = locations[layout.stop[j]!]!;
+        return {
+          id: request.stops[j]!.id,
+          order: position + 1,
+          latitude: location.point.latitude,
+          longitude: location.point.longitude,
+          ...(location.geocoding ? { geocoding: location.geocoding } : {}),
+        };
+      }),
+      schedule: schedule.schedule,
+      departAt: schedule.departAt,
+      returnAt: schedule.returnAt,
+      lateStops: schedule.lateStops,
+      totalDistanceKm: schedule.totalDistanceKm,
+      estimatedTimeMin: schedule.estimatedTimeMin,
+      load,
+    },
+  };
+}
+
+const FIXES: Record<UnassignedReason, string> = {
+  capacity: 'its demand, or one more stop, fits in no vehicle allowed to serve it (capacity or maxStops): add a vehicle, raise a capacity or maxStops, or split the stop',
+  shift: 'no vehicle allowed to serve it can reach it after its notBefore and finish within its shift: widen a shift or the stop\'s notBefore, or add a vehicle',
+  allowedVehicles: 'none of the vehicles of this call may serve it: check its allowedVehicles',
+  unreachable: 'no vehicle allowed to serve it can drive to it, or from it to its end, on the road network: check its position',
+};
+
+export function unassignedMessage(id: string, reason: UnassignedReason): string {
+  return `Stop ${JSON.stringify(id)} was not planned: ${FIXES[reason]}.`;
+}

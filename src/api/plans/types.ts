@@ -1,0 +1,49 @@
+import type { LateStop, ScheduleEntry } from '../../schedule/index.js';
+import type { UnassignedReason } from '../../solver/fleet-types.js';
+import type { CallContext } from '../charged-call.js';
+import type { RouteWarning, Waypoint } from '../optimize/types.js';
+import type { PlanRequest } from './schema.js';
+
+/** One vehicle's route: optimize's route fields plus the vehicle and its load. */
+export interface PlanRoute {
+  vehicleId: string;
+  order: string[];
+  waypoints: Waypoint[];
+  schedule: ScheduleEntry[];
+  departAt: string;
+  returnAt: string | null;
+  lateStops: LateStop[] | null;
+  totalDistanceKm: number;
+  estimatedTimeMin: number;
+  /** Sum of the demands served, per capacity dimension; [] without capacities. */
+  load: number[];
+}
+
+export interface UnassignedStop {
+  id: string;
+  reason: UnassignedReason;
+  message: string;
+}
+
+export interface PlanTotals {
+  stops: number;
+  assigned: number;
+  unassigned: number;
+  vehiclesUsed: number;
+  totalDistanceKm: number;
+  estimatedTimeMin: number;
+  lateStops: number;
+}
+
+/** The plan part of PlanResponse; billing fields are added by the handler. */
+export interface PlanResult {
+  routes: PlanRoute[];
+  unassigned: UnassignedStop[];
+  totals: PlanTotals;
+  warnings?: RouteWarning[];
+}
+
+/** Geocoding, travel times, the fleet solve and the schedules behind one call. Throws DomainError on failure. */
+export interface PlanOptimizer {
+  plan(request: PlanRequest, context: CallContext): Promise<PlanResult>;
+}

@@ -1,0 +1,84 @@
+/**
+ * A plan request: the schema, then what JSON Schema cannot say (ids unique, capacity and demand
+ * dimensions that agree, allowedVehicles naming vehicles of the call, a shift that ends after it
+ * starts, a stop whose notBefore is not after its deadline). Each message names the field and the fix.
+ */
+import { invalidRequest } from '../../errors.js';
+import { compileValidator } from '../../http/validate.js';
+import { PLAN_MISTAKES } from '../optimize/mistakes.js';
+import { planRequestSchema, type PlanRequest } from './schema.js';
+// registers the departure-time format the shared departureTime property names
+import '../optimize/validate.js';
+
+const validateShape = compileValidator<PlanRequest>(planRequestSchema, PLAN_MISTAKES);
+
+export function validatePlanRequest(body: unknown): PlanRequest {
+  const request = validateShape(body);
+  uniqueIds(request.vehicles, 'vehicles', 'vehicle');
+  uniqueIds(request.stops, 'stops', 'stop');
+  checkShifts(request);
+  checkDimensions(request);
+  checkAllowedVehicles(request);
+  checkWindows(request);
+  return request;
+}
+
+function uniqueIds(items: ReadonlyArray<{ id: string }>, field: string, what: string): void {
+  const firstIndexById = new Map<string, number>();
+  items.forEach((item, index) => {
+    const first = firstIndexById.get(item.id);
+    if (first !== undefined) {
+      throw invalidRequest(`${field}[${index}].id ${JSON.stringify(item.id)} repeats ${field}[${first}].id: ${what} ids must be unique within one call`, `${field}[${index}].id`);
+    }
+    firstIndexById.set(item.id, index);
+  });
+}
+
+function checkShifts(request: PlanRequest): void {
+  request.vehicles.forEach((v, i) => {
+    if (v.shift?.start !== undefined && v.shift.end !== undefined && v.shift.end <= v.shift.start) {
+      throw invalidRequest(`vehicles[${i}].shift.end "${v.shift.end}" must be after shift.start "${v.shift.start}" (a shift lies within one Paris calendar day)`, `vehicles[${i}].shift.end`);
+    }
+  });
+}
+
+function checkDimensions(request: PlanRequest): void {
+  const withCapacity = request.vehicles.map((v, i) => ({ i, capacity: v.capacity })).filter((v) => v.capacity !== undefined);
+  const first = withCapacity[0];
+  for (const v of withCapacity) {
+    if (v.capacity!.length !== first!.capacity!.length) {
+      throw invalidRequest(`vehicles[${v.i}].capacity has ${v.capacity!.length} dimensions but vehicles[${first!.i}].capacity has ${first!.capacity!.length}: `
+        + 'every capacity lists the same dimensions in the same order (e.g. [kg, parcels])', `vehicles[${v.i}].capacity`);
+    }
+  }
+  request.stops.forEach((stop, i) => {
+    if (stop.demand === undefined) return;
+    if (!first) {
+      throw invalidRequest(`stops[${i}].demand needs vehicles with a capacity of the same length: give the vehicles a capacity (e.g. "capacity": [500, 40]) or remove the demand`, `stops[${i}].demand`);
+    }
+    if (stop.demand.length !== first.capacity!.length) {
+      throw invalidRequest(`stops[${i}].demand has ${stop.demand.length} dimensions but the vehicles' capacity has ${first.capacity!.length}: `
+        + 'give one value per capacity dimension, in the same order', `stops[${i}].demand`);
+    }
+  });
+}
+
+function checkAllowedVehicles(request: PlanRequest): void {
+  const ids = new Set(request.vehicles.map((v) => v.id));
+  request.stops.forEach((stop, i) => {
+    stop.allowedVehicles?.forEach((id, k) => {
+      if (!ids.has(id)) {
+        throw invalidRequest(`stops[${i}].allowedVehicles[${k}] ${JSON.stringify(id)} is not the id of a vehicle of this call: use ids from vehicles[].id`, `stops[${i}].allowedVehicles[${k}]`);
+      }
+    });
+  });
+}
+
+function checkWindows(request: PlanRequest): void {
+  request.stops.forEach((stop, i) => {
+    if (stop.notBefore !== undefined && stop.deadline !== undefined && stop.notBefore > stop.deadline) {
+      throw invalidRequest(`stops[${i}].notBefore "${stop.notBefore}" is after its deadline "${stop.deadline}": the stop could never be served on time; `
+        + 'move notBefore before the deadline or remove one of them', `stops[${i}].notBefore`);
+    }
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * The steps optimize and plans share, with their failures mapped to the
+ * spec's error codes: geocode the addresses of a call (422 geocoding_failed),
+ * one travel matrix (502 optimization_failed, or 503 sandbox_unavailable for
+ * a test key), and a solve on the worker pool (503 overloaded, 502).
+ */
+import { DomainError } from '../errors.js';
+import { geocodeAll, GeocodingFailedError, type GeocodedPoint, type Geocoder, type Point, type RoutingProvider, type TravelMatrix } from '../geo/index.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import { SolverError } from '../solver/errors.js';
+import type { CallContext } from './charged-call.js';
+import { describeGeocodingFailure, type ResolvedLocation } from './optimize/geocoding-report.js';
+import { isAddress, type AddressLocation, type Location } from './optimize/schema.js';
+
+export interface RouteStepsDeps {
+  geocoder: Geocoder;
+  geocodeConcurrency: number;
+  /** Live keys: the configured chain, with fallback. */
+  routing: RoutingProvider;
+  /** Test keys: the sandbox engine, no fallback (failure → 503 sandbox_unavailable). */
+  sandboxRouting: RoutingProvider;
+  logger: Logger;
+  metrics?: Metrics;
+}
+
+/** A location of the request and how answers name it ("stops[3] (id "a")", "vehicles[0].start"). */
+export type LabelledLocation = Omit<ResolvedLocation, 'point' | 'geocoding'> & { location: Location };
+
+export class RouteSteps {
+  constructor(private readonly deps: RouteStepsDeps) {}
+
+  /** The points of `labelled`, in order; addresses go through the geocoder chain and keep how they were placed. */
+  async resolve(labelled: readonly LabelledLocation[], context: CallContext): Promise<ResolvedLocation[]> {
+    const toGeocode = labelled.filter((l) => isAddress(l.location));
+    const found = new Map<string, GeocodedPoint>();
+    if (toGeocode.length > 0) {
+      try {
+        const results = await geocodeAll(
+          toGeocode.map((l) => ({ label: l.label, address: l.location as AddressLocation })),
+          this.deps.geocoder,
+          { concurrency: this.deps.geocodeConcurrency, signal: context.signal },
+        );
+        toGeocode.forEach((l, i) => found.set(l.label, results[i]!));
+        this.deps.metrics?.geocoderCalls.inc({ outcome: 'found' }, results.length);
+      } catch (err) {
+        if (err instanceof GeocodingFailedError) {
+          for (const failure of err.failures) this.deps.metrics?.geocoderCalls.inc({ outcome: failure.reason });
+          this.deps.logger.info({ requestId: context.requestId, failures: err.failures.map((f) => ({ label: f.label, reason: f.reason, error: f.error?.message })) }, 'geocoding failed');
+          throw new DomainError('geocoding_failed',
+            `Could not geocode: ${err.failures.map(describeGeocodingFailure).join('; ')}. Check the street, postal code and city, or send coordinates. Nothing was charged.`);
+        }
+        throw err;
+      }
+    }
+    return labelled.map(({ location, ...base }): ResolvedLocation => {
+      if (!isAddress(location)) return { ...base, point: { latitude: location.latitude, longitude: location.longitude } };
+      const r = found.get(base.label)!;
+      return { ...base, point: { latitude: r.latitude, longitude: r.longitude }, geocoding: { precision: r.precision, provider: r.provider, label: r.label } };
+    });
+  }
+
+  async matrix(points: Point[], avoidTolls: boolean, context: CallContext): Promise<TravelMatrix> {
+    const engine = context.sandbox ? 'sandbox' : 'live';
+    const provider = context.sandbox ? this.deps.sandboxRouting : this.deps.routing;
+    try {
+      const matrix = await provider.matrix(points, { avoidTolls, signal: context.signal });
+      this.deps.metrics?.routingCalls.inc({ engine, outcome: 'ok' });
+      return matrix;
+    } catch (err) {
+      context.signal.throwIfAborted();
+      this.deps.metrics?.routingCalls.inc({ engine, outcome: 'error' });
+      this.deps.logger.warn({ requestId: context.requestId, engine, err: (err as Error).message }, 'routing engine failed');
+      if (context.sandbox) throw new DomainError('sandbox_unavailable', 'The sandbox routing engine is temporarily unavailable. Try again shortly. Nothing was counted.');
+      throw new DomainError('optimization_failed', 'No routing engine could compute travel times for these points. Nothing was charged.');
+    }
+  }
+
+  /** Runs a solve, timed in the solver metrics; `what` names it in the failure message ("route", "plan"). */
+  async solve<T>(run: () => Promise<T>, what: string, context: CallContext): Promise<T> {
+    const started = performance.now();
+    try {
+      const result = await run();
+      this.deps.metrics?.solverDuration.observe({ outcome: 'ok' }, (performance.now() - started) / 1000);
+      return result;
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      context.signal.throwIfAborted();
+      if (err instanceof SolverError && err.code === 'queue_full') {
+        this.deps.metrics?.solverDuration.observe({ outcome: 'overloaded' }, 0);
+        throw new DomainError('overloaded', 'The optimizer is busy with other routes; retry in a moment. Nothing was charged.', { retryAfterSeconds: 1 });
+      }
+      this.deps.metrics?.solverDuration.observe({ outcome: 'error' }, (performance.now() - started) / 1000);
+      this.deps.logger.error({ requestId: context.requestId, err }, 'solver failed');
+      throw new DomainError('optimization_failed', `The optimizer could not solve this ${what}. Nothing was charged.`);
+    }
+  }
+}
