@@ -14,6 +14,8 @@ import { OpenApiResponseValidator } from '../helpers/openapi-validator.js';
 import { PARIS_START, coordinateStops, startTestServer, tempDir, type TestServer } from '../helpers/server.js';
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe.js';
 import type { components, paths } from './generated/api.js';
+import { PLAN_REQUEST_EXAMPLES } from '../../src/api/openapi/plan-examples.js';
+
 
 const WEBHOOK_SECRET = 'whsec_test_client_secret';
 
@@ -126,6 +128,21 @@ test('optimize: the error answers a client sees are typed Error bodies', async (
   assert.ok(limited.error?.resetAt);
 });
 
+test('plans: the documented example with a live key, typed end to end; its errors are typed Error bodies', async () => {
+  const example = PLAN_REQUEST_EXAMPLES.fleet.value as components['schemas']['PlanRequest'];
+  const live = await client.POST('/api/v1/plans', { body: example, headers: bearer(await server.createKey('live', 10)), params: { header: { 'Idempotency-Key': 'plan-1' } } });
+  assert.equal(live.response.status, 200);
+  assert.ok(live.data);
+  const placed = [...live.data.routes.flatMap((r) => r.order), ...live.data.unassigned.map((u) => u.id)].sort();
+  assert.deepEqual(placed, example.stops.map((s) => s.id).sort());
+  assert.deepEqual([live.data.stopsCharged, live.data.stopsBalance], [7, 3]);
+  const invalid = await client.POST('/api/v1/plans', { body: { ...example, vehicles: [] }, headers: bearer(await server.createKey('test')) });
+  assert.equal(invalid.response.status, 400);
+  assert.equal(invalid.error?.param, 'vehicles');
+  const short = await client.POST('/api/v1/plans', { body: example, headers: bearer(await server.createKey('live', 6)) });
+  assert.deepEqual([short.response.status, short.error?.required, short.error?.balance], [402, 7, 6]);
+});
+
 test('balance: both shapes, and 401', async () => {
   const live = await client.GET('/api/v1/balance', { headers: bearer(await server.createKey('live', 42)) });
   assert.deepEqual(live.data, { stopsBalance: 42 });
@@ -175,7 +192,7 @@ test('the Stripe webhook (a webhook of the document, not a client operation) ans
 
 test('every operation of the document was called, and every answer matched it', () => {
   const operations = contract.listOperations().map((o) => `${o.method} ${o.path}`);
-  assert.deepEqual(operations.sort(), ['GET /api/v1/balance', 'GET /api/v1/packs', 'POST /api/v1/checkout', 'POST /api/v1/optimize', 'POST /api/v1/webhooks/stripe']);
+  assert.deepEqual(operations.sort(), ['GET /api/v1/balance', 'GET /api/v1/packs', 'POST /api/v1/checkout', 'POST /api/v1/optimize', 'POST /api/v1/plans', 'POST /api/v1/webhooks/stripe']);
   for (const operation of operations) assert.ok([...called].some((c) => c.startsWith(`${operation} 2`)), `${operation} answered 2xx at least once`);
   for (const status of ['400', '401', '402', '409', '422', '429']) assert.ok([...called].some((c) => c.startsWith('POST /api/v1/optimize') && c.endsWith(status)), status);
 });

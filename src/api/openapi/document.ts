@@ -11,58 +11,12 @@ import { stripeWebhookOpenApi } from './payments.js';
 import {
   BALANCE_EXAMPLES, CHECKOUT_REQUEST_EXAMPLES, CHECKOUT_RESPONSE_EXAMPLES, OPTIMIZE_REQUEST_EXAMPLES, OPTIMIZE_RESPONSE_EXAMPLES,
 } from './examples.js';
+import { annotate, billingFields, dateTime, lateStop, nullable, routeWarning, scheduleEntry, waypoint, waypointGeocoding } from './route-parts.js';
+import { PLAN_SCHEMAS, plansPath } from './plans.js';
 import {
-  HEADERS, PARAMETERS, RATE_LIMIT_REFUSAL_HEADERS, authRateLimitedResponse, defaultErrorResponse, errorResponse, errorSchema, headers,
+  HEADERS, PAID_CALL_ERRORS, PARAMETERS, RATE_LIMIT_REFUSAL_HEADERS, authRateLimitedResponse, defaultErrorResponse, errorResponse, errorSchema, headers,
   insufficientStopsSchema, json, payloadTooLargeResponse, ref, requestTimeoutResponse, storageUnavailableResponse, unauthorizedResponse,
 } from './parts.js';
-
-const dateTime = { type: 'string', format: 'date-time' };
-const nullable = (schema: object): object => ({ anyOf: [schema, { type: 'null' }] });
-
-const precision = {
-  type: 'string',
-  enum: ['housenumber', 'street', 'locality', 'municipality'],
-  description: 'How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.',
-};
-const waypointGeocoding = {
-  type: 'object',
-  description: 'Extension, address stops only (a stop sent as coordinates has none): how the address was placed.',
-  properties: {
-    precision,
-    provider: { type: 'string', description: 'The engine that placed it: geoplateforme, ban, nominatim or embedded (the commune-level gazetteer).' },
-    label: { type: 'string', description: 'What the engine matched, e.g. "8 Boulevard du Port 80000 Amiens".' },
-  },
-  required: ['precision', 'provider', 'label'],
-};
-const waypoint = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    order: { type: 'integer', minimum: 1 },
-    latitude: nullable({ type: 'number' }),
-    longitude: nullable({ type: 'number' }),
-    geocoding: waypointGeocoding,
-  },
-  required: ['id', 'order', 'latitude', 'longitude'],
-};
-const routeWarning = {
-  type: 'object',
-  description: 'A location geocoded coarser than its street (precision locality or municipality): its position, arrival time and the distances around it are approximate.',
-  properties: {
-    code: { type: 'string', enum: ['geocoding_imprecise'] },
-    location: { type: 'string', enum: ['start', 'stop', 'end'] },
-    stopId: { type: 'string', description: 'location "stop" only: the stop id.' },
-    precision,
-    message: { type: 'string' },
-  },
-  required: ['code', 'location', 'precision', 'message'],
-};
-const scheduleEntry = { type: 'object', properties: { colisId: { type: 'string' }, arrivee: dateTime }, required: ['colisId', 'arrivee'] };
-const lateStop = {
-  type: 'object',
-  properties: { colisId: { type: 'string' }, arrivee: { type: 'string' }, limite: { type: 'string' }, retardMin: { type: 'number' } },
-  required: ['colisId', 'arrivee', 'limite', 'retardMin'],
-};
 
 const optimizeResponse = {
   type: 'object',
@@ -75,10 +29,7 @@ const optimizeResponse = {
     departAt: nullable(dateTime),
     returnAt: nullable(dateTime),
     lateStops: nullable({ type: 'array', items: lateStop }),
-    stopsCharged: { type: 'integer' },
-    stopsBalance: { type: 'integer', description: 'Live keys only.' },
-    sandbox: { type: 'boolean', const: true, description: 'Test keys only.' },
-    sandboxStopsRemainingToday: { type: 'integer', description: 'Test keys only.' },
+    ...billingFields,
     warnings: {
       type: 'array',
       items: routeWarning,
@@ -101,24 +52,6 @@ const balanceResponse = {
   ],
 };
 
-/** Adds a title, a description and field descriptions to a schema in place (the schemas above stay plain). */
-function annotate(schema: Record<string, any>, title: string, description: string, fields: Record<string, string> = {}): void {
-  schema.title = title;
-  schema.description = description;
-  for (const [name, text] of Object.entries(fields)) schema.properties[name].description = text;
-}
-
-annotate(waypoint, 'Waypoint', 'One stop in visiting order, with the coordinates it was routed from (given, or geocoded).', {
-  id: 'The stop id.', order: '1-based position in the visiting order.',
-  latitude: 'Decimal degrees; null only if the point is unknown.', longitude: 'Decimal degrees; null only if the point is unknown.',
-});
-annotate(waypointGeocoding, 'WaypointGeocoding', waypointGeocoding.description);
-annotate(routeWarning, 'RouteWarning', routeWarning.description);
-annotate(scheduleEntry, 'ScheduleEntry', 'Estimated arrival at one stop.', { colisId: 'The stop id.', arrivee: 'Estimated arrival, UTC, whole seconds, `Z` suffix.' });
-annotate(lateStop, 'LateStop', 'A stop estimated to arrive strictly after its deadline.', {
-  colisId: 'The stop id.', arrivee: 'Estimated arrival, UTC ISO 8601 with `Z` (same value as in schedule).',
-  limite: 'The deadline instant, UTC ISO 8601 with `Z`.', retardMin: 'Whole minutes late, rounded up (1 s late is 1), always ≥ 1.',
-});
 annotate(optimizeResponse, 'OptimizeResponse', 'The optimized route and what the call cost.', {
   order: 'Stop ids in visiting order.',
   waypoints: 'One entry per stop, in visiting order.',
@@ -128,10 +61,6 @@ annotate(optimizeResponse, 'OptimizeResponse', 'The optimized route and what the
   departAt: 'Departure, UTC with `Z`.',
   returnAt: 'Arrival at the end point, UTC with `Z`; null when no end point was sent.',
   lateStops: 'Stops arriving after their deadline, in visiting order; null when there are none.',
-  stopsCharged: 'Stops debited by this call (0 for test keys).',
-  stopsBalance: 'Live keys only: the balance after this call.',
-  sandbox: 'Test keys only: always true.',
-  sandboxStopsRemainingToday: 'Test keys only: stops left in today\'s quota (Europe/Paris day).',
 });
 annotate(balanceResponse, 'BalanceResponse', 'Live keys: the prepaid balance. Test keys: the sandbox quotas.');
 
@@ -159,6 +88,7 @@ const SCHEMAS: Record<string, object> = {
   BalanceResponse: balanceResponse,
   CheckoutRequest: checkoutRequestSchema,
   CheckoutResponse: checkoutResponse,
+  ...PLAN_SCHEMAS,
   Error: errorSchema,
   InsufficientStopsError: insufficientStopsSchema,
 };
@@ -186,9 +116,8 @@ function clean(schema: unknown): unknown {
 /** Extra paths contributed by other modules (packs, ...). */
 export type PathItems = Record<string, object>;
 
-const RETRY_AFTER_SOMETIMES = { 'Retry-After': { ...HEADERS['Retry-After'], required: false, description: 'Whole seconds to wait; sent with overloaded, storage_unavailable and idempotency_in_progress.' } };
 
-const DESCRIPTION = `Optimizes last-mile delivery routes: send a start, an optional end and 2 to 200 stops (coordinates or French street addresses, Europe/Paris deadlines, service times); get back the best visiting order, an arrival schedule and the stops that would be late.
+const DESCRIPTION = `Optimizes last-mile delivery routes: send a start, an optional end and 2 to 200 stops (coordinates or French street addresses, Europe/Paris deadlines, service times); get back the best visiting order, an arrival schedule and the stops that would be late. Or plan a fleet: 1 to 50 vehicles (shifts, capacities) and 2 to 1000 stops (time windows, demands, allowed vehicles) in one call to \`POST /api/v1/plans\`.
 
 **Keys.** Every operation except checkout and the pack list needs \`Authorization: Bearer <API_KEY>\`. Test keys (\`svc_test_…\`, free from the console at /console) are sandboxed: at most 10 stops per call, 20 calls per minute, 200 stops per Paris day, coordinates only. Live keys (\`svc_live_…\`) are prepaid: one stop is debited per stop sent, and a failed call is never charged.
 
@@ -235,23 +164,11 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
           responses: {
             200: json('The optimized route. Test keys: RateLimit headers for the per-minute call window.', { $ref: '#/components/schemas/OptimizeResponse' }, OPTIMIZE_RESPONSE_EXAMPLES,
               headers('Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset')),
-            400: errorResponse('Invalid body (`param` names the field), or a test key past its per-call limits.', ['invalid_request', 'sandbox_limit', 'sandbox_addresses_unsupported']),
-            401: unauthorizedResponse,
-            402: errorResponse('Live key: balance lower than the stops sent. Nothing was debited.', ['insufficient_stops'], { schema: { $ref: '#/components/schemas/InsufficientStopsError' } }),
-            409: errorResponse('Extension: the Idempotency-Key was used with another body, or its first call is still running (Retry-After).',
-              ['idempotency_conflict', 'idempotency_in_progress'], { headers: RETRY_AFTER_SOMETIMES }),
-            408: requestTimeoutResponse,
-            413: payloadTooLargeResponse,
-            422: errorResponse('An address could not be geocoded (not found, the geocoding services failed, or only located more coarsely than this service accepts); the message names each one. Nothing was charged.', ['geocoding_failed']),
-            429: errorResponse('Test key: per-minute or per-day cap reached (`limit`, `resetAt`); or, extension: too many failed authentications from this address, or too many calls in flight for one live key.',
-              ['sandbox_rate_limited', 'rate_limited'], { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...RATE_LIMIT_REFUSAL_HEADERS } }),
-            502: errorResponse('Optimization failed (routing, solving or the request deadline). Nothing was charged.', ['optimization_failed']),
-            503: errorResponse('Test key: the sandbox engine is unavailable; or, extension: the solver queue is full, or the database is busy. Nothing was charged.',
-              ['sandbox_unavailable', 'overloaded', 'storage_unavailable'], { headers: RETRY_AFTER_SOMETIMES }),
-            default: defaultErrorResponse,
+            ...PAID_CALL_ERRORS,
           },
         },
       },
+      '/api/v1/plans': plansPath,
       '/api/v1/balance': {
         get: {
           tags: ['Account'],

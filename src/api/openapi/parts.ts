@@ -176,3 +176,24 @@ export const authRateLimitedResponse = errorResponse('Extension: too many failed
 export const requestTimeoutResponse = errorResponse('Extension: the body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed.', ['request_timeout']);
 export const payloadTooLargeResponse = errorResponse('Extension: the body is larger than BODY_LIMIT_BYTES (1 MiB by default).', ['payload_too_large']);
 export const storageUnavailableResponse = errorResponse('Extension: the database is busy or full; nothing was charged.', ['storage_unavailable'], { headers: { 'Retry-After': ref('headers', 'Retry-After') } });
+
+/** Retry-After on the answers that sometimes carry it. */
+export const RETRY_AFTER_SOMETIMES = { 'Retry-After': { ...HEADERS['Retry-After'], required: false, description: 'Whole seconds to wait; sent with overloaded, storage_unavailable and idempotency_in_progress.' } };
+
+/** The error answers of a paid call (optimize, plans): the same key rules, billing, Idempotency-Key and failures. */
+export const PAID_CALL_ERRORS = {
+  400: errorResponse('Invalid body (`param` names the field), or a test key past its per-call limits.', ['invalid_request', 'sandbox_limit', 'sandbox_addresses_unsupported']),
+  401: unauthorizedResponse,
+  402: errorResponse('Live key: balance lower than the stops sent. Nothing was debited.', ['insufficient_stops'], { schema: { $ref: '#/components/schemas/InsufficientStopsError' } }),
+  409: errorResponse('Extension: the Idempotency-Key was used with another body (or on the other paid endpoint), or its first call is still running (Retry-After).',
+    ['idempotency_conflict', 'idempotency_in_progress'], { headers: RETRY_AFTER_SOMETIMES }),
+  408: requestTimeoutResponse,
+  413: payloadTooLargeResponse,
+  422: errorResponse('An address could not be geocoded (not found, the geocoding services failed, or only located more coarsely than this service accepts); the message names each one. Nothing was charged.', ['geocoding_failed']),
+  429: errorResponse('Test key: per-minute or per-day cap reached (`limit`, `resetAt`); or, extension: too many failed authentications from this address, or too many calls in flight for one live key.',
+    ['sandbox_rate_limited', 'rate_limited'], { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...RATE_LIMIT_REFUSAL_HEADERS } }),
+  502: errorResponse('Optimization failed (routing, solving or the request deadline). Nothing was charged.', ['optimization_failed']),
+  503: errorResponse('Test key: the sandbox engine is unavailable; or, extension: the solver queue is full, or the database is busy. Nothing was charged.',
+    ['sandbox_unavailable', 'overloaded', 'storage_unavailable'], { headers: RETRY_AFTER_SOMETIMES }),
+  default: defaultErrorResponse,
+};

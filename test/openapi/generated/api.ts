@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plan a day for several vehicles
+         * @description Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. Capacities, maxStops, allowedVehicles, notBefore and shifts are hard; deadlines are soft (late stops are reported, as optimize does). Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.
+         */
+        post: operations["plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/balance": {
         parameters: {
             query?: never;
@@ -317,6 +337,8 @@ export interface components {
             location: "start" | "stop" | "end";
             /** @description location "stop" only: the stop id. */
             stopId?: string;
+            /** @description Plans only, location "start" or "end": the vehicle whose start or end it is. */
+            vehicleId?: string;
             /**
              * @description How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.
              * @enum {string}
@@ -333,7 +355,7 @@ export interface components {
             colisId: string;
             /**
              * Format: date-time
-             * @description Estimated arrival, UTC, whole seconds, `Z` suffix.
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
              */
             arrivee: string;
         };
@@ -379,6 +401,285 @@ export interface components {
              * @description The payment page (Stripe Checkout). After payment the live key is e-mailed.
              */
             url: string;
+        };
+        /**
+         * PlanRequest
+         * @description 1 to 50 vehicles and 2 to 1000 stops, planned together.
+         */
+        PlanRequest: {
+            /** @description 1 to 50 vehicles; their ids are unique within the call. */
+            vehicles: components["schemas"]["Vehicle"][];
+            /** @description 2 to 1000 stops; their ids are unique within the call. */
+            stops: components["schemas"]["PlanStop"][];
+            /** @description Avoid toll roads where the routing engine supports it. Default false. */
+            avoidTolls?: boolean;
+            /**
+             * Format: departure-time
+             * @description ISO 8601 date-time (YYYY-MM-DDTHH:MM[:SS[.fraction]] with an optional Z or ±HH:MM). Without an offset it is Europe/Paris local time. Default: now. Must lie within DEPARTURE_WINDOW_DAYS (default 366) days before or after now.
+             * @example 2026-06-01T08:00:00+02:00
+             */
+            departureTime?: string;
+        };
+        /**
+         * Vehicle
+         * @description One vehicle of the fleet: where it starts and ends, its shift, what it can carry and how many stops it may make.
+         */
+        Vehicle: {
+            /**
+             * @description Caller-chosen vehicle id, unique within one call (1 to 100 characters).
+             * @example van-1
+             */
+            id: string;
+            start: components["schemas"]["Location"];
+            end?: components["schemas"]["Location"];
+            shift?: components["schemas"]["Shift"];
+            /**
+             * @description What the vehicle can carry, one whole number per dimension (e.g. [kg, parcels]); every vehicle that has one uses the same dimensions. Absent: unlimited.
+             * @example [
+             *       500,
+             *       40
+             *     ]
+             */
+            capacity?: number[];
+            /**
+             * @description Most stops this vehicle may serve.
+             * @example 30
+             */
+            maxStops?: number;
+        };
+        /**
+         * Shift
+         * @description Working hours of a vehicle, Europe/Paris local time on the Paris calendar day of departure. Either bound may be omitted.
+         */
+        Shift: {
+            /**
+             * @description Earliest departure from the start: the vehicle leaves at the later of departureTime and this time.
+             * @example 08:00
+             */
+            start?: string;
+            /**
+             * @description Latest arrival at the end point (or end of the last service when the route has no end). Hard: a stop that cannot be served within the shift is left unassigned.
+             * @example 17:30
+             */
+            end?: string;
+        };
+        /**
+         * PlanStop
+         * @description An optimize Stop (coordinates or address, id, deadline, serviceSeconds) plus notBefore, demand and allowedVehicles.
+         */
+        PlanStop: components["schemas"]["PlanStopWithCoordinates"] | components["schemas"]["PlanStopWithAddress"];
+        /**
+         * PlanStopWithCoordinates
+         * @description A stop given by its coordinates, with its optional time window, demand and allowed vehicles.
+         */
+        PlanStopWithCoordinates: {
+            /**
+             * @description Caller-chosen id, unique within one call (at most 100 characters).
+             * @example parcel-42
+             */
+            id: string;
+            /**
+             * @description Decimal degrees, WGS 84.
+             * @example 48.8566
+             */
+            latitude: number;
+            /**
+             * @description Decimal degrees, WGS 84.
+             * @example 2.3522
+             */
+            longitude: number;
+            /**
+             * @description Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.
+             * @example 14:30
+             */
+            deadline?: string;
+            /**
+             * @description Time spent at the stop, in seconds (0 to 3600).
+             * @example 120
+             */
+            serviceSeconds?: number;
+            /**
+             * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
+             * @example 09:30
+             */
+            notBefore?: string;
+            /**
+             * @description What the stop takes from the vehicle, one whole number per capacity dimension.
+             * @example [
+             *       12,
+             *       1
+             *     ]
+             */
+            demand?: number[];
+            /**
+             * @description Ids of the vehicles that may serve this stop. Absent: any vehicle.
+             * @example [
+             *       "van-1"
+             *     ]
+             */
+            allowedVehicles?: string[];
+        };
+        /**
+         * PlanStopWithAddress
+         * @description A stop given by its street address (live keys only), with its optional time window, demand and allowed vehicles.
+         */
+        PlanStopWithAddress: {
+            /**
+             * @description Caller-chosen id, unique within one call (at most 100 characters).
+             * @example parcel-42
+             */
+            id: string;
+            /**
+             * @description House number and street.
+             * @example 10 rue de Rivoli
+             */
+            street: string;
+            /**
+             * @description Postal code.
+             * @example 75004
+             */
+            postalCode: string;
+            /**
+             * @description City or commune.
+             * @example Paris
+             */
+            city: string;
+            /**
+             * @description Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.
+             * @example 14:30
+             */
+            deadline?: string;
+            /**
+             * @description Time spent at the stop, in seconds (0 to 3600).
+             * @example 120
+             */
+            serviceSeconds?: number;
+            /**
+             * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
+             * @example 09:30
+             */
+            notBefore?: string;
+            /**
+             * @description What the stop takes from the vehicle, one whole number per capacity dimension.
+             * @example [
+             *       12,
+             *       1
+             *     ]
+             */
+            demand?: number[];
+            /**
+             * @description Ids of the vehicles that may serve this stop. Absent: any vehicle.
+             * @example [
+             *       "van-1"
+             *     ]
+             */
+            allowedVehicles?: string[];
+        };
+        /**
+         * PlanResponse
+         * @description The plan and what the call cost: every stop sent is in exactly one route or in `unassigned`, and every stop sent is charged.
+         */
+        PlanResponse: {
+            /** @description One per vehicle used, in the order of `vehicles` in the request. */
+            routes: components["schemas"]["PlanRoute"][];
+            /** @description Stops left out, in request order, with their reason. */
+            unassigned: components["schemas"]["UnassignedStop"][];
+            totals: components["schemas"]["PlanTotals"];
+            /** @description Present only when some location was geocoded coarser than street level, one entry per such location. */
+            warnings?: components["schemas"]["RouteWarning"][];
+            /** @description Stops debited by this call (0 for test keys). */
+            stopsCharged: number;
+            /** @description Live keys only: the balance after this call. */
+            stopsBalance?: number;
+            /**
+             * @description Test keys only: always true.
+             * @constant
+             */
+            sandbox?: true;
+            /** @description Test keys only: stops left in today's quota (Europe/Paris day). */
+            sandboxStopsRemainingToday?: number;
+        };
+        /**
+         * PlanRoute
+         * @description The route of one vehicle that is used: optimize's route fields, the vehicle and its load.
+         */
+        PlanRoute: {
+            /** @description The vehicle id. */
+            vehicleId: string;
+            /** @description Stop ids in visiting order. */
+            order: string[];
+            /** @description One entry per stop of this route, in visiting order. */
+            waypoints: components["schemas"]["Waypoint"][];
+            /** @description Estimated arrival at each stop of this route, in visiting order. */
+            schedule: components["schemas"]["PlanScheduleEntry"][];
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            departAt: string;
+            /** @description Arrival at the vehicle's end point, UTC with `Z`; null when the vehicle has no end. */
+            returnAt: string | null;
+            /** @description Stops of this route arriving after their deadline, in visiting order; null when there are none. */
+            lateStops: components["schemas"]["LateStop"][] | null;
+            /** @description Start → stops → end (when given), in km, rounded half up to 2 decimals. */
+            totalDistanceKm: number;
+            /** @description From departAt to the arrival at the end (or the end of the last service), travel, service and waiting included, in minutes, 1 decimal. */
+            estimatedTimeMin: number;
+            /** @description Sum of the demands served, per capacity dimension; empty when no vehicle has a capacity. */
+            load: number[];
+        };
+        /**
+         * PlanScheduleEntry
+         * @description Estimated arrival at one stop, and the start of its service when the vehicle waits for its notBefore.
+         */
+        PlanScheduleEntry: {
+            /** @description The stop id. */
+            colisId: string;
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            arrivee: string;
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            serviceStart?: string;
+        };
+        /**
+         * UnassignedStop
+         * @description A stop no vehicle could serve within the hard rules, and why.
+         */
+        UnassignedStop: {
+            /** @description The stop id. */
+            id: string;
+            /**
+             * @description capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it.
+             * @enum {string}
+             */
+            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable";
+            /** @description The reason in words, with what would fix it. */
+            message: string;
+        };
+        /**
+         * PlanTotals
+         * @description Totals over the routes.
+         */
+        PlanTotals: {
+            /** @description Stops sent (and charged). */
+            stops: number;
+            /** @description Stops in a route. */
+            assigned: number;
+            /** @description Stops in `unassigned`. */
+            unassigned: number;
+            /** @description Routes (vehicles with at least one stop). */
+            vehiclesUsed: number;
+            /** @description Sum of the routes' distances, km, 2 decimals. */
+            totalDistanceKm: number;
+            /** @description Sum of the routes' times, minutes, 1 decimal. */
+            estimatedTimeMin: number;
+            /** @description Late stops over all routes. */
+            lateStops: number;
         };
         /**
          * Error
@@ -678,7 +979,194 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Extension: the Idempotency-Key was used with another body, or its first call is still running (Retry-After). */
+            /** @description Extension: the Idempotency-Key was used with another body (or on the other paid endpoint), or its first call is still running (Retry-After). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Whole seconds to wait; sent with overloaded, storage_unavailable and idempotency_in_progress. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "idempotency_conflict" | "idempotency_in_progress";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension: the body is larger than BODY_LIMIT_BYTES (1 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "payload_too_large";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description An address could not be geocoded (not found, the geocoding services failed, or only located more coarsely than this service accepts); the message names each one. Nothing was charged. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "geocoding_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Test key: per-minute or per-day cap reached (`limit`, `resetAt`); or, extension: too many failed authentications from this address, or too many calls in flight for one live key. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    /** @description Test keys: calls allowed in the rolling minute (on 429: the quota that was reached). IETF draft-ietf-httpapi-ratelimit-headers. */
+                    "RateLimit-Limit": number;
+                    /** @description Test keys: calls left in the rolling minute after this one (0 on 429). IETF draft-ietf-httpapi-ratelimit-headers. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window frees up (on 429: equal to Retry-After). IETF draft-ietf-httpapi-ratelimit-headers. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "sandbox_rate_limited" | "rate_limited";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Optimization failed (routing, solving or the request deadline). Nothing was charged. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "optimization_failed";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Test key: the sandbox engine is unavailable; or, extension: the solver queue is full, or the database is busy. Nothing was charged. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Whole seconds to wait; sent with overloaded, storage_unavailable and idempotency_in_progress. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "sandbox_unavailable" | "overloaded" | "storage_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "method_not_allowed" | "not_implemented" | "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    plan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Extension. The same key and the same body within 24 hours return the stored 200 answer (header `Idempotent-Replayed: true`) without a second debit. The same key with another body → 409 idempotency_conflict; while the first call runs → 409 idempotency_in_progress with Retry-After. A call that failed stores nothing, so it can be retried with the same key. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description Your own id for this request (1–128 of `A-Za-z0-9._:-`); echoed in the response and logged. Otherwise the server makes one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan. Test keys: RateLimit headers for the per-minute call window. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanResponse"];
+                };
+            };
+            /** @description Invalid body (`param` names the field), or a test key past its per-call limits. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "invalid_request" | "sandbox_limit" | "sandbox_addresses_unsupported";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unauthorized";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Live key: balance lower than the stops sent. Nothing was debited. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientStopsError"];
+                };
+            };
+            /** @description Extension: the body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "request_timeout";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension: the Idempotency-Key was used with another body (or on the other paid endpoint), or its first call is still running (Retry-After). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
