@@ -61,6 +61,7 @@ const planStopExtras = {
   demand: quantities('What the stop takes from the vehicle, one whole number per capacity dimension.', [12, 1]),
   allowedVehicles: {
     type: 'array', minItems: 1, maxItems: MAX_PLAN_VEHICLES, uniqueItems: true, items: vehicleId,
+    'x-message': `must list 1 to ${MAX_PLAN_VEHICLES} vehicle ids, each once`,
     description: 'Ids of the vehicles that may serve this stop. Absent: any vehicle.', examples: [['van-1']],
   },
 } as const;

@@ -4,13 +4,26 @@
  * starts, a stop whose notBefore is not after its deadline). Each message names the field and the fix.
  */
 import { invalidRequest } from '../../errors.js';
-import { compileValidator } from '../../http/validate.js';
+import { compileValidator, type MistakeRule } from '../../http/validate.js';
 import { PLAN_MISTAKES } from '../optimize/mistakes.js';
-import { planRequestSchema, type PlanRequest } from './schema.js';
+import { MAX_PLAN_STOPS, MAX_PLAN_VEHICLES, planRequestSchema, type PlanRequest } from './schema.js';
 // registers the departure-time format the shared departureTime property names
 import '../optimize/validate.js';
 
-const validateShape = compileValidator<PlanRequest>(planRequestSchema, PLAN_MISTAKES);
+/** Too few or too many vehicles or stops: the limits of a plan, and what to do past them. */
+const planSize: MistakeRule = (failure) => {
+  const field = failure.path[0];
+  if (failure.path.length !== 1 || (field !== 'vehicles' && field !== 'stops') || !Array.isArray(failure.value)) return undefined;
+  const n = failure.value.length;
+  const [min, max] = field === 'vehicles' ? [1, MAX_PLAN_VEHICLES] : [2, MAX_PLAN_STOPS];
+  if (failure.keyword === 'minItems') return { message: `${failure.message}: a plan needs ${min} to ${max} ${field} (got ${n})` };
+  if (failure.keyword === 'maxItems') {
+    return { message: `${failure.message}: a plan takes at most ${max} ${field} (got ${n}); ${field === 'stops' ? 'split the day into several plans' : 'plan the fleet in groups'}` };
+  }
+  return undefined;
+};
+
+const validateShape = compileValidator<PlanRequest>(planRequestSchema, [planSize, ...PLAN_MISTAKES]);
 
 export function validatePlanRequest(body: unknown): PlanRequest {
   const request = validateShape(body);
