@@ -47,8 +47,11 @@ export async function planProblems(request: Json, answer: Json, routing?: Routin
 
     const expectedDepart = Math.max(ms(departure), v.shift?.start ? parisTime(v.shift.start, departure) : -Infinity);
     if (ms(route.departAt) !== Math.floor(expectedDepart / 1000) * 1000) problems.push(`${label}: departAt ${route.departAt}, expected ${new Date(expectedDepart).toISOString()}`);
-    const points = [v.start, ...served, ...(v.end ? [v.end] : [])].map((p: Json) => ({ latitude: p.latitude, longitude: p.longitude }));
-    const legs = routing ? (await routing.matrix(points, { avoidTolls: false })).durationsS : undefined;
+    // identical coordinates are one point, as in the service (0 s between them)
+    const keys = [v.start, ...served, ...(v.end ? [v.end] : [])].map((p: Json) => `${p.latitude},${p.longitude}`);
+    const distinct = [...new Set(keys)];
+    const matrix = routing ? (await routing.matrix(distinct.map((k) => ({ latitude: Number(k.split(',')[0]), longitude: Number(k.split(',')[1]) })), { avoidTolls: false })).durationsS : undefined;
+    const legs = matrix ? keys.map((a) => keys.map((b) => matrix[distinct.indexOf(a)]![distinct.indexOf(b)]!)) : undefined;
     let t = ms(route.departAt);
     let late = 0;
     route.schedule.forEach((entry: Json, i: number) => {
