@@ -1,9 +1,12 @@
 /**
  * API benchmark: starts the service as a child process (default settings, a
  * temp database), then drives POST /api/v1/optimize with autocannon on
- * loopback for 10-, 50- and 200-stop coordinate requests at concurrency 1 and 8.
+ * loopback for 10-, 50- and 200-stop coordinate requests at concurrency 1 and 8. With --plans, it drives
+ * POST /api/v1/plans instead, one call at a time (scripts/lib/plans-bench.ts): wall time per call and the
+ * server's peak RSS.
  *
  *   npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]
+ *   npm run --silent bench:api -- --plans 1000:20[,STOPS:VANS…] [--calls 3] [--json]
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,13 +17,22 @@ import { SqliteStore } from '../src/store/sqlite.js';
 import { startServiceProcess } from './lib/service-process.js';
 import { parseCliArgs } from './lib/cli-args.js';
 import { parisStops } from './lib/paris-stops.js';
+import { benchPlans, parsePlanSpecs, peakRssMb, type PlanCall } from './lib/plans-bench.js';
 
+const USAGE = 'usage: npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]\n'
+  + '       npm run --silent bench:api -- --plans STOPS:VANS[,STOPS:VANS…] [--calls N] [--json]';
 const { values } = parseCliArgs({
     duration: { type: 'string', default: '10' },
     sizes: { type: 'string', default: '10,50,200' },
     connections: { type: 'string', default: '1,8' },
     json: { type: 'boolean', default: false },
-  }, 'usage: npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]');
+    plans: { type: 'string' },
+    calls: { type: 'string', default: '3' },
+  }, USAGE);
+const usageError = (msg: string): never => { process.stderr.write(`${msg}\n${USAGE}\n`); process.exit(2); };
+const planSpecs = values.plans === undefined ? null : parsePlanSpecs(values.plans, usageError);
+const planCalls = Number(values.calls);
+if (!Number.isInteger(planCalls) || planCalls < 1) usageError(`--calls takes a whole number ≥ 1 (got "${values.calls}")`);
 const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
 const databasePath = join(dir, 'bench.db');
 
@@ -34,8 +46,19 @@ const base = server.url;
 
 interface Row { stops: number; connections: number; requests: number; errors: number; non2xx: number; rps: number; p50: number; p99: number; max: number }
 const rows: Row[] = [];
+const planRows: PlanCall[] = [];
+let peakMb: number | null = null;
+const startMb = planSpecs ? peakRssMb(server.child.pid!) : null;
 try {
-  for (const stops of values.sizes!.split(',').map(Number)) {
+  for (const spec of planSpecs ?? []) {
+    for (const row of await benchPlans(base, key, spec, planCalls)) {
+      planRows.push(row);
+      if (values.json) console.log(JSON.stringify(row));
+      else process.stderr.write(`  plan ${row.stops} stops × ${row.vans} vans, call ${row.call}: ${row.ms} ms\n`);
+    }
+  }
+  peakMb = peakRssMb(server.child.pid!);
+  for (const stops of planSpecs ? [] : values.sizes!.split(',').map(Number)) {
     const body = JSON.stringify({ start: { latitude: 48.8566, longitude: 2.3522 }, stops: stopsAround(stops, stops) });
     for (const connections of values.connections!.split(',').map(Number)) {
       const result = await autocannon({
@@ -55,7 +78,17 @@ try {
   await server.exited;
   rmSync(dir, { recursive: true, force: true });
 }
-if (!values.json) {
+if (planSpecs && values.json) console.log(JSON.stringify({ serverPeakRssMb: peakMb, serverReadyRssMb: startMb }));
+if (planSpecs && !values.json) {
+  console.log('POST /api/v1/plans, live key, one call at a time, default settings (PLANS_SOLVER_TIME_LIMIT_MS, PLANS_SOLVER_MS_PER_STOP defaults)');
+  console.log('stops  vans  call  status  wall ms  assigned  vehicles');
+  for (const r of planRows) {
+    console.log(`${String(r.stops).padStart(5)}  ${String(r.vans).padStart(4)}  ${String(r.call).padStart(4)}  ${String(r.status).padStart(6)}  ${String(r.ms).padStart(7)}  ${String(r.assigned).padStart(8)}  ${String(r.vehiclesUsed).padStart(8)}${r.error ? `  ${r.error}` : ''}`);
+  }
+  const mb = (x: number | null) => (x === null ? 'unknown' : `${x.toFixed(0)} MB`);
+  console.log(`server peak RSS (VmHWM): ${mb(peakMb)} (${mb(startMb)} once ready, before the first plan)`);
+}
+if (!planSpecs && !values.json) {
   console.log(`POST /api/v1/optimize, live key, ${values.duration} s per cell, default settings (SOLVER_TIME_LIMIT_MS default)`);
   console.log('stops  conc  requests  req/s   p50 ms  p99 ms  max ms  errors  non-2xx');
   for (const r of rows) {

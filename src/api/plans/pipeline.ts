@@ -8,6 +8,7 @@ import type { FleetOptions, FleetProblem, FleetResult } from '../../solver/fleet
 import type { CallContext } from '../charged-call.js';
 import { RouteSteps, type RouteStepsDeps } from '../route-steps.js';
 import { distinctPoints, fleetProblem, planLayout, planTimeLimitMs } from './problem.js';
+import type { TravelMatrix } from '../../geo/index.js';
 import { planAnswer } from './response.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanOptimizer, PlanResult } from './types.js';
@@ -31,14 +32,28 @@ export class PlansPipeline implements PlanOptimizer {
   }
 
   async plan(request: PlanRequest, context: CallContext): Promise<PlanResult> {
+    const started = performance.now();
     const departure = resolveDeparture(request.departureTime, this.deps.clock());
     const layout = planLayout(request);
     const locations = await this.steps.resolve(layout.labelled, context);
     const distinct = distinctPoints(locations.map((l) => l.point));
-    const matrix = await this.steps.matrix(distinct.points, request.avoidTolls ?? false, context);
-    const problem = fleetProblem(request, layout, distinct.index, matrix, departure);
-    const timeLimitMs = planTimeLimitMs(request.stops.length, this.deps.timeLimit);
+    // from here on, the travel times are the problem's Int32Array: the matrix's rows can be collected during the solve
+    const { problem, distancesM } = fleetProblemOf(request, layout, distinct.index, await this.steps.matrix(distinct.points, request.avoidTolls ?? false, context), departure);
+    const timeLimitMs = solverShare(planTimeLimitMs(request.stops.length, this.deps.timeLimit), performance.now() - started);
     const solution = await this.steps.solve(() => this.deps.solver.solveFleet(problem, { timeLimitMs, signal: context.signal }), 'plan', context);
-    return planAnswer({ request, layout, locations, pointOf: distinct.index, matrix, departure, solution });
+    return planAnswer({ request, layout, locations, pointOf: distinct.index, travel: problem.travel, distancesM, departure, solution });
   }
+}
+
+/**
+ * The budget covers the whole plan: the solver gets what geocoding and the matrix left of it, less a
+ * twentieth kept for the schedules and the answer (and the solver's last descent, which may run a
+ * little past its limit), and never less than a tenth of the budget.
+ */
+export function solverShare(budgetMs: number, elapsedMs: number): number {
+  return Math.round(Math.max(budgetMs / 10, budgetMs - budgetMs / 20 - elapsedMs));
+}
+
+function fleetProblemOf(...args: Parameters<typeof fleetProblem>): { problem: FleetProblem; distancesM: TravelMatrix['distancesM'] } {
+  return { problem: fleetProblem(...args), distancesM: args[3].distancesM };
 }

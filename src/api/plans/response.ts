@@ -20,7 +20,9 @@ export interface PlanAnswerInput {
   locations: readonly ResolvedLocation[];
   /** Matrix index of each resolved location. */
   pointOf: readonly number[];
-  matrix: TravelMatrix;
+  /** The solver's travel times: whole seconds, row-major over the distinct points. */
+  travel: Int32Array;
+  distancesM: TravelMatrix['distancesM'];
   departure: DateTime;
   solution: FleetResult;
 }
@@ -49,20 +51,21 @@ export function planAnswer(input: PlanAnswerInput): PlanResult {
 
 /** One vehicle's route through `jobs` (stop indices in visiting order). */
 function routeOf(input: PlanAnswerInput, vehicle: number, jobs: readonly number[]): { route: PlanRoute; schedule: ScheduleResult } {
-  const { request, layout, locations, pointOf, matrix } = input;
+  const { request, layout, locations, pointOf, travel } = input;
+  const size = input.distancesM.length;
   const v = request.vehicles[vehicle]!;
   const end = layout.vehicleEnd[vehicle];
   // the schedule module's matrix layout: [start, stops in visiting order, end?]
   const nodes = [pointOf[layout.vehicleStart[vehicle]!]!, ...jobs.map((j) => pointOf[layout.stop[j]!]!), ...(end !== undefined ? [pointOf[end]!] : [])];
-  const sub = (m: number[][]) => nodes.map((from) => nodes.map((to) => Math.round(m[from]![to]!)));
+  const sub = (cell: (from: number, to: number) => number) => nodes.map((from) => nodes.map((to) => cell(from, to)));
   const departure = input.departure.plus({ seconds: vehicleWindow(v, input.departure).startS });
   const stops = jobs.map((j) => request.stops[j]!);
   const schedule = buildSchedule({
     departure,
     order: jobs.map((_, position) => position),
     stops: stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline, notBefore: s.notBefore })),
-    durationsS: sub(matrix.durationsS),
-    distancesM: sub(matrix.distancesM),
+    durationsS: sub((from, to) => travel[from * size + to]!),
+    distancesM: sub((from, to) => input.distancesM[from]![to]!),
     hasEnd: end !== undefined,
   });
   const dimensions = request.vehicles.find((x) => x.capacity !== undefined)?.capacity?.length ?? 0;
