@@ -213,11 +213,8 @@ const addressFieldForm: MistakeRule = (failure) => {
   return undefined;
 };
 
-/** Order matters: the first rule that recognises the failure writes the message. */
-export const OPTIMIZE_MISTAKES: MistakeRule[] = [
-  rootSpellings,
-  stopsNotAnArray,
-  stopCount,
+/** The rules about locations, stop fields and times, which hold for a plan's stops, vehicle locations and shifts too. */
+const LOCATION_AND_TIME_MISTAKES: MistakeRule[] = [
   coordinateSpellings,
   addressSpellings,
   stopSpellings,
@@ -226,15 +223,10 @@ export const OPTIMIZE_MISTAKES: MistakeRule[] = [
   addressFieldForm,
 ];
 
-/** The rules that hold for a plan's stops, vehicle locations and times too (not optimize's root fields or stop counts). */
-export const PLAN_MISTAKES: MistakeRule[] = [
-  stopsNotAnArray,
-  coordinateSpellings,
-  addressSpellings,
-  stopSpellings,
-  deadlineForm,
-  departureForm,
-  addressFieldForm,
-];
+/** Order matters: the first rule that recognises the failure writes the message. */
+export const OPTIMIZE_MISTAKES: MistakeRule[] = [rootSpellings, stopsNotAnArray, stopCount, ...LOCATION_AND_TIME_MISTAKES];
+
+/** A plan's: not optimize's root fields or stop counts (plans/validate.ts has its own). */
+export const PLAN_MISTAKES: MistakeRule[] = [stopsNotAnArray, ...LOCATION_AND_TIME_MISTAKES];
 
 export type { ValidationFailure };
