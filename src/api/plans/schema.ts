@@ -66,18 +66,15 @@ const planStopExtras = {
   },
 } as const;
 
-export const planStopWithCoordinatesSchema = {
-  ...stopWithCoordinatesSchema,
-  title: 'PlanStopWithCoordinates',
-  description: 'A stop given by its coordinates, with its optional time window, demand and allowed vehicles.',
-  properties: { ...stopWithCoordinatesSchema.properties, ...planStopExtras },
-} as const;
-export const planStopWithAddressSchema = {
-  ...stopWithAddressSchema,
-  title: 'PlanStopWithAddress',
-  description: 'A stop given by its street address (live keys only), with its optional time window, demand and allowed vehicles.',
-  properties: { ...stopWithAddressSchema.properties, ...planStopExtras },
-} as const;
+/** An optimize stop shape (closed object) with the plan's fields added. */
+const withPlanExtras = <const S extends { properties: object }, const T extends string>(stop: S, title: T, description: string) => ({
+  ...stop, title, description, properties: { ...stop.properties, ...planStopExtras },
+}) as const;
+
+export const planStopWithCoordinatesSchema = withPlanExtras(stopWithCoordinatesSchema, 'PlanStopWithCoordinates',
+  'A stop given by its coordinates, with its optional time window, demand and allowed vehicles.');
+export const planStopWithAddressSchema = withPlanExtras(stopWithAddressSchema, 'PlanStopWithAddress',
+  'A stop given by its street address (live keys only), with its optional time window, demand and allowed vehicles.');
 
 export const planStopSchema = {
   title: 'PlanStop',
