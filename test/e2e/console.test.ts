@@ -395,6 +395,13 @@ describe('web console in Chromium', () => {
       assert.equal((await done).status(), 200);
       await page.locator('#playground-result').waitFor({ state: 'visible' });
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+
+      await page.getByRole('button', { name: /^Fleet sample/ }).click();
+      const planned = page.waitForResponse((r) => r.url().endsWith('/api/v1/plans'));
+      await page.getByRole('button', { name: 'Plan the day' }).click();
+      assert.equal((await planned).status(), 200);
+      await page.locator('#plans-result').waitFor({ state: 'visible' });
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
     } finally {
       await context.close();
     }
@@ -459,6 +466,129 @@ describe('web console in Chromium', () => {
       await paid.close();
       await stripe.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('fleet playground in Chromium', () => {
+  interface Plan {
+    routes: Array<{ vehicleId: string; order: string[]; load: number[]; schedule: Array<{ colisId: string; arrivee: string; serviceStart?: string }> }>;
+    unassigned: Array<{ id: string; reason: string }>;
+    totals: { stops: number; assigned: number; vehiclesUsed: number };
+    sandbox?: boolean;
+  }
+
+  async function openWithKey(page: Page): Promise<void> {
+    const key = await server.createKey('test');
+    await page.goto(`${server.url}/console`);
+    await page.locator('#my-key-input').fill(key);
+    await page.locator('#my-key-input').press('Enter');
+    await page.locator('#my-key-result').waitFor({ state: 'visible' });
+  }
+
+  async function planDay(page: Page): Promise<{ status: number; plan: Plan }> {
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/plans') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Plan the day' }).click();
+    const response = await answer;
+    return { status: response.status(), plan: await response.json() as Plan };
+  }
+
+  test('the sample needs both vans: a coloured route and a schedule per vehicle, every stop once, opening times kept', async () => {
+    const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
+    const { page, errors, close } = await watchedPage(packsExpected);
+    try {
+      await openWithKey(page);
+      await page.getByRole('button', { name: /^Fleet sample/ }).click();
+      assert.equal(await page.locator('#vehicles-body tr').count(), 2);
+      assert.match(await page.locator('#plans-departure').inputValue(), /^\d{4}-\d{2}-\d{2}T08:00$/);
+      const sent = JSON.parse(await page.locator('#plans-stops').inputValue()) as Array<{ id: string; demand: number[] }>;
+      assert.equal(sent.length, 10);
+
+      const { status, plan } = await planDay(page);
+      assert.equal(status, 200);
+      assert.equal(plan.sandbox, true);
+      assert.equal(plan.routes.length, 2, '20 parcels do not fit one van of 12');
+      assert.deepEqual(plan.unassigned, []);
+      for (const route of plan.routes) assert.ok(route.load[0]! <= 12, `${route.vehicleId} carries ${route.load[0]}`);
+
+      await page.locator('#plans-result').waitFor({ state: 'visible' });
+      const markers = await page.locator('#plans-map svg .stop-marker').evaluateAll((nodes) => nodes.map((node) => ({
+        id: node.getAttribute('data-stop-id'), vehicle: node.getAttribute('data-vehicle-id'), label: node.querySelector('text')?.textContent,
+      })));
+      const expected = plan.routes.flatMap((r) => r.order.map((id, i) => ({ id, vehicle: r.vehicleId, label: String(i + 1) })));
+      assert.deepEqual(markers, expected, 'one marker per stop, in its vehicle and numbered in visiting order');
+      assert.deepEqual([...new Set(markers.map((m) => m.id))].sort(), sent.map((s) => s.id).sort(), 'every stop exactly once');
+      assert.equal(await page.locator('#plans-map svg polyline.route-line').count(), 2);
+      const colours = await page.locator('#plans-map svg polyline.route-line').evaluateAll((lines) => lines.map((l) => l.getAttribute('stroke')));
+      assert.equal(new Set(colours).size, 2, 'each vehicle in its own colour');
+      assert.equal(await page.locator('#plans-map svg .start-marker').count(), 1, 'one depot, one start marker');
+
+      const schedules = await page.locator('#plans-schedules .plan-route').evaluateAll((sections) => sections.map((s) => ({
+        vehicle: s.getAttribute('data-vehicle-id'),
+        rows: Array.from(s.querySelectorAll('tbody tr')).map((tr) => Array.from(tr.children).map((c) => c.textContent)),
+      })));
+      assert.deepEqual(schedules.map((s) => s.vehicle), plan.routes.map((r) => r.vehicleId));
+      for (const [i, s] of schedules.entries()) {
+        assert.deepEqual(s.rows.map((r) => r[1]), plan.routes[i]!.order);
+        for (const row of s.rows) assert.match(row[2]!, /^\d{2}:\d{2}/, 'arrivals in HH:MM Paris time');
+      }
+      const a03 = schedules.flatMap((s) => s.rows).find((r) => r[1] === 'A03')!;
+      const startOf = (row: Array<string | null>) => (row[3] === 'On arrival' ? row[2]! : row[3]!);
+      assert.ok(startOf(a03) >= '09:30', `A03 opens at 09:30; its service starts ${startOf(a03)}`);
+      assert.equal(a03[4], '09:30–…');
+
+      const totals = (await page.locator('#plans-totals').textContent())!;
+      assert.match(totals, /Vehicles used\s*2 of 2/);
+      assert.match(totals, /Stops assigned\s*10 of 10/);
+      assert.match(totals, /Charged\s*0 stops/);
+      assert.match(totals, /Left today\s*190 stops/);
+      assert.ok(await page.locator('#plans-unassigned').isHidden());
+
+      mkdirSync(OUTPUT_DIR, { recursive: true });
+      await page.locator('#plans').screenshot({ path: join(OUTPUT_DIR, 'fleet-playground.png') });
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a stop too heavy for every van is listed as unassigned with its reason and drawn hollow; bad input is reported', async () => {
+    const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
+    const { page, errors, close } = await watchedPage([...packsExpected, { status: 400, path: '/api/v1/plans' }]);
+    try {
+      await openWithKey(page);
+      await page.getByRole('button', { name: /^Fleet sample/ }).click();
+      const stops = JSON.parse(await page.locator('#plans-stops').inputValue()) as Array<{ id: string; demand: number[] }>;
+      stops[0]!.demand = [40];
+      await page.locator('#plans-stops').fill(JSON.stringify(stops));
+      const { status, plan } = await planDay(page);
+      assert.equal(status, 200);
+      assert.deepEqual(plan.unassigned.map((u) => [u.id, u.reason]), [['A01', 'capacity']]);
+      const item = page.locator('#plans-unassigned li');
+      await item.waitFor({ state: 'visible' });
+      assert.equal(await item.getAttribute('data-reason'), 'capacity');
+      assert.match((await item.textContent())!, /^A01: No vehicle has room left for its demand/);
+      assert.equal(await page.locator('#plans-map svg .unassigned-marker[data-stop-id="A01"]').count(), 1);
+      assert.equal(await page.locator('#plans-map svg .stop-marker[data-stop-id="A01"]').count(), 0);
+
+      // a capacity the table cannot read is reported before anything is sent
+      await page.getByLabel('Vehicle 1 capacity (optional, e.g. 500,40)').fill('twelve');
+      await page.getByRole('button', { name: 'Plan the day' }).click();
+      const error = page.locator('#plans-error');
+      await error.waitFor({ state: 'visible' });
+      assert.match((await error.textContent())!, /Vehicle 1: capacity must be whole numbers/);
+
+      // the API's own checks are shown with their code: a demand with two numbers against capacities of one
+      await page.getByLabel('Vehicle 1 capacity (optional, e.g. 500,40)').fill('12');
+      stops[0]!.demand = [1, 2];
+      await page.locator('#plans-stops').fill(JSON.stringify(stops));
+      const refused = await planDay(page);
+      assert.equal(refused.status, 400);
+      await page.waitForFunction(() => document.querySelector('#plans-error .error-code')?.textContent === 'validation_error');
+      assert.match((await error.textContent())!, /demand/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
     }
   });
 });

@@ -14,11 +14,39 @@ function el(name, attributes = {}, text) {
 const valid = (p) => p && Number.isFinite(p.latitude) && Number.isFinite(p.longitude);
 
 /**
+ * One route (the optimize playground).
  * @param container element the SVG replaces the content of
  * @param route {start, end?, stops: [{id, order, latitude, longitude, late, label}]} (stops in visiting order)
  */
 export function renderRouteMap(container, { start, end, stops }) {
-  const points = [start, ...(end ? [end] : []), ...stops].filter(valid);
+  const lateCount = stops.filter((s) => s.late).length;
+  return renderMap(container, {
+    routes: [{ start, end, stops }],
+    unassigned: [],
+    description: `Start, ${stops.length} stops in visiting order${end ? ', end' : ''}; ${lateCount} late.`,
+  });
+}
+
+/** A colour per vehicle, distinct for the first ten and readable under white numbers. */
+export const ROUTE_COLOURS = ['#1d4ed8', '#047857', '#7c3aed', '#b91c1c', '#0e7490', '#a16207', '#be185d', '#4d7c0f', '#1e40af', '#9333ea'];
+
+/**
+ * Several routes (the fleet playground): each vehicle's route in its own colour, late stops ringed,
+ * stops no vehicle could take drawn hollow.
+ * @param routes [{vehicleId, colour, start, end?, stops: [{id, order, latitude, longitude, late, label}]}]
+ * @param unassigned [{id, latitude, longitude, label}]
+ */
+export function renderFleetMap(container, { routes, unassigned }) {
+  const stops = routes.reduce((n, r) => n + r.stops.length, 0);
+  return renderMap(container, {
+    routes,
+    unassigned,
+    description: `${routes.length} vehicle routes with ${stops} stops in visiting order; ${unassigned.length} stops unassigned.`,
+  });
+}
+
+function renderMap(container, { routes, unassigned, description }) {
+  const points = [...routes.flatMap((r) => [r.start, ...(r.end ? [r.end] : []), ...r.stops]), ...unassigned].filter(valid);
   const meanLat = points.reduce((sum, p) => sum + p.latitude, 0) / Math.max(1, points.length);
   const kx = Math.cos((meanLat * Math.PI) / 180);
   const xs = points.map((p) => p.longitude * kx);
@@ -37,11 +65,10 @@ export function renderRouteMap(container, { start, end, stops }) {
   const offsetY = (height - spanY * scale) / 2;
   const project = (p) => [offsetX + (p.longitude * kx - minX) * scale, height - (offsetY + (p.latitude - minY) * scale)];
 
-  const lateCount = stops.filter((s) => s.late).length;
   const svg = el('svg', { viewBox: `0 0 ${WIDTH} ${height}`, role: 'img', 'aria-labelledby': 'route-map-title route-map-desc', class: 'route-svg' });
   svg.append(
     el('title', { id: 'route-map-title' }, 'Route map'),
-    el('desc', { id: 'route-map-desc' }, `Start, ${stops.length} stops in visiting order${end ? ', end' : ''}; ${lateCount} late.`),
+    el('desc', { id: 'route-map-desc' }, description),
     el('rect', { x: 0, y: 0, width: WIDTH, height, fill: '#f8fafc' }),
   );
 
@@ -58,63 +85,110 @@ export function renderRouteMap(container, { start, end, stops }) {
   svg.append(grid);
   svg.append(scaleBar(scale, height));
 
-  const path = [start, ...stops, ...(end ? [end] : [])].filter(valid).map(project);
-  if (path.length > 1) {
-    svg.append(el('polyline', {
-      class: 'route-line', points: path.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '),
-      fill: 'none', stroke: '#64748b', 'stroke-width': 3, 'stroke-linejoin': 'round', 'stroke-linecap': 'round', opacity: 0.85,
-    }));
-    // a small arrow in the middle of each leg shows the direction
-    const arrows = el('g', { fill: '#475569' });
-    for (let i = 1; i < path.length; i += 1) {
-      const [x1, y1] = path[i - 1]; const [x2, y2] = path[i];
-      if (Math.hypot(x2 - x1, y2 - y1) < 40) continue;
-      const angle = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
-      arrows.append(el('path', { d: 'M -6 -5 L 6 0 L -6 5 z', transform: `translate(${((x1 + x2) / 2).toFixed(1)} ${((y1 + y2) / 2).toFixed(1)}) rotate(${angle.toFixed(1)})` }));
-    }
-    svg.append(arrows);
+  for (const route of routes) svg.append(routeLine(route, project));
+  const starts = [];
+  for (const route of routes) {
+    if (route.end && valid(route.end)) svg.append(endMarker(route, project));
+    if (valid(route.start)) starts.push(route);
   }
-
-  if (end && valid(end)) {
-    const [x, y] = project(end);
-    const [sx, sy] = valid(start) ? project(start) : [Infinity, Infinity];
-    // when the end is the start, a larger diamond frames the start square
-    const sameAsStart = Math.hypot(x - sx, y - sy) < 8;
-    const half = sameAsStart ? 17 : 12;
-    const g = el('g', { class: 'end-marker', transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` });
-    g.append(el('title', {}, `End ${end.latitude}, ${end.longitude}${sameAsStart ? ' (same place as the start)' : ''}`));
-    g.append(el('rect', { x: -half, y: -half, width: 2 * half, height: 2 * half, transform: 'rotate(45)', fill: '#6d28d9', stroke: '#fff', 'stroke-width': 2 }));
-    if (!sameAsStart) g.append(el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff', 'font-size': 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif' }, 'E'));
-    svg.append(g);
+  // vehicles leaving the same depot share one start marker
+  const drawn = new Map();
+  for (const route of starts) {
+    const key = `${route.start.latitude},${route.start.longitude}`;
+    if (drawn.has(key)) drawn.get(key).push(route);
+    else drawn.set(key, [route]);
   }
-  if (valid(start)) {
-    const [x, y] = project(start);
-    const g = el('g', { class: 'start-marker', transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` });
-    g.append(el('title', {}, `Start ${start.latitude}, ${start.longitude}`));
-    g.append(el('rect', { x: -12, y: -12, width: 24, height: 24, rx: 4, fill: '#047857', stroke: '#fff', 'stroke-width': 2 }));
-    g.append(el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff', 'font-size': 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif' }, 'S'));
-    svg.append(g);
-  }
+  for (const group of drawn.values()) svg.append(startMarker(group, project));
 
   const markers = el('g', { class: 'stop-markers' });
-  for (const stop of stops) {
-    if (!valid(stop)) continue;
-    const [x, y] = project(stop);
-    const g = el('g', {
-      class: `stop-marker${stop.late ? ' late' : ''}`, 'data-stop-id': stop.id, 'data-order': stop.order,
-      transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
-    });
-    g.append(el('title', {}, stop.label ?? `${stop.order}. ${stop.id}`));
-    g.append(el('circle', { r: 15, fill: stop.late ? '#c2410c' : '#1d4ed8', stroke: '#fff', 'stroke-width': 2 }));
-    g.append(el('text', {
-      class: 'stop-number', 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff',
-      'font-size': stop.order >= 100 ? 11 : 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif',
-    }, String(stop.order)));
-    markers.append(g);
+  for (const route of routes) {
+    for (const stop of route.stops) if (valid(stop)) markers.append(stopMarker(stop, route, project));
   }
+  for (const stop of unassigned) if (valid(stop)) markers.append(unassignedMarker(stop, project));
   svg.append(markers);
   container.replaceChildren(svg);
   return svg;
+}
+
+const LINE_GREY = '#64748b';
+const STOP_BLUE = '#1d4ed8';
+const LATE_ORANGE = '#c2410c';
+
+function routeLine(route, project) {
+  const g = el('g', route.vehicleId !== undefined ? { 'data-vehicle-id': route.vehicleId } : {});
+  const path = [route.start, ...route.stops, ...(route.end ? [route.end] : [])].filter(valid).map(project);
+  if (path.length < 2) return g;
+  g.append(el('polyline', {
+    class: 'route-line', points: path.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '),
+    fill: 'none', stroke: route.colour ?? LINE_GREY, 'stroke-width': 3, 'stroke-linejoin': 'round', 'stroke-linecap': 'round', opacity: 0.85,
+  }));
+  // a small arrow in the middle of each leg shows the direction
+  const arrows = el('g', { fill: route.colour ?? '#475569' });
+  for (let i = 1; i < path.length; i += 1) {
+    const [x1, y1] = path[i - 1]; const [x2, y2] = path[i];
+    if (Math.hypot(x2 - x1, y2 - y1) < 40) continue;
+    const angle = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
+    arrows.append(el('path', { d: 'M -6 -5 L 6 0 L -6 5 z', transform: `translate(${((x1 + x2) / 2).toFixed(1)} ${((y1 + y2) / 2).toFixed(1)}) rotate(${angle.toFixed(1)})` }));
+  }
+  g.append(arrows);
+  return g;
+}
+
+const who = (route) => (route.vehicleId !== undefined ? ` of ${route.vehicleId}` : '');
+
+function endMarker(route, project) {
+  const { start, end } = route;
+  const [x, y] = project(end);
+  const [sx, sy] = valid(start) ? project(start) : [Infinity, Infinity];
+  // when the end is the start, a larger diamond frames the start square
+  const sameAsStart = Math.hypot(x - sx, y - sy) < 8;
+  const half = sameAsStart ? 17 : 12;
+  const g = el('g', { class: 'end-marker', transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` });
+  g.append(el('title', {}, `End${who(route)} ${end.latitude}, ${end.longitude}${sameAsStart ? ' (same place as the start)' : ''}`));
+  g.append(el('rect', { x: -half, y: -half, width: 2 * half, height: 2 * half, transform: 'rotate(45)', fill: '#6d28d9', stroke: '#fff', 'stroke-width': 2 }));
+  if (!sameAsStart) g.append(el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff', 'font-size': 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif' }, 'E'));
+  return g;
+}
+
+function startMarker(group, project) {
+  const { start } = group[0];
+  const [x, y] = project(start);
+  const vehicles = group.map((r) => r.vehicleId).filter((id) => id !== undefined);
+  const g = el('g', { class: 'start-marker', transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` });
+  g.append(el('title', {}, `Start${vehicles.length ? ` of ${vehicles.join(', ')}` : ''} ${start.latitude}, ${start.longitude}`));
+  g.append(el('rect', { x: -12, y: -12, width: 24, height: 24, rx: 4, fill: '#047857', stroke: '#fff', 'stroke-width': 2 }));
+  g.append(el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff', 'font-size': 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif' }, 'S'));
+  return g;
+}
+
+function stopMarker(stop, route, project) {
+  const [x, y] = project(stop);
+  const attributes = {
+    class: `stop-marker${stop.late ? ' late' : ''}`, 'data-stop-id': stop.id, 'data-order': stop.order,
+    transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
+  };
+  if (route.vehicleId !== undefined) attributes['data-vehicle-id'] = route.vehicleId;
+  const g = el('g', attributes);
+  g.append(el('title', {}, stop.label ?? `${stop.order}. ${stop.id}`));
+  // one route: late stops are orange; several routes: a stop keeps its vehicle's colour and a late one gets an orange ring
+  const circle = route.colour
+    ? { r: 15, fill: route.colour, stroke: stop.late ? LATE_ORANGE : '#fff', 'stroke-width': stop.late ? 4 : 2 }
+    : { r: 15, fill: stop.late ? LATE_ORANGE : STOP_BLUE, stroke: '#fff', 'stroke-width': 2 };
+  g.append(el('circle', circle));
+  g.append(el('text', {
+    class: 'stop-number', 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff',
+    'font-size': stop.order >= 100 ? 11 : 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif',
+  }, String(stop.order)));
+  return g;
+}
+
+function unassignedMarker(stop, project) {
+  const [x, y] = project(stop);
+  const g = el('g', { class: 'unassigned-marker', 'data-stop-id': stop.id, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` });
+  g.append(el('title', {}, stop.label ?? `${stop.id}: not assigned`));
+  g.append(el('circle', { r: 13, fill: '#fff', stroke: '#334155', 'stroke-width': 3, 'stroke-dasharray': '4 3' }));
+  g.append(el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#334155', 'font-size': 14, 'font-weight': 700, 'font-family': 'system-ui, sans-serif' }, '?'));
+  return g;
 }
 
 /** A scale bar (1, 2 or 5 × 10^n km) in the bottom-left corner. */

@@ -76,8 +76,11 @@ export function toCsv(stops) {
   return [CSV_HEADER, ...stops.map((s) => [s.id, s.latitude, s.longitude, s.deadline, s.serviceSeconds].map(csvField).join(','))].join('\n');
 }
 
-/** The API's stops array (or a whole request body with a `stops` field). */
-export function parseJson(text) {
+/**
+ * The API's stops array (or a whole request body with a `stops` field). `extraFields` are kept
+ * as given (the fleet playground's notBefore, demand, allowedVehicles); the API validates them.
+ */
+export function parseJson(text, { extraFields = [] } = {}) {
   let value;
   try { value = JSON.parse(text); } catch (err) { throw new Error(`JSON: ${err.message}`); }
   if (value && !Array.isArray(value) && Array.isArray(value.stops)) value = value.stops;
@@ -99,6 +102,7 @@ export function parseJson(text) {
     }
     if (item.deadline !== undefined) stop.deadline = item.deadline;
     if (item.serviceSeconds !== undefined) stop.serviceSeconds = item.serviceSeconds;
+    for (const field of extraFields) if (item[field] !== undefined) stop[field] = item[field];
     return stop;
   });
 }
