@@ -584,7 +584,7 @@ describe('fleet playground in Chromium', () => {
       await page.locator('#plans-stops').fill(JSON.stringify(stops));
       const refused = await planDay(page);
       assert.equal(refused.status, 400);
-      await page.waitForFunction(() => document.querySelector('#plans-error .error-code')?.textContent === 'validation_error');
+      await page.waitForFunction(() => document.querySelector('#plans-error .error-code')?.textContent === 'invalid_request');
       assert.match((await error.textContent())!, /demand/);
       assert.deepEqual(errors, []);
     } finally {
