@@ -1,6 +1,7 @@
 //! Insertion heuristics: regret insertion (construction) and SISR's greedy
 //! insertion with blinks (the "recreate" of ruin-and-recreate).
 
+use super::deadline::Deadline;
 use super::model::FleetProblem;
 use super::solution::{FleetCost, Solution};
 use crate::rng::Rng;
@@ -88,7 +89,9 @@ pub fn best_over_routes(
 }
 
 /// Insert the jobs in the given order, each at its best place (blinks per
-/// mille); empty routes are opened only when `open_new`.
+/// mille); empty routes are opened only when `open_new`. Stops early (the
+/// remaining jobs left unassigned) when the deadline passes.
+#[allow(clippy::too_many_arguments)]
 pub fn greedy_insert(
     p: &FleetProblem,
     sol: &mut Solution,
@@ -97,9 +100,13 @@ pub fn greedy_insert(
     rng: &mut Rng,
     blink_per_mille: u64,
     open_new: bool,
+    deadline: &Deadline,
 ) {
     let mut routes = Vec::new();
     for &j in order {
+        if deadline.tick() {
+            return;
+        }
         if let Some((_, r, k)) = best_over_routes(
             p,
             sol,
@@ -119,14 +126,10 @@ pub fn greedy_insert(
 /// whose best route beats its second best by the most (a job with a single
 /// feasible route first), ties by the cheaper insertion then the lower index.
 /// Best insertions per (job, route) are cached; after an insertion only the
-/// changed route's column is recomputed. When `expired()` turns true the
-/// remaining jobs are inserted greedily in index order.
-pub fn regret_insert(
-    p: &FleetProblem,
-    sol: &mut Solution,
-    classes: &[usize],
-    expired: &dyn Fn() -> bool,
-) {
+/// changed route's column is recomputed. When the deadline passes the
+/// remaining jobs are inserted greedily in index order (all of them: the
+/// construction is the plan returned when nothing else had time to run).
+pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], deadline: &Deadline) {
     let nv = sol.routes.len();
     let mut pending: Vec<u32> = (0..p.n() as u32)
         .filter(|&j| !sol.is_assigned(j as usize))
@@ -138,10 +141,10 @@ pub fn regret_insert(
         }
     }
     while !pending.is_empty() {
-        if expired() {
+        if deadline.expired() {
             pending.sort_unstable();
             let mut rng = Rng::new(0);
-            greedy_insert(p, sol, classes, &pending, &mut rng, 0, true);
+            greedy_insert(p, sol, classes, &pending, &mut rng, 0, true, &Deadline::none());
             return;
         }
         // (has no second, regret, -best) maximal; then lowest index
@@ -212,3 +215,4 @@ pub fn regret_insert(
         }
     }
 }
+

@@ -1,0 +1,92 @@
+//! The time limit of a fleet solve, counted from when the host called (so that
+//! decoding the input and building the problem are inside the budget), and
+//! a cheap check for the inner loops (descent, insertion) that reads the
+//! clock only every `STRIDE` calls.
+//!
+//! Without a time limit (an iteration budget) the clock is never read for a
+//! decision: `expired` and `tick` are always false, so native and
+//! WebAssembly builds stay identical at fixed iterations.
+
+use crate::search::Clock;
+use std::cell::Cell;
+
+/// Calls of `tick` between two clock reads. One call is one move evaluation
+/// or one insertion (about a microsecond each), so an expired limit is seen
+/// within a few tens of microseconds.
+pub const STRIDE: u32 = 32;
+
+pub struct Deadline<'c> {
+    clock: Option<&'c dyn Clock>,
+    started_ms: f64,
+    /// 0 = none.
+    limit_ms: f64,
+    countdown: Cell<u32>,
+    /// Sticky once seen, so that every loop unwinds without reading the clock again.
+    passed: Cell<bool>,
+}
+
+impl<'c> Deadline<'c> {
+    /// A limit of `limit_ms` (0 = none) counted from `started_ms` on `clock`.
+    pub fn new(clock: &'c dyn Clock, started_ms: f64, limit_ms: f64) -> Deadline<'c> {
+        Deadline {
+            clock: Some(clock),
+            started_ms,
+            limit_ms,
+            countdown: Cell::new(STRIDE),
+            passed: Cell::new(false),
+        }
+    }
+
+    /// No limit (never reads a clock).
+    pub fn none() -> Deadline<'static> {
+        Deadline {
+            clock: None,
+            started_ms: 0.0,
+            limit_ms: 0.0,
+            countdown: Cell::new(STRIDE),
+            passed: Cell::new(false),
+        }
+    }
+
+    pub fn has_time_limit(&self) -> bool {
+        self.limit_ms > 0.0
+    }
+
+    pub fn limit_ms(&self) -> f64 {
+        self.limit_ms
+    }
+
+    /// The limit is reached (reads the clock; always false without a limit).
+    pub fn expired(&self) -> bool {
+        if self.passed.get() {
+            return true;
+        }
+        if self.limit_ms > 0.0 && self.elapsed_ms() >= self.limit_ms {
+            self.passed.set(true);
+        }
+        self.passed.get()
+    }
+
+    /// `expired`, with the clock read only every STRIDE calls (for inner loops).
+    pub fn tick(&self) -> bool {
+        if self.limit_ms <= 0.0 {
+            return false;
+        }
+        if self.passed.get() {
+            return true;
+        }
+        let left = self.countdown.get() - 1;
+        if left > 0 {
+            self.countdown.set(left);
+            return false;
+        }
+        self.countdown.set(STRIDE);
+        self.expired()
+    }
+
+    /// Time since the start (for the annealing schedule of a time-limited
+    /// run and for reports; never read with an iteration budget).
+    pub fn elapsed_ms(&self) -> f64 {
+        self.clock.map_or(0.0, |c| c.now_ms() - self.started_ms)
+    }
+}
