@@ -49,7 +49,7 @@ export function fleetFile(p: FleetProblem, seed: number, maxIterations: number, 
   const f = flattenFleet(p);
   const row = (xs: ArrayLike<number>) => Array.from(xs).join(' ');
   return [
-    row([p.locations, f.nv, f.nj, f.dims, p.distance ? 1 : 0, f.allowed ? 1 : 0, seed, maxIterations]),
+    row([p.locations, f.nv, f.nj, f.dims, p.distance ? 1 : 0, f.allowed ? 1 : 0, seed, maxIterations, stallIterations]),
     row(f.objective), row(p.travel), p.distance ? row(p.distance) : '', row(f.vehicles), row(f.jobs),
     row(f.capacity), row(f.demand), f.allowed ? row(f.allowed) : '',
   ].join('\n') + '\n';

@@ -1,7 +1,10 @@
 //! The time limit of a fleet solve, counted from when the host called (so that
 //! decoding the input and building the problem are inside the budget), and
 //! a cheap check for the inner loops (descent, insertion) that reads the
-//! clock only every `STRIDE` calls.
+//! clock only every `STRIDE` calls. The search stops a little before the
+//! limit (`RESERVE_*`), which leaves room for the answer and for the host's
+//! scheduling: on a loaded machine a thread can be off the CPU for tens of
+//! milliseconds between two clock reads.
 //!
 //! Without a time limit (an iteration budget) the clock is never read for a
 //! decision: `expired` and `tick` are always false, so native and
@@ -14,11 +17,14 @@ use std::cell::Cell;
 /// or one insertion (about a microsecond each), so an expired limit is seen
 /// within a few tens of microseconds.
 pub const STRIDE: u32 = 32;
+/// The search stops min(limit / RESERVE_DIVISOR, RESERVE_MAX_MS) before the limit.
+pub const RESERVE_DIVISOR: f64 = 100.0;
+pub const RESERVE_MAX_MS: f64 = 50.0;
 
 pub struct Deadline<'c> {
     clock: Option<&'c dyn Clock>,
     started_ms: f64,
-    /// 0 = none.
+    /// When the search stops (the limit less the reserve); 0 = no limit.
     limit_ms: f64,
     countdown: Cell<u32>,
     /// Sticky once seen, so that every loop unwinds without reading the clock again.
@@ -28,10 +34,15 @@ pub struct Deadline<'c> {
 impl<'c> Deadline<'c> {
     /// A limit of `limit_ms` (0 = none) counted from `started_ms` on `clock`.
     pub fn new(clock: &'c dyn Clock, started_ms: f64, limit_ms: f64) -> Deadline<'c> {
+        let reserve = (limit_ms / RESERVE_DIVISOR).min(RESERVE_MAX_MS);
         Deadline {
             clock: Some(clock),
             started_ms,
-            limit_ms,
+            limit_ms: if limit_ms > 0.0 {
+                (limit_ms - reserve).max(f64::MIN_POSITIVE)
+            } else {
+                0.0
+            },
             countdown: Cell::new(STRIDE),
             passed: Cell::new(false),
         }
@@ -52,7 +63,8 @@ impl<'c> Deadline<'c> {
         self.limit_ms > 0.0
     }
 
-    pub fn limit_ms(&self) -> f64 {
+    /// When the search stops (ms after the start; 0 = no limit).
+    pub fn stop_ms(&self) -> f64 {
         self.limit_ms
     }
 

@@ -209,7 +209,7 @@ pub fn solve_since(
                 return None;
             }
             Some(
-                ((budget.elapsed_ms() / params.time_limit_ms) * 1024.0)
+                ((budget.elapsed_ms() / budget.stop_ms()) * 1024.0)
                     .min(1024.0)
                     .max(0.0) as u64,
             )
