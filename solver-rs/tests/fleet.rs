@@ -135,7 +135,7 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
     let mut at = veh.start;
     let mut late = 0;
     let mut dist = 0;
-    let mut load = vec![0i64; 2];
+    let mut load = [0i64; 2];
     for &j in jobs {
         let job = &inp.jobs[j as usize];
         if let Some(list) = &job.allowed {
@@ -155,8 +155,8 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
         }
         t += job.service;
         at = job.location;
-        for d in 0..2 {
-            load[d] += job.demand.get(d).copied().unwrap_or(0);
+        for (d, l) in load.iter_mut().enumerate() {
+            *l += job.demand.get(d).copied().unwrap_or(0);
         }
     }
     if let Some(e) = veh.end {
@@ -169,8 +169,8 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
         }
     }
     ok &= t <= veh.shift_end.unwrap_or(i64::MAX);
-    for d in 0..2 {
-        ok &= load[d] <= veh.capacity.get(d).copied().unwrap_or(0);
+    for (d, l) in load.iter().enumerate() {
+        ok &= *l <= veh.capacity.get(d).copied().unwrap_or(0);
     }
     (ok, late, t - veh.shift_start, dist)
 }
@@ -294,8 +294,8 @@ fn brute_force(inp: &FleetInput) -> FleetCost {
     let o = inp.objective;
     let full = 1usize << n;
     let mut best_route: Vec<Vec<Option<(i64, i64)>>> = vec![vec![None; full]; 2];
-    for v in 0..2 {
-        best_route[v][0] = Some((0, 0));
+    for (v, table) in best_route.iter_mut().enumerate() {
+        table[0] = Some((0, 0));
         let mut seq: Vec<u32> = Vec::new();
         fn rec(
             inp: &FleetInput,
@@ -328,7 +328,7 @@ fn brute_force(inp: &FleetInput) -> FleetCost {
                 seq.pop();
             }
         }
-        rec(inp, v, o, &mut seq, 0, &mut best_route[v]);
+        rec(inp, v, o, &mut seq, 0, table);
     }
     let mut best = FleetCost::MAX;
     for s0 in 0..full {

@@ -30,6 +30,9 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::time::Instant;
 
+/// Per instance of a class: feasible, gap, vehicles, bks vehicles, hierarchical gap, ms.
+type ClassRow = (bool, f64, usize, usize, f64, f64);
+
 struct CpuClock(std::cell::RefCell<File>);
 
 impl Clock for CpuClock {
@@ -137,7 +140,7 @@ pub fn main() {
         std::process::exit(2);
     }
     // class -> (instances, feasible, sum gap, worst gap, vehicles, bks vehicles, at bks vehicles, sum hierarchical gap, ms)
-    let mut classes: Vec<(String, Vec<(bool, f64, usize, usize, f64, f64)>)> = Vec::new();
+    let mut classes: Vec<(String, Vec<ClassRow>)> = Vec::new();
     if !json {
         println!(
             "{:<6} {:>4} {:>4} {:>11} {:>10} {:>9} {:>8}  {:>4} {:>9} {:>7} {:>7} {:>9}",

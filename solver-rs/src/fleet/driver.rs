@@ -209,9 +209,7 @@ pub fn solve_since(
                 return None;
             }
             Some(
-                ((budget.elapsed_ms() / budget.stop_ms()) * 1024.0)
-                    .min(1024.0)
-                    .max(0.0) as u64,
+                ((budget.elapsed_ms() / budget.stop_ms()) * 1024.0).clamp(0.0, 1024.0) as u64,
             )
         } else if iteration >= max_iterations {
             None
@@ -286,9 +284,8 @@ pub fn solve_since(
         } else {
             ((x.max(anneal_from) - anneal_from) * 1024 / (1024 - anneal_from)) as usize
         };
-        if stall > 0 {
-            // or, when the stop may come early, cools within the stall window
-            let by_iterations = (iteration - anneal_start).min(stall) * 1024 / stall;
+        // or, when the stop may come early, cools within the stall window
+        if let Some(by_iterations) = ((iteration - anneal_start).min(stall) * 1024).checked_div(stall) {
             step = step.max(by_iterations as usize);
         }
         iteration += 1;

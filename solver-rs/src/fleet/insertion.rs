@@ -61,6 +61,7 @@ fn candidate_routes(
 }
 
 /// Best insertion of j over all routes (with blinks when `blink_per_mille` > 0).
+#[allow(clippy::too_many_arguments)]
 pub fn best_over_routes(
     p: &FleetProblem,
     sol: &mut Solution,
