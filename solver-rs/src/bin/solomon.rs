@@ -82,6 +82,7 @@ pub fn main() {
             "--max-iterations" => params.max_iterations = num(v),
             "--seed" => params.seed = num(v),
             "--stall" => params.stall_iterations = num(v),
+            "--fleet-stall-factor" => params.settings.fleet_stall_factor = num(v),
             "--objective" => match v.map(|s| s.as_str()) {
                 Some("distance") => vehicles_first = false,
                 Some("vehicles") => vehicles_first = true,

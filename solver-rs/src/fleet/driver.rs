@@ -39,6 +39,9 @@ pub struct FleetSettings {
     /// Share of the budget (per cent) spent on fleet minimisation when the
     /// objective has a vehicle cost.
     pub fleet_share_percent: u64,
+    /// With a stall count S, the fleet-minimisation phase gives up after
+    /// this × S iterations without taking a route away.
+    pub fleet_stall_factor: u64,
 }
 
 impl Default for FleetSettings {
@@ -51,6 +54,7 @@ impl Default for FleetSettings {
             cooling_ratio: 100,
             local_search: true,
             fleet_share_percent: 50,
+            fleet_stall_factor: 1,
         }
     }
 }
@@ -249,7 +253,7 @@ pub fn solve_since(
             ) {
                 FleetStep::Searching => {
                     iteration += 1;
-                    if stall > 0 && iteration - fleet_progress >= stall {
+                    if stall > 0 && iteration - fleet_progress >= stall * s.fleet_stall_factor {
                         break;
                     }
                 }
