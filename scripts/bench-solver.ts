@@ -28,7 +28,7 @@
  *
  * Fleets: `--solomon DIR` runs the Solomon VRPTW bench of the fleet solver instead
  * (scripts/lib/solomon-bench.ts, its own options and output); `--fleet-day STOPS:VANS[:SEED]
- * [--time-limit-ms N]` plans a synthetic day (scripts/lib/fleet-day.ts: time, peak memory).
+ * [--time-limit-ms N] [--stall N|service]` plans a synthetic day (scripts/lib/fleet-day.ts: time, peak memory).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -56,7 +56,7 @@ interface Args {
   cpuClock: boolean;
 }
 
-const USAGE = 'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]\n   or: bench:solver -- --solomon DIR ... (fleets; --solomon DIR --help for its options)\n   or: bench:solver -- --fleet-day STOPS:VANS[:SEED] [--time-limit-ms N]';
+const USAGE = 'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]\n   or: bench:solver -- --solomon DIR ... (fleets; --solomon DIR --help for its options)\n   or: bench:solver -- --fleet-day STOPS:VANS[:SEED] [--time-limit-ms N] [--stall N|service]';
 
 function parseArgs(argv: string[]): Args {
   // --stall default: none, the budget decides (quality at a budget); --stall 0 = the solver's convergence stop
@@ -113,7 +113,9 @@ if (process.argv.includes('--fleet-day')) {
   const at = (k: string) => argv[argv.indexOf(k) + 1];
   const limit = argv.includes('--time-limit-ms') ? Number(at('--time-limit-ms')) : 10_000;
   if (!Number.isFinite(limit) || limit <= 0) fail('--time-limit-ms needs a number > 0');
-  runFleetDay(at('--fleet-day') ?? '', limit, argv.includes('--wasm') ? at('--wasm') : undefined, fail);
+  const stall = argv.includes('--stall') ? (at('--stall') === 'service' ? 'service' : Number(at('--stall'))) : 0;
+  if (stall !== 'service' && !(Number.isInteger(stall) && stall >= 0)) fail('--stall needs an integer >= 0 or "service"');
+  runFleetDay(at('--fleet-day') ?? '', limit, argv.includes('--wasm') ? at('--wasm') : undefined, fail, stall);
   process.exit(0);
 }
 if (process.argv.includes('--solomon')) {

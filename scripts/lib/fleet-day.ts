@@ -6,9 +6,10 @@
  * 1–3 parcels], 30 % of the stops with a 2 h window between 08:00 and 16:00,
  * a third of the others with a soft deadline, V vans of [1200 kg, 120
  * parcels] on a 07:00–17:00 shift, the service's objective. Prints the plan's
- * figures, the solve time and the peak memory of the process.
+ * figures, the solve time and the peak memory of the process. `stall`: the
+ * anytime stop (FleetOptions.stallIterations; 'service' = serviceStallIterations(stops)).
  */
-import { SERVICE_OBJECTIVE, type FleetJob, type FleetProblem } from '../../src/solver/fleet-types.js';
+import { SERVICE_OBJECTIVE, serviceStallIterations, type FleetJob, type FleetProblem } from '../../src/solver/fleet-types.js';
 import { DEFAULT_WASM_PATH, loadSolver } from '../../src/solver/load.js';
 import { checkPlan, modelOf } from './fleet-check.js';
 import { rng } from './rng.js';
@@ -42,18 +43,19 @@ export function fleetDay(stops: number, vans: number, seed = 1): FleetProblem {
   };
 }
 
-export function runFleetDay(spec: string, timeLimitMs: number, wasm: string = DEFAULT_WASM_PATH, fail: (msg: string) => never): void {
+export function runFleetDay(spec: string, timeLimitMs: number, wasm: string = DEFAULT_WASM_PATH, fail: (msg: string) => never, stall: number | 'service' = 0): void {
   const parts = spec.split(':').map(Number);
   if (parts.length < 2 || parts.some((x) => !Number.isInteger(x) || x < 1)) fail('--fleet-day needs STOPS:VANS[:SEED], e.g. 1000:20');
   const [stops, vans, seed = 1] = parts;
   const p = fleetDay(stops, vans, seed);
   const solver = loadSolver(wasm);
   const t0 = performance.now();
-  const r = solver.solveFleet(p, { seed: 1, timeLimitMs });
+  const stallIterations = stall === 'service' ? serviceStallIterations(stops) : stall;
+  const r = solver.solveFleet(p, { seed: 1, timeLimitMs, stallIterations });
   const ms = performance.now() - t0;
   checkPlan(modelOf(p), r.routes, r.unassigned.map((u) => u.job));
   const peakMb = process.resourceUsage().maxRSS / 1024;
-  console.log(`fleet day ${stops} stops, ${vans} vans, seed ${seed}, time limit ${timeLimitMs} ms (WASM): ${ms.toFixed(0)} ms wall, `
-    + `${r.iterations} iterations, unassigned ${r.cost.unassigned}, lateness ${r.cost.lateness} s, vans ${r.cost.vehicles}, `
+  console.log(`fleet day ${stops} stops, ${vans} vans, seed ${seed}, time limit ${timeLimitMs} ms${stallIterations ? `, stall ${stallIterations}` : ''} (WASM): ${ms.toFixed(0)} ms wall, `
+    + `${r.iterations} iterations (best at ${r.bestIteration}), unassigned ${r.cost.unassigned}, lateness ${r.cost.lateness} s, vans ${r.cost.vehicles}, `
     + `duration ${r.cost.duration} s, plan checked, peak RSS of the process ${peakMb.toFixed(0)} MB`);
 }

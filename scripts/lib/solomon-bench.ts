@@ -1,8 +1,8 @@
 /**
  * The Solomon VRPTW bench of the WebAssembly fleet solver (`bench:solver -- --solomon DIR`):
  *
- *   npm run --silent bench:solver -- --solomon DIR [--time-limit-ms N] [--objective distance|vehicles]
- *        [--json] [--seed S] [--max-iterations N] [--only C1,R2,RC101] [--cpu-clock] [--wasm FILE]
+ *   npm run --silent bench:solver -- --solomon DIR [--time-limit-ms N] [--objective distance|vehicles|service]
+ *        [--json] [--seed S] [--max-iterations N] [--stall N|service] [--only C1,R2,RC101] [--cpu-clock] [--wasm FILE]
  *
  * Hard windows (notBefore = READY TIME, due = DUE DATE), the instance's fleet
  * (25 vehicles of its capacity), Euclidean distances, fixed point inside the
@@ -11,11 +11,15 @@
  * truncated to one decimal, `gap%` = truncated total vs bks.csv's
  * `distance_only` (proven optima, same convention), `hgap%` = unrounded total vs
  * the hierarchical best known `distance`. A per-class summary follows.
+ * `--objective service`: the service's objective (vehicles, then total duration, waiting included);
+ * `--stall N` stops a plan after N iterations without improvement (`service`: the service's rule,
+ * serviceStallIterations(100)).
  * --json: one line per instance {"instance","routes","distance","vehicles","ms"}
  * (routes: customer numbers in visiting order, depot excluded; distance: the
  * unrounded total, null when the plan is infeasible), then "feasible",
- * "truncated", "gap", "iterations" as additions.
+ * "truncated", "gap", "iterations", "bestIteration", "duration" (solver units, 1e-5) as additions.
  */
+import { SERVICE_OBJECTIVE, serviceStallIterations } from '../../src/solver/fleet-types.js';
 import { loadSolver, DEFAULT_WASM_PATH } from '../../src/solver/load.js';
 import { checkSolomon, customerRoutes, loadSolomonDir, solomonClass, solomonProblem, type SolomonInstance } from './solomon.js';
 import { ArgReader } from './cli-args.js';
@@ -25,6 +29,8 @@ export interface SolomonArgs {
   timeLimitMs: number;
   maxIterations: number;
   vehiclesFirst: boolean;
+  service: boolean;
+  stallIterations: number;
   json: boolean;
   seed: number;
   only: string[];
@@ -32,10 +38,10 @@ export interface SolomonArgs {
   wasm: string;
 }
 
-export const SOLOMON_USAGE = 'usage: bench:solver -- --solomon DIR [--time-limit-ms N] [--objective distance|vehicles] [--json] [--seed S] [--max-iterations N] [--only C1,R2,RC101] [--cpu-clock] [--wasm FILE]';
+export const SOLOMON_USAGE = 'usage: bench:solver -- --solomon DIR [--time-limit-ms N] [--objective distance|vehicles|service] [--json] [--seed S] [--max-iterations N] [--stall N|service] [--only C1,R2,RC101] [--cpu-clock] [--wasm FILE]';
 
 export function parseSolomonArgs(argv: string[], fail: (msg: string) => never): SolomonArgs {
-  const a: SolomonArgs = { dir: '', timeLimitMs: 1000, maxIterations: 0, vehiclesFirst: false, json: false, seed: 1, only: [], cpuClock: false, wasm: DEFAULT_WASM_PATH };
+  const a: SolomonArgs = { dir: '', timeLimitMs: 1000, maxIterations: 0, vehiclesFirst: false, service: false, stallIterations: 0, json: false, seed: 1, only: [], cpuClock: false, wasm: DEFAULT_WASM_PATH };
   const args = new ArgReader(argv, fail);
   for (let k = args.next(); k !== undefined; k = args.next()) {
     switch (k) {
@@ -44,8 +50,15 @@ export function parseSolomonArgs(argv: string[], fail: (msg: string) => never): 
       case '--max-iterations': a.maxIterations = args.integer(); break;
       case '--objective': {
         const o = args.value();
-        if (o !== 'distance' && o !== 'vehicles') fail('--objective is distance or vehicles');
+        if (o !== 'distance' && o !== 'vehicles' && o !== 'service') fail('--objective is distance, vehicles or service');
         a.vehiclesFirst = o === 'vehicles';
+        a.service = o === 'service';
+        break;
+      }
+      case '--stall': {
+        const v = args.value();
+        a.stallIterations = v === 'service' ? serviceStallIterations(100) : Number(v);
+        if (!Number.isInteger(a.stallIterations) || a.stallIterations < 0) fail('--stall needs an integer >= 0 or "service"');
         break;
       }
       case '--json': a.json = true; break;
@@ -90,11 +103,13 @@ export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): v
   const pad = (cells: Array<string | number>, widths: number[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
   const widths = [6, 4, 4, 11, 10, 9, 8, 5, 9, 7, 7, 9];
   if (!a.json) {
-    console.log(`WASM fleet solver, objective ${a.vehiclesFirst ? 'vehicles then distance' : 'distance'}, ${a.maxIterations ? `${a.maxIterations} iterations` : `time limit ${a.timeLimitMs} ${a.cpuClock ? 'CPU ms' : 'ms'}`}, seed ${a.seed}`);
+    console.log(`WASM fleet solver, objective ${a.service ? 'service (vehicles then duration)' : a.vehiclesFirst ? 'vehicles then distance' : 'distance'}${a.stallIterations ? `, stall ${a.stallIterations}` : ''}, ${a.maxIterations ? `${a.maxIterations} iterations` : `time limit ${a.timeLimitMs} ${a.cpuClock ? 'CPU ms' : 'ms'}`}, seed ${a.seed}`);
     console.log(pad(['inst', 'ok', 'veh', 'distance', 'trunc', 'opt', 'gap%', 'bksV', 'bksDist', 'hgap%', 'ms', 'iters'], widths));
   }
   for (const inst of instances) {
-    const r = solver.solveFleet(solomonProblem(inst, a.vehiclesFirst), { seed: a.seed, timeLimitMs: a.maxIterations ? 0 : a.timeLimitMs, maxIterations: a.maxIterations });
+    const planned = solomonProblem(inst, a.vehiclesFirst);
+    if (a.service) planned.objective = SERVICE_OBJECTIVE;
+    const r = solver.solveFleet(planned, { seed: a.seed, timeLimitMs: a.maxIterations ? 0 : a.timeLimitMs, maxIterations: a.maxIterations, stallIterations: a.stallIterations });
     const routes = customerRoutes(r.routes);
     let distance = NaN;
     let truncated = NaN;
@@ -116,6 +131,7 @@ export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): v
       console.log(JSON.stringify({
         instance: inst.name, routes, distance: feasible ? distance : null, vehicles: routes.length, ms: Math.round(r.solveMs * 10) / 10,
         feasible, truncated: feasible ? truncated : null, gap: feasible && b ? Math.round(gap * 1e4) / 1e4 : null, iterations: r.iterations,
+        bestIteration: r.bestIteration, duration: r.cost.duration,
       }));
     } else {
       const f = (x: number, d: number) => (Number.isFinite(x) ? x.toFixed(d) : '-');

@@ -61,12 +61,17 @@
 //!   solve_fleet(travel: u32, distance: u32, locations: u32, vehicles: u32,
 //!         vehicle_count: u32, jobs: u32, job_count: u32, dims: u32, capacity: u32,
 //!         demand: u32, allowed: u32, objective: u32, seed: u32, time_limit_ms: f64,
-//!         max_iterations: u32, out: u32) -> i32                          (ABI 3)
+//!         max_iterations: u32, out: u32, stall_iterations: u32) -> i32   (ABI 3)
 //!       Plans several vehicles (crate::fleet). The arrays and the output
 //!       f64[8 + 4 * vehicle_count + 2 * job_count] are documented in
 //!       fleet/flat.rs; distance, capacity/demand (dims = 0) and allowed may
 //!       be 0 (= travel, none, all); objective f64[3]. max_iterations 0 = run
-//!       to the time limit (20000 iterations when there is none either).
+//!       to the time limit (20000 iterations when there is none either); the
+//!       time limit counts from the call (decoding included).
+//!       stall_iterations (0 = off; fleet::FleetParams) was added last, after
+//!       `out`, without a version bump: a host that passes 16 arguments gets
+//!       0 from JavaScript's call conversion, and a module built before it
+//!       (16 parameters, the export's `length` in JavaScript) ignores a 17th.
 //!       Statuses 7 (time limit), 8, 9 as above, 10–21 from fleet::flat.
 //!   trap_for_test()                  always traps (tests the host's recovery)
 
@@ -376,8 +381,10 @@ pub extern "C" fn solve_fleet(
     time_limit_ms: f64,
     max_iterations: u32,
     out: *mut f64,
+    stall_iterations: u32,
 ) -> i32 {
     use crate::fleet::flat;
+    let started_ms = HostClock.now_ms();
     let run = || -> Result<(), i32> {
         if !time_limit_ms.is_finite() || time_limit_ms < 0.0 {
             return Err(crate::InputError::BadTimeLimit as i32);
@@ -431,9 +438,10 @@ pub extern "C" fn solve_fleet(
             seed: seed as u64,
             time_limit_ms,
             max_iterations: max_iterations as u64,
+            stall_iterations: stall_iterations as u64,
             settings: Default::default(),
         };
-        let sol = crate::fleet::solve(&problem, &params, &HostClock);
+        let sol = crate::fleet::solve_since(&problem, &params, &HostClock, started_ms);
         // SAFETY: the host passes f64[out_len(nv, nj)] from `alloc` (checked above).
         let out = unsafe { std::slice::from_raw_parts_mut(out, flat::out_len(nv, nj)) };
         flat::encode(&problem, &sol, out);

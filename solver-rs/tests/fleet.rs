@@ -135,7 +135,7 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
     let mut at = veh.start;
     let mut late = 0;
     let mut dist = 0;
-    let mut load = vec![0i64; 2];
+    let mut load = [0i64; 2];
     for &j in jobs {
         let job = &inp.jobs[j as usize];
         if let Some(list) = &job.allowed {
@@ -155,8 +155,8 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
         }
         t += job.service;
         at = job.location;
-        for d in 0..2 {
-            load[d] += job.demand.get(d).copied().unwrap_or(0);
+        for (d, l) in load.iter_mut().enumerate() {
+            *l += job.demand.get(d).copied().unwrap_or(0);
         }
     }
     if let Some(e) = veh.end {
@@ -169,8 +169,8 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
         }
     }
     ok &= t <= veh.shift_end.unwrap_or(i64::MAX);
-    for d in 0..2 {
-        ok &= load[d] <= veh.capacity.get(d).copied().unwrap_or(0);
+    for (d, l) in load.iter().enumerate() {
+        ok &= *l <= veh.capacity.get(d).copied().unwrap_or(0);
     }
     (ok, late, t - veh.shift_start, dist)
 }
@@ -294,8 +294,8 @@ fn brute_force(inp: &FleetInput) -> FleetCost {
     let o = inp.objective;
     let full = 1usize << n;
     let mut best_route: Vec<Vec<Option<(i64, i64)>>> = vec![vec![None; full]; 2];
-    for v in 0..2 {
-        best_route[v][0] = Some((0, 0));
+    for (v, table) in best_route.iter_mut().enumerate() {
+        table[0] = Some((0, 0));
         let mut seq: Vec<u32> = Vec::new();
         fn rec(
             inp: &FleetInput,
@@ -328,7 +328,7 @@ fn brute_force(inp: &FleetInput) -> FleetCost {
                 seq.pop();
             }
         }
-        rec(inp, v, o, &mut seq, 0, &mut best_route[v]);
+        rec(inp, v, o, &mut seq, 0, table);
     }
     let mut best = FleetCost::MAX;
     for s0 in 0..full {
@@ -444,6 +444,148 @@ fn deterministic_for_a_seed_and_iteration_budget() {
         &NativeClock::new(),
     );
     check_solution(&inp, &c);
+}
+
+/// A clock that advances by `step` ms at each read, counting its reads.
+struct SteppingClock {
+    now: Cell<f64>,
+    step: f64,
+    reads: Cell<u64>,
+}
+
+impl SteppingClock {
+    fn new(step: f64) -> SteppingClock {
+        SteppingClock {
+            now: Cell::new(0.0),
+            step,
+            reads: Cell::new(0),
+        }
+    }
+}
+
+impl Clock for SteppingClock {
+    fn now_ms(&self) -> f64 {
+        self.reads.set(self.reads.get() + 1);
+        self.now.set(self.now.get() + self.step);
+        self.now.get()
+    }
+}
+
+#[test]
+fn the_deadline_reads_the_clock_every_stride_calls_and_never_without_a_limit() {
+    use route_solver::fleet::deadline::{Deadline, STRIDE};
+    let clock = SteppingClock::new(1.0);
+    let d = Deadline::new(&clock, 0.0, 1_000_000.0);
+    for _ in 0..10 * STRIDE {
+        assert!(!d.tick());
+    }
+    assert_eq!(clock.reads.get(), 10, "one read per STRIDE ticks");
+    let late = SteppingClock::new(1.0);
+    let d = Deadline::new(&late, 0.0, 5.0);
+    let ticks = (0..).take_while(|_| !d.tick()).count() as u32;
+    assert_eq!(ticks, 5 * STRIDE - 1, "expired at the fifth read");
+    assert!(d.tick() && d.expired(), "stays expired");
+    let reads = late.reads.get();
+    assert!(d.tick() && d.expired());
+    assert_eq!(late.reads.get(), reads, "an expired deadline reads the clock no more");
+    let none = Deadline::none();
+    assert!((0..10 * STRIDE).all(|_| !none.tick()) && !none.expired());
+    let unlimited = SteppingClock::new(1e9);
+    let d = Deadline::new(&unlimited, 0.0, 0.0);
+    assert!((0..10 * STRIDE).all(|_| !d.tick()) && !d.expired());
+    assert_eq!(unlimited.reads.get(), 0, "no limit: the clock is never read");
+}
+
+#[test]
+fn an_expired_budget_stops_the_descent_but_returns_a_complete_plan() {
+    let mut rng = Rng::new(8);
+    let inp = random_input(&mut rng, 150, 6, &ALL, Objective::SERVICE);
+    let p = FleetProblem::new(&inp).unwrap();
+    // without a limit the construction is followed by a descent that applies moves
+    let free = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 1,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    assert!(free.counters.applied.iter().sum::<u64>() > 0);
+    // 1 ms per clock read, 40 ms: the limit passes during the construction
+    let clock = SteppingClock::new(1.0);
+    let params = FleetParams {
+        time_limit_ms: 40.0,
+        ..FleetParams::default()
+    };
+    let sol = fleet::solve_since(&p, &params, &clock, 0.0);
+    assert_eq!(sol.iterations, 0);
+    assert_eq!(
+        sol.counters.applied,
+        [0; 4],
+        "the descent stops at its first check"
+    );
+    // the construction still completes the plan (every job routed or given a reason)
+    check_solution(&inp, &sol);
+}
+
+#[test]
+fn the_stall_stop_ends_the_search_after_that_many_iterations_without_improvement() {
+    let mut rng = Rng::new(11);
+    let inp = random_input(&mut rng, 30, 3, &ALL, Objective::DISTANCE);
+    let p = FleetProblem::new(&inp).unwrap();
+    let stalled = |stall: u64, max_iterations: u64, clock: &dyn Clock| {
+        fleet::solve(
+            &p,
+            &FleetParams {
+                seed: 2,
+                max_iterations,
+                time_limit_ms: 600_000.0,
+                stall_iterations: stall,
+                ..FleetParams::default()
+            },
+            clock,
+        )
+    };
+    // no vehicle cost, so no fleet phase: the annealing starts at iteration 0
+    let a = stalled(40, 1_000_000, &NativeClock::new());
+    assert_eq!(a.iterations, a.best_iteration + 40);
+    check_solution(&inp, &a);
+    // deterministic at a fixed iteration budget, whatever the clock says
+    assert_eq!(a, stalled(40, 1_000_000, &WildClock(Cell::new(9))));
+    // with a time limit only (10 minutes), the stop comes just as early
+    let timed = fleet::solve(
+        &p,
+        &FleetParams {
+            seed: 2,
+            time_limit_ms: 600_000.0,
+            stall_iterations: 40,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    assert_eq!(timed.iterations, timed.best_iteration + 40);
+    // an iteration budget below the stall still ends the run
+    let short = stalled(1_000, 25, &NativeClock::new());
+    assert_eq!(short.iterations, 25);
+    // with a vehicle cost the fleet phase comes first and ends when it stalls too
+    let svc = FleetInput {
+        objective: Objective::SERVICE,
+        ..inp.clone()
+    };
+    let q = FleetProblem::new(&svc).unwrap();
+    let s = fleet::solve(
+        &q,
+        &FleetParams {
+            seed: 2,
+            max_iterations: 1_000_000,
+            stall_iterations: 40,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    assert!(s.iterations >= s.best_iteration + 40);
+    assert!(s.iterations < 1_000_000);
+    check_solution(&svc, &s);
 }
 
 fn one_vehicle_input() -> FleetInput {

@@ -23,7 +23,8 @@
  *            events f64[4 * capacity] = (ms, kick, lateness, duration) per new best route
  *          solve_fleet(travel, distance, locations, vehicles, vehicle_count, jobs, job_count,
  *                dims, capacity, demand, allowed, objective, seed, time_limit_ms: f64,
- *                max_iterations, out) -> i32 status                         (ABI 3; fleet-abi.ts)
+ *                max_iterations, out, stall_iterations) -> i32 status       (ABI 3; fleet-abi.ts;
+ *                stall_iterations was appended later, older ABI 3 modules ignore it)
  *          trap_for_test()                            (always traps)
  */
 import { SolverError } from './errors.ts';
@@ -92,6 +93,8 @@ export interface SolverExports {
     travel: number, distance: number, locations: number, vehicles: number, vehicleCount: number,
     jobs: number, jobCount: number, dims: number, capacity: number, demand: number, allowed: number,
     objective: number, seed: number, timeLimitMs: number, maxIterations: number, out: number,
+    /** Appended later in ABI 3; modules built before ignore it (their export's length is 16). */
+    stallIterations?: number,
   ): number;
   trap_for_test(): void;
 }

@@ -55,7 +55,7 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
   numbers('objective', [ob.vehicleCost, ob.durationWeight, ob.distanceWeight]);
   const t = o.timeLimitMs ?? 0;
   if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) throw invalid(Status.BAD_TIME_LIMIT, 'timeLimitMs must be a finite number >= 0');
-  for (const [k, v] of [['seed', o.seed], ['maxIterations', o.maxIterations]] as const) {
+  for (const [k, v] of [['seed', o.seed], ['maxIterations', o.maxIterations], ['stallIterations', o.stallIterations]] as const) {
     if (v !== undefined && !isU32(v)) throw invalid(Status.BAD_NUMBER, `${k} must be an integer in 0..2^32-1`);
   }
 }
@@ -128,8 +128,15 @@ export function readFleetOut(out: Float64Array, nv: number): Omit<FleetResult, '
   };
 }
 
-/** Solve through the module's `solve_fleet` (the caller checked the ABI version). */
-export function runFleet(e: SolverExports, p: FleetProblem, o: FleetOptions): Omit<FleetResult, 'solveMs'> {
+/** The smallest time limit passed on: 0 would mean "none". */
+const LEAST_TIME_LIMIT_MS = 0.001;
+
+/**
+ * Solve through the module's `solve_fleet` (the caller checked the ABI version). `spentMs` (the time
+ * since the caller's clock started for this call) is taken off the time limit when the module is
+ * called, so that marshalling counts against the budget as well.
+ */
+export function runFleet(e: SolverExports, p: FleetProblem, o: FleetOptions, spentMs: () => number = () => 0): Omit<FleetResult, 'solveMs'> {
   checkFleetProblem(p, o);
   const f = flattenFleet(p);
   const blocks: Array<[number, number, number]> = [];
@@ -146,10 +153,12 @@ export function runFleet(e: SolverExports, p: FleetProblem, o: FleetOptions): Om
   try {
     const outLen = fleetOutLength(f.nv, f.nj);
     const outPtr = put(new Float64Array(outLen));
+    const limit = o.timeLimitMs ?? 0;
+    const timeLimitMs = limit > 0 ? Math.max(LEAST_TIME_LIMIT_MS, limit - spentMs()) : 0;
     const status = e.solve_fleet!(
       put(p.travel), put(p.distance), p.locations, put(f.vehicles), f.nv, put(f.jobs), f.nj, f.dims,
       put(f.capacity), put(f.demand), put(f.allowed), put(f.objective),
-      (o.seed ?? 1) >>> 0, o.timeLimitMs ?? 0, o.maxIterations ?? 0, outPtr,
+      (o.seed ?? 1) >>> 0, timeLimitMs, o.maxIterations ?? 0, outPtr, o.stallIterations ?? 0,
     );
     if (status !== Status.OK) throw invalid(status, `solver rejected the fleet problem: ${statusName(status)}`);
     return readFleetOut(new Float64Array(e.memory.buffer, outPtr, outLen).slice(), f.nv);
@@ -166,6 +175,6 @@ export function runFleet(e: SolverExports, p: FleetProblem, o: FleetOptions): Om
 export function solveFleet(s: WasmSolver, p: FleetProblem, o: FleetOptions = {}): FleetResult {
   if (!s.canPlanFleets) throw new SolverError('unsupported', `solver module of ABI version ${s.abiVersion} cannot plan fleets (needs 3)`);
   const t0 = s.clock();
-  const r = runFleet(s.exports, p, o);
+  const r = runFleet(s.exports, p, o, () => s.clock() - t0);
   return { ...r, solveMs: s.clock() - t0 };
 }

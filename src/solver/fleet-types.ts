@@ -71,6 +71,15 @@ export interface FleetOptions {
   timeLimitMs?: number;
   /** Ruin-and-recreate iterations; 0 = run to the time limit (20000 when there is none either). */
   maxIterations?: number;
+  /**
+   * Anytime stop (uint32; 0 or absent = off): end the search once the best plan has not improved for
+   * this many ruin-and-recreate iterations (the fleet-minimisation phase likewise ends after this many
+   * iterations without taking a vehicle away), well before the time limit on small plans. The annealing
+   * then cools within that many iterations. Works with a time limit and with maxIterations (deterministic
+   * there). `serviceStallIterations(jobs)` is the service's rule. A module built before this option
+   * (ABI 3 whose solve_fleet takes 16 parameters) ignores it and runs to its budget.
+   */
+  stallIterations?: number;
   /** Pool only: abort a waiting or running plan. */
   signal?: AbortSignal;
 }
@@ -111,4 +120,15 @@ export interface FleetResult {
   bestIteration: number;
   /** Wall time of the call (ms). */
   solveMs: number;
+}
+
+/**
+ * The service's anytime stop (FleetOptions.stallIterations) for a plan of `jobs` stops: max(100, ⌈jobs²/10⌉)
+ * iterations without a better plan. Measured (docs/solver.md "Anytime stop"): up to ~50 stops the plan equals
+ * the full budget's and comes back in milliseconds to a few hundred; around 100 stops the search stops after a
+ * few seconds; from ~300 stops the budget ends the search first.
+ */
+export function serviceStallIterations(jobs: number): number {
+  const n = Math.max(0, Math.floor(jobs));
+  return Math.min(0xffffffff, Math.max(100, Math.ceil((n * n) / 10)));
 }

@@ -93,7 +93,7 @@ export class SolverPool {
       throw new SolverError('queue_full', `solver queue is full (${this.maxQueue} waiting)`);
     }
     if (o.signal?.aborted) throw new SolverError('aborted', 'solve aborted');
-    const r = (await this.dispatch({ kind: 'fleet', problem: p, seed: o.seed, timeLimitMs, maxIterations: o.maxIterations }, o.signal)) as FleetTaskResult;
+    const r = (await this.dispatch({ kind: 'fleet', problem: p, seed: o.seed, timeLimitMs, maxIterations: o.maxIterations, stallIterations: o.stallIterations }, o.signal)) as FleetTaskResult;
     if (!r.ok) throw fromResult(r);
     return r.fleet;
   }

@@ -33,6 +33,7 @@ export interface FleetTask {
   seed?: number;
   timeLimitMs: number;
   maxIterations?: number;
+  stallIterations?: number;
 }
 export type Task = SolveTask | TrapTask | FleetTask;
 

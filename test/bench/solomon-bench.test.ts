@@ -33,8 +33,19 @@ test('the table: per instance and per class, feasibility, both totals, the gap',
   assert.match(r.stdout, /^all\s+8\s+8\s/m);
 });
 
+test('--objective service --stall N: the service objective, stopped after N iterations without improvement', () => {
+  const r = bench(['--max-iterations', '100000', '--stall', '20', '--only', 'C101,R201', '--objective', 'service', '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.instance), ['C101', 'R201']);
+  for (const l of lines) {
+    assert.ok(l.feasible && l.iterations >= l.bestIteration + 20 && l.iterations < 100_000, JSON.stringify(l));
+    assert.ok(Number.isInteger(l.duration) && l.duration > 0);
+  }
+});
+
 test('bad arguments: one line and exit 2, no stack trace', () => {
-  for (const args of [['--objective', 'fastest'], ['--time-limit-ms', '-1'], ['--only', 'X9']]) {
+  for (const args of [['--objective', 'fastest'], ['--time-limit-ms', '-1'], ['--only', 'X9'], ['--stall', 'soon']]) {
     const r = bench(args);
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, /^bench-solver: /);

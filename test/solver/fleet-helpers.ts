@@ -45,11 +45,11 @@ export function randomFleet(seed: number, jobs: number, vehicles: number): Fleet
 }
 
 /** The native CLI's file: solver-rs/src/bin/fleet.rs (the flat arrays of fleet/flat.rs). */
-export function fleetFile(p: FleetProblem, seed: number, maxIterations: number): string {
+export function fleetFile(p: FleetProblem, seed: number, maxIterations: number, stallIterations = 0): string {
   const f = flattenFleet(p);
   const row = (xs: ArrayLike<number>) => Array.from(xs).join(' ');
   return [
-    row([p.locations, f.nv, f.nj, f.dims, p.distance ? 1 : 0, f.allowed ? 1 : 0, seed, maxIterations]),
+    row([p.locations, f.nv, f.nj, f.dims, p.distance ? 1 : 0, f.allowed ? 1 : 0, seed, maxIterations, stallIterations]),
     row(f.objective), row(p.travel), p.distance ? row(p.distance) : '', row(f.vehicles), row(f.jobs),
     row(f.capacity), row(f.demand), f.allowed ? row(f.allowed) : '',
   ].join('\n') + '\n';
@@ -66,7 +66,7 @@ export function runNativeFleet(cargo: string, files: string[]): Array<{ status: 
   return execFileSync(bin, files, { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n').map((l) => JSON.parse(l));
 }
 
-export function writeFleetFile(path: string, p: FleetProblem, seed: number, maxIterations: number): string {
-  writeFileSync(path, fleetFile(p, seed, maxIterations));
+export function writeFleetFile(path: string, p: FleetProblem, seed: number, maxIterations: number, stallIterations = 0): string {
+  writeFileSync(path, fleetFile(p, seed, maxIterations, stallIterations));
   return path;
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { readFleetOut } from '../../src/solver/fleet-abi.js';
-import { SolverError, SolverPool, Status, loadSolver, type FleetProblem, type FleetResult } from '../../src/solver/index.js';
+import { DISTANCE_OBJECTIVE, SolverError, SolverPool, Status, loadSolver, serviceStallIterations, type FleetProblem, type FleetResult } from '../../src/solver/index.js';
 import { checkPlan, modelOf } from '../../scripts/lib/fleet-check.js';
 import { checkSolomon, customerRoutes, parseSolomon, solomonProblem } from '../../scripts/lib/solomon.js';
 import { ROOT, findCargo } from './helpers.js';
@@ -40,20 +40,24 @@ describe('fleet solver (WASM)', () => {
   const solver = loadSolver();
 
   it('native and WASM builds give identical plans at fixed iterations (Solomon and random days)', { skip: findCargo() === null ? 'no cargo found' : false, timeout: 900_000 }, () => {
-    const cases: Array<{ name: string; p: FleetProblem; seed: number; iters: number }> = [
+    const cases: Array<{ name: string; p: FleetProblem; seed: number; iters: number; stall?: number }> = [
       ...SOLOMON.map((name, k) => ({ name, p: solomonProblem(solomon(name), k === 1), seed: k + 1, iters: 150 })),
       ...RANDOM.map(([seed, n, v]) => ({ name: `random-${seed} (${n} jobs, ${v} vehicles)`, p: randomFleet(seed, n, v), seed, iters: 200 })),
+      // the anytime stop ends these well before their iteration budget
+      { name: 'R101, stall 40', p: solomonProblem(solomon('R101')), seed: 3, iters: 100_000, stall: 40 },
+      { name: 'random-7 (40 jobs, 4 vehicles), stall 30', p: randomFleet(7, 40, 4), seed: 7, iters: 100_000, stall: 30 },
     ];
     const dir = mkdtempSync(join(tmpdir(), 'fleet-parity-'));
     try {
-      const files = cases.map((c, k) => writeFleetFile(join(dir, `${k}.txt`), c.p, c.seed, c.iters));
+      const files = cases.map((c, k) => writeFleetFile(join(dir, `${k}.txt`), c.p, c.seed, c.iters, c.stall));
       const native = runNativeFleet(findCargo()!, files);
       assert.equal(native.length, cases.length);
       cases.forEach((c, k) => {
         assert.equal(native[k].status, 0, c.name);
-        const { solveMs: _ms, ...wasm } = solver.solveFleet(c.p, { seed: c.seed, maxIterations: c.iters, timeLimitMs: 0 });
+        const { solveMs: _ms, ...wasm } = solver.solveFleet(c.p, { seed: c.seed, maxIterations: c.iters, timeLimitMs: 0, stallIterations: c.stall });
         assert.deepEqual(wasm, readFleetOut(Float64Array.from(native[k].out!), c.p.vehicles.length), `${c.name}: plans differ`);
-        assert.equal(wasm.iterations, c.iters);
+        if (c.stall === undefined) assert.equal(wasm.iterations, c.iters);
+        else assert.ok(wasm.iterations >= wasm.bestIteration + c.stall && wasm.iterations < c.iters, `${c.name}: ${wasm.iterations} iterations, best at ${wasm.bestIteration}`);
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -134,6 +138,29 @@ describe('fleet solver (WASM)', () => {
     assertConsistent(p, solver.solveFleet(p, { maxIterations: 20 }), 'after errors');
   });
 
+  it('stallIterations stops a time-limited plan once the best has not improved for that many iterations', () => {
+    const p = randomFleet(4, 12, 2);
+    // distance only: no fleet-minimisation phase, the count starts at the best plan's iteration
+    const d = solver.solveFleet({ ...p, objective: DISTANCE_OBJECTIVE }, { seed: 2, timeLimitMs: 120_000, stallIterations: 25 });
+    assert.equal(d.iterations, d.bestIteration + 25);
+    assertConsistent({ ...p, objective: DISTANCE_OBJECTIVE }, d, 'stall, distance');
+    // with a vehicle cost the fleet phase runs first (and ends once it stalls too)
+    const s = solver.solveFleet(p, { seed: 2, timeLimitMs: 120_000, stallIterations: 25 });
+    assert.ok(s.iterations >= s.bestIteration + 25, `${s.iterations} iterations, best at ${s.bestIteration}`);
+    assertConsistent(p, s, 'stall, service');
+    // the same plan at a fixed iteration budget above the stop, whatever the time limit
+    const { solveMs: _a, ...fixed } = solver.solveFleet(p, { seed: 2, maxIterations: 1_000_000, stallIterations: 25 });
+    const { solveMs: _b, ...timed } = s;
+    assert.deepEqual(fixed, timed);
+    assert.throws(() => solver.solveFleet(p, { stallIterations: -1 }), (e: unknown) => e instanceof SolverError && e.status === Status.BAD_NUMBER);
+    assert.throws(() => solver.solveFleet(p, { stallIterations: 2.5 }), (e: unknown) => e instanceof SolverError && e.status === Status.BAD_NUMBER);
+  });
+
+  it('serviceStallIterations: 100 for small plans, then n²/10, rising with n', () => {
+    assert.deepEqual([1, 10, 20, 31, 32, 100, 300, 1000].map(serviceStallIterations), [100, 100, 100, 100, 103, 1000, 9000, 100_000]);
+    for (let n = 1; n <= 8192; n += 37) assert.ok(serviceStallIterations(n + 1) >= serviceStallIterations(n) && Number.isInteger(serviceStallIterations(n)));
+  });
+
   it('runs in the worker pool with the same result as in-thread', async () => {
     const pool = new SolverPool({ size: 1 });
     try {
@@ -141,12 +168,40 @@ describe('fleet solver (WASM)', () => {
       const { solveMs: _a, ...inPool } = await pool.solveFleet(p, { seed: 4, maxIterations: 150 });
       const { solveMs: _b, ...inThread } = solver.solveFleet(p, { seed: 4, maxIterations: 150 });
       assert.deepEqual(inPool, inThread);
+      const { solveMs: _c, ...stallPool } = await pool.solveFleet(p, { seed: 4, maxIterations: 100_000, stallIterations: 30 });
+      const { solveMs: _d, ...stallThread } = solver.solveFleet(p, { seed: 4, maxIterations: 100_000, stallIterations: 30 });
+      assert.deepEqual(stallPool, stallThread);
+      assert.ok(stallPool.iterations < 100_000);
       await assert.rejects(pool.solveFleet({ ...p, vehicles: [] }), (e: unknown) => e instanceof SolverError && e.code === 'invalid_input');
       const ac = new AbortController();
       ac.abort();
       await assert.rejects(pool.solveFleet(p, { signal: ac.signal }), (e: unknown) => e instanceof SolverError && e.code === 'aborted');
     } finally {
       await pool.close();
+    }
+  });
+
+  it('an ABI 3 module built before stallIterations still plans, and runs to its budget', (t) => {
+    let bytes: Buffer;
+    try {
+      bytes = execFileSync('git', ['show', '12fcdfc:data/solver/solver.wasm'], { cwd: ROOT, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      t.skip('that build is not in this checkout\'s history');
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'abi3-'));
+    try {
+      const file = join(dir, 'abi3.wasm');
+      writeFileSync(file, bytes);
+      const old = loadSolver(file);
+      assert.equal(old.abiVersion, 3);
+      const p = randomFleet(2, 30, 3);
+      const r = old.solveFleet(p, { seed: 1, maxIterations: 300, stallIterations: 10 });
+      assert.equal(r.iterations, 300);
+      assertConsistent(p, r, 'ABI 3 before stallIterations');
+      assert.ok(solver.solveFleet(p, { seed: 1, maxIterations: 300, stallIterations: 10 }).iterations < 300);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

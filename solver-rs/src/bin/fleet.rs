@@ -6,6 +6,7 @@
 //!
 //! File format (whitespace-separated numbers):
 //!   locations vehicles jobs dims has_distance has_allowed seed max_iterations
+//!   stall_iterations
 //!   vehicle_cost duration_weight distance_weight
 //!   locations² travel times, then locations² distances if has_distance
 //!   5 × vehicles vehicle fields, 5 × jobs job fields
@@ -56,10 +57,10 @@ fn solve_file(path: &str) -> Result<Vec<f64>, i32> {
         at += k;
         &nums[at - k..at]
     };
-    let h: Vec<usize> = take(8).iter().map(|&x| x as usize).collect();
+    let h: Vec<usize> = take(9).iter().map(|&x| x as usize).collect();
     let (m, nv, nj, dims, has_distance, has_allowed) =
         (h[0], h[1], h[2], h[3], h[4] == 1, h[5] == 1);
-    let (seed, max_iterations) = (h[6] as u64, h[7] as u64);
+    let (seed, max_iterations, stall_iterations) = (h[6] as u64, h[7] as u64, h[8] as u64);
     let o = take(3);
     let objective = [o[0], o[1], o[2]];
     let to_i32 = |xs: &[f64]| xs.iter().map(|&x| x as i32).collect::<Vec<i32>>();
@@ -98,6 +99,7 @@ fn solve_file(path: &str) -> Result<Vec<f64>, i32> {
         seed,
         time_limit_ms: 0.0,
         max_iterations,
+        stall_iterations,
         settings: Default::default(),
     };
     let sol = route_solver::fleet::solve(&problem, &params, &NativeClock::new());

@@ -18,6 +18,7 @@
 //! a 2 h notBefore/due window, a third of the others with a soft deadline, the service's
 //! objective); prints time, cost, unassigned and the peak memory (VmHWM).
 //!
+//! `--stall K`: stop when the best plan has not improved for K iterations.
 //! Fleet options: --granular K, --no-ls, --ruin-average C, --ruin-max-string L,
 //! --blink PER_MILLE, --temperature TENTHS (start, × mean near arc), --cooling RATIO.
 #![deny(unsafe_code)]
@@ -28,6 +29,9 @@ use route_solver::{Clock, NativeClock};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::time::Instant;
+
+/// Per instance of a class: feasible, gap, vehicles, bks vehicles, hierarchical gap, ms.
+type ClassRow = (bool, f64, usize, usize, f64, f64);
 
 struct CpuClock(std::cell::RefCell<File>);
 
@@ -77,6 +81,8 @@ pub fn main() {
             "--time-limit-ms" => params.time_limit_ms = num(v),
             "--max-iterations" => params.max_iterations = num(v),
             "--seed" => params.seed = num(v),
+            "--stall" => params.stall_iterations = num(v),
+            "--fleet-stall-factor" => params.settings.fleet_stall_factor = num(v),
             "--objective" => match v.map(|s| s.as_str()) {
                 Some("distance") => vehicles_first = false,
                 Some("vehicles") => vehicles_first = true,
@@ -135,7 +141,7 @@ pub fn main() {
         std::process::exit(2);
     }
     // class -> (instances, feasible, sum gap, worst gap, vehicles, bks vehicles, at bks vehicles, sum hierarchical gap, ms)
-    let mut classes: Vec<(String, Vec<(bool, f64, usize, usize, f64, f64)>)> = Vec::new();
+    let mut classes: Vec<(String, Vec<ClassRow>)> = Vec::new();
     if !json {
         println!(
             "{:<6} {:>4} {:>4} {:>11} {:>10} {:>9} {:>8}  {:>4} {:>9} {:>7} {:>7} {:>9}",
@@ -379,8 +385,9 @@ fn random_day(spec: &str, params: &FleetParams) {
         objective: Objective::SERVICE,
     };
     let started = Instant::now();
+    let clock = NativeClock::new(); // the budget includes building the problem, as in solve_fleet
     let problem = FleetProblem::new(&inp).expect("valid instance");
-    let sol = fleet::solve(&problem, params, &NativeClock::new());
+    let sol = fleet::solve_since(&problem, params, &clock, 0.0);
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let used = sol.routes.iter().filter(|r| !r.is_empty()).count();
     let hwm = std::fs::read_to_string("/proc/self/status")
@@ -392,12 +399,13 @@ fn random_day(spec: &str, params: &FleetParams) {
         })
         .unwrap_or_default();
     println!(
-        "random {}:{}:{}  ms {:.0}  iterations {}  unassigned {}  lateness {} s  vehicles {}  duration {} s  {}",
+        "random {}:{}:{}  ms {:.0}  iterations {}  best at {}  unassigned {}  lateness {} s  vehicles {}  duration {} s  {}",
         n,
         nv,
         seed,
         ms,
         sol.iterations,
+        sol.best_iteration,
         sol.cost.unassigned,
         sol.cost.lateness,
         used,

@@ -3,12 +3,17 @@
 //! reinserted jobs) under simulated-annealing acceptance; the best solution
 //! is returned.
 //!
+//! Stops at the time limit (checked inside the descent and the insertion
+//! too), at the iteration budget, or, with `stall_iterations`, when the best
+//! plan has not improved for that many iterations (see `FleetParams`).
+//!
 //! Deterministic for a seed and an iteration budget: every decision is an
 //! integer comparison except the annealing threshold, which is computed with
 //! IEEE basic operations only (+ − × ÷ and sqrt are correctly rounded on
 //! every target; no libm call), so native and WebAssembly builds agree. With
 //! an iteration budget the clock is never read for a decision.
 
+use super::deadline::Deadline;
 use super::insertion::{greedy_insert, regret_insert, vehicle_classes};
 use super::local_search::{Counters, LocalSearch};
 use super::model::FleetProblem;
@@ -16,7 +21,7 @@ use super::reasons::{reason, Reason};
 use super::ruin::{self, RuinSettings};
 use super::solution::{route_violation, FleetCost, Solution};
 use crate::rng::Rng;
-use crate::search::{Budget, Clock};
+use crate::search::Clock;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct FleetSettings {
@@ -34,6 +39,9 @@ pub struct FleetSettings {
     /// Share of the budget (per cent) spent on fleet minimisation when the
     /// objective has a vehicle cost.
     pub fleet_share_percent: u64,
+    /// With a stall count S, the fleet-minimisation phase gives up after
+    /// this × S iterations without taking a route away.
+    pub fleet_stall_factor: u64,
 }
 
 impl Default for FleetSettings {
@@ -46,6 +54,7 @@ impl Default for FleetSettings {
             cooling_ratio: 100,
             local_search: true,
             fleet_share_percent: 50,
+            fleet_stall_factor: 1,
         }
     }
 }
@@ -58,6 +67,14 @@ pub struct FleetParams {
     /// Ruin-and-recreate iterations; 0 = run to the time limit (or
     /// DEFAULT_ITERATIONS when there is none).
     pub max_iterations: u64,
+    /// 0 = off. Otherwise an anytime stop: the fleet-minimisation phase ends
+    /// after this many iterations without taking a route away, and the
+    /// search ends once the best plan has not improved for this many
+    /// ruin-and-recreate iterations of the annealing phase. The annealing
+    /// then cools over this many iterations (or over the budget when that is
+    /// shorter), so that an early stop comes after a cold search, not in
+    /// the middle of a hot one.
+    pub stall_iterations: u64,
     pub settings: FleetSettings,
 }
 
@@ -69,6 +86,7 @@ impl Default for FleetParams {
             seed: 1,
             time_limit_ms: 0.0,
             max_iterations: 0,
+            stall_iterations: 0,
             settings: FleetSettings::default(),
         }
     }
@@ -142,13 +160,26 @@ fn mean_near_arc(p: &FleetProblem) -> i64 {
 }
 
 pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> FleetSolution {
+    solve_since(p, params, clock, clock.now_ms())
+}
+
+/// `solve` with the time limit counted from `started_ms` on `clock` (when
+/// the host called, before its input was decoded and the problem built).
+pub fn solve_since(
+    p: &FleetProblem,
+    params: &FleetParams,
+    clock: &dyn Clock,
+    started_ms: f64,
+) -> FleetSolution {
     let s = &params.settings;
     let mut rng = Rng::new(params.seed);
     let classes = vehicle_classes(p);
     let mut ls = LocalSearch::new(p, s.granular);
+    let stall = params.stall_iterations;
 
-    let budget = Budget::new(
+    let budget = Deadline::new(
         clock,
+        started_ms,
         if params.max_iterations > 0 {
             0.0
         } else {
@@ -156,8 +187,8 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
         },
     );
     let mut current = Solution::empty(p);
-    regret_insert(p, &mut current, &classes, &|| budget.expired());
-    ls.run(p, &mut current, None);
+    regret_insert(p, &mut current, &classes, &budget);
+    ls.run(p, &mut current, None, &budget);
     let mut current_cost = current.cost(p);
     // jobs no vehicle can serve even alone are never tried again
     let servable: Vec<bool> = (0..p.n())
@@ -182,9 +213,7 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
                 return None;
             }
             Some(
-                ((budget.elapsed_ms() / params.time_limit_ms) * 1024.0)
-                    .min(1024.0)
-                    .max(0.0) as u64,
+                ((budget.elapsed_ms() / budget.stop_ms()) * 1024.0).clamp(0.0, 1024.0) as u64,
             )
         } else if iteration >= max_iterations {
             None
@@ -204,6 +233,8 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
     let mut anneal_from = 0;
     if fleet_end > 0 {
         let mut fleet = FleetMinimisation::new(p);
+        // iteration of the last route taken away (or of the phase's start)
+        let mut fleet_progress = iteration;
         while let Some(x) = progress(iteration) {
             anneal_from = x.min(fleet_end);
             if x >= fleet_end {
@@ -218,10 +249,17 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
                 s.blink_per_mille,
                 &best,
                 &servable,
+                &budget,
             ) {
-                FleetStep::Searching => iteration += 1,
+                FleetStep::Searching => {
+                    iteration += 1;
+                    if stall > 0 && iteration - fleet_progress >= stall * s.fleet_stall_factor {
+                        break;
+                    }
+                }
                 FleetStep::Found => {
                     iteration += 1;
+                    fleet_progress = iteration;
                     let found = fleet.current.clone();
                     let cost = found.cost(p);
                     if cost < best_cost {
@@ -239,13 +277,21 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
 
     let t0 = (mean_near_arc(p) * s.start_temperature_tenths) as f64 / 10.0;
     let temps = temperature_table(t0, s.cooling_ratio.max(1) as f64);
+    let anneal_start = iteration;
     while let Some(x) = progress(iteration) {
+        if stall > 0 && iteration - best_iteration.max(anneal_start) >= stall {
+            break;
+        }
         // the annealing spans what is left after the fleet phase
-        let step = if anneal_from >= 1024 {
+        let mut step = if anneal_from >= 1024 {
             1024
         } else {
             ((x.max(anneal_from) - anneal_from) * 1024 / (1024 - anneal_from)) as usize
         };
+        // or, when the stop may come early, cools within the stall window
+        if let Some(by_iterations) = ((iteration - anneal_start).min(stall) * 1024).checked_div(stall) {
+            step = step.max(by_iterations as usize);
+        }
         iteration += 1;
         let mut candidate = current.clone();
         ruin::choose(p, &candidate, &s.ruin, &mut rng, &mut removed);
@@ -263,9 +309,10 @@ pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> Fleet
             &mut rng,
             s.blink_per_mille,
             true,
+            &budget,
         );
         if s.local_search {
-            ls.run(p, &mut candidate, Some(&order));
+            ls.run(p, &mut candidate, Some(&order), &budget);
         }
         let cost = candidate.cost(p);
         let accept = if (cost.unassigned, cost.lateness)
@@ -373,6 +420,7 @@ impl FleetMinimisation {
         blink: u64,
         best: &Solution,
         servable: &[bool],
+        deadline: &Deadline,
     ) -> FleetStep {
         if !self.started || self.current.unassigned <= self.target {
             let from = if self.started {
@@ -392,8 +440,8 @@ impl FleetMinimisation {
             .filter(|&j| servable[j as usize] && !candidate.is_assigned(j as usize))
             .collect();
         ruin::sort_for_insertion(p, rng, &mut order);
-        greedy_insert(p, &mut candidate, classes, &order, rng, blink, false);
-        ls.run(p, &mut candidate, Some(&order));
+        greedy_insert(p, &mut candidate, classes, &order, rng, blink, false, deadline);
+        ls.run(p, &mut candidate, Some(&order), deadline);
         for j in 0..p.n() {
             if !candidate.is_assigned(j) {
                 self.absences[j] += 1;

@@ -1,6 +1,7 @@
 //! Insertion heuristics: regret insertion (construction) and SISR's greedy
 //! insertion with blinks (the "recreate" of ruin-and-recreate).
 
+use super::deadline::Deadline;
 use super::model::FleetProblem;
 use super::solution::{FleetCost, Solution};
 use crate::rng::Rng;
@@ -60,6 +61,7 @@ fn candidate_routes(
 }
 
 /// Best insertion of j over all routes (with blinks when `blink_per_mille` > 0).
+#[allow(clippy::too_many_arguments)]
 pub fn best_over_routes(
     p: &FleetProblem,
     sol: &mut Solution,
@@ -88,7 +90,9 @@ pub fn best_over_routes(
 }
 
 /// Insert the jobs in the given order, each at its best place (blinks per
-/// mille); empty routes are opened only when `open_new`.
+/// mille); empty routes are opened only when `open_new`. Stops early (the
+/// remaining jobs left unassigned) when the deadline passes.
+#[allow(clippy::too_many_arguments)]
 pub fn greedy_insert(
     p: &FleetProblem,
     sol: &mut Solution,
@@ -97,9 +101,13 @@ pub fn greedy_insert(
     rng: &mut Rng,
     blink_per_mille: u64,
     open_new: bool,
+    deadline: &Deadline,
 ) {
     let mut routes = Vec::new();
     for &j in order {
+        if deadline.tick() {
+            return;
+        }
         if let Some((_, r, k)) = best_over_routes(
             p,
             sol,
@@ -119,14 +127,11 @@ pub fn greedy_insert(
 /// whose best route beats its second best by the most (a job with a single
 /// feasible route first), ties by the cheaper insertion then the lower index.
 /// Best insertions per (job, route) are cached; after an insertion only the
-/// changed route's column is recomputed. When `expired()` turns true the
-/// remaining jobs are inserted greedily in index order.
-pub fn regret_insert(
-    p: &FleetProblem,
-    sol: &mut Solution,
-    classes: &[usize],
-    expired: &dyn Fn() -> bool,
-) {
+/// changed route's column is recomputed. When the deadline passes the
+/// remaining jobs are inserted greedily, in the regret order of the cache as
+/// it stands (all of them: the construction is the plan returned when nothing
+/// else had time to run).
+pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], deadline: &Deadline) {
     let nv = sol.routes.len();
     let mut pending: Vec<u32> = (0..p.n() as u32)
         .filter(|&j| !sol.is_assigned(j as usize))
@@ -138,70 +143,53 @@ pub fn regret_insert(
         }
     }
     while !pending.is_empty() {
-        if expired() {
-            pending.sort_unstable();
+        if deadline.expired() {
+            // most urgent first: single route, larger regret, cheaper, lower index; unplaceable last
+            let mut keyed: Vec<(u32, Option<RegretKey>)> = pending
+                .iter()
+                .map(|&j| (j, regret_key(sol, classes, &table, nv, j as usize)))
+                .collect();
+            keyed.sort_by(|(ja, a), (jb, b)| match (a, b) {
+                (Some(x), Some(y)) => y
+                    .single
+                    .cmp(&x.single)
+                    .then(y.regret.cmp(&x.regret))
+                    .then(x.best.cmp(&y.best))
+                    .then(ja.cmp(jb)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => ja.cmp(jb),
+            });
+            let order: Vec<u32> = keyed.into_iter().map(|(j, _)| j).collect();
             let mut rng = Rng::new(0);
-            greedy_insert(p, sol, classes, &pending, &mut rng, 0, true);
+            greedy_insert(p, sol, classes, &order, &mut rng, 0, true, &Deadline::none());
             return;
         }
         // (has no second, regret, -best) maximal; then lowest index
-        let mut pick: Option<(usize, usize, FleetCost, FleetCost)> = None; // (idx in pending, route, best, regret)
-        let mut pick_single = false;
+        let mut pick: Option<(usize, RegretKey)> = None; // (idx in pending, key)
         for (idx, &j) in pending.iter().enumerate() {
-            let mut first: Option<(FleetCost, usize)> = None;
-            let mut second: Option<FleetCost> = None;
-            let mut empty_classes: u64 = 0;
-            for r in 0..nv {
-                if sol.routes[r].is_empty() {
-                    let c = 1u64 << classes[r];
-                    if empty_classes & c != 0 {
-                        continue;
-                    }
-                    if table[j as usize * nv + r].is_some() {
-                        empty_classes |= c;
-                    }
-                }
-                if let Some((c, _)) = table[j as usize * nv + r] {
-                    match first {
-                        Some((f, _)) if c >= f => {
-                            if second.map_or(true, |s| c < s) {
-                                second = Some(c);
-                            }
-                        }
-                        _ => {
-                            if let Some((f, _)) = first {
-                                second = Some(f);
-                            }
-                            first = Some((c, r));
-                        }
-                    }
-                }
-            }
-            let (best, r) = match first {
-                Some(x) => x,
+            let key = match regret_key(sol, classes, &table, nv, j as usize) {
+                Some(k) => k,
                 None => continue,
             };
-            let single = second.is_none();
-            let regret = second.map_or(FleetCost::ZERO, |s| s.minus(best));
             let better = match &pick {
                 None => true,
-                Some((_, _, pb, pr)) => {
-                    if single != pick_single {
-                        single
-                    } else if regret != *pr {
-                        regret > *pr
+                Some((_, pk)) => {
+                    if key.single != pk.single {
+                        key.single
+                    } else if key.regret != pk.regret {
+                        key.regret > pk.regret
                     } else {
-                        best < *pb
+                        key.best < pk.best
                     }
                 }
             };
             if better {
-                pick = Some((idx, r, best, regret));
-                pick_single = single;
+                pick = Some((idx, key));
             }
         }
         let (idx, r) = match pick {
-            Some((idx, r, _, _)) => (idx, r),
+            Some((idx, key)) => (idx, key.route),
             None => break, // nothing fits anywhere
         };
         let j = pending.swap_remove(idx) as usize;
@@ -211,4 +199,60 @@ pub fn regret_insert(
             table[o as usize * nv + r] = sol.best_insertion(p, r, o as usize, || false);
         }
     }
+}
+
+/// A job's place in the regret order: its best route and cost, the regret
+/// (second best minus best; zero when single), and whether only one route fits.
+struct RegretKey {
+    single: bool,
+    regret: FleetCost,
+    best: FleetCost,
+    route: usize,
+}
+
+/// The regret key of job j from the cached best insertions (one empty route
+/// per vehicle class); None when no route fits.
+fn regret_key(
+    sol: &Solution,
+    classes: &[usize],
+    table: &[Option<(FleetCost, usize)>],
+    nv: usize,
+    j: usize,
+) -> Option<RegretKey> {
+    let mut first: Option<(FleetCost, usize)> = None;
+    let mut second: Option<FleetCost> = None;
+    let mut empty_classes: u64 = 0;
+    for r in 0..nv {
+        if sol.routes[r].is_empty() {
+            let c = 1u64 << classes[r];
+            if empty_classes & c != 0 {
+                continue;
+            }
+            if table[j * nv + r].is_some() {
+                empty_classes |= c;
+            }
+        }
+        if let Some((c, _)) = table[j * nv + r] {
+            match first {
+                Some((f, _)) if c >= f => {
+                    if second.map_or(true, |s| c < s) {
+                        second = Some(c);
+                    }
+                }
+                _ => {
+                    if let Some((f, _)) = first {
+                        second = Some(f);
+                    }
+                    first = Some((c, r));
+                }
+            }
+        }
+    }
+    let (best, route) = first?;
+    Some(RegretKey {
+        single: second.is_none(),
+        regret: second.map_or(FleetCost::ZERO, |s| s.minus(best)),
+        best,
+        route,
+    })
 }

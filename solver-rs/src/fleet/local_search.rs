@@ -1,8 +1,10 @@
 //! Descent with the inter-route operators on a granular neighbourhood (each
 //! job against its `granular` nearest jobs), first improvement, driven by a
 //! queue of active jobs (don't-look bits): after a move, the jobs at both
-//! ends of the pair become active again.
+//! ends of the pair become active again. A time-limited run stops in the
+//! middle of a descent when its deadline passes (the solution stays valid).
 
+use super::deadline::Deadline;
 use super::model::FleetProblem;
 use super::operators::{self, cross_exchange, relocate, swap, two_opt_star, Move};
 use super::solution::{FleetCost, Solution};
@@ -39,8 +41,15 @@ impl LocalSearch {
         }
     }
 
-    /// Descend from `sol`, starting with the given jobs active (all when None).
-    pub fn run(&mut self, p: &FleetProblem, sol: &mut Solution, start: Option<&[u32]>) {
+    /// Descend from `sol`, starting with the given jobs active (all when None),
+    /// until no move improves or the deadline passes.
+    pub fn run(
+        &mut self,
+        p: &FleetProblem,
+        sol: &mut Solution,
+        start: Option<&[u32]>,
+        deadline: &Deadline,
+    ) {
         match start {
             Some(js) => {
                 for &j in js {
@@ -67,6 +76,10 @@ impl LocalSearch {
                 if !sol.is_assigned(v) {
                     continue;
                 }
+                if deadline.tick() {
+                    self.stop();
+                    return;
+                }
                 if let Some((op, m)) = first_improving(p, sol, u, v) {
                     operators::apply(p, sol, &m);
                     self.counters.applied[op] += 1;
@@ -89,6 +102,16 @@ impl LocalSearch {
                 }
             }
         }
+    }
+}
+
+impl LocalSearch {
+    /// Forget the pending jobs (the next run starts from its own).
+    fn stop(&mut self) {
+        for &j in &self.queue {
+            self.active[j as usize] = false;
+        }
+        self.queue.clear();
     }
 }
 

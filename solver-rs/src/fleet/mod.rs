@@ -11,12 +11,14 @@
 //! - `operators/`: one file per inter-route operator (relocate, swap, 2-opt*, cross-exchange)
 //! - `local_search`: granular descent
 //! - `driver`: ruin-and-recreate under simulated annealing
+//! - `deadline`: the time limit, counted from the host's call, checked cheaply in inner loops
 //! - `reasons`: reason codes of unassigned jobs
 //! - `flat`: the flat arrays of the WebAssembly ABI (`ffi::solve_fleet`) and the native CLI
 //! - `solomon`: Solomon VRPTW instances (parser, scaled problem, double-precision check)
 //!
 //! Single-route calls (`crate::solve`) do not use this module.
 
+pub mod deadline;
 pub mod driver;
 pub mod flat;
 pub mod insertion;
@@ -29,7 +31,7 @@ pub mod segment;
 pub mod solomon;
 pub mod solution;
 
-pub use driver::{solve, FleetParams, FleetSettings, FleetSolution};
+pub use driver::{solve, solve_since, FleetParams, FleetSettings, FleetSolution};
 pub use model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
 pub use reasons::Reason;
 pub use solution::FleetCost;

@@ -48,7 +48,7 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
         return Reason::Unreachable;
     }
     let fits = |v: usize, extra_load: &[i64], extra_stops: usize| {
-        extra_stops + 1 <= p.vehicles[v].max_stops
+        extra_stops < p.vehicles[v].max_stops
             && (0..p.dims)
                 .all(|d| extra_load[d] + p.demand[j * p.dims + d] <= p.capacity[v * p.dims + d])
     };
