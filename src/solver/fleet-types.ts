@@ -46,8 +46,14 @@ export interface FleetObjective {
   distanceWeight: number;
 }
 
-/** The service's objective: vehicles used, then total duration (a vehicle costs 2^40 time units). */
-export const SERVICE_OBJECTIVE: FleetObjective = { vehicleCost: 2 ** 40, durationWeight: 1, distanceWeight: 0 };
+/**
+ * The service's objective: vehicles used, then total duration (waiting included), then the time
+ * spent driving (the "distance" is the travel-time matrix when no distance matrix is given). A
+ * vehicle costs 2^40, more than any day's weighted duration; a second of duration weighs 1024
+ * seconds of driving, so driving only breaks near-ties. Without that last term a route that has to
+ * wait for a `ready` time may as well zigzag: driving instead of waiting costs no duration.
+ */
+export const SERVICE_OBJECTIVE: FleetObjective = { vehicleCost: 2 ** 40, durationWeight: 1024, distanceWeight: 1 };
 /** Total distance only. */
 export const DISTANCE_OBJECTIVE: FleetObjective = { vehicleCost: 0, durationWeight: 0, distanceWeight: 1 };
 

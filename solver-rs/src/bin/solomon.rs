@@ -409,7 +409,16 @@ fn random_day(spec: &str, params: &FleetParams) {
         sol.cost.unassigned,
         sol.cost.lateness,
         used,
-        sol.cost.main - used as i64 * Objective::SERVICE.vehicle_cost,
+        total_duration(&problem, &sol.routes),
         hwm
     );
+}
+
+/// Sum of the route durations (shift start to return, waiting included) of a plan.
+fn total_duration(problem: &FleetProblem, routes: &[Vec<u32>]) -> i64 {
+    let mut plan = fleet::solution::Solution::empty(problem);
+    for (v, jobs) in routes.iter().enumerate() {
+        plan.set_route(problem, v, jobs.clone());
+    }
+    plan.routes.iter().filter(|r| !r.is_empty()).map(|r| r.eval.duration).sum()
 }

@@ -62,12 +62,15 @@ pub struct Objective {
 }
 
 impl Objective {
-    /// The service's: vehicles used before total duration (a vehicle costs
-    /// more than any total duration below 2^40 s).
+    /// The service's (as SERVICE_OBJECTIVE in src/solver/fleet-types.ts):
+    /// vehicles used, then total duration, then driving time. A vehicle costs
+    /// 2^40, more than any day's weighted duration; a second of duration
+    /// weighs 1024 of driving, so driving only breaks near-ties (without it a
+    /// route waiting for a ready time may zigzag at no cost).
     pub const SERVICE: Objective = Objective {
         vehicle_cost: 1 << 40,
-        duration_weight: 1,
-        distance_weight: 0,
+        duration_weight: 1024,
+        distance_weight: 1,
     };
     /// Total distance only.
     pub const DISTANCE: Objective = Objective {

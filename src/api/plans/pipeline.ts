@@ -4,7 +4,7 @@
  * steps it shares with optimize (and their error codes) are in ../route-steps.ts.
  */
 import { resolveDeparture } from '../../schedule/index.js';
-import type { FleetOptions, FleetProblem, FleetResult } from '../../solver/fleet-types.js';
+import { serviceStallIterations, type FleetOptions, type FleetProblem, type FleetResult } from '../../solver/fleet-types.js';
 import type { CallContext } from '../charged-call.js';
 import { RouteSteps, type RouteStepsDeps } from '../route-steps.js';
 import { distinctPoints, fleetProblem, planLayout, planTimeLimitMs } from './problem.js';
@@ -40,7 +40,7 @@ export class PlansPipeline implements PlanOptimizer {
     // from here on, the travel times are the problem's Int32Array: the matrix's rows can be collected during the solve
     const { problem, distancesM } = fleetProblemOf(request, layout, distinct.index, await this.steps.matrix(distinct.points, request.avoidTolls ?? false, context), departure);
     const timeLimitMs = solverShare(planTimeLimitMs(request.stops.length, this.deps.timeLimit), performance.now() - started);
-    const solution = await this.steps.solve(() => this.deps.solver.solveFleet(problem, { timeLimitMs, signal: context.signal }), 'plan', context);
+    const solution = await this.steps.solve(() => this.deps.solver.solveFleet(problem, { timeLimitMs, stallIterations: serviceStallIterations(problem.jobs.length), signal: context.signal }), 'plan', context);
     return planAnswer({ request, layout, locations, pointOf: distinct.index, travel: problem.travel, distancesM, departure, solution });
   }
 }
