@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { BUILD_INFO, DIST, ENTRIES, withBuildLock } from './lib/build-state.mjs';
 import { ROOT, majorOf, requiredMajor } from './lib/runtime.mjs';
+import { SERVER_NODE_FLAGS } from './lib/server-flags.mjs';
 
 const require = createRequire(join(ROOT, 'package.json'));
 const SEA_DIR = join(DIST, 'sea');
@@ -160,7 +161,7 @@ async function seaBinary(build) {
   assets['native/better_sqlite3.node'] = sqliteAddon();
   const blob = join(SEA_DIR, 'route-optimizer.blob');
   const config = join(SEA_DIR, 'sea-config.json');
-  writeFileSync(config, `${JSON.stringify({ main: seaMain, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2)}\n`);
+  writeFileSync(config, `${JSON.stringify({ main: seaMain, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, execArgv: [...SERVER_NODE_FLAGS], assets }, null, 2)}\n`);
   const prep = spawnSync(process.execPath, ['--experimental-sea-config', config], { encoding: 'utf8' });
   if (prep.status !== 0) throw new Error(`node --experimental-sea-config failed: ${(prep.stderr || prep.stdout).trim()}`);
 

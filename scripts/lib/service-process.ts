@@ -5,9 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { baseDir, layout } from '../../src/assets.js';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = baseDir();
-const entry = layout === 'source' ? ['--import', 'tsx', 'src/main.ts'] : ['dist/main.js'];
+const entry = layout === 'source' ? ['--import', 'tsx', 'src/main.ts'] : [...SERVER_NODE_FLAGS, 'dist/main.js'];
 
 export async function freePort(): Promise<number> {
   const s = createServer();

@@ -42,7 +42,7 @@ test('npm start: npm and one node process running the built server (no tsx); SIG
     const members = group(child.pid!);
     assert.equal(members.length, 2, JSON.stringify(members));
     const server = members.find((m) => m.pid !== child.pid)!;
-    assert.match(server.cmdline, /node scripts\/dist\.mjs main$/);
+    assert.match(server.cmdline, /node( --[\w=-]+)* scripts\/dist\.mjs main$/);
     assert.ok(members.every((m) => !/tsx/.test(m.cmdline)), 'no tsx at run time');
     // /healthz can answer before the start-up line has come through the pipes
     for (let i = 0; !/"node":"v2\d\./.test(output); i++) {
