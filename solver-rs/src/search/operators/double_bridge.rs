@@ -50,12 +50,12 @@ pub fn find(state: &RouteState, neighbours: &Neighbours) -> Option<Move> {
             // two cuts with one outside them; scan the shorter side
             let inside = high - low - 1;
             let scan_inside = inside <= n + 1 - inside - 2;
-            let edges: Box<dyn Iterator<Item = usize>> = if scan_inside {
-                Box::new(low + 1..high)
+            let (near, far) = if scan_inside {
+                (low + 1..high, 0..0)
             } else {
-                Box::new((0..low).chain(high + 1..=n))
+                (0..low, high + 1..n + 1)
             };
-            for second in edges {
+            for second in near.chain(far) {
                 let e = state.node_at(second);
                 for partner in neighbours.of(e) {
                     let partner_position = state.position_of(partner.node);
