@@ -73,6 +73,10 @@ pub struct Problem {
     /// Travel between stops is the same both ways (edges at the start and the
     /// end are only ever used in one direction).
     pub symmetric: bool,
+    /// The route is a round trip: it ends at a real end point that every stop
+    /// reaches exactly as it reaches the start (the depot), so the route is a
+    /// cycle through the depot (kicks may then straddle it).
+    pub ends_at_start: bool,
 }
 
 impl Problem {
@@ -137,10 +141,12 @@ impl Problem {
             }
         }
         let symmetric = (1..=n).all(|i| (1..i).all(|j| d[i * nn + j] == d[j * nn + i]));
+        let ends_at_start = inp.has_end && (1..=n).all(|i| d[i * nn + n + 1] == d[i * nn]);
         Ok(Problem {
             n,
             nn,
             symmetric,
+            ends_at_start,
             d,
             w,
             dl,

@@ -1143,3 +1143,135 @@ fn ffi_solve_with_report_native() {
         ffi::STATUS_NULL_POINTER
     );
 }
+
+#[test]
+fn improving_double_bridges_are_exact_on_symmetric_and_asymmetric_matrices() {
+    use route_solver::search::neighbours::{CandidateRule, Neighbours};
+    use route_solver::search::operators::double_bridge;
+    let mut rng = Rng::new(53);
+    let mut found = 0;
+    for trial in 0..120 {
+        let n = 11 + trial % 50;
+        let mut g = random_instance(&mut rng, n, ENDS[trial % 3], false, trial % 2 == 0);
+        if trial % 4 < 2 {
+            let m = g.size;
+            for i in 0..m {
+                for j in 0..i {
+                    g.dur[j * m + i] = g.dur[i * m + j];
+                }
+            }
+        }
+        let p = Problem::new(&g.input()).unwrap();
+        let neighbours = Neighbours::build(&p, 8, CandidateRule::Nearest);
+        let mut state = RouteState::new(&p, &random_route(&mut rng, n));
+        // follow a chain of improving double bridges to a double-bridge optimum
+        while let Some(m) = double_bridge::find(&state, &neighbours) {
+            assert_eq!(m.segments.as_slice().len(), 5);
+            let mut out = Vec::new();
+            materialize_into(state.route(), m.segments.as_slice(), &mut out);
+            let mut sorted = out.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..n + 2).collect::<Vec<_>>());
+            assert_eq!((out[0], out[n + 1]), (0, n + 1));
+            assert_eq!(p.route_cost(&out), m.cost, "trial {}", trial);
+            assert!(m.cost < state.cost());
+            state.apply(m.segments.as_slice(), m.cost);
+            found += 1;
+        }
+    }
+    assert!(found > 300, "only {} improving double bridges", found);
+}
+
+#[test]
+fn double_bridge_search_undoes_a_double_bridge_kick() {
+    use route_solver::search::neighbours::{CandidateRule, Neighbours};
+    use route_solver::search::operators::double_bridge;
+    // stops on a line (start and end at 0): the optimum goes out along the
+    // odd stops and back along the even ones; kick it with a double bridge
+    let n = 40;
+    let m = n + 2;
+    let x = |i: usize| if i == m - 1 { 0 } else { i as i64 * 10 };
+    let mut dur = vec![0i32; m * m];
+    for i in 0..m {
+        for j in 0..m {
+            dur[i * m + j] = (x(i) - x(j)).abs() as i32 + if i != j { 1 } else { 0 };
+        }
+    }
+    let g = Gen {
+        size: m,
+        dur,
+        svc: vec![0; n],
+        dl: vec![-1; n],
+        has_end: true,
+    };
+    let p = Problem::new(&g.input()).unwrap();
+    assert!(p.ends_at_start);
+    let mut route = vec![0];
+    route.extend((1..=n).filter(|s| s % 2 == 1));
+    route.extend((1..=n).filter(|s| s % 2 == 0).rev());
+    route.push(n + 1);
+    let optimum = p.route_cost(&route);
+    let mut state = RouteState::new(&p, &route);
+    state.apply_unpriced(&double_bridge_at(n, [5, 12, 25, 33]));
+    let kicked = state.cost();
+    assert!(kicked > optimum);
+    let neighbours = Neighbours::build(&p, 8, CandidateRule::Nearest);
+    let mut moves = 0;
+    while let Some(m) = double_bridge::find(&state, &neighbours) {
+        state.apply(m.segments.as_slice(), m.cost);
+        moves += 1;
+    }
+    assert!(moves > 0 && state.cost() < kicked);
+    assert_eq!(state.cost(), optimum);
+}
+
+#[test]
+fn cyclic_double_bridges_are_routes_that_may_straddle_the_depot() {
+    use route_solver::search::kicks::cyclic_double_bridge;
+    let mut rng = Rng::new(67);
+    let mut straddling = 0;
+    for trial in 0..2000 {
+        let n = 60 + trial % 60;
+        let segments = cyclic_double_bridge(n, 10, &mut rng);
+        let route: Vec<usize> = (0..n + 2).collect();
+        let mut out = Vec::new();
+        materialize_into(&route, segments.as_slice(), &mut out);
+        let mut sorted = out.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, route);
+        assert_eq!((out[0], out[n + 1]), (0, n + 1));
+        // three of the four arcs of the cycle (the one through the depot,
+        // then the three moved runs) have at most 10 stops; when the long one
+        // is a moved run, the kick straddles the depot
+        let runs = segments.as_slice();
+        assert_eq!(runs.len(), 5);
+        let arcs = [
+            runs[0].len() + runs[4].len() - 2,
+            runs[1].len(),
+            runs[2].len(),
+            runs[3].len(),
+        ];
+        assert_eq!(arcs.iter().filter(|&&a| a > 10).count(), 1, "{:?}", arcs);
+        if arcs[0] <= 10 {
+            straddling += 1;
+        }
+    }
+    assert!(straddling > 100, "only {} kicks straddle the depot", straddling);
+}
+
+#[test]
+fn round_trips_are_recognised() {
+    let mut rng = Rng::new(61);
+    for end in ENDS {
+        let mut g = random_instance(&mut rng, 20, end, false, false);
+        // the generator's noise makes the closing end differ from the start
+        assert!(!Problem::new(&g.input()).unwrap().ends_at_start, "{:?}", end);
+        if end == End::Closed {
+            let m = g.size;
+            for i in 0..m {
+                g.dur[i * m + m - 1] = g.dur[i * m];
+            }
+            assert!(Problem::new(&g.input()).unwrap().ends_at_start);
+        }
+    }
+}

@@ -20,8 +20,10 @@
 //!   --lk-initial-breadth B1,B2,..  the same for the first descent
 //!   --lk-first               Lin–Kernighan before 2-opt, Or-opt, swap (default after)
 //!   --no-segment-swap        without the segment-swap operator
+//!   --no-double-bridge-search  without the improving double bridges after each descent
 //!   --kick NAME              double-bridge (default without deadlines) | random-double-bridge | walk-double-bridge | segment-swap
 //!   --kick-run N             longest run of the segment kicks
+//!   --no-wrap                double bridge runs never straddle the depot (default: half may on round trips)
 //!   --walk-steps N           random-walk length of the walk kick
 //!   --accept equal | threshold:PPM:RESTART[:AFTER]
 //!   --neighbours K           candidate neighbours per stop
@@ -169,10 +171,15 @@ fn parse_args() -> Args {
             }
             "--lk-first" => a.options.classic_before_lin_kernighan = false,
             "--no-segment-swap" => a.options.segment_swap = false,
+            "--no-double-bridge-search" => a.options.double_bridge_search = false,
             "--kick" => {
                 let k = Kick::parse(&value(&mut i)).unwrap_or_else(|| usage());
                 a.options.kick.kind = k;
                 a.options.deadline_kick.kind = k;
+            }
+            "--no-wrap" => {
+                a.options.kick.wrap_round_trips = false;
+                a.options.deadline_kick.wrap_round_trips = false;
             }
             "--kick-run" => {
                 let r = number(&value(&mut i));

@@ -1,14 +1,16 @@
 //! The iterated local search driver: construction, descent, then kick +
 //! descent until the budget, an iteration cap, or convergence (no new best
-//! route for `stall_iterations` kicks) stops it.
+//! route for `stall_iterations` kicks) stops it. Without deadlines each
+//! descent ends with the improving double bridges (non-sequential moves that
+//! the Lin–Kernighan step cannot make), each followed by a descent.
 
 use super::budget::{Budget, Clock};
 use super::construction::initial_route;
 use super::kicks;
 use super::local_search::LocalSearch;
-use super::operators::{Operator, OperatorStats};
+use super::operators::{double_bridge, Operator, OperatorStats};
 use super::route::RouteState;
-use super::{Acceptance, Params};
+use super::{Acceptance, Options, Params};
 use crate::problem::{Cost, Problem};
 use crate::rng::Rng;
 
@@ -64,6 +66,7 @@ pub fn solve(p: &Problem, params: &Params, clock: &dyn Clock) -> (Vec<usize>, Co
     search.wake_all();
     search.set_initial_descent(true);
     search.run(&mut state, &budget);
+    bridge_descent(&mut search, &mut state, &budget, options);
     search.set_initial_descent(false);
 
     let mut report = SearchReport::default();
@@ -106,6 +109,7 @@ pub fn solve(p: &Problem, params: &Params, clock: &dyn Clock) -> (Vec<usize>, Co
         wake_around_cuts(&mut search, &state, kick.as_slice());
         state.apply_unpriced(kick.as_slice());
         search.run(&mut state, &budget);
+        bridge_descent(&mut search, &mut state, &budget, options);
 
         let cost = state.cost();
         if cost < best_cost {
@@ -212,5 +216,28 @@ fn wake_around_cuts(
         if s.to <= n {
             search.wake(state.node_at(s.to + 1));
         }
+    }
+}
+
+/// After a descent on a problem without deadlines: while an improving double
+/// bridge exists (`operators::double_bridge`), make it and descend again.
+fn bridge_descent(
+    search: &mut LocalSearch,
+    state: &mut RouteState,
+    budget: &Budget,
+    options: &Options,
+) {
+    if !options.double_bridge_search || state.problem().has_deadlines || state.cost().lateness > 0 {
+        return;
+    }
+    while !budget.expired() {
+        let found = match double_bridge::find(state, search.neighbours()) {
+            Some(m) => m,
+            None => break,
+        };
+        search.wake_segment_ends(state, found.segments.as_slice());
+        wake_around_cuts(search, state, found.segments.as_slice());
+        state.apply(found.segments.as_slice(), found.cost);
+        search.run(state, budget);
     }
 }

@@ -9,7 +9,12 @@
 //!   them put in reverse order (A B C D E -> A D C B E), the 4-change that
 //!   sequential moves cannot undo in one step;
 //! - double bridge: the same with three adjacent runs of at most `max_run`
-//!   stops, so the kick stays local along the route.
+//!   stops, so the kick stays local along the route. Its runs never
+//!   straddle the depot, so it kicks the middle of the route more often than
+//!   the stops near the depot. On a round trip (a cycle through the depot)
+//!   half the double bridges, drawn at random, are placed uniformly on the
+//!   cycle instead, their runs possibly straddling the depot: the stops on
+//!   both sides of it, neighbours in space, are then kicked together too.
 //! - walk double bridge: the same 4-change at four stops found by short
 //!   random walks on the candidate lists from a random stop, so the changed
 //!   edges are close in space though possibly far apart along the route
@@ -64,6 +69,9 @@ pub struct KickSettings {
     pub max_run: usize,
     /// Steps of each random walk of the walk double bridge.
     pub walk_steps: usize,
+    /// On round trips (`Problem::ends_at_start`), place half the double
+    /// bridges on the cycle through the depot (`cyclic_double_bridge`).
+    pub wrap_round_trips: bool,
 }
 
 /// Attempts at finding a kick that keeps an on-time route on time.
@@ -81,6 +89,7 @@ pub fn choose(
         return None;
     }
     let prefer_on_time = state.problem().has_deadlines && state.cost().lateness == 0;
+    let wrap = settings.wrap_round_trips && state.problem().ends_at_start;
     let mut kick = None;
     for attempt in 0..ON_TIME_ATTEMPTS {
         // shorter runs after each rejected pair of attempts
@@ -88,6 +97,9 @@ pub fn choose(
         let segments = match settings.kind {
             Kick::SegmentSwap => segment_swap(n, max_run, rng),
             Kick::RandomDoubleBridge => random_double_bridge(n, rng),
+            Kick::DoubleBridge if wrap && rng.range(0, 1) == 0 => {
+                cyclic_double_bridge(n, max_run, rng)
+            }
             Kick::DoubleBridge => double_bridge(n, max_run, rng),
             Kick::WalkDoubleBridge => {
                 walk_double_bridge(state, neighbours, settings.walk_steps, rng)
@@ -139,6 +151,28 @@ pub fn double_bridge(n: usize, max_run: usize, rng: &mut Rng) -> SegmentList {
         n,
         [p0 - 1, p0 + l1 - 1, p0 + l1 + l2 - 1, p0 + l1 + l2 + l3 - 1],
     ))
+}
+
+/// The double bridge of three adjacent runs on the route closed by the
+/// end -> start link: the cut edges (edge e joins positions e and e + 1,
+/// e = 0..=n) are taken modulo n + 1, so the runs may straddle that link.
+/// Sorted, the cuts are an ordinary double bridge of the route (on a cycle
+/// the double bridge only depends on the four cut edges).
+pub fn cyclic_double_bridge(n: usize, max_run: usize, rng: &mut Rng) -> SegmentList {
+    let max_run = max_run.min(n / 3).max(1);
+    let l1 = rng.range(1, max_run);
+    let l2 = rng.range(1, max_run);
+    let l3 = rng.range(1, max_run);
+    let first = rng.range(0, n);
+    let edges = n + 1;
+    let mut cuts = [
+        first,
+        (first + l1) % edges,
+        (first + l1 + l2) % edges,
+        (first + l1 + l2 + l3) % edges,
+    ];
+    cuts.sort_unstable();
+    SegmentList::from_slice(&double_bridge_at(n, cuts))
 }
 
 /// Double bridge at four distinct cuts drawn uniformly from 0..=n (n >= 3).

@@ -64,6 +64,9 @@ pub struct Options {
     pub classic_before_lin_kernighan: bool,
     /// Use the segment-swap operator.
     pub segment_swap: bool,
+    /// Without deadlines, end every descent with the search for improving
+    /// double bridges (`operators::double_bridge`).
+    pub double_bridge_search: bool,
     /// Kick for problems without deadlines.
     pub kick: KickSettings,
     /// Kick for problems with deadlines.
@@ -84,15 +87,18 @@ impl Default for Options {
             lin_kernighan: Some(LinKernighanSettings::default()),
             classic_before_lin_kernighan: true,
             segment_swap: true,
+            double_bridge_search: true,
             kick: KickSettings {
                 kind: Kick::DoubleBridge,
                 max_run: 50,
                 walk_steps: 5,
+                wrap_round_trips: true,
             },
             deadline_kick: KickSettings {
                 kind: Kick::SegmentSwap,
                 max_run: 50,
                 walk_steps: 5,
+                wrap_round_trips: true,
             },
             acceptance: Acceptance::Threshold {
                 parts_per_million: 2000,

@@ -5,6 +5,7 @@
 //! `RouteState::apply`, which asserts in debug builds that the new cost equals
 //! the evaluated one.
 
+pub mod double_bridge;
 pub mod late_relocate;
 pub mod lin_kernighan;
 pub mod or_opt;
