@@ -139,16 +139,22 @@ fn temperature_table(t0: f64, ratio: f64) -> Vec<f64> {
     out
 }
 
-/// Mean cost (in the objective's main unit) of the arcs from each job to its 10 nearest jobs.
+/// Mean cost (in the objective's main unit) of the reachable arcs from each
+/// job to its 10 nearest jobs (an unreachable arc says nothing of a typical
+/// move, and its weighted cost would not fit an i64).
 fn mean_near_arc(p: &FleetProblem) -> i64 {
+    use super::model::UNREACHABLE;
     let o = p.objective;
     let mut sum: i64 = 0;
     let mut cnt: i64 = 0;
     for j in 0..p.n() {
         for &k in p.neighbours[j].iter().take(10) {
             let (a, b) = (p.jobs[j].loc, p.jobs[k as usize].loc);
-            sum += o.distance_weight * p.d(a, b).min(super::model::UNREACHABLE)
-                + o.duration_weight * p.t(a, b).min(super::model::UNREACHABLE);
+            let (d, t) = (p.d(a, b), p.t(a, b));
+            if d >= UNREACHABLE || t >= UNREACHABLE {
+                continue;
+            }
+            sum = sum.saturating_add(o.distance_weight * d + o.duration_weight * t);
             cnt += 1;
         }
     }

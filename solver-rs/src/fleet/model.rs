@@ -346,6 +346,9 @@ impl FleetProblem {
             return 0;
         }
         let o = &self.objective;
-        o.vehicle_cost + o.duration_weight * duration + o.distance_weight * distance
+        // saturating: a weighted unreachable arc (1e18) must stay the worst cost, never wrap
+        o.vehicle_cost
+            .saturating_add(o.duration_weight.saturating_mul(duration))
+            .saturating_add(o.distance_weight.saturating_mul(distance))
     }
 }
