@@ -1,8 +1,8 @@
 // The fleet playground: vehicles as a table, stops as JSON → POST /api/v1/plans → one coloured route
 // per vehicle on the map, a schedule per vehicle, and the stops no vehicle could take with their reason.
-import { callApi, clearError, showError } from './api.js';
+import { clearError } from './api.js';
 import { count, duration, parisDay, parisTime, parisTomorrowAt } from './format.js';
-import { getKey } from './key-state.js';
+import { departureFields, runOnSubmit, term } from './playground-run.js';
 import { renderFleetMap, ROUTE_COLOURS } from './route-map.js';
 import { parseJson, toJson } from './stops.js';
 import { cellsOfVehicle, sampleFleet, vehicleFromCells } from './vehicles.js';
@@ -93,53 +93,26 @@ export function initPlans({ onResult }) {
     status.textContent = `Sample loaded: ${vehicles.length} vans, ${stops.length} stops.`;
   });
 
-  $('plans-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    clearError(error);
-    let request;
-    try {
-      const vehicles = readVehicles();
-      const stops = parseJson($('plans-stops').value, { extraFields: FLEET_STOP_FIELDS });
-      request = { vehicles, stops };
-      const departure = $('plans-departure').value;
-      if (departure) request.departureTime = departure.length === 16 ? departure : departure.slice(0, 19);
-      if ($('plans-avoid-tolls').checked) request.avoidTolls = true;
-    } catch (err) {
-      showError(error, err);
-      return;
-    }
-    const key = getKey();
-    if (!key) {
-      showError(error, new Error('Enter an API key under "My key", or create a free test key, first.'));
-      return;
-    }
-    runButton.disabled = true;
-    status.textContent = 'Planning…';
-    try {
-      const { body: plan } = await callApi('/api/v1/plans', { method: 'POST', key, body: request });
+  runOnSubmit($('plans-form'), {
+    path: '/api/v1/plans',
+    button: runButton,
+    status,
+    error,
+    busy: 'Planning…',
+    failure: 'The day could not be planned:',
+    buildRequest: () => ({
+      vehicles: readVehicles(),
+      stops: parseJson($('plans-stops').value, { extraFields: FLEET_STOP_FIELDS }),
+      ...departureFields($('plans-departure'), $('plans-avoid-tolls')),
+    }),
+    render: (request, plan) => {
       renderPlan(request, plan);
-      status.textContent = `Day planned: ${plan.totals.assigned} of ${plan.totals.stops} stops on ${plan.totals.vehiclesUsed} vehicles.`;
       onResult?.(plan);
-    } catch (err) {
-      status.textContent = '';
-      showError(error, err, 'The day could not be planned:');
-    } finally {
-      runButton.disabled = false;
-    }
+      return `Day planned: ${plan.totals.assigned} of ${plan.totals.stops} stops on ${plan.totals.vehiclesUsed} vehicles.`;
+    },
   });
 
   addVehicle();
-}
-
-function term(list, name, value, note) {
-  const div = document.createElement('div');
-  const dt = document.createElement('dt');
-  dt.textContent = name;
-  const dd = document.createElement('dd');
-  dd.textContent = value;
-  if (note) { const small = document.createElement('small'); small.textContent = note; dd.append(small); }
-  div.append(dt, dd);
-  list.append(div);
 }
 
 function cell(tr, text, header = false) {

@@ -1,7 +1,7 @@
 // The route playground: stops as a table, CSV or JSON → POST /api/v1/optimize → map, schedule, totals.
-import { callApi, clearError, showError } from './api.js';
+import { clearError, showError } from './api.js';
 import { count, duration, parisDateTime, parisDay, parisTime, parisTomorrowAt } from './format.js';
-import { getKey } from './key-state.js';
+import { departureFields, runOnSubmit, term } from './playground-run.js';
 import { renderRouteMap } from './route-map.js';
 import { isAddressStop, parseCsv, parseJson, sampleStops, stopFromCells, toCsv, toJson } from './stops.js';
 
@@ -141,54 +141,27 @@ export function initPlayground({ onResult }) {
     return { latitude: Number(lat), longitude: Number(lon) };
   }
 
-  $('playground-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    clearError(error);
-    let request;
-    try {
+  runOnSubmit($('playground-form'), {
+    path: '/api/v1/optimize',
+    button: runButton,
+    status,
+    error,
+    busy: 'Optimizing…',
+    failure: 'The route could not be optimized:',
+    buildRequest: () => {
       const start = point('start-lat', 'start-lon', 'Start', false);
       const end = point('end-lat', 'end-lon', 'End', true);
       const stops = readStops();
-      request = { start, ...(end ? { end } : {}), stops };
-      const departure = $('departure').value;
-      if (departure) request.departureTime = departure.length === 16 ? departure : departure.slice(0, 19);
-      if ($('avoid-tolls').checked) request.avoidTolls = true;
-    } catch (err) {
-      showError(error, err);
-      return;
-    }
-    const key = getKey();
-    if (!key) {
-      showError(error, new Error('Enter an API key under "My key", or create a free test key, first.'));
-      return;
-    }
-    runButton.disabled = true;
-    status.textContent = 'Optimizing…';
-    try {
-      const { body: route } = await callApi('/api/v1/optimize', { method: 'POST', key, body: request });
+      return { start, ...(end ? { end } : {}), stops, ...departureFields($('departure'), $('avoid-tolls')) };
+    },
+    render: (request, route) => {
       renderResult(request, route);
-      status.textContent = `Route optimized: ${route.order.length} stops.`;
       onResult?.(route);
-    } catch (err) {
-      status.textContent = '';
-      showError(error, err, 'The route could not be optimized:');
-    } finally {
-      runButton.disabled = false;
-    }
+      return `Route optimized: ${route.order.length} stops.`;
+    },
   });
 
   showMode('table', []);
-}
-
-function term(list, name, value, note) {
-  const div = document.createElement('div');
-  const dt = document.createElement('dt');
-  dt.textContent = name;
-  const dd = document.createElement('dd');
-  dd.textContent = value;
-  if (note) { const small = document.createElement('small'); small.textContent = note; dd.append(small); }
-  div.append(dt, dd);
-  list.append(div);
 }
 
 /** Draws the answer of /api/v1/optimize: totals, the map and the schedule. */
