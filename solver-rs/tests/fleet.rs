@@ -487,13 +487,21 @@ fn the_deadline_reads_the_clock_every_stride_calls_and_never_without_a_limit() {
     assert!(d.tick() && d.expired(), "stays expired");
     let reads = late.reads.get();
     assert!(d.tick() && d.expired());
-    assert_eq!(late.reads.get(), reads, "an expired deadline reads the clock no more");
+    assert_eq!(
+        late.reads.get(),
+        reads,
+        "an expired deadline reads the clock no more"
+    );
     let none = Deadline::none();
     assert!((0..10 * STRIDE).all(|_| !none.tick()) && !none.expired());
     let unlimited = SteppingClock::new(1e9);
     let d = Deadline::new(&unlimited, 0.0, 0.0);
     assert!((0..10 * STRIDE).all(|_| !d.tick()) && !d.expired());
-    assert_eq!(unlimited.reads.get(), 0, "no limit: the clock is never read");
+    assert_eq!(
+        unlimited.reads.get(),
+        0,
+        "no limit: the clock is never read"
+    );
 }
 
 #[test]
@@ -520,8 +528,7 @@ fn an_expired_budget_stops_the_descent_but_returns_a_complete_plan() {
     let sol = fleet::solve_since(&p, &params, &clock, 0.0);
     assert_eq!(sol.iterations, 0);
     assert_eq!(
-        sol.counters.applied,
-        [0; 4],
+        sol.counters.applied, [0; 4],
         "the descent stops at its first check"
     );
     // the construction still completes the plan (every job routed or given a reason)

@@ -1256,7 +1256,11 @@ fn cyclic_double_bridges_are_routes_that_may_straddle_the_depot() {
             straddling += 1;
         }
     }
-    assert!(straddling > 100, "only {} kicks straddle the depot", straddling);
+    assert!(
+        straddling > 100,
+        "only {} kicks straddle the depot",
+        straddling
+    );
 }
 
 #[test]
@@ -1265,7 +1269,11 @@ fn round_trips_are_recognised() {
     for end in ENDS {
         let mut g = random_instance(&mut rng, 20, end, false, false);
         // the generator's noise makes the closing end differ from the start
-        assert!(!Problem::new(&g.input()).unwrap().ends_at_start, "{:?}", end);
+        assert!(
+            !Problem::new(&g.input()).unwrap().ends_at_start,
+            "{:?}",
+            end
+        );
         if end == End::Closed {
             let m = g.size;
             for i in 0..m {

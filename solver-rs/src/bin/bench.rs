@@ -23,7 +23,7 @@
 //!   --no-double-bridge-search  without the improving double bridges after each descent
 //!   --kick NAME              double-bridge (default without deadlines) | random-double-bridge | walk-double-bridge | segment-swap
 //!   --kick-run N             longest run of the segment kicks
-//!   --no-wrap                double bridge runs never straddle the depot (default: half may on round trips)
+//!   --no-wrap                double bridge runs never straddle the depot (default: a quarter may on round trips)
 //!   --walk-steps N           random-walk length of the walk kick
 //!   --accept equal | threshold:PPM:RESTART[:AFTER]
 //!   --neighbours K           candidate neighbours per stop

@@ -420,5 +420,9 @@ fn total_duration(problem: &FleetProblem, routes: &[Vec<u32>]) -> i64 {
     for (v, jobs) in routes.iter().enumerate() {
         plan.set_route(problem, v, jobs.clone());
     }
-    plan.routes.iter().filter(|r| !r.is_empty()).map(|r| r.eval.duration).sum()
+    plan.routes
+        .iter()
+        .filter(|r| !r.is_empty())
+        .map(|r| r.eval.duration)
+        .sum()
 }

@@ -218,9 +218,7 @@ pub fn solve_since(
             if budget.expired() {
                 return None;
             }
-            Some(
-                ((budget.elapsed_ms() / budget.stop_ms()) * 1024.0).clamp(0.0, 1024.0) as u64,
-            )
+            Some(((budget.elapsed_ms() / budget.stop_ms()) * 1024.0).clamp(0.0, 1024.0) as u64)
         } else if iteration >= max_iterations {
             None
         } else {
@@ -295,7 +293,9 @@ pub fn solve_since(
             ((x.max(anneal_from) - anneal_from) * 1024 / (1024 - anneal_from)) as usize
         };
         // or, when the stop may come early, cools within the stall window
-        if let Some(by_iterations) = ((iteration - anneal_start).min(stall) * 1024).checked_div(stall) {
+        if let Some(by_iterations) =
+            ((iteration - anneal_start).min(stall) * 1024).checked_div(stall)
+        {
             step = step.max(by_iterations as usize);
         }
         iteration += 1;
@@ -446,7 +446,16 @@ impl FleetMinimisation {
             .filter(|&j| servable[j as usize] && !candidate.is_assigned(j as usize))
             .collect();
         ruin::sort_for_insertion(p, rng, &mut order);
-        greedy_insert(p, &mut candidate, classes, &order, rng, blink, false, deadline);
+        greedy_insert(
+            p,
+            &mut candidate,
+            classes,
+            &order,
+            rng,
+            blink,
+            false,
+            deadline,
+        );
         ls.run(p, &mut candidate, Some(&order), deadline);
         for j in 0..p.n() {
             if !candidate.is_assigned(j) {

@@ -162,7 +162,16 @@ pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], de
             });
             let order: Vec<u32> = keyed.into_iter().map(|(j, _)| j).collect();
             let mut rng = Rng::new(0);
-            greedy_insert(p, sol, classes, &order, &mut rng, 0, true, &Deadline::none());
+            greedy_insert(
+                p,
+                sol,
+                classes,
+                &order,
+                &mut rng,
+                0,
+                true,
+                &Deadline::none(),
+            );
             return;
         }
         // (has no second, regret, -best) maximal; then lowest index
