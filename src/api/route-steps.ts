@@ -96,3 +96,11 @@ export class RouteSteps {
     }
   }
 }
+
+/** A matrix's travel times as the solvers take them: whole seconds, row-major. */
+export function wholeSecondsRowMajor(durationsS: readonly (readonly number[])[]): Int32Array {
+  const size = durationsS.length;
+  const out = new Int32Array(size * size);
+  durationsS.forEach((row, i) => { for (let j = 0; j < size; j++) out[i * size + j] = Math.round(row[j]!); });
+  return out;
+}

@@ -5,7 +5,7 @@
  */
 import { buildSchedule, resolveDeparture, solverDeadlineOffsetS } from '../../schedule/index.js';
 import type { SolveProblem, SolveResult } from '../../solver/types.js';
-import { RouteSteps, type RouteStepsDeps } from '../route-steps.js';
+import { RouteSteps, wholeSecondsRowMajor, type RouteStepsDeps } from '../route-steps.js';
 import { inputOrderAtSamePlace } from './colocated.js';
 import { geocodingWarnings, type ResolvedLocation } from './geocoding-report.js';
 import type { Location, OptimizeRequest } from './schema.js';
@@ -36,8 +36,7 @@ export class OptimizePipeline implements RouteOptimizer {
     const hasEnd = request.end !== undefined;
 
     const size = points.length;
-    const durations = new Int32Array(size * size);
-    for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) durations[i * size + j] = Math.round(matrix.durationsS[i][j]);
+    const durations = wholeSecondsRowMajor(matrix.durationsS);
     const problem: SolveProblem = {
       durations,
       size,

@@ -47,8 +47,8 @@ export class PlansPipeline implements PlanOptimizer {
 
 /**
  * The budget covers the whole plan: the solver gets what geocoding and the matrix left of it, less a
- * twentieth kept for the schedules and the answer (and the solver's last descent, which may run a
- * little past its limit), and never less than a tenth of the budget.
+ * twentieth kept for the schedules, the answer and the worker's hand-over, and never less than a
+ * tenth of the budget.
  */
 export function solverShare(budgetMs: number, elapsedMs: number): number {
   return Math.round(Math.max(budgetMs / 10, budgetMs - budgetMs / 20 - elapsedMs));

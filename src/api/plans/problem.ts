@@ -13,7 +13,7 @@ import type { DateTime } from 'luxon';
 import type { Point, TravelMatrix } from '../../geo/index.js';
 import { deadlineToOffsetS, timeOfDayInstant, type OverlapRule } from '../../schedule/index.js';
 import type { FleetJob, FleetProblem, FleetVehicle } from '../../solver/fleet-types.js';
-import type { LabelledLocation } from '../route-steps.js';
+import { wholeSecondsRowMajor, type LabelledLocation } from '../route-steps.js';
 import type { Location } from '../optimize/schema.js';
 import type { PlanRequest } from './schema.js';
 
@@ -46,6 +46,11 @@ export function planLayout(request: PlanRequest): PlanLayout {
   return { labelled, vehicleStart, vehicleEnd, stop };
 }
 
+/** How many capacity dimensions the call has (validation makes every capacity and demand this long); 0 without capacities. */
+export function capacityDimensions(request: PlanRequest): number {
+  return request.vehicles.find((v) => v.capacity !== undefined)?.capacity?.length ?? 0;
+}
+
 /** The distinct points of `points` (exactly equal coordinates are one) and, per input point, its index among them. */
 export function distinctPoints(points: readonly Point[]): { points: Point[]; index: number[] } {
   const byKey = new Map<string, number>();
@@ -76,9 +81,8 @@ export function vehicleWindow(v: PlanRequest['vehicles'][number], departure: Dat
 /** The fleet problem: `pointOf[i]` is the matrix index of resolved location i; `matrix` is over the distinct points. */
 export function fleetProblem(request: PlanRequest, layout: PlanLayout, pointOf: readonly number[], matrix: TravelMatrix, departure: DateTime): FleetProblem {
   const size = matrix.durationsS.length;
-  const travel = new Int32Array(size * size);
-  matrix.durationsS.forEach((row, i) => { for (let j = 0; j < size; j++) travel[i * size + j] = Math.round(row[j]!); });
-  const dimensions = request.vehicles.find((v) => v.capacity !== undefined)?.capacity?.length ?? 0;
+  const travel = wholeSecondsRowMajor(matrix.durationsS);
+  const dimensions = capacityDimensions(request);
   const vehicleIndex = new Map(request.vehicles.map((v, k) => [v.id, k]));
   const vehicles = request.vehicles.map((v, k): FleetVehicle => {
     const window = vehicleWindow(v, departure);

@@ -10,7 +10,7 @@ import { buildSchedule, secondsToMin1, type ScheduleResult } from '../../schedul
 import type { FleetResult, UnassignedReason } from '../../solver/fleet-types.js';
 import type { ResolvedLocation } from '../optimize/geocoding-report.js';
 import { geocodingWarnings } from '../optimize/geocoding-report.js';
-import { vehicleWindow, type PlanLayout } from './problem.js';
+import { capacityDimensions, vehicleWindow, type PlanLayout } from './problem.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanResult, PlanRoute, UnassignedStop } from './types.js';
 
@@ -68,7 +68,7 @@ function routeOf(input: PlanAnswerInput, vehicle: number, jobs: readonly number[
     distancesM: sub((from, to) => input.distancesM[from]![to]!),
     hasEnd: end !== undefined,
   });
-  const dimensions = request.vehicles.find((x) => x.capacity !== undefined)?.capacity?.length ?? 0;
+  const dimensions = capacityDimensions(request);
   const load = Array.from({ length: dimensions }, (_, d) => stops.reduce((sum, s) => sum + (s.demand?.[d] ?? 0), 0));
   return {
     schedule,
