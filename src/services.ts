@@ -10,7 +10,7 @@ import type { CheckoutProvider } from './payments/types.js';
 import { paymentOpenApiPaths } from './api/openapi/payments.js';
 import { packsRouter } from './api/packs/router.js';
 import { stripeWebhookRouter } from './api/webhooks/router.js';
-import { Idempotency } from './api/optimize/idempotency.js';
+import { Idempotency } from './calls/idempotency.js';
 import { OptimizePipeline, type RouteSolver } from './api/optimize/pipeline.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import { PlansPipeline, type PlanSolver } from './api/plans/pipeline.js';
