@@ -29,12 +29,14 @@ const rootSpellings: MistakeRule = (failure, body) => {
   return undefined;
 };
 
-/** 0 or 1 stop, or more than 200. */
+/** 0 or 1 stop, or more than 200 (a plan takes up to 1000). */
 const stopCount: MistakeRule = (failure) => {
   if (failure.path.length !== 1 || failure.path[0] !== 'stops' || !Array.isArray(failure.value)) return undefined;
   const n = failure.value.length;
   if (failure.keyword === 'minItems') return { message: `${failure.message}: a route needs 2 to 200 stops (got ${n})` };
-  if (failure.keyword === 'maxItems') return { message: `${failure.message}: split the route into calls of at most 200 stops each (got ${n})` };
+  if (failure.keyword === 'maxItems') {
+    return { message: `${failure.message}: split the route into calls of at most 200 stops each, or send up to 1000 stops in one POST /api/v1/plans call (got ${n})` };
+  }
   return undefined;
 };
 
