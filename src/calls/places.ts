@@ -1,8 +1,8 @@
 /**
  * The one "same place" rule of every paid call. Points no more than SAME_PLACE_METRES apart,
  * transitively, are one place (a geocoder places two entrances of a building a few metres apart; six
- * vans leave one depot): the travel matrix has one row per place, so the solver sees no travel between
- * the stops of one place and any order among them is equally short, and its choice is arbitrary. Each
+ * vans leave one depot): the travel matrix has one row per place, so any order among the stops of one
+ * place is equally short to the solver, and its choice is arbitrary. Each
  * route then visits the stops of one place in input order: the positions the solver gave them are
  * filled with them in input order, unless that makes the route later (more total lateness, or a later
  * end: a wait for a notBefore can move it); then the solver's order among them stays.
