@@ -69,9 +69,9 @@ export const locationJsonSchema = eitherShape('Location', 'Exactly one of two sh
 export const stopJsonSchema = eitherShape('Stop', 'A Location (either shape) plus its id, an optional deadline and an optional service time.',
   stopWithCoordinatesSchema, stopWithAddressSchema);
 
-export const avoidTollsSchema = { type: 'boolean', description: 'Avoid toll roads where the routing engine supports it. Default false.' } as const;
+const avoidTollsSchema = { type: 'boolean', description: 'Avoid toll roads where the routing engine supports it. Default false.' } as const;
 
-export const departureTimeSchema = {
+const departureTimeSchema = {
   type: 'string',
   format: 'departure-time',
   maxLength: 64,
@@ -79,6 +79,9 @@ export const departureTimeSchema = {
   description: 'ISO 8601 date-time (YYYY-MM-DDTHH:MM[:SS[.fraction]] with an optional Z or ±HH:MM). Without an offset it is Europe/Paris local time. Default: now. Must lie within DEPARTURE_WINDOW_DAYS (default 366) days before or after now.',
   examples: ['2026-06-01T08:00:00+02:00'],
 } as const;
+
+/** The options of every paid call's body, beside its locations. */
+export const callOptionsProperties = { avoidTolls: avoidTollsSchema, departureTime: departureTimeSchema };
 
 export type CoordinatesLocation = FromSchema<typeof coordinatesSchema>;
 export type AddressLocation = FromSchema<typeof addressSchema>;

@@ -116,6 +116,13 @@ export class CallSteps {
   }
 }
 
+/** What an endpoint's work is built from: the steps (one instance serves every endpoint), its solver, the clock (the default departure). */
+export interface CallWorkDeps<Solver> {
+  steps: CallSteps;
+  solver: Solver;
+  clock: () => Date;
+}
+
 /** A matrix's travel times as the solvers take them: whole seconds, row-major. */
 export function wholeSecondsRowMajor(durationsS: readonly (readonly number[])[]): Int32Array {
   const size = durationsS.length;

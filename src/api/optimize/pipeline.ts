@@ -7,7 +7,7 @@ import { buildSchedule, resolveDeparture, solverDeadlineOffsetS } from '../../sc
 import type { SolveProblem, SolveResult } from '../../solver/types.js';
 import { warningsField, waypointsOf } from '../../calls/answer.js';
 import { inputOrderAtSamePlace } from '../../calls/places.js';
-import { CallSteps, matrixAt, wholeSecondsRowMajor, type CallStepsDeps } from '../../calls/steps.js';
+import { matrixAt, wholeSecondsRowMajor, type CallWorkDeps } from '../../calls/steps.js';
 import { optimizeLocations } from './locations.js';
 import type { OptimizeRequest } from './schema.js';
 import type { OptimizeContext, RouteOptimizer, RouteResult } from './types.js';
@@ -17,24 +17,20 @@ export interface RouteSolver {
   solve(problem: SolveProblem, options?: { timeLimitMs?: number; signal?: AbortSignal }): Promise<SolveResult>;
 }
 
-export interface PipelineDeps extends CallStepsDeps {
-  solver: RouteSolver;
+export interface PipelineDeps extends CallWorkDeps<RouteSolver> {
   /** The budget of a route's solve (SOLVER_TIME_LIMIT_MS). */
   solverTimeLimitMs: number;
-  clock: () => Date;
 }
 
 export class OptimizePipeline implements RouteOptimizer {
-  private readonly steps: CallSteps;
-  constructor(private readonly deps: PipelineDeps) {
-    this.steps = new CallSteps(deps);
-  }
+  constructor(private readonly deps: PipelineDeps) {}
 
   async optimize(request: OptimizeRequest, context: OptimizeContext): Promise<RouteResult> {
+    const { steps } = this.deps;
     const departure = resolveDeparture(request.departureTime, this.deps.clock());
-    const { locations, places, placeOf } = await this.steps.locate(optimizeLocations(request), context);
+    const { locations, places, placeOf } = await steps.locate(optimizeLocations(request), context);
     // the solver and the schedule take one row per location: [start, ...stops, end?]
-    const matrix = matrixAt(await this.steps.matrix(places, request.avoidTolls ?? false, context), placeOf);
+    const matrix = matrixAt(await steps.matrix(places, request.avoidTolls ?? false, context), placeOf);
     const hasEnd = request.end !== undefined;
 
     const size = locations.length;
@@ -46,7 +42,7 @@ export class OptimizePipeline implements RouteOptimizer {
       serviceS: Int32Array.from(request.stops, (s) => Math.round(s.serviceSeconds ?? 0)),
       deadlineS: Int32Array.from(request.stops, (s) => solverDeadlineOffsetS(s.deadline, departure)),
     };
-    const solution = await this.steps.solve((timeLimitMs) => this.deps.solver.solve(problem, { timeLimitMs, signal: context.signal }), this.deps.solverTimeLimitMs, 'route', context);
+    const solution = await steps.solve((timeLimitMs) => this.deps.solver.solve(problem, { timeLimitMs, signal: context.signal }), this.deps.solverTimeLimitMs, 'route', context);
 
     const stops = request.stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline }));
     const scheduleOf = (order: readonly number[]) => buildSchedule({ departure, order, stops, durationsS: matrix.durationsS, distancesM: matrix.distancesM, hasEnd });

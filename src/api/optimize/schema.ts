@@ -4,7 +4,7 @@
  * TypeScript type is read from it (FromSchema).
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { avoidTollsSchema, departureTimeSchema, locationJsonSchema, stopJsonSchema } from '../../calls/location-schema.js';
+import { callOptionsProperties, locationJsonSchema, stopJsonSchema } from '../../calls/location-schema.js';
 
 export const optimizeRequestSchema = {
   $id: 'OptimizeRequest',
@@ -15,8 +15,7 @@ export const optimizeRequestSchema = {
     start: locationJsonSchema,
     end: locationJsonSchema,
     stops: { type: 'array', minItems: 2, maxItems: 200, items: stopJsonSchema, description: '2 to 200 stops; their ids are unique within the call.' },
-    avoidTolls: avoidTollsSchema,
-    departureTime: departureTimeSchema,
+    ...callOptionsProperties,
   },
   required: ['start', 'stops'],
   additionalProperties: false,

@@ -7,7 +7,7 @@
 import { resolveDeparture } from '../../schedule/index.js';
 import { serviceStallIterations, type FleetOptions, type FleetProblem, type FleetResult } from '../../solver/fleet-types.js';
 import type { CallContext } from '../../calls/charged-call.js';
-import { CallSteps, type CallStepsDeps } from '../../calls/steps.js';
+import type { CallWorkDeps } from '../../calls/steps.js';
 import { fleetProblem, planLayout, planTimeLimitMs } from './problem.js';
 import type { TravelMatrix } from '../../geo/index.js';
 import { planAnswer } from './response.js';
@@ -19,27 +19,23 @@ export interface PlanSolver {
   solveFleet(problem: FleetProblem, options?: FleetOptions): Promise<FleetResult>;
 }
 
-export interface PlansPipelineDeps extends CallStepsDeps {
-  solver: PlanSolver;
+export interface PlansPipelineDeps extends CallWorkDeps<PlanSolver> {
   /** A plan's budget: msPerStop × stops, at least 200 ms, at most ceilingMs. */
   timeLimit: { ceilingMs: number; msPerStop: number };
-  clock: () => Date;
 }
 
 export class PlansPipeline implements PlanOptimizer {
-  private readonly steps: CallSteps;
-  constructor(private readonly deps: PlansPipelineDeps) {
-    this.steps = new CallSteps(deps);
-  }
+  constructor(private readonly deps: PlansPipelineDeps) {}
 
   async plan(request: PlanRequest, context: CallContext): Promise<PlanResult> {
+    const { steps } = this.deps;
     const departure = resolveDeparture(request.departureTime, this.deps.clock());
     const layout = planLayout(request);
-    const { locations, places, placeOf } = await this.steps.locate(layout.labelled, context);
+    const { locations, places, placeOf } = await steps.locate(layout.labelled, context);
     // from here on, the travel times are the problem's Int32Array: the matrix's rows can be collected during the solve
-    const { problem, distancesM } = fleetProblemOf(request, layout, placeOf, await this.steps.matrix(places, request.avoidTolls ?? false, context), departure);
+    const { problem, distancesM } = fleetProblemOf(request, layout, placeOf, await steps.matrix(places, request.avoidTolls ?? false, context), departure);
     const budgetMs = planTimeLimitMs(request.stops.length, this.deps.timeLimit);
-    const solution = await this.steps.solve((timeLimitMs) => this.deps.solver.solveFleet(problem, { timeLimitMs, stallIterations: serviceStallIterations(problem.jobs.length), signal: context.signal }), budgetMs, 'plan', context);
+    const solution = await steps.solve((timeLimitMs) => this.deps.solver.solveFleet(problem, { timeLimitMs, stallIterations: serviceStallIterations(problem.jobs.length), signal: context.signal }), budgetMs, 'plan', context);
     return planAnswer({ request, layout, locations, placeOf, travel: problem.travel, distancesM, departure, solution });
   }
 }

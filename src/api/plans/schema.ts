@@ -7,7 +7,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import {
-  DEADLINE_PATTERN, avoidTollsSchema, departureTimeSchema, eitherShape, locationJsonSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
+  DEADLINE_PATTERN, callOptionsProperties, eitherShape, locationJsonSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
 } from '../../calls/location-schema.js';
 
 export const MAX_PLAN_STOPS = 1000;
@@ -88,8 +88,7 @@ export const planRequestSchema = {
   properties: {
     vehicles: { type: 'array', minItems: 1, maxItems: MAX_PLAN_VEHICLES, items: vehicleSchema, description: `1 to ${MAX_PLAN_VEHICLES} vehicles; their ids are unique within the call.` },
     stops: { type: 'array', minItems: 2, maxItems: MAX_PLAN_STOPS, items: planStopSchema, description: `2 to ${MAX_PLAN_STOPS} stops; their ids are unique within the call.` },
-    avoidTolls: avoidTollsSchema,
-    departureTime: departureTimeSchema,
+    ...callOptionsProperties,
   },
   required: ['vehicles', 'stops'],
   additionalProperties: false,
