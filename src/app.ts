@@ -20,7 +20,7 @@ import { optimizeRouter } from './api/optimize/router.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import { plansRouter } from './api/plans/router.js';
 import type { PlanOptimizer } from './api/plans/types.js';
-import type { Idempotency } from './api/optimize/idempotency.js';
+import type { Idempotency } from './calls/idempotency.js';
 import type { Metrics } from './metrics.js';
 import { hasMetricsToken, requestMetrics } from './http/metrics.js';
 import { DomainError } from './errors.js';

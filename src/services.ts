@@ -10,7 +10,8 @@ import type { CheckoutProvider } from './payments/types.js';
 import { paymentOpenApiPaths } from './api/openapi/payments.js';
 import { packsRouter } from './api/packs/router.js';
 import { stripeWebhookRouter } from './api/webhooks/router.js';
-import { Idempotency } from './api/optimize/idempotency.js';
+import { Idempotency } from './calls/idempotency.js';
+import { CallSteps } from './calls/steps.js';
 import { OptimizePipeline, type RouteSolver } from './api/optimize/pipeline.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import { PlansPipeline, type PlanSolver } from './api/plans/pipeline.js';
@@ -148,17 +149,18 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   const solverQueueDepth = (): number => pool?.queueDepth() ?? 0;
   metrics.observeSolverQueue(solverQueueDepth);
 
-  const steps = {
+  // locations → matrix → solve, the same steps for optimize and plans
+  const steps = new CallSteps({
     geocoder,
     geocodeConcurrency: config.geocoding.concurrencyPerCall,
     routing: createRouting(config.routing.live, routingSettings),
     sandboxRouting: createRouting([config.routing.sandbox], routingSettings),
     logger,
     metrics,
-  };
-  const optimizer = new OptimizePipeline({ ...steps, solver, solverTimeLimitMs: config.solver.timeLimitMs, clock });
+  });
+  const optimizer = new OptimizePipeline({ steps, solver, solverTimeLimitMs: config.solver.timeLimitMs, clock });
   const planner = new PlansPipeline({
-    ...steps, solver: fleetSolver, clock,
+    steps, solver: fleetSolver, clock,
     timeLimit: { ceilingMs: config.plans.solverTimeLimitMs, msPerStop: config.plans.solverMsPerStop },
   });
 

@@ -3,7 +3,9 @@
  * (tests, scripts, `npm start`) and esbuild (dist/, the executable) map it to the `.ts` source. The exception is
  * what a worker thread may load without tsx: the worker entries (src/solver/worker.mjs, scripts/lib/compare/
  * solve-worker.mjs) import their `.ts` module directly, and Node's own type stripping resolves no `.js` to `.ts`,
- * so every file that module reaches imports with `.ts`.
+ * so every file that module reaches imports with `.ts`. A plain JavaScript module (`.js`, `.mjs`: the worker
+ * entries, the console's browser modules, the build scripts) is never mapped by anything: it names the file that
+ * exists, whatever its suffix.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,14 +14,14 @@ import ts from 'typescript';
 /** The TypeScript modules a worker thread imports natively (from its .mjs entry). */
 export const NATIVE_WORKER_MODULES = ['src/solver/worker.ts', 'scripts/lib/compare/solve-task.ts'];
 
-export interface SuffixViolation { file: string; line: number; specifier: string; expected: '.js' | '.ts' }
+export interface SuffixViolation { file: string; line: number; specifier: string; expected: '.js' | '.ts' | 'an existing file' }
 
-function* typescriptFiles(dir: string, skip: (path: string) => boolean): Generator<string> {
+function* sourceFiles(dir: string, skip: (path: string) => boolean): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (skip(path)) continue;
-    if (entry.isDirectory()) yield* typescriptFiles(path, skip);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield path;
+    if (skip(path) || entry.name === 'node_modules') continue;
+    if (entry.isDirectory()) yield* sourceFiles(path, skip);
+    else if (/\.(ts|js|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield path;
   }
 }
 
@@ -50,14 +52,23 @@ export function nativeWorkerGraph(root: string, entries: string[] = NATIVE_WORKE
 }
 
 /**
- * Every relative import of a .ts file below `dirs` (relative to `root`) with the wrong suffix: `.ts` inside the
- * native worker graph, `.js` outside it, for imports of TypeScript modules (a `.mjs`, `.cjs` or `.json` is named
- * as it is). An import without a suffix is wrong everywhere.
+ * Every relative import of a source file below `dirs` (relative to `root`) with the wrong suffix. In a .ts file:
+ * `.ts` inside the native worker graph, `.js` outside it, for imports of TypeScript modules (a `.mjs`, `.cjs` or
+ * `.json` is named as it is); an import without a suffix is wrong everywhere. In a .js or .mjs file: the name of a
+ * file that exists.
  */
 export function checkSuffixes(root: string, dirs: string[], graph = nativeWorkerGraph(root), skip: (path: string) => boolean = () => false): SuffixViolation[] {
   const violations: SuffixViolation[] = [];
   for (const dir of dirs) {
-    for (const file of typescriptFiles(join(root, dir), skip)) {
+    for (const file of sourceFiles(join(root, dir), skip)) {
+      if (!file.endsWith('.ts')) {
+        for (const i of relativeImports(file)) {
+          if (!existsSync(resolve(dirname(file), i.specifier.replace(/\?.*$/, '')))) {
+            violations.push({ file: relative(root, file), line: i.line, specifier: i.specifier, expected: 'an existing file' });
+          }
+        }
+        continue;
+      }
       const expected = graph.has(file) ? '.ts' : '.js';
       for (const i of relativeImports(file)) {
         const bare = i.specifier.replace(/\?.*$/, '');
@@ -69,4 +80,6 @@ export function checkSuffixes(root: string, dirs: string[], graph = nativeWorker
   return violations;
 }
 
-export const describeSuffixViolation = (v: SuffixViolation): string => `${v.file}:${v.line} imports '${v.specifier}': use ${v.expected}`;
+export const describeSuffixViolation = (v: SuffixViolation): string => (v.expected === 'an existing file'
+  ? `${v.file}:${v.line} imports '${v.specifier}': no such file (a .js or .mjs module names the file as it is)`
+  : `${v.file}:${v.line} imports '${v.specifier}': use ${v.expected}`);

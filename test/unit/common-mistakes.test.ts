@@ -94,7 +94,7 @@ test('8. one stop, or none', () => {
 
 test('9. 201 stops', () => {
   mistake({ ...base(), stops: Array.from({ length: 201 }, (_, i) => point(i)) }, 'stops',
-    /^stops must contain at most 200 items: split the route into calls of at most 200 stops each \(got 201\)$/);
+    /^stops must contain at most 200 items: split the route into calls of at most 200 stops each, or send up to 1000 stops in one POST \/api\/v1\/plans call \(got 201\)$/);
 });
 
 test('10. duplicate stop ids', () => {

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { Ajv } from 'ajv';
 import fc from 'fast-check';
-import { locationJsonSchema, stopJsonSchema } from '../../src/api/optimize/schema.js';
+import { locationJsonSchema, stopJsonSchema } from '../../src/calls/location-schema.js';
 import { validateOptimizeRequest } from '../../src/api/optimize/validate.js';
 
 const DEADLINE = '^([01]\\d|2[0-3]):[0-5]\\d$';

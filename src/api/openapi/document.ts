@@ -5,8 +5,9 @@
  */
 import { checkoutRequestSchema } from '../checkout/schema.js';
 import {
-  addressSchema, coordinatesSchema, locationJsonSchema, optimizeRequestSchema, stopJsonSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
-} from '../optimize/schema.js';
+  addressSchema, coordinatesSchema, locationJsonSchema, stopJsonSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
+} from '../../calls/location-schema.js';
+import { optimizeRequestSchema } from '../optimize/schema.js';
 import { stripeWebhookOpenApi } from './payments.js';
 import {
   BALANCE_EXAMPLES, CHECKOUT_REQUEST_EXAMPLES, CHECKOUT_RESPONSE_EXAMPLES, OPTIMIZE_REQUEST_EXAMPLES, OPTIMIZE_RESPONSE_EXAMPLES,

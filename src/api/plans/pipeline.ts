@@ -1,13 +1,14 @@
 /**
- * The plan part of POST /api/v1/plans: locations → one travel matrix over the
- * distinct points → the fleet solver → per-route Paris-time schedules. The
- * steps it shares with optimize (and their error codes) are in ../route-steps.ts.
+ * The plan part of POST /api/v1/plans: locations → one travel matrix over their
+ * places → the fleet solver → per-route Paris-time schedules. The steps it
+ * shares with optimize (and their error codes), the same-place rule and the
+ * budget rule are in src/calls/.
  */
 import { resolveDeparture } from '../../schedule/index.js';
 import { serviceStallIterations, type FleetOptions, type FleetProblem, type FleetResult } from '../../solver/fleet-types.js';
-import type { CallContext } from '../charged-call.js';
-import { RouteSteps, type RouteStepsDeps } from '../route-steps.js';
-import { distinctPoints, fleetProblem, planLayout, planTimeLimitMs } from './problem.js';
+import type { CallContext } from '../../calls/charged-call.js';
+import type { CallWorkDeps } from '../../calls/steps.js';
+import { fleetProblem, planLayout, planTimeLimitMs } from './problem.js';
 import type { TravelMatrix } from '../../geo/index.js';
 import { planAnswer } from './response.js';
 import type { PlanRequest } from './schema.js';
@@ -18,40 +19,25 @@ export interface PlanSolver {
   solveFleet(problem: FleetProblem, options?: FleetOptions): Promise<FleetResult>;
 }
 
-export interface PlansPipelineDeps extends RouteStepsDeps {
-  solver: PlanSolver;
+export interface PlansPipelineDeps extends CallWorkDeps<PlanSolver> {
   /** A plan's budget: msPerStop × stops, at least 200 ms, at most ceilingMs. */
   timeLimit: { ceilingMs: number; msPerStop: number };
-  clock: () => Date;
 }
 
 export class PlansPipeline implements PlanOptimizer {
-  private readonly steps: RouteSteps;
-  constructor(private readonly deps: PlansPipelineDeps) {
-    this.steps = new RouteSteps(deps);
-  }
+  constructor(private readonly deps: PlansPipelineDeps) {}
 
   async plan(request: PlanRequest, context: CallContext): Promise<PlanResult> {
-    const started = performance.now();
+    const { steps } = this.deps;
     const departure = resolveDeparture(request.departureTime, this.deps.clock());
     const layout = planLayout(request);
-    const locations = await this.steps.resolve(layout.labelled, context);
-    const distinct = distinctPoints(locations.map((l) => l.point));
+    const { locations, places, placeOf } = await steps.locate(layout.labelled, context);
     // from here on, the travel times are the problem's Int32Array: the matrix's rows can be collected during the solve
-    const { problem, distancesM } = fleetProblemOf(request, layout, distinct.index, await this.steps.matrix(distinct.points, request.avoidTolls ?? false, context), departure);
-    const timeLimitMs = solverShare(planTimeLimitMs(request.stops.length, this.deps.timeLimit), performance.now() - started);
-    const solution = await this.steps.solve(() => this.deps.solver.solveFleet(problem, { timeLimitMs, stallIterations: serviceStallIterations(problem.jobs.length), signal: context.signal }), 'plan', context);
-    return planAnswer({ request, layout, locations, pointOf: distinct.index, travel: problem.travel, distancesM, departure, solution });
+    const { problem, distancesM } = fleetProblemOf(request, layout, placeOf, await steps.matrix(places, request.avoidTolls ?? false, context), departure);
+    const budgetMs = planTimeLimitMs(request.stops.length, this.deps.timeLimit);
+    const solution = await steps.solve((timeLimitMs) => this.deps.solver.solveFleet(problem, { timeLimitMs, stallIterations: serviceStallIterations(problem.jobs.length), signal: context.signal }), budgetMs, 'plan', context);
+    return planAnswer({ request, layout, locations, placeOf, travel: problem.travel, distancesM, departure, solution });
   }
-}
-
-/**
- * The budget covers the whole plan: the solver gets what geocoding and the matrix left of it, less a
- * twentieth kept for the schedules, the answer and the worker's hand-over, and never less than a
- * tenth of the budget.
- */
-export function solverShare(budgetMs: number, elapsedMs: number): number {
-  return Math.round(Math.max(budgetMs / 10, budgetMs - budgetMs / 20 - elapsedMs));
 }
 
 function fleetProblemOf(...args: Parameters<typeof fleetProblem>): { problem: FleetProblem; distancesM: TravelMatrix['distancesM'] } {

@@ -1,7 +1,8 @@
 /**
  * From a plan request and its resolved points to the fleet solver's problem:
- * one travel matrix over the distinct points (six vans at one depot are one
- * row), and every Europe/Paris time as whole seconds after the departure.
+ * one travel matrix over the places of the call (six vans at one depot are one
+ * row: src/calls/places.ts), and every Europe/Paris time as whole seconds after
+ * the departure.
  *
  * Time rules: vehicle k leaves at max(departure, its shift.start); its shift.end bounds its return
  * (or the end of its last service when it has no end); a stop's notBefore is the earliest start of
@@ -10,11 +11,11 @@
  * departure leaves its vehicle no time: its stops go to other vehicles or are unassigned ("shift").
  */
 import type { DateTime } from 'luxon';
-import type { Point, TravelMatrix } from '../../geo/index.js';
+import type { TravelMatrix } from '../../geo/index.js';
 import { deadlineToOffsetS, timeOfDayInstant, type OverlapRule } from '../../schedule/index.js';
 import type { FleetJob, FleetProblem, FleetVehicle } from '../../solver/fleet-types.js';
-import { wholeSecondsRowMajor, type LabelledLocation } from '../route-steps.js';
-import type { Location } from '../optimize/schema.js';
+import { labelledStops, type LabelledLocation } from '../../calls/locations.js';
+import { wholeSecondsRowMajor } from '../../calls/steps.js';
 import type { PlanRequest } from './schema.js';
 
 /** Capacity of a vehicle without one when others have one: more than any call can ask (1000 stops × 1e9). */
@@ -39,33 +40,14 @@ export function planLayout(request: PlanRequest): PlanLayout {
     vehicleEnd.push(v.end === undefined ? undefined : labelled.length);
     if (v.end !== undefined) labelled.push({ label: `vehicles[${k}].end (id ${JSON.stringify(v.id)})`, role: 'end', vehicleId: v.id, location: v.end });
   });
-  const stop = request.stops.map((s, i) => {
-    labelled.push({ label: `stops[${i}] (id ${JSON.stringify(s.id)})`, role: 'stop', stopId: s.id, location: s as Location });
-    return labelled.length - 1;
-  });
+  const stop = request.stops.map((_, i) => labelled.length + i);
+  labelled.push(...labelledStops(request.stops));
   return { labelled, vehicleStart, vehicleEnd, stop };
 }
 
 /** How many capacity dimensions the call has (validation makes every capacity and demand this long); 0 without capacities. */
 export function capacityDimensions(request: PlanRequest): number {
   return request.vehicles.find((v) => v.capacity !== undefined)?.capacity?.length ?? 0;
-}
-
-/** The distinct points of `points` (exactly equal coordinates are one) and, per input point, its index among them. */
-export function distinctPoints(points: readonly Point[]): { points: Point[]; index: number[] } {
-  const byKey = new Map<string, number>();
-  const distinct: Point[] = [];
-  const index = points.map((p) => {
-    const key = `${p.latitude},${p.longitude}`;
-    let at = byKey.get(key);
-    if (at === undefined) {
-      at = distinct.length;
-      byKey.set(key, at);
-      distinct.push(p);
-    }
-    return at;
-  });
-  return { points: distinct, index };
 }
 
 const offsetS = (time: string, departure: DateTime, overlap: OverlapRule): number =>
@@ -78,8 +60,8 @@ export function vehicleWindow(v: PlanRequest['vehicles'][number], departure: Dat
   return { startS, endS: Math.max(startS, offsetS(v.shift.end, departure, 'later')) };
 }
 
-/** The fleet problem: `pointOf[i]` is the matrix index of resolved location i; `matrix` is over the distinct points. */
-export function fleetProblem(request: PlanRequest, layout: PlanLayout, pointOf: readonly number[], matrix: TravelMatrix, departure: DateTime): FleetProblem {
+/** The fleet problem: `placeOf[i]` is the place (matrix row) of resolved location i; `matrix` is over the places. */
+export function fleetProblem(request: PlanRequest, layout: PlanLayout, placeOf: readonly number[], matrix: TravelMatrix, departure: DateTime): FleetProblem {
   const size = matrix.durationsS.length;
   const travel = wholeSecondsRowMajor(matrix.durationsS);
   const dimensions = capacityDimensions(request);
@@ -88,8 +70,8 @@ export function fleetProblem(request: PlanRequest, layout: PlanLayout, pointOf: 
     const window = vehicleWindow(v, departure);
     const end = layout.vehicleEnd[k];
     return {
-      start: pointOf[layout.vehicleStart[k]!]!,
-      ...(end !== undefined ? { end: pointOf[end]! } : {}),
+      start: placeOf[layout.vehicleStart[k]!]!,
+      ...(end !== undefined ? { end: placeOf[end]! } : {}),
       shiftStart: window.startS,
       ...(window.endS !== undefined ? { shiftEnd: window.endS } : {}),
       ...(dimensions > 0 ? { capacity: v.capacity ?? new Array<number>(dimensions).fill(UNLIMITED) } : {}),
@@ -97,7 +79,7 @@ export function fleetProblem(request: PlanRequest, layout: PlanLayout, pointOf: 
     };
   });
   const jobs = request.stops.map((s, i): FleetJob => ({
-    location: pointOf[layout.stop[i]!]!,
+    location: placeOf[layout.stop[i]!]!,
     service: Math.round(s.serviceSeconds ?? 0),
     ...(s.notBefore !== undefined ? { ready: Math.max(0, offsetS(s.notBefore, departure, 'earlier')) } : {}),
     // a deadline already past counts from 0: that stop's lateness grows by a constant, so the best plan is the same

@@ -1,5 +1,6 @@
 /**
- * The answer of a plan: per used vehicle, the schedule module's route (arrivals,
+ * The answer of a plan: per used vehicle, the stops of one place in input order
+ * (src/calls/places.ts, as optimize) and the schedule module's route (arrivals,
  * waiting for notBefore, lateness, distance and time, all by the rules of
  * optimize) over that vehicle's legs; the unassigned stops with their reason in
  * words; the totals.
@@ -8,8 +9,9 @@ import type { DateTime } from 'luxon';
 import type { TravelMatrix } from '../../geo/index.js';
 import { buildSchedule, secondsToMin1, type ScheduleResult } from '../../schedule/index.js';
 import type { FleetResult, UnassignedReason } from '../../solver/fleet-types.js';
-import type { ResolvedLocation } from '../optimize/geocoding-report.js';
-import { geocodingWarnings } from '../optimize/geocoding-report.js';
+import { warningsField, waypointsOf } from '../../calls/answer.js';
+import type { ResolvedLocation } from '../../calls/locations.js';
+import { inputOrderAtSamePlace } from '../../calls/places.js';
 import { capacityDimensions, vehicleWindow, type PlanLayout } from './problem.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanResult, PlanRoute, UnassignedStop } from './types.js';
@@ -18,9 +20,9 @@ export interface PlanAnswerInput {
   request: PlanRequest;
   layout: PlanLayout;
   locations: readonly ResolvedLocation[];
-  /** Matrix index of each resolved location. */
-  pointOf: readonly number[];
-  /** The solver's travel times: whole seconds, row-major over the distinct points. */
+  /** The place (matrix row) of each resolved location. */
+  placeOf: readonly number[];
+  /** The solver's travel times: whole seconds, row-major over the places. */
   travel: Int32Array;
   distancesM: TravelMatrix['distancesM'];
   departure: DateTime;
@@ -32,7 +34,6 @@ export function planAnswer(input: PlanAnswerInput): PlanResult {
   const built = solution.routes.map((route) => routeOf(input, route.vehicle, route.jobs));
   const unassigned = [...solution.unassigned].sort((a, b) => a.job - b.job)
     .map(({ job, reason }): UnassignedStop => ({ id: request.stops[job]!.id, reason, message: unassignedMessage(request.stops[job]!.id, reason) }));
-  const warnings = geocodingWarnings(input.locations);
   return {
     routes: built.map((b) => b.route),
     unassigned,
@@ -45,29 +46,34 @@ export function planAnswer(input: PlanAnswerInput): PlanResult {
       estimatedTimeMin: secondsToMin1(built.reduce((s, b) => s + b.schedule.durationS, 0)),
       lateStops: built.reduce((n, b) => n + (b.route.lateStops?.length ?? 0), 0),
     },
-    ...(warnings.length > 0 ? { warnings } : {}),
+    ...warningsField(input.locations),
   };
 }
 
-/** One vehicle's route through `jobs` (stop indices in visiting order). */
-function routeOf(input: PlanAnswerInput, vehicle: number, jobs: readonly number[]): { route: PlanRoute; schedule: ScheduleResult } {
-  const { request, layout, locations, pointOf, travel } = input;
+/** One vehicle's route through `solved` (stop indices in the solver's visiting order), each place's stops in input order. */
+function routeOf(input: PlanAnswerInput, vehicle: number, solved: readonly number[]): { route: PlanRoute; schedule: ScheduleResult } {
+  const { request, layout, locations, placeOf, travel } = input;
   const size = input.distancesM.length;
   const v = request.vehicles[vehicle]!;
   const end = layout.vehicleEnd[vehicle];
-  // the schedule module's matrix layout: [start, stops in visiting order, end?]
-  const nodes = [pointOf[layout.vehicleStart[vehicle]!]!, ...jobs.map((j) => pointOf[layout.stop[j]!]!), ...(end !== undefined ? [pointOf[end]!] : [])];
-  const sub = (cell: (from: number, to: number) => number) => nodes.map((from) => nodes.map((to) => cell(from, to)));
   const departure = input.departure.plus({ seconds: vehicleWindow(v, input.departure).startS });
+  const scheduleOf = (jobs: readonly number[]): ScheduleResult => {
+    // the schedule module's matrix layout: [start, stops in visiting order, end?]
+    const nodes = [placeOf[layout.vehicleStart[vehicle]!]!, ...jobs.map((j) => placeOf[layout.stop[j]!]!), ...(end !== undefined ? [placeOf[end]!] : [])];
+    const sub = (cell: (from: number, to: number) => number) => nodes.map((from) => nodes.map((to) => cell(from, to)));
+    const stops = jobs.map((j) => request.stops[j]!);
+    return buildSchedule({
+      departure,
+      order: jobs.map((_, position) => position),
+      stops: stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline, notBefore: s.notBefore })),
+      durationsS: sub((from, to) => travel[from * size + to]!),
+      distancesM: sub((from, to) => input.distancesM[from]![to]!),
+      hasEnd: end !== undefined,
+    });
+  };
+  const jobs = inputOrderAtSamePlace(solved, (j) => placeOf[layout.stop[j]!]!, scheduleOf);
+  const schedule = scheduleOf(jobs);
   const stops = jobs.map((j) => request.stops[j]!);
-  const schedule = buildSchedule({
-    departure,
-    order: jobs.map((_, position) => position),
-    stops: stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline, notBefore: s.notBefore })),
-    durationsS: sub((from, to) => travel[from * size + to]!),
-    distancesM: sub((from, to) => input.distancesM[from]![to]!),
-    hasEnd: end !== undefined,
-  });
   const dimensions = capacityDimensions(request);
   const load = Array.from({ length: dimensions }, (_, d) => stops.reduce((sum, s) => sum + (s.demand?.[d] ?? 0), 0));
   return {
@@ -75,16 +81,7 @@ function routeOf(input: PlanAnswerInput, vehicle: number, jobs: readonly number[
     route: {
       vehicleId: v.id,
       order: stops.map((s) => s.id),
-      waypoints: jobs.map((j, position) => {
-        const location = locations[layout.stop[j]!]!;
-        return {
-          id: request.stops[j]!.id,
-          order: position + 1,
-          latitude: location.point.latitude,
-          longitude: location.point.longitude,
-          ...(location.geocoding ? { geocoding: location.geocoding } : {}),
-        };
-      }),
+      waypoints: waypointsOf(jobs.map((j) => locations[layout.stop[j]!]!)),
       schedule: schedule.schedule,
       departAt: schedule.departAt,
       returnAt: schedule.returnAt,

@@ -1,13 +1,14 @@
 /**
  * PlanRequest: several vehicles and up to 1000 stops in one call. Its Location
- * and Stop parts are optimize's own schema objects (spread, never copied), so
- * the two endpoints accept the same points, addresses, deadlines and service
- * times. Types come from the schema through FromSchema, as in optimize.
+ * and Stop parts are the schema objects every paid call takes (spread, never
+ * copied: src/calls/location-schema.ts), so plans and optimize accept the same
+ * points, addresses, deadlines and service times. Types come from the schema
+ * through FromSchema, as in optimize.
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import {
-  DEADLINE_PATTERN, locationJsonSchema, optimizeRequestSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
-} from '../optimize/schema.js';
+  DEADLINE_PATTERN, callOptionsProperties, eitherShape, locationJsonSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
+} from '../../calls/location-schema.js';
 
 export const MAX_PLAN_STOPS = 1000;
 export const MAX_PLAN_VEHICLES = 50;
@@ -66,7 +67,7 @@ const planStopExtras = {
   },
 } as const;
 
-/** An optimize stop shape (closed object) with the plan's fields added. */
+/** A Stop shape (closed object) with the plan's fields added. */
 const withPlanExtras = <const S extends { properties: object }, const T extends string>(stop: S, title: T, description: string) => ({
   ...stop, title, description, properties: { ...stop.properties, ...planStopExtras },
 }) as const;
@@ -76,12 +77,8 @@ export const planStopWithCoordinatesSchema = withPlanExtras(stopWithCoordinatesS
 export const planStopWithAddressSchema = withPlanExtras(stopWithAddressSchema, 'PlanStopWithAddress',
   'A stop given by its street address (live keys only), with its optional time window, demand and allowed vehicles.');
 
-export const planStopSchema = {
-  title: 'PlanStop',
-  description: 'An optimize Stop (coordinates or address, id, deadline, serviceSeconds) plus notBefore, demand and allowedVehicles.',
-  oneOf: [planStopWithCoordinatesSchema, planStopWithAddressSchema],
-  'x-message': 'must be either coordinates (latitude, longitude) or an address (street, postalCode, city), not both',
-} as const;
+export const planStopSchema = eitherShape('PlanStop', 'An optimize Stop (coordinates or address, id, deadline, serviceSeconds) plus notBefore, demand and allowedVehicles.',
+  planStopWithCoordinatesSchema, planStopWithAddressSchema);
 
 export const planRequestSchema = {
   $id: 'PlanRequest',
@@ -91,8 +88,7 @@ export const planRequestSchema = {
   properties: {
     vehicles: { type: 'array', minItems: 1, maxItems: MAX_PLAN_VEHICLES, items: vehicleSchema, description: `1 to ${MAX_PLAN_VEHICLES} vehicles; their ids are unique within the call.` },
     stops: { type: 'array', minItems: 2, maxItems: MAX_PLAN_STOPS, items: planStopSchema, description: `2 to ${MAX_PLAN_STOPS} stops; their ids are unique within the call.` },
-    avoidTolls: optimizeRequestSchema.properties.avoidTolls,
-    departureTime: optimizeRequestSchema.properties.departureTime,
+    ...callOptionsProperties,
   },
   required: ['vehicles', 'stops'],
   additionalProperties: false,

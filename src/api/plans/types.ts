@@ -1,7 +1,7 @@
 import type { LateStop, ScheduleEntry } from '../../schedule/index.js';
 import type { UnassignedReason } from '../../solver/fleet-types.js';
-import type { CallContext } from '../charged-call.js';
-import type { RouteWarning, Waypoint } from '../optimize/types.js';
+import type { RouteWarning, Waypoint } from '../../calls/answer.js';
+import type { CallContext } from '../../calls/charged-call.js';
 import type { PlanRequest } from './schema.js';
 
 /** One vehicle's route: optimize's route fields plus the vehicle and its load. */

@@ -5,10 +5,9 @@
  */
 import { invalidRequest } from '../../errors.js';
 import { compileValidator, type MistakeRule } from '../../http/validate.js';
-import { PLAN_MISTAKES } from '../optimize/mistakes.js';
+import { CALL_MISTAKES } from '../../calls/mistakes.js';
+import { checkUniqueIds } from '../../calls/request-checks.js';
 import { MAX_PLAN_STOPS, MAX_PLAN_VEHICLES, planRequestSchema, type PlanRequest } from './schema.js';
-// registers the departure-time format the shared departureTime property names
-import '../optimize/validate.js';
 
 /** Too few or too many vehicles or stops: the limits of a plan, and what to do past them. */
 const planSize: MistakeRule = (failure) => {
@@ -23,28 +22,17 @@ const planSize: MistakeRule = (failure) => {
   return undefined;
 };
 
-const validateShape = compileValidator<PlanRequest>(planRequestSchema, [planSize, ...PLAN_MISTAKES]);
+const validateShape = compileValidator<PlanRequest>(planRequestSchema, [planSize, ...CALL_MISTAKES]);
 
 export function validatePlanRequest(body: unknown): PlanRequest {
   const request = validateShape(body);
-  uniqueIds(request.vehicles, 'vehicles', 'vehicle');
-  uniqueIds(request.stops, 'stops', 'stop');
+  checkUniqueIds(request.vehicles, 'vehicles', 'vehicle');
+  checkUniqueIds(request.stops, 'stops', 'stop');
   checkShifts(request);
   checkDimensions(request);
   checkAllowedVehicles(request);
   checkWindows(request);
   return request;
-}
-
-function uniqueIds(items: ReadonlyArray<{ id: string }>, field: string, what: string): void {
-  const firstIndexById = new Map<string, number>();
-  items.forEach((item, index) => {
-    const first = firstIndexById.get(item.id);
-    if (first !== undefined) {
-      throw invalidRequest(`${field}[${index}].id ${JSON.stringify(item.id)} repeats ${field}[${first}].id: ${what} ids must be unique within one call`, `${field}[${index}].id`);
-    }
-    firstIndexById.set(item.id, index);
-  });
 }
 
 function checkShifts(request: PlanRequest): void {

@@ -1,25 +1,17 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { solverShare } from '../../../src/api/plans/pipeline.js';
-import { distinctPoints, fleetProblem, planLayout, planTimeLimitMs, vehicleWindow } from '../../../src/api/plans/problem.js';
+import { places } from '../../../src/calls/places.js';
+import { fleetProblem, planLayout, planTimeLimitMs, vehicleWindow } from '../../../src/api/plans/problem.js';
 import { resolveDeparture } from '../../../src/schedule/index.js';
 import { validatePlanRequest } from '../../../src/api/plans/validate.js';
 
 const depot = { latitude: 48.8566, longitude: 2.3522 };
 const departure = resolveDeparture('2026-06-01T08:00:00+02:00', new Date());
 
-test('a plan\'s budget: 10 ms per stop, at least 200 ms, at most the ceiling; the solver gets what the matrix left, less a twentieth', () => {
+test('a plan\'s budget: 10 ms per stop, at least 200 ms, at most the ceiling', () => {
   const settings = { ceilingMs: 10_000, msPerStop: 10 };
   assert.deepEqual([5, 20, 100, 1000].map((n) => planTimeLimitMs(n, settings)), [200, 200, 1000, 10_000]);
   assert.equal(planTimeLimitMs(1000, { ceilingMs: 150, msPerStop: 10 }), 150);
-  assert.equal(solverShare(10_000, 300), 9200);
-  assert.equal(solverShare(10_000, 9_900), 1000, 'never less than a tenth');
-});
-
-test('distinct points: identical coordinates are one point, first seen first', () => {
-  const a = { latitude: 1, longitude: 2 };
-  const b = { latitude: 1, longitude: 2.000001 };
-  assert.deepEqual(distinctPoints([a, { ...a }, b, a]), { points: [a, b], index: [0, 0, 1, 0] });
 });
 
 test('vehicle windows in seconds after the departure: shift start and end on the Paris day; a shift over before departure leaves no time', () => {
@@ -29,7 +21,7 @@ test('vehicle windows in seconds after the departure: shift start and end on the
   assert.deepEqual(vehicleWindow({ id: 'v', start: depot, shift: { start: '05:00', end: '07:00' } }, departure), { startS: 0, endS: 0 });
 });
 
-test('the fleet problem: one matrix over distinct points, notBefore and deadlines in seconds, vehicles without a capacity unlimited, allowed vehicles as indices', () => {
+test('the fleet problem: one matrix over the places, notBefore and deadlines in seconds, vehicles without a capacity unlimited, allowed vehicles as indices', () => {
   const request = validatePlanRequest({
     vehicles: [{ id: 'a', start: depot, end: depot, capacity: [10] }, { id: 'b', start: depot, maxStops: 3 }],
     stops: [
@@ -39,7 +31,7 @@ test('the fleet problem: one matrix over distinct points, notBefore and deadline
   });
   const layout = planLayout(request);
   const points = layout.labelled.map((l) => l.location as { latitude: number; longitude: number });
-  const { points: distinct, index } = distinctPoints(points);
+  const { points: distinct, index } = places(points);
   assert.equal(distinct.length, 2);
   const size = distinct.length;
   const matrix = { durationsS: [[0, 100.4], [99.6, 0]], distancesM: [[0, 1000], [1000, 0]] };

@@ -5,9 +5,9 @@
  * 409 idempotency_in_progress. A failed call frees the key (it was not charged).
  */
 import { createHash } from 'node:crypto';
-import { DomainError, invalidRequest } from '../../errors.js';
-import type { Store } from '../../store/types.js';
-import type { ChargeOwner } from '../../billing/lease.js';
+import { DomainError, invalidRequest } from '../errors.js';
+import type { Store } from '../store/types.js';
+import type { ChargeOwner } from '../billing/lease.js';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 

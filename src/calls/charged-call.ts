@@ -10,8 +10,7 @@ import { DomainError } from '../errors.js';
 import type { KeyConcurrency } from '../http/limits.js';
 import { rateLimitHeaders } from '../http/rate-limit-headers.js';
 import type { AppContext } from '../http/state.js';
-import type { Idempotency, IdempotencyClaim } from './optimize/idempotency.js';
-import { isAddress, type Location } from './optimize/schema.js';
+import type { Idempotency, IdempotencyClaim } from './idempotency.js';
 
 export interface ChargedCallDeps {
   billing: Billing;
@@ -28,6 +27,8 @@ export interface CallContext {
   requestId: string;
   /** Aborted when the client goes away or the request deadline passes. */
   signal: AbortSignal;
+  /** Milliseconds until the request deadline (REQUEST_DEADLINE_MS after the charge was asked for). */
+  msLeft(): number;
 }
 
 export interface ChargedCall {
@@ -78,6 +79,7 @@ async function idempotent(ctx: AppContext, deps: ChargedCallDeps, call: ChargedC
 async function workAndCharge(ctx: AppContext, deps: ChargedCallDeps, call: ChargedCall, claim?: IdempotencyClaim): Promise<object> {
   const key = ctx.state.apiKey!;
   const controller = new AbortController();
+  const deadlineAt = performance.now() + deps.requestDeadlineMs;
   // the response's 'close' fires early only when the connection goes away before we answer
   const onClose = (): void => {
     if (!ctx.res.writableFinished) controller.abort(new DomainError('client_closed', 'The client closed the connection; nothing was charged.'));
@@ -90,7 +92,7 @@ async function workAndCharge(ctx: AppContext, deps: ChargedCallDeps, call: Charg
     if (charge.rateLimit) ctx.set(rateLimitHeaders(charge.rateLimit));
     try {
       const result = await untilAborted(
-        call.work({ sandbox: key.kind === 'test', requestId: ctx.state.requestId, signal: controller.signal }),
+        call.work({ sandbox: key.kind === 'test', requestId: ctx.state.requestId, signal: controller.signal, msLeft: () => deadlineAt - performance.now() }),
         controller.signal,
       );
       controller.signal.throwIfAborted();
@@ -115,13 +117,4 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-/** Test keys: the per-call stop cap, and coordinates only. */
-export function checkSandboxRequest(billing: Billing, stops: number, locations: readonly Location[]): void {
-  billing.checkSandboxCallSize(stops);
-  if (locations.some(isAddress)) {
-    throw new DomainError('sandbox_addresses_unsupported',
-      'Test keys accept coordinates only (latitude, longitude); addresses need a live key.');
-  }
 }

@@ -1,19 +1,21 @@
 /**
- * The steps optimize and plans share, with their failures mapped to the
- * spec's error codes: geocode the addresses of a call (422 geocoding_failed),
- * one travel matrix (502 optimization_failed, or 503 sandbox_unavailable for
- * a test key), and a solve on the worker pool (503 overloaded, 502).
+ * The steps every paid call takes, with their failures mapped to the spec's error codes: geocode the
+ * addresses of a call (422 geocoding_failed), one travel matrix over its places (502
+ * optimization_failed, or 503 sandbox_unavailable for a test key), and a solve on the worker pool
+ * within the call's budget (503 overloaded, 502).
  */
 import { DomainError } from '../errors.js';
 import { geocodeAll, GeocodingFailedError, type GeocodedPoint, type Geocoder, type Point, type RoutingProvider, type TravelMatrix } from '../geo/index.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { SolverError } from '../solver/errors.js';
+import { solverTimeLimitMs } from './budget.js';
 import type { CallContext } from './charged-call.js';
-import { describeGeocodingFailure, type ResolvedLocation } from './optimize/geocoding-report.js';
-import { isAddress, type AddressLocation, type Location } from './optimize/schema.js';
+import { isAddress, type AddressLocation } from './location-schema.js';
+import { describeGeocodingFailure, type LabelledLocation, type ResolvedLocation } from './locations.js';
+import { places } from './places.js';
 
-export interface RouteStepsDeps {
+export interface CallStepsDeps {
   geocoder: Geocoder;
   geocodeConcurrency: number;
   /** Live keys: the configured chain, with fallback. */
@@ -24,11 +26,25 @@ export interface RouteStepsDeps {
   metrics?: Metrics;
 }
 
-/** A location of the request and how answers name it ("stops[3] (id "a")", "vehicles[0].start"). */
-export type LabelledLocation = Omit<ResolvedLocation, 'point' | 'geocoding'> & { location: Location };
+/** The locations of a call, resolved, and their places: the rows of its travel matrix. */
+export interface Located {
+  /** In the order they were given. */
+  locations: ResolvedLocation[];
+  /** One point per place (src/calls/places.ts): what the matrix is asked for. */
+  places: Point[];
+  /** The place (matrix row) of each location. */
+  placeOf: number[];
+}
 
-export class RouteSteps {
-  constructor(private readonly deps: RouteStepsDeps) {}
+export class CallSteps {
+  constructor(private readonly deps: CallStepsDeps) {}
+
+  /** Resolves `labelled` and finds their places; `matrix(located.places, …)` is the call's one travel matrix. */
+  async locate(labelled: readonly LabelledLocation[], context: CallContext): Promise<Located> {
+    const locations = await this.resolve(labelled, context);
+    const distinct = places(locations.map((l) => l.point));
+    return { locations, places: distinct.points, placeOf: distinct.index };
+  }
 
   /** The points of `labelled`, in order; addresses go through the geocoder chain and keep how they were placed. */
   async resolve(labelled: readonly LabelledLocation[], context: CallContext): Promise<ResolvedLocation[]> {
@@ -76,11 +92,14 @@ export class RouteSteps {
     }
   }
 
-  /** Runs a solve, timed in the solver metrics; `what` names it in the failure message ("route", "plan"). */
-  async solve<T>(run: () => Promise<T>, what: string, context: CallContext): Promise<T> {
+  /**
+   * Runs a solve within `budgetMs` by the one budget rule (src/calls/budget.ts), timed in the solver
+   * metrics; `what` names it in the failure message ("route", "plan").
+   */
+  async solve<T>(run: (timeLimitMs: number) => Promise<T>, budgetMs: number, what: string, context: CallContext): Promise<T> {
     const started = performance.now();
     try {
-      const result = await run();
+      const result = await run(solverTimeLimitMs(budgetMs, context.msLeft()));
       this.deps.metrics?.solverDuration.observe({ outcome: 'ok' }, (performance.now() - started) / 1000);
       return result;
     } catch (err) {
@@ -97,10 +116,23 @@ export class RouteSteps {
   }
 }
 
+/** What an endpoint's work is built from: the steps (one instance serves every endpoint), its solver, the clock (the default departure). */
+export interface CallWorkDeps<Solver> {
+  steps: CallSteps;
+  solver: Solver;
+  clock: () => Date;
+}
+
 /** A matrix's travel times as the solvers take them: whole seconds, row-major. */
 export function wholeSecondsRowMajor(durationsS: readonly (readonly number[])[]): Int32Array {
   const size = durationsS.length;
   const out = new Int32Array(size * size);
   durationsS.forEach((row, i) => { for (let j = 0; j < size; j++) out[i * size + j] = Math.round(row[j]!); });
   return out;
+}
+
+/** The matrix between `at` (matrix rows, e.g. each location's place), row for row. */
+export function matrixAt(matrix: TravelMatrix, at: readonly number[]): TravelMatrix {
+  const pick = (cells: readonly (readonly number[])[]): number[][] => at.map((from) => at.map((to) => cells[from]![to]!));
+  return { durationsS: pick(matrix.durationsS), distancesM: pick(matrix.distancesM) };
 }

@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SAME_PLACE_METRES, inputOrderAtSamePlace, places } from '../../../src/calls/places.js';
+import { greatCircleM } from '../../../src/geo/index.js';
+
+const A = { latitude: 48.855648, longitude: 2.358457 };
+const A2 = { latitude: 48.855670, longitude: 2.358480 }; // 3 m from A
+const A3 = { latitude: 48.855692, longitude: 2.358503 }; // 3 m from A2, 6 m from A
+const B = { latitude: 48.855313, longitude: 2.365920 };
+const C = { latitude: 48.853910, longitude: 2.366720 };
+
+test('places: points within 5 m of one another, transitively, are one place, named by its first point', () => {
+  assert.ok(greatCircleM(A, A2) <= SAME_PLACE_METRES && greatCircleM(A, A3) > SAME_PLACE_METRES);
+  assert.deepEqual(places([A, B, A2, C, A]), { points: [A, B, C], index: [0, 1, 0, 2, 0] });
+  assert.deepEqual(places([A3, A, A2]), { points: [A3], index: [0, 0, 0] }, 'A3 and A are one place through A2');
+  assert.deepEqual(places([B, A, { ...A }]), { points: [B, A], index: [0, 1, 1] }, 'identical coordinates');
+  const b = { latitude: 1, longitude: 2 };
+  const c = { latitude: 1, longitude: 2.001 }; // 111 m east
+  assert.deepEqual(places([b, c]), { points: [b, c], index: [0, 1] });
+});
+
+const flat = () => ({ totalLatenessS: 0, durationS: 100 });
+
+test('stops at one place are put back in input order, in the positions the solver gave them', () => {
+  // stops 0..4 at places A B C A B; solver: 3(A) 1(B) 0(A) 2(C) 4(B)
+  const place = [0, 1, 2, 0, 1];
+  const placeOf = (stop: number) => place[stop]!;
+  assert.deepEqual(inputOrderAtSamePlace([3, 1, 0, 2, 4], placeOf, flat), [0, 1, 3, 2, 4]);
+  assert.deepEqual(inputOrderAtSamePlace([4, 2, 3, 1, 0], placeOf, flat), [1, 2, 0, 4, 3]);
+  assert.deepEqual(inputOrderAtSamePlace([2, 1, 0], (s) => s, flat), [2, 1, 0], 'nothing shared: the solver order stands');
+});
+
+test('a place keeps the solver\'s order when input order would make the route later: more lateness, or a later end', () => {
+  const placeOf = (stop: number) => [0, 0, 1, 1][stop]!;
+  // order [1,0,3,2]: place 0 back to [0,1] costs lateness, place 1 back to [2,3] does not
+  const lateness = (order: readonly number[]) => ({ totalLatenessS: order.indexOf(0) < order.indexOf(1) ? 60 : 0, durationS: 100 });
+  assert.deepEqual(inputOrderAtSamePlace([1, 0, 3, 2], placeOf, lateness), [1, 0, 2, 3]);
+  // a wait (a notBefore) that input order would add: the route would end later
+  const later = (order: readonly number[]) => ({ totalLatenessS: 0, durationS: order.indexOf(2) < order.indexOf(3) ? 160 : 100 });
+  assert.deepEqual(inputOrderAtSamePlace([1, 0, 3, 2], placeOf, later), [0, 1, 3, 2]);
+});
