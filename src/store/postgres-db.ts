@@ -1,6 +1,7 @@
 /**
- * The PostgreSQL connection as the subject modules use it: a `pg` Pool, migrations under an advisory lock, one
- * transaction (retried after a serialization failure or deadlock) or one autocommit statement at a time, and
+ * The PostgreSQL connection as the subjects use it (the SqlDb and Dialect of sql.ts): a `pg` Pool, migrations
+ * under an advisory lock, the subjects' work driven one awaited statement at a time inside one transaction on one
+ * pooled connection (retried whole after a serialization failure or deadlock) or one autocommit statement, and
  * connection errors given a SQLSTATE that isStorageUnavailable() recognises.
  */
 import pg from 'pg';
@@ -57,6 +58,21 @@ export function mapPostgresError(err: unknown): unknown {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const backoff = (attempt: number) => sleep(Math.random() * 10 * 2 ** attempt);
+
+/** Runs `op` again from the start after a serialization failure or a deadlock; connection errors get their SQLSTATE. */
+async function retrying<T>(op: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await op();
+    } catch (err) {
+      if (isRetryable(err) && attempt < MAX_ATTEMPTS) {
+        await backoff(attempt);
+        continue;
+      }
+      throw mapPostgresError(err);
+    }
+  }
+}
 
 /** Transaction-scoped advisory lock keys (pg_advisory_xact_lock). */
 const CONSOLE_KEYS_LOCK = 72_650_002;
@@ -162,17 +178,12 @@ export class PgDb implements SqlDb {
     return this.transaction(work, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   }
 
-  private async transaction<T>(work: () => Work<T>, begin: string): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      let client: PoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (err) {
-        throw mapPostgresError(err);
-      }
+  private transaction<T>(work: () => Work<T>, begin: string): Promise<T> {
+    return retrying(async () => {
+      const client = await this.pool.connect();
       let broken = false;
       // a connection lost mid-transaction is also emitted as 'error' on the checked-out client: without a
-      // listener that would crash the process (the query in flight rejects with the same error, handled below)
+      // listener that would crash the process (the query in flight rejects with the same error)
       const onError = (): void => { broken = true; };
       client.on('error', onError);
       try {
@@ -182,16 +193,12 @@ export class PgDb implements SqlDb {
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => { broken = true; });
-        if (isRetryable(err) && attempt < MAX_ATTEMPTS) {
-          await backoff(attempt);
-          continue;
-        }
-        throw mapPostgresError(err);
+        throw err;
       } finally {
         client.off('error', onError);
         client.release(broken);
       }
-    }
+    });
   }
 
   async rows<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
@@ -207,17 +214,7 @@ export class PgDb implements SqlDb {
   }
 
   /** One statement on its own (autocommit), retried after a deadlock. */
-  private async query(sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.pool.query(sql, params as unknown[]);
-      } catch (err) {
-        if (isRetryable(err) && attempt < MAX_ATTEMPTS) {
-          await backoff(attempt);
-          continue;
-        }
-        throw mapPostgresError(err);
-      }
-    }
+  private query(sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
+    return retrying(() => this.pool.query(sql, params as unknown[]));
   }
 }

@@ -14,13 +14,13 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { applyPostgresMigrations, createPostgresPool, mapPostgresError, PgDb, type PostgresStoreOptions } from './postgres-db.js';
 import { WRITE_PROBE_BYTES, WRITE_PROBE_SQL } from './sql.js';
-import { subjectStores } from './subjects.js';
+import { subjectStores, type Subjects } from './subjects.js';
 import type { Store } from './types.js';
 
 export { applyPostgresMigrations, createPostgresPool, mapPostgresError, type PostgresStoreOptions };
 
 // the subjects' methods are assigned in the constructor: the class carries their types through this interface
-export interface PostgresStore extends Omit<Store, 'kind' | 'close' | 'backup' | 'ping' | 'probeWrite'> {}
+export interface PostgresStore extends Subjects {}
 
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;

@@ -30,18 +30,23 @@ export function* run(sql: string, params: readonly unknown[] = []): Work<number>
   return (yield { sql, params, want: 'count' }) as number;
 }
 
-/** Drives `work` with `exec`, giving a failed statement's error back to the work (so its `finally` blocks run). */
+type Answer = { value: unknown } | { error: unknown };
+
+/** Gives a statement's answer back to the work, or its error (so the work's `finally` blocks run); the work's next step. */
+const resume = <T>(work: Work<T>, answer: Answer): IteratorResult<Statement, T> =>
+  ('error' in answer ? work.throw(answer.error) : work.next(answer.value));
+
+/** Drives `work` with a driver whose statements answer at once. */
 export function drive<T>(work: Work<T>, exec: (s: Statement) => unknown): T {
   let next = work.next();
   while (!next.done) {
-    let answer: unknown;
+    let answer: Answer;
     try {
-      answer = exec(next.value);
-    } catch (err) {
-      next = work.throw(err);
-      continue;
+      answer = { value: exec(next.value) };
+    } catch (error) {
+      answer = { error };
     }
-    next = work.next(answer);
+    next = resume(work, answer);
   }
   return next.value;
 }
@@ -49,16 +54,7 @@ export function drive<T>(work: Work<T>, exec: (s: Statement) => unknown): T {
 /** The same, for a driver whose statements answer asynchronously. */
 export async function driveAsync<T>(work: Work<T>, exec: (s: Statement) => Promise<unknown>): Promise<T> {
   let next = work.next();
-  while (!next.done) {
-    let answer: unknown;
-    try {
-      answer = await exec(next.value);
-    } catch (err) {
-      next = work.throw(err);
-      continue;
-    }
-    next = work.next(answer);
-  }
+  while (!next.done) next = resume(work, await exec(next.value).then((value) => ({ value }), (error: unknown) => ({ error })));
   return next.value;
 }
 
@@ -98,9 +94,6 @@ export interface SqlDb {
   /** The error of a violated UNIQUE constraint. */
   isUniqueViolation(err: unknown): boolean;
 }
-
-/** Thrown inside a transaction to roll it back when a charge can no longer be settled. */
-export class NotSettled extends Error {}
 
 /** `$first, $first+1, …` for an IN list of `count` parameters. */
 export const placeholders = (count: number, first = 1): string => Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');

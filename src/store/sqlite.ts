@@ -11,7 +11,7 @@ import { assetPath, sqliteNativeBinding } from '../assets.js';
 import { ensurePrivateFile, tightenIfExists } from '../private-files.js';
 import { readMigrations } from './migrate.js';
 import { SQLITE_SYNC_BUSY_WAIT_MS, SqliteDb } from './sqlite-db.js';
-import { subjectStores } from './subjects.js';
+import { subjectStores, type Subjects } from './subjects.js';
 import { WRITE_PROBE_BYTES, WRITE_PROBE_SQL } from './sql.js';
 import type { Store } from './types.js';
 
@@ -47,7 +47,7 @@ export function applySqliteMigrations(db: Database.Database): number[] {
 }
 
 // the subjects' methods are assigned in the constructor: the class carries their types through this interface
-export interface SqliteStore extends Omit<Store, 'kind' | 'close' | 'backup' | 'ping' | 'probeWrite'> {}
+export interface SqliteStore extends Subjects {}
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;

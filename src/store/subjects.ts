@@ -9,9 +9,10 @@ import { outboxStore } from './outbox/store.js';
 import { paymentStore } from './payments/store.js';
 import { sandboxStore } from './sandbox/store.js';
 import type { SqlDb } from './sql.js';
-import type { Store } from './types.js';
+import type { DatabaseStore, Store } from './types.js';
 
-type Subjects = Omit<Store, 'kind' | 'close' | 'backup' | 'ping' | 'probeWrite'>;
+/** Everything a store does but what concerns the database as a whole (DatabaseStore). */
+export type Subjects = Omit<Store, keyof DatabaseStore>;
 
 /** Every subject's store on one database. */
 export const subjectStores = (db: SqlDb): Subjects => ({

@@ -5,8 +5,11 @@
 import { completeClaim } from '../idempotency/store.js';
 import { settleDebit } from '../ledger/store.js';
 import { consumeReservation } from '../sandbox/store.js';
-import { NotSettled, type SqlDb, type Work } from '../sql.js';
+import type { SqlDb, Work } from '../sql.js';
 import type { ChargeStore, SettleCharge } from './types.js';
+
+/** Thrown inside the transaction to roll it back when a part of the charge can no longer be settled. */
+class NotSettled extends Error {}
 
 export function chargeStore(db: SqlDb): ChargeStore {
   return {
