@@ -1,6 +1,7 @@
 /**
  * The networked store: PostgreSQL through a `pg` Pool (postgres-db.ts), running the subjects written once for
- * both databases (subjects.ts). It keeps each guarantee of the SQLite store across several service instances sharing one database:
+ * both databases (subjects.ts). It keeps each guarantee of the SQLite store across several service instances
+ * sharing one database:
  * - a balance changes under its key's row lock (the dialect's FOR UPDATE), decided by src/billing/rules, with its
  *   ledger row in the same transaction;
  * - a refund is a ledger row UNIQUE on refund_of (INSERT … ON CONFLICT DO NOTHING);

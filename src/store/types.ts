@@ -1,10 +1,11 @@
 /**
  * The persistence contract, one interface per subject (keys, ledger, sandbox quotas, Idempotency-Key claims,
  * leases, checkout payments, outbox, geocode cache) and the settling of a call's charges across them, each
- * written once in its folder's store.ts over the SqlDb seam of sql.ts, which SQLite and PostgreSQL implement. Every method is async so a networked store (PostgreSQL) can implement the same interface as the
- * embedded SQLite one. Every balance change happens together with its ledger row, atomically. The rules (when a
- * debit is allowed, what a refund gives back, how quotas count, what recovery gives back) are pure functions in
- * src/billing/rules/: a store reads, asks them, and executes their answer.
+ * written once in its folder's store.ts over the SqlDb seam of sql.ts, which SQLite and PostgreSQL implement.
+ * Every method is async so a networked store (PostgreSQL) can implement the same interface as the embedded SQLite
+ * one. Every balance change happens together with its ledger row, atomically. The rules (when a debit is allowed,
+ * what a refund gives back, how quotas count, what recovery gives back) are pure functions in src/billing/rules/:
+ * a store reads, asks them, and executes their answer.
  */
 import type { ChargeStore } from './charges/types.js';
 import type { GeocodeCacheStore } from './geocode-cache/types.js';
