@@ -1,6 +1,7 @@
 /**
- * Both stores read a pending charge with its owner's lease row (LEFT JOIN instance_leases x ON x.instance_id =
- * <charge>.owner) and let src/billing/rules/recovery.ts decide what becomes of it.
+ * The subjects holding a call's charges (ledger, sandbox, idempotency) read each pending one with its owner's lease
+ * row (LEFT JOIN instance_leases x ON x.instance_id = <charge>.owner) and let src/billing/rules/recovery.ts decide
+ * what becomes of it.
  */
 import type { OwnerLease, PendingCharge } from '../billing/rules/recovery.js';
 

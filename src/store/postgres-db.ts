@@ -1,12 +1,14 @@
 /**
- * The PostgreSQL connection as the subject modules use it: a `pg` Pool, migrations under an advisory lock, one
- * transaction (retried after a serialization failure or deadlock) or one autocommit statement at a time, and
+ * The PostgreSQL connection as the subjects use it (the SqlDb and Dialect of sql.ts): a `pg` Pool, migrations
+ * under an advisory lock, the subjects' work driven one awaited statement at a time inside one transaction on one
+ * pooled connection (retried whole after a serialization failure or deadlock) or one autocommit statement, and
  * connection errors given a SQLSTATE that isStorageUnavailable() recognises.
  */
 import pg from 'pg';
 import type { CustomTypesConfig, PoolClient, PoolConfig } from 'pg';
 import { assetPath } from '../assets.js';
 import { readMigrations } from './migrate.js';
+import { driveAsync, type Dialect, type SerialLock, type SqlDb, type Statement, type Work } from './sql.js';
 
 const MIGRATIONS_DIR = assetPath('migrations/postgres');
 /** pg_advisory_lock key held while migrations run, so instances starting together apply each migration once. */
@@ -27,10 +29,6 @@ const TYPES: CustomTypesConfig = {
   }) as CustomTypesConfig['getTypeParser'],
 };
 
-
-/** Thrown inside a transaction to roll it back when a charge can no longer be settled. */
-export class NotSettled extends Error {}
-
 const sqlState = (err: unknown): string | undefined => {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
@@ -40,9 +38,6 @@ const isRetryable = (err: unknown): boolean => {
   const code = sqlState(err);
   return code === '40001' || code === '40P01';
 };
-
-/** The SQLSTATE of a violated UNIQUE constraint. */
-export const isUniqueViolation = (err: unknown): boolean => sqlState(err) === '23505';
 
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
 const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i;
@@ -64,23 +59,38 @@ export function mapPostgresError(err: unknown): unknown {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const backoff = (attempt: number) => sleep(Math.random() * 10 * 2 ** attempt);
 
-/** One transaction's queries. */
-export class Tx {
-  constructor(private readonly client: PoolClient) {}
-
-  async rows<R>(sql: string, params: unknown[] = []): Promise<R[]> {
-    return (await this.client.query(sql, params)).rows as R[];
-  }
-
-  async one<R>(sql: string, params: unknown[] = []): Promise<R | undefined> {
-    return (await this.rows<R>(sql, params))[0];
-  }
-
-  /** Number of rows the statement changed. */
-  async run(sql: string, params: unknown[] = []): Promise<number> {
-    return (await this.client.query(sql, params)).rowCount ?? 0;
+/** Runs `op` again from the start after a serialization failure or a deadlock; connection errors get their SQLSTATE. */
+async function retrying<T>(op: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await op();
+    } catch (err) {
+      if (isRetryable(err) && attempt < MAX_ATTEMPTS) {
+        await backoff(attempt);
+        continue;
+      }
+      throw mapPostgresError(err);
+    }
   }
 }
+
+/** Transaction-scoped advisory lock keys (pg_advisory_xact_lock). */
+const CONSOLE_KEYS_LOCK = 72_650_002;
+
+export const POSTGRES_DIALECT: Dialect = {
+  kind: 'postgres',
+  forUpdate: (of) => (of ? ` FOR UPDATE OF ${of}` : ' FOR UPDATE'),
+  skipLocked: ' FOR UPDATE SKIP LOCKED',
+  serialize: (lock: SerialLock): Statement => (lock.kind === 'console-keys'
+    ? { sql: 'SELECT pg_advisory_xact_lock($1)', params: [CONSOLE_KEYS_LOCK], want: 'count' }
+    : { sql: `SELECT pg_advisory_xact_lock(hashtext('purchase:' || lower($1)))`, params: [lock.email], want: 'count' }),
+  emailEquals: (param) => `lower(email) = lower(${param})`,
+};
+
+const exec = async (client: PoolClient, { sql, params, want }: Statement): Promise<unknown> => {
+  const result = await client.query(sql, params as unknown[]);
+  return want === 'rows' ? result.rows : result.rowCount ?? 0;
+};
 
 export interface PostgresStoreOptions {
   /** Largest number of connections this instance opens (default 10). */
@@ -97,6 +107,10 @@ export interface PostgresStoreOptions {
 }
 
 export function createPostgresPool(url: string, options: PostgresStoreOptions = {}): pg.Pool {
+  // a session setting rather than a startup parameter, which poolers such as PgBouncer refuse; set before the pool
+  // hands the new connection out (a 'connect' listener would race the first query on it), and a connection that
+  // cannot take it is closed and its caller answered with the error
+  const lockTimeoutMs = Math.max(0, Math.floor(options.lockTimeoutMs ?? 5_000));
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -105,11 +119,8 @@ export function createPostgresPool(url: string, options: PostgresStoreOptions = 
     application_name: 'route-optimization-service',
     ...options.pool,
     types: TYPES,
+    onConnect: async (client) => { await client.query(`SET lock_timeout = ${lockTimeoutMs}`); },
   });
-  // a session setting rather than a startup parameter, which poolers such as PgBouncer refuse;
-  // node-postgres runs it before any query of the new connection
-  const lockTimeoutMs = Math.max(0, Math.floor(options.lockTimeoutMs ?? 5_000));
-  pool.on('connect', (client) => { client.query(`SET lock_timeout = ${lockTimeoutMs}`).catch(() => {}); });
   // an idle connection that breaks (server restart) must not crash the process: the next query reports it
   pool.on('error', () => {});
   return pool;
@@ -152,55 +163,58 @@ export async function applyPostgresMigrations(pool: pg.Pool): Promise<number[]> 
   return done;
 }
 
-export class PgDb {
+export class PgDb implements SqlDb {
+  readonly dialect = POSTGRES_DIALECT;
+
   constructor(readonly pool: pg.Pool) {}
 
-  /** Runs `fn` in one transaction; retries it from the start after a serialization failure or a deadlock. */
-  async tx<T>(fn: (t: Tx) => Promise<T>, mode: 'read write' | 'snapshot' = 'read write'): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      let client: PoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (err) {
-        throw mapPostgresError(err);
-      }
+  /** Runs the work in one transaction; retries it from the start after a serialization failure or a deadlock. */
+  write<T>(work: () => Work<T>): Promise<T> {
+    return this.transaction(work, 'BEGIN');
+  }
+
+  /** One snapshot for every statement of the work. */
+  read<T>(work: () => Work<T>): Promise<T> {
+    return this.transaction(work, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  }
+
+  private transaction<T>(work: () => Work<T>, begin: string): Promise<T> {
+    return retrying(async () => {
+      const client = await this.pool.connect();
       let broken = false;
       // a connection lost mid-transaction is also emitted as 'error' on the checked-out client: without a
-      // listener that would crash the process (the query in flight rejects with the same error, handled below)
+      // listener that would crash the process (the query in flight rejects with the same error)
       const onError = (): void => { broken = true; };
       client.on('error', onError);
       try {
-        await client.query(mode === 'snapshot' ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
-        const result = await fn(new Tx(client));
+        await client.query(begin);
+        const result = await driveAsync(work(), (s) => exec(client, s));
         await client.query('COMMIT');
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => { broken = true; });
-        if (isRetryable(err) && attempt < MAX_ATTEMPTS) {
-          await backoff(attempt);
-          continue;
-        }
-        throw mapPostgresError(err);
+        throw err;
       } finally {
         client.off('error', onError);
         client.release(broken);
       }
-    }
+    });
+  }
+
+  async rows<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return (await this.query(sql, params)).rows as R[];
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return (await this.query(sql, params)).rowCount ?? 0;
+  }
+
+  isUniqueViolation(err: unknown): boolean {
+    return sqlState(err) === '23505';
   }
 
   /** One statement on its own (autocommit), retried after a deadlock. */
-  async q<R>(sql: string, params: unknown[] = []): Promise<{ rows: R[]; rowCount: number }> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const result = await this.pool.query(sql, params);
-        return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
-      } catch (err) {
-        if (isRetryable(err) && attempt < MAX_ATTEMPTS) {
-          await backoff(attempt);
-          continue;
-        }
-        throw mapPostgresError(err);
-      }
-    }
+  private query(sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
+    return retrying(() => this.pool.query(sql, params as unknown[]));
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The networked store: PostgreSQL through a `pg` Pool, composed of the subjects, each in its folder beside its
- * SQLite twin. It keeps each guarantee of the SQLite store across several service instances sharing one database:
- * - a balance changes under its key's row lock (SELECT … FOR UPDATE), decided by src/billing/rules, with its
+ * The networked store: PostgreSQL through a `pg` Pool (postgres-db.ts), running the subjects written once for
+ * both databases (subjects.ts). It keeps each guarantee of the SQLite store across several service instances
+ * sharing one database:
+ * - a balance changes under its key's row lock (the dialect's FOR UPDATE), decided by src/billing/rules, with its
  *   ledger row in the same transaction;
  * - a refund is a ledger row UNIQUE on refund_of (INSERT … ON CONFLICT DO NOTHING);
  * - per-key work that reads then writes (sandbox caps, key replacement) locks the key row first; the console
@@ -12,21 +13,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { postgresGeocodeCache } from './geocode-cache/postgres.js';
-import { postgresIdempotency } from './idempotency/postgres.js';
-import { postgresKeys } from './keys/postgres.js';
-import { postgresLeases } from './leases/postgres.js';
-import { postgresLedger } from './ledger/postgres.js';
-import { postgresOutbox } from './outbox/postgres.js';
-import { postgresPayments } from './payments/postgres.js';
 import { applyPostgresMigrations, createPostgresPool, mapPostgresError, PgDb, type PostgresStoreOptions } from './postgres-db.js';
-import { postgresSandbox } from './sandbox/postgres.js';
+import { WRITE_PROBE_BYTES, WRITE_PROBE_SQL } from './sql.js';
+import { subjectStores, type Subjects } from './subjects.js';
 import type { Store } from './types.js';
 
 export { applyPostgresMigrations, createPostgresPool, mapPostgresError, type PostgresStoreOptions };
 
 // the subjects' methods are assigned in the constructor: the class carries their types through this interface
-export interface PostgresStore extends Omit<Store, 'kind' | 'close' | 'backup' | 'ping' | 'probeWrite'> {}
+export interface PostgresStore extends Subjects {}
 
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
@@ -36,8 +31,7 @@ export class PostgresStore implements Store {
   private constructor(readonly pool: pg.Pool) {
     const db = new PgDb(pool);
     this.db = db;
-    Object.assign(this, postgresKeys(db), postgresLedger(db), postgresSandbox(db), postgresIdempotency(db), postgresLeases(db),
-      postgresPayments(db), postgresOutbox(db), postgresGeocodeCache(db));
+    Object.assign(this, subjectStores(db));
   }
 
   /** Connects, applies pending migrations (several instances may do this at once), and returns the store. */
@@ -64,11 +58,10 @@ export class PostgresStore implements Store {
   }
 
   async ping(): Promise<void> {
-    await this.db.q('SELECT 1');
+    await this.db.rows('SELECT 1');
   }
 
   async probeWrite(now: Date): Promise<void> {
-    await this.db.q(`INSERT INTO write_probe (id, at, payload) VALUES (1, $1, $2)
-      ON CONFLICT (id) DO UPDATE SET at = excluded.at, payload = excluded.payload`, [now.toISOString(), randomBytes(32 * 1024)]);
+    await this.db.run(WRITE_PROBE_SQL, [now.toISOString(), randomBytes(WRITE_PROBE_BYTES)]);
   }
 }

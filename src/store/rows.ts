@@ -38,9 +38,9 @@ export const toPayment = (p: PaymentRow): PaymentRecord => ({
 });
 
 /** The payment of one session and the sent time of its e-mail (written in the same transaction, so with the same created_at). */
-export const PAYMENT_BY_SESSION_SQL = (placeholder: string): string => `SELECT p.*, k.last4,
+export const PAYMENT_BY_SESSION_SQL = `SELECT p.*, k.last4,
   (SELECT o.sent_at FROM outbox o WHERE o.key_id = p.key_id AND o.kind IN ('new_key', 'top_up') AND o.created_at = p.created_at ORDER BY o.id LIMIT 1) AS mail_sent_at
-  FROM payments p JOIN api_keys k ON k.id = p.key_id WHERE p.stripe_session_id = ${placeholder}`;
+  FROM payments p JOIN api_keys k ON k.id = p.key_id WHERE p.stripe_session_id = $1`;
 
 export const toPaymentStatus = (p: PaymentRow & { mail_sent_at: string | null }): PaymentStatus => ({ ...toPayment(p), mailSentAt: p.mail_sent_at });
 

@@ -1,9 +1,10 @@
 /**
- * One SQLite connection as the subject modules use it: prepared statements cached by their text, and every
- * statement or transaction run through `attempt`, which waits for another connection's lock without blocking
- * the event loop.
+ * One SQLite connection as the subjects use it (the SqlDb of sql.ts): prepared statements cached by their text,
+ * the subjects' work driven synchronously inside one transaction, and every statement or transaction run through
+ * `attempt`, which waits for another connection's lock without blocking the event loop.
  */
 import type Database from 'better-sqlite3';
+import { drive, type Dialect, type SqlDb, type Statement, type Work } from './sql.js';
 
 /**
  * SQLite's own busy handler sleeps on the thread that runs the statement, here the event loop's: it is off
@@ -22,38 +23,44 @@ const isBusy = (err: unknown): boolean => {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The SQLite error code of a violated UNIQUE constraint. */
-export const isUniqueViolation = (err: unknown): boolean =>
+const isUniqueViolation = (err: unknown): boolean =>
   typeof err === 'object' && err !== null && (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
-export class SqliteDb {
-  private readonly statements = new Map<string, Database.Statement>();
+export const SQLITE_DIALECT: Dialect = {
+  kind: 'sqlite',
+  forUpdate: () => '',
+  skipLocked: '',
+  serialize: () => null,
+  emailEquals: (param) => `email = ${param} COLLATE NOCASE`,
+};
+
+/** A statement prepared once per connection, and the order in which its `$n` parameters stand as SQLite's `?`. */
+interface Prepared {
+  statement: Database.Statement;
+  order: number[];
+}
+
+/** better-sqlite3 binds no booleans: SQLite stores them as 0 and 1. */
+const bindable = (value: unknown): unknown => (typeof value === 'boolean' ? Number(value) : value);
+
+export class SqliteDb implements SqlDb {
+  readonly dialect = SQLITE_DIALECT;
+  private readonly statements = new Map<string, Prepared>();
 
   constructor(readonly db: Database.Database, readonly busyTimeoutMs: number) {}
 
-  /** The prepared statement of `sql`, prepared once per connection. */
-  stmt(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
+  /** Runs one statement now, on this connection. */
+  exec({ sql, params, want }: Statement): unknown {
+    let prepared = this.statements.get(sql);
+    if (!prepared) {
+      const order: number[] = [];
+      const text = sql.replace(/\$(\d+)/g, (_, n: string) => { order.push(Number(n) - 1); return '?'; });
+      prepared = { statement: this.db.prepare(text), order };
+      this.statements.set(sql, prepared);
     }
-    return statement;
-  }
-
-  /** All rows of a query. */
-  all<R>(sql: string, ...params: unknown[]): R[] {
-    return this.stmt(sql).all(...params) as R[];
-  }
-
-  /** The first row of a query, if any. */
-  get<R>(sql: string, ...params: unknown[]): R | undefined {
-    return this.stmt(sql).get(...params) as R | undefined;
-  }
-
-  /** Runs a write; returns the rows changed and the last inserted id. */
-  run(sql: string, ...params: unknown[]): { changes: number; id: number } {
-    const result = this.stmt(sql).run(...params);
-    return { changes: result.changes, id: Number(result.lastInsertRowid) };
+    const values = prepared.order.map((i) => bindable(params[i]));
+    if (want === 'count') return prepared.statement.run(...values).changes;
+    return prepared.statement.reader ? prepared.statement.all(...values) : (prepared.statement.run(...values), []);
   }
 
   /**
@@ -73,13 +80,28 @@ export class SqliteDb {
     }
   }
 
-  /** A write transaction (BEGIN IMMEDIATE: it holds the write lock from its first read, so it reads what it writes over). */
-  write<T>(fn: () => T): Promise<T> {
-    return this.attempt(() => this.db.transaction(fn).immediate());
+  /**
+   * A write transaction (BEGIN IMMEDIATE: it holds the write lock from its first read, so it reads what it writes
+   * over). The work runs synchronously: no other statement of this process can slip into the transaction.
+   */
+  write<T>(work: () => Work<T>): Promise<T> {
+    return this.attempt(() => this.db.transaction(() => drive(work(), (s) => this.exec(s))).immediate());
   }
 
   /** A read transaction: one consistent view for every query in it. */
-  read<T>(fn: () => T): Promise<T> {
-    return this.attempt(() => this.db.transaction(fn)());
+  read<T>(work: () => Work<T>): Promise<T> {
+    return this.attempt(() => this.db.transaction(() => drive(work(), (s) => this.exec(s)))());
+  }
+
+  rows<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return this.attempt(() => this.exec({ sql, params, want: 'rows' }) as R[]);
+  }
+
+  run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return this.attempt(() => this.exec({ sql, params, want: 'count' }) as number);
+  }
+
+  isUniqueViolation(err: unknown): boolean {
+    return isUniqueViolation(err);
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The embedded store: SQLite in WAL mode through better-sqlite3. It opens and migrates the file and composes the
- * subjects, each in its folder beside its PostgreSQL twin (keys/, ledger/, sandbox/, idempotency/, leases/,
- * payments/, outbox/, geocode-cache/); this module keeps what concerns the database as a whole.
+ * The embedded store: SQLite in WAL mode through better-sqlite3. It opens and migrates the file and runs the
+ * subjects (subjects.ts, written once for both databases) on its connection (sqlite-db.ts); this module keeps
+ * what concerns the database as a whole.
  */
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
@@ -9,16 +9,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assetPath, sqliteNativeBinding } from '../assets.js';
 import { ensurePrivateFile, tightenIfExists } from '../private-files.js';
-import { sqliteGeocodeCache } from './geocode-cache/sqlite.js';
-import { sqliteIdempotency } from './idempotency/sqlite.js';
-import { sqliteKeys } from './keys/sqlite.js';
-import { sqliteLeases } from './leases/sqlite.js';
-import { sqliteLedger } from './ledger/sqlite.js';
 import { readMigrations } from './migrate.js';
-import { sqliteOutbox } from './outbox/sqlite.js';
-import { sqlitePayments } from './payments/sqlite.js';
-import { sqliteSandbox } from './sandbox/sqlite.js';
 import { SQLITE_SYNC_BUSY_WAIT_MS, SqliteDb } from './sqlite-db.js';
+import { subjectStores, type Subjects } from './subjects.js';
+import { WRITE_PROBE_BYTES, WRITE_PROBE_SQL } from './sql.js';
 import type { Store } from './types.js';
 
 export { SQLITE_SYNC_BUSY_WAIT_MS };
@@ -26,8 +20,6 @@ export { SQLITE_SYNC_BUSY_WAIT_MS };
 const MIGRATIONS_DIR = assetPath('migrations/sqlite');
 /** The readiness write probe gives up on a lock sooner than a call does. */
 const PROBE_BUDGET_MS = 1_000;
-/** Bytes the write probe writes: more pages than one paid call writes, so a probe that passes means a call can. */
-export const WRITE_PROBE_BYTES = 32 * 1024;
 
 export interface SqliteStoreOptions {
   /**
@@ -55,7 +47,7 @@ export function applySqliteMigrations(db: Database.Database): number[] {
 }
 
 // the subjects' methods are assigned in the constructor: the class carries their types through this interface
-export interface SqliteStore extends Omit<Store, 'kind' | 'close' | 'backup' | 'ping' | 'probeWrite'> {}
+export interface SqliteStore extends Subjects {}
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
@@ -81,8 +73,7 @@ export class SqliteStore implements Store {
     this.db.pragma(`busy_timeout = ${Math.min(SQLITE_SYNC_BUSY_WAIT_MS, busyTimeoutMs)}`);
     const d = new SqliteDb(this.db, busyTimeoutMs);
     this.conn = d;
-    Object.assign(this, sqliteKeys(d), sqliteLedger(d), sqliteSandbox(d), sqliteIdempotency(d), sqliteLeases(d),
-      sqlitePayments(d), sqliteOutbox(d), sqliteGeocodeCache(d));
+    Object.assign(this, subjectStores(d));
   }
 
   async close(): Promise<void> {
@@ -97,12 +88,11 @@ export class SqliteStore implements Store {
   }
 
   async probeWrite(now: Date): Promise<void> {
-    await this.conn.attempt(() => this.conn.run(`INSERT INTO write_probe (id, at, payload) VALUES (1, @at, @payload)
-      ON CONFLICT (id) DO UPDATE SET at = excluded.at, payload = excluded.payload`, { at: now.toISOString(), payload: randomBytes(WRITE_PROBE_BYTES) }),
-    Math.min(PROBE_BUDGET_MS, this.conn.busyTimeoutMs));
+    await this.conn.attempt(() => this.conn.exec({ sql: WRITE_PROBE_SQL, params: [now.toISOString(), randomBytes(WRITE_PROBE_BYTES)], want: 'count' }),
+      Math.min(PROBE_BUDGET_MS, this.conn.busyTimeoutMs));
   }
 
   async ping(): Promise<void> {
-    await this.conn.attempt(() => this.conn.get('SELECT 1'));
+    await this.conn.rows('SELECT 1');
   }
 }

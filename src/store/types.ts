@@ -1,11 +1,13 @@
 /**
  * The persistence contract, one interface per subject (keys, ledger, sandbox quotas, Idempotency-Key claims,
- * leases, checkout payments, outbox, geocode cache), each implemented for SQLite and PostgreSQL side by side in
- * its folder. Every method is async so a networked store (PostgreSQL) can implement the same interface as the
- * embedded SQLite one. Every balance change happens together with its ledger row, atomically. The rules (when a
- * debit is allowed, what a refund gives back, how quotas count, what recovery gives back) are pure functions in
- * src/billing/rules/: a store reads, asks them, and executes their answer.
+ * leases, checkout payments, outbox, geocode cache) and the settling of a call's charges across them, each
+ * written once in its folder's store.ts over the SqlDb seam of sql.ts, which SQLite and PostgreSQL implement.
+ * Every method is async so a networked store (PostgreSQL) can implement the same interface as the embedded SQLite
+ * one. Every balance change happens together with its ledger row, atomically. The rules (when a debit is allowed,
+ * what a refund gives back, how quotas count, what recovery gives back) are pure functions in src/billing/rules/:
+ * a store reads, asks them, and executes their answer.
  */
+import type { ChargeStore } from './charges/types.js';
 import type { GeocodeCacheStore } from './geocode-cache/types.js';
 import type { IdempotencyStore } from './idempotency/types.js';
 import type { KeyStore } from './keys/types.js';
@@ -15,6 +17,7 @@ import type { OutboxStore } from './outbox/types.js';
 import type { PaymentStore } from './payments/types.js';
 import type { SandboxStore } from './sandbox/types.js';
 
+export type * from './charges/types.js';
 export type * from './geocode-cache/types.js';
 export type * from './idempotency/types.js';
 export type * from './keys/types.js';
@@ -39,6 +42,6 @@ export interface DatabaseStore {
   probeWrite(now: Date): Promise<void>;
 }
 
-export interface Store extends DatabaseStore, KeyStore, LedgerStore, SandboxStore, IdempotencyStore, LeaseStore, PaymentStore, OutboxStore, GeocodeCacheStore {}
+export interface Store extends DatabaseStore, KeyStore, LedgerStore, ChargeStore, SandboxStore, IdempotencyStore, LeaseStore, PaymentStore, OutboxStore, GeocodeCacheStore {}
 
 export { isStorageUnavailable } from '../storage-errors.js';

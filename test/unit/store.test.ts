@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/sqlite.js';
+import { SqliteDb } from '../../src/store/sqlite-db.js';
+import { one, run, type Work } from '../../src/store/sql.js';
 import { tempDir } from '../helpers/server.js';
 
 const now = new Date('2026-06-01T08:00:00Z');
@@ -73,4 +75,32 @@ test('the balance cannot go negative even by a direct update (CHECK constraint)'
   const key = await liveKey(store, 1);
   assert.throws(() => store.db.prepare('UPDATE api_keys SET balance = -1 WHERE id = ?').run(key.id), /CHECK constraint/);
   await store.close();
+});
+
+test('the dialect seam: $n parameters bound in any order and repeated on SQLite; a failed statement is handed to the work and rolls its transaction back', async () => {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER NOT NULL, b TEXT NOT NULL, flag INTEGER NOT NULL)');
+  const sqlite = new SqliteDb(db, 1_000);
+  assert.equal(await sqlite.run('INSERT INTO t (b, a, flag) VALUES ($2, $1, $3)', [7, 'seven', true]), 1);
+  assert.deepEqual(await sqlite.rows('SELECT a, b, flag FROM t WHERE a = $1 OR a = $1 + 0 AND b = $2', [7, 'seven']), [{ a: 7, b: 'seven', flag: 1 }]);
+
+  const seen: string[] = [];
+  const outcome = await sqlite.write(function* (): Work<string> {
+    yield* run('UPDATE t SET a = $1', [8]);
+    try {
+      yield* run('INSERT INTO t (a, b, flag) VALUES (NULL, $1, 0)', ['no a']);
+    } catch (err) {
+      seen.push((err as { code?: string }).code ?? 'no code');
+    }
+    return (yield* one<{ a: number }>('SELECT a FROM t'))!.a === 8 ? 'caught inside' : 'lost';
+  });
+  assert.equal(outcome, 'caught inside');
+  assert.deepEqual(seen, ['SQLITE_CONSTRAINT_NOTNULL']);
+
+  await assert.rejects(sqlite.write(function* (): Work<void> {
+    yield* run('UPDATE t SET a = $1', [9]);
+    yield* run('INSERT INTO t (a, b, flag) VALUES (NULL, $1, 0)', ['no a']);
+  }), { code: 'SQLITE_CONSTRAINT_NOTNULL' });
+  assert.deepEqual(await sqlite.rows('SELECT a FROM t'), [{ a: 8 }], 'the failed transaction changed nothing');
+  db.close();
 });

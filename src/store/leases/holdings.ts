@@ -1,6 +1,5 @@
-/** Queries both stores share for the leases subject, and the mapping of what they read. */
+/** The leases subject's reads (what each instance holds, the balances beside their ledger, the open leases) and their mapping. */
 import { integrityOk, leaseIsReported, ledgerDisagrees } from '../../billing/rules/recovery.js';
-import { OWNER_LEASE_COLUMNS, joinOwnerLease, type OwnerLeaseColumns } from '../owner-lease.js';
 import { toLeaseStatus, type LeaseRow } from '../rows.js';
 import type { IntegrityReport, LeaseHolder } from './types.js';
 
@@ -11,13 +10,6 @@ export const LEASES_WITH_HOLDINGS_SQL = `SELECT x.*,
     (SELECT COUNT(*) FROM sandbox_calls s WHERE s.state = 'reserved' AND s.owner = x.instance_id) AS sandbox_reservations,
     (SELECT COUNT(*) FROM idempotency_keys i WHERE i.state = 'pending' AND i.owner = x.instance_id) AS idempotency_claims
   FROM instance_leases x ORDER BY x.started_at_ms, x.instance_id`;
-
-/** Sandbox reservations and Idempotency-Key claims still pending, with their owner's lease. */
-export const RESERVED_SQL = `SELECT s.id, s.owner, s.expires_at_ms, ${OWNER_LEASE_COLUMNS} FROM sandbox_calls s ${joinOwnerLease('s')} WHERE s.state = 'reserved'`;
-export const CLAIMS_SQL = `SELECT k.key_id, k.idempotency_key, k.owner, k.expires_at_ms, ${OWNER_LEASE_COLUMNS}
-  FROM idempotency_keys k ${joinOwnerLease('k')} WHERE k.state = 'pending'`;
-export type Reservation = OwnerLeaseColumns & { id: number };
-export type Claim = OwnerLeaseColumns & { key_id: number; idempotency_key: string };
 
 /** Each key's balance beside the sum of its ledger. */
 export const BALANCES_AND_LEDGER_SUMS_SQL = `SELECT k.id AS "keyId", k.balance AS balance, COALESCE(SUM(l.delta), 0) AS "ledgerSum"

@@ -1,4 +1,4 @@
-/** The ledger subject: balances, debits, refunds and the settling of a call's charges. Every balance change has its ledger row. */
+/** The ledger subject: balances, debits and refunds. Every balance change has its ledger row. */
 export type LedgerReason = 'purchase' | 'debit' | 'refund' | 'admin_credit';
 
 export type DebitOutcome =
@@ -30,12 +30,6 @@ export interface PendingMark {
   owner: string;
 }
 
-export interface SettleCharge {
-  debitId?: number;
-  sandboxReservationId?: number;
-  idempotency?: { keyId: number; idempotencyKey: string; status: number; body: string };
-}
-
 export interface LedgerStore {
   /** Adds stops to a live key with a ledger row; returns the new balance. */
   credit(keyId: number, stops: number, reason: 'purchase' | 'admin_credit', requestId: string | null, now: Date): Promise<number>;
@@ -47,11 +41,5 @@ export interface LedgerStore {
   debit(keyId: number, stops: number, requestId: string, now: Date, pending: PendingMark, clientRequestId?: string | null): Promise<DebitOutcome>;
   /** Gives a debit back, at most once per debit (and clears its pending mark). */
   refund(debitId: number, now: Date): Promise<RefundOutcome>;
-  /**
-   * Makes a call's charge final, together with its Idempotency-Key response if
-   * any, in one transaction: all of it or nothing. False when the charge is no
-   * longer pending (the recovery sweep gave it back): the call must then fail.
-   */
-  settleCharge(charge: SettleCharge): Promise<boolean>;
   ledger(keyId: number): Promise<LedgerEntry[]>;
 }

@@ -1,0 +1,15 @@
+/** The settling of a paid call's charges: what several subjects hold for one call, made final together. */
+export interface SettleCharge {
+  debitId?: number;
+  sandboxReservationId?: number;
+  idempotency?: { keyId: number; idempotencyKey: string; status: number; body: string };
+}
+
+export interface ChargeStore {
+  /**
+   * Makes a call's charge final, together with its Idempotency-Key response if
+   * any, in one transaction: all of it or nothing. False when the charge is no
+   * longer pending (the recovery sweep gave it back): the call must then fail.
+   */
+  settleCharge(charge: SettleCharge): Promise<boolean>;
+}
