@@ -4,6 +4,7 @@
  * them; the steps it shares with plans (and their error codes) are in ../route-steps.ts.
  */
 import { buildSchedule, resolveDeparture, solverDeadlineOffsetS } from '../../schedule/index.js';
+import { routeTimes, timesForOrder } from '../../solver/evaluate.js';
 import type { SolveProblem, SolveResult } from '../../solver/types.js';
 import { RouteSteps, wholeSecondsRowMajor, type RouteStepsDeps } from '../route-steps.js';
 import { inputOrderAtSamePlace } from './colocated.js';
@@ -46,11 +47,10 @@ export class OptimizePipeline implements RouteOptimizer {
     };
     const solution = await this.steps.solve(() => this.deps.solver.solve(problem, { timeLimitMs: this.deps.solverTimeLimitMs, signal: context.signal }), 'route', context);
 
-    const stops = request.stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline }));
-    const scheduleOf = (order: readonly number[]) => buildSchedule({ departure, order, stops, durationsS: matrix.durationsS, distancesM: matrix.distancesM, hasEnd });
+    const stops = request.stops.map((s) => ({ id: s.id, deadline: s.deadline }));
     const hasDeadlines = request.stops.some((s) => s.deadline !== undefined);
-    const order = inputOrderAtSamePlace(solution.order, points.slice(1, request.stops.length + 1), hasDeadlines ? (o) => scheduleOf(o).totalLatenessS : () => 0);
-    const schedule = scheduleOf(order);
+    const order = inputOrderAtSamePlace(solution.order, points.slice(1, request.stops.length + 1), hasDeadlines ? (o) => routeTimes(problem, o).latenessS : () => 0);
+    const schedule = buildSchedule({ departure, order, stops, times: timesForOrder(problem, solution, order), distancesM: matrix.distancesM, hasEnd });
     const warnings = geocodingWarnings(locations);
     return {
       order: order.map((i) => request.stops[i].id),

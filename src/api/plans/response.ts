@@ -7,10 +7,10 @@
 import type { DateTime } from 'luxon';
 import type { TravelMatrix } from '../../geo/index.js';
 import { buildSchedule, secondsToMin1, type ScheduleResult } from '../../schedule/index.js';
-import type { FleetResult, UnassignedReason } from '../../solver/fleet-types.js';
+import type { FleetResult, FleetRoute, UnassignedReason } from '../../solver/fleet-types.js';
 import type { ResolvedLocation } from '../optimize/geocoding-report.js';
 import { geocodingWarnings } from '../optimize/geocoding-report.js';
-import { capacityDimensions, vehicleWindow, type PlanLayout } from './problem.js';
+import { capacityDimensions, type PlanLayout } from './problem.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanResult, PlanRoute, UnassignedStop } from './types.js';
 
@@ -29,7 +29,7 @@ export interface PlanAnswerInput {
 
 export function planAnswer(input: PlanAnswerInput): PlanResult {
   const { request, solution } = input;
-  const built = solution.routes.map((route) => routeOf(input, route.vehicle, route.jobs));
+  const built = solution.routes.map((route) => routeOf(input, route));
   const unassigned = [...solution.unassigned].sort((a, b) => a.job - b.job)
     .map(({ job, reason }): UnassignedStop => ({ id: request.stops[job]!.id, reason, message: unassignedMessage(request.stops[job]!.id, reason) }));
   const warnings = geocodingWarnings(input.locations);
@@ -50,21 +50,19 @@ export function planAnswer(input: PlanAnswerInput): PlanResult {
 }
 
 /** One vehicle's route through `jobs` (stop indices in visiting order). */
-function routeOf(input: PlanAnswerInput, vehicle: number, jobs: readonly number[]): { route: PlanRoute; schedule: ScheduleResult } {
-  const { request, layout, locations, pointOf, travel } = input;
-  const size = input.distancesM.length;
+function routeOf(input: PlanAnswerInput, { vehicle, jobs, times }: FleetRoute): { route: PlanRoute; schedule: ScheduleResult } {
+  const { request, layout, locations, pointOf } = input;
   const v = request.vehicles[vehicle]!;
   const end = layout.vehicleEnd[vehicle];
   // the schedule module's matrix layout: [start, stops in visiting order, end?]
   const nodes = [pointOf[layout.vehicleStart[vehicle]!]!, ...jobs.map((j) => pointOf[layout.stop[j]!]!), ...(end !== undefined ? [pointOf[end]!] : [])];
   const sub = (cell: (from: number, to: number) => number) => nodes.map((from) => nodes.map((to) => cell(from, to)));
-  const departure = input.departure.plus({ seconds: vehicleWindow(v, input.departure).startS });
   const stops = jobs.map((j) => request.stops[j]!);
   const schedule = buildSchedule({
-    departure,
+    departure: input.departure,
     order: jobs.map((_, position) => position),
-    stops: stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline, notBefore: s.notBefore })),
-    durationsS: sub((from, to) => travel[from * size + to]!),
+    stops: stops.map((s) => ({ id: s.id, deadline: s.deadline })),
+    times: times!,
     distancesM: sub((from, to) => input.distancesM[from]![to]!),
     hasEnd: end !== undefined,
   });
