@@ -270,7 +270,7 @@ describe('fleet solver (WASM)', () => {
     }
   });
 
-  it('an ABI 3 module built before stallIterations still plans, and runs to its budget', (t) => {
+  it('an ABI 3 module built before stallIterations still plans (without times), and runs to its budget; the pool refuses it', (t) => {
     let bytes: Buffer;
     try {
       bytes = execFileSync('git', ['show', '12fcdfc:data/solver/solver.wasm'], { cwd: ROOT, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -284,6 +284,10 @@ describe('fleet solver (WASM)', () => {
       writeFileSync(file, bytes);
       const old = loadSolver(file);
       assert.equal(old.abiVersion, 3);
+      // the service's pool needs ABI 4 (the schedules); benches still load it in-thread
+      assert.throws(() => new SolverPool({ wasmPath: file }), (e: unknown) => e instanceof SolverError && e.code === 'load_failed' && /ABI 4/.test(e.message));
+      assert.throws(() => old.evaluate({ durations: new Int32Array([0, 5, 5, 0]), size: 2, serviceS: new Int32Array(1), deadlineS: new Int32Array([NO_DEADLINE]), hasEnd: false }, [0]),
+        (e: unknown) => e instanceof SolverError && e.code === 'unsupported');
       const p = randomFleet(2, 30, 3);
       const r = old.solveFleet(p, { seed: 1, maxIterations: 300, stallIterations: 10 });
       assert.equal(r.iterations, 300);
