@@ -19,6 +19,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { HaversineProvider } from '../src/geo/routing/haversine.js';
+import { NO_DEADLINE } from '../src/solver/abi-constants.generated.js';
 import { DEFAULT_WASM_PATH, loadSolver } from '../src/solver/load.js';
 import type { SolveProblem } from '../src/solver/types.js';
 import { parisStops } from './lib/paris-stops.js';
@@ -69,7 +70,7 @@ async function problemFor(n: number, genSeed: number): Promise<SolveProblem> {
   const size = points.length;
   const durations = new Int32Array(size * size);
   for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) durations[i * size + j] = Math.round(m.durationsS[i][j]);
-  return { durations, size, hasEnd: false, serviceS: new Int32Array(n), deadlineS: new Int32Array(n).fill(-1) };
+  return { durations, size, hasEnd: false, serviceS: new Int32Array(n), deadlineS: new Int32Array(n).fill(NO_DEADLINE) };
 }
 
 const solvers = builds.map((b) => loadSolver(b.file));

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Build the Rust solver to WebAssembly and write data/solver/solver.wasm.
+# Build the Rust solver to WebAssembly and write data/solver/solver.wasm, and write the
+# host's ABI constants (src/solver/abi-constants.generated.ts, from solver-rs/src/abi.rs,
+# printed by the crate's native `abi-ts` binary).
 #
-#   bash scripts/build-solver.sh           build and write the committed module
-#   bash scripts/build-solver.sh --check   rebuild in a temp dir; exit 1 if the bytes
-#                                          differ from data/solver/solver.wasm
+#   bash scripts/build-solver.sh           build and write the committed module and constants
+#   bash scripts/build-solver.sh --check   rebuild in a temp dir; exit 1 if the bytes differ
+#                                          from data/solver/solver.wasm or the constants from
+#                                          src/solver/abi-constants.generated.ts
 #
 # The committed module is built with Debian's Rust 1.63 (/usr/bin/rustc, /usr/bin/cargo,
 # libstd-rust-dev-wasm32, lld-14). That toolchain is used whenever it is present, since
@@ -19,12 +22,13 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CRATE="$ROOT/solver-rs"
 OUT="$ROOT/data/solver/solver.wasm"
+CONSTANTS="$ROOT/src/solver/abi-constants.generated.ts"
 TARGET=wasm32-unknown-unknown
 CHECK=0
 for arg in "$@"; do
   case "$arg" in
     --check) CHECK=1 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "build-solver: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
@@ -96,18 +100,31 @@ unset CARGO_BUILD_RUSTFLAGS CARGO_ENCODED_RUSTFLAGS RUSTC_WRAPPER 2>/dev/null ||
 BUILT="$TARGET_DIR/$TARGET/release/route_solver.wasm"
 [ -f "$BUILT" ] || { log "build produced no $BUILT"; exit 1; }
 
+# The constants: the same sources built for the host (its own target dir: no wasm RUSTFLAGS there).
+( cd "$WORK/solver-rs" && RUSTFLAGS= CARGO_TARGET_DIR="$TARGET_DIR/host" "$CARGO_BIN" build --offline --locked --quiet --bin abi-ts >&2 )
+"$TARGET_DIR/host/debug/abi-ts" > "$WORK/abi-constants.generated.ts"
+
 if [ "$CHECK" = 1 ]; then
+  status=0
   if [ ! -f "$OUT" ]; then
-    log "no committed module at ${OUT#$ROOT/}"; exit 1
-  fi
-  if cmp -s "$BUILT" "$OUT"; then
+    log "no committed module at ${OUT#$ROOT/}"; status=1
+  elif cmp -s "$BUILT" "$OUT"; then
     log "OK: ${OUT#$ROOT/} matches a fresh build ($(wc -c < "$OUT") bytes, sha256 $(sha256sum "$OUT" | cut -c1-16))"
-    exit 0
+  else
+    log "MISMATCH: ${OUT#$ROOT/} differs from a fresh build (committed $(sha256sum "$OUT" | cut -c1-16), built $(sha256sum "$BUILT" | cut -c1-16)); run npm run build:solver"
+    status=1
   fi
-  log "MISMATCH: ${OUT#$ROOT/} differs from a fresh build (committed $(sha256sum "$OUT" | cut -c1-16), built $(sha256sum "$BUILT" | cut -c1-16)); run npm run build:solver"
-  exit 1
+  if cmp -s "$WORK/abi-constants.generated.ts" "$CONSTANTS"; then
+    log "OK: ${CONSTANTS#$ROOT/} matches solver-rs/src/abi.rs"
+  else
+    log "MISMATCH: ${CONSTANTS#$ROOT/} is not what solver-rs/src/abi.rs generates; run npm run build:solver"
+    status=1
+  fi
+  exit "$status"
 fi
 
 mkdir -p "$(dirname "$OUT")"
 cp "$BUILT" "$OUT.tmp" && mv "$OUT.tmp" "$OUT"
 log "wrote ${OUT#$ROOT/} ($(wc -c < "$OUT") bytes, sha256 $(sha256sum "$OUT" | cut -c1-16))"
+cp "$WORK/abi-constants.generated.ts" "$CONSTANTS.tmp" && mv "$CONSTANTS.tmp" "$CONSTANTS"
+log "wrote ${CONSTANTS#$ROOT/}"

@@ -3,6 +3,7 @@
  * or after its arrival times (so a zero-lateness route exists). Shared by bench:deadlines and
  * bench:compare's deadline set, so both measure the same instances.
  */
+import { NO_DEADLINE } from '../../src/solver/abi-constants.generated.ts';
 import { rng } from './rng.ts';
 
 export interface PlantedFamily {
@@ -74,7 +75,7 @@ export function plantedInstance(f: PlantedFamily, seed: number) {
       [tour[i], tour[j]] = [tour[j], tour[i]];
     }
   }
-  const deadlineS = new Int32Array(f.n).fill(-1);
+  const deadlineS = new Int32Array(f.n).fill(NO_DEADLINE);
   let t = 0;
   let prev = 0;
   for (const s of tour) {

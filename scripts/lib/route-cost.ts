@@ -4,6 +4,7 @@
  * external solver is scored by the same rule (the contract of solver-rs's
  * Problem::route_cost).
  */
+import { NO_DEADLINE } from '../../src/solver/abi-constants.generated.ts';
 import type { SolveProblem } from '../../src/solver/types.ts';
 
 export interface RouteCost {
@@ -43,7 +44,7 @@ export function orderCost(p: SolveProblem, order: readonly number[]): RouteCost 
   let prev = 0;
   for (const s of order) {
     t += p.durations[prev * m + s + 1];
-    if (p.deadlineS[s] >= 0 && t > p.deadlineS[s]) late += t - p.deadlineS[s];
+    if (p.deadlineS[s] !== NO_DEADLINE && t > p.deadlineS[s]) late += t - p.deadlineS[s];
     t += p.serviceS[s];
     prev = s + 1;
   }

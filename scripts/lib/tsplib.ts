@@ -2,6 +2,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
+import { NO_DEADLINE } from '../../src/solver/abi-constants.generated.ts';
+
 export interface TsplibInstance {
   name: string;
   coords: Array<[number, number]>;
@@ -54,7 +56,7 @@ export function closedTourProblem(inst: TsplibInstance) {
     durations,
     size: m,
     serviceS: new Int32Array(N - 1),
-    deadlineS: new Int32Array(N - 1).fill(-1),
+    deadlineS: new Int32Array(N - 1).fill(NO_DEADLINE),
     hasEnd: true,
   };
 }

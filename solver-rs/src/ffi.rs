@@ -1,17 +1,22 @@
 //! WebAssembly ABI (C calling convention over linear memory; no wasm-bindgen).
-//! The only module with `unsafe`. Mirrored in `src/solver/abi.ts`.
+//! The only module with `unsafe`. Its constants (version, statuses, record
+//! and output layouts, limits) are declared once in `abi.rs`, which the host
+//! reads as the generated `src/solver/abi-constants.generated.ts`.
 //!
-//! ABI_VERSION = 3 (version 2 plus `solve_fleet`; version 2 = version 1 plus
-//! `solve_with_report`). A host checks the version it reads and calls only
-//! what that version has; the single-route exports are unchanged since
-//! version 1.
+//! ABI_VERSION = 4. Version 2 added `solve_with_report`, 3 `solve_fleet`
+//! (whose 17th argument, `stall_iterations`, came later without a bump);
+//! 4 returns the schedules (every stop's arrival, wait, start of service,
+//! departure and lateness in the route outputs, `evaluate_route`), and reads
+//! deadlines as any i32 but `NO_DEADLINE` (a negative deadline was already
+//! past at departure), where 1–3 read -1 as none and rejected the rest below 0.
+//! A host checks the version it reads and calls only what that version has.
 //!
 //! Import:
 //!   env.now_ms() -> f64              monotonic clock in ms (JS: performance.now())
 //!
 //! Exports:
 //!   memory                           linear memory (grows; refresh JS views after calls)
-//!   abi_version() -> u32             = 3
+//!   abi_version() -> u32             = 4
 //!   alloc(size: u32, align: u32) -> u32
 //!                                    allocate `size` bytes (size > 0, align a power of two);
 //!                                    0 on failure
@@ -23,26 +28,21 @@
 //!       durations   i32[size*size], row-major travel seconds over nodes
 //!                   [start, stop 0 .. stop n-1, end?]; n = size - 1 - has_end
 //!       service     i32[n], service seconds per stop (>= 0)
-//!       deadline    i32[n], seconds after departure, -1 = none
+//!       deadline    i32[n], seconds after departure (may be negative), NO_DEADLINE = none;
+//!                   the search counts a negative deadline from 0 (that stop's lateness
+//!                   changes by a constant), the reported times use it as given
 //!       has_end     0 = open route (ends after the last stop's service), 1 = end node is last
 //!       seed        PRNG seed (same input + seed + no time limit => same result)
 //!       time_limit_ms  0 = none; otherwise the search stops after this many ms
 //!       max_iterations 0 = no cap on ILS iterations
 //!       stall_iterations 0 = default (see search::default_stall): stop after this many kicks
 //!                   without a new best route (convergence)
-//!       out         f64[3 + n]: [0] lateness s, [1] duration s, [2] ILS iterations,
-//!                   [3 + k] = 0-based stop index visited k-th
-//!     returns a status:
-//!       0 OK
-//!       1 BAD_SIZE           size < 1 + has_end, or size > 4096
-//!       2 BAD_LENGTH         (reserved: array lengths are implied by size)
-//!       3 NEGATIVE_DURATION  a matrix entry < 0
-//!       4 NEGATIVE_SERVICE   a service time < 0
-//!       5 BAD_DEADLINE       a deadline < -1
-//!       6 BAD_FLAG           has_end not 0 or 1
-//!       7 BAD_TIME_LIMIT     time limit NaN, infinite or negative
-//!       8 NULL_POINTER       a required pointer is 0
-//!       9 MISALIGNED         a pointer is not aligned to its element type
+//!       out         f64[route_out_len(n) = 3 + 6n]: [0] lateness s, [1] duration s,
+//!                   [2] ILS iterations, [3 + k] = 0-based stop index visited k-th,
+//!                   [3 + n + 5k ..] the k-th stop's arrival, wait (0), start of service,
+//!                   departure, lateness (schedule::StopTimes)
+//!     returns a status (abi::STATUSES): 1 BAD_SIZE, 3 NEGATIVE_DURATION,
+//!       4 NEGATIVE_SERVICE, 6 BAD_FLAG, 7 BAD_TIME_LIMIT, 8 NULL_POINTER, 9 MISALIGNED
 //!   solve_with_report(<the 10 arguments of solve>, report: u32, report_len: u32,
 //!         events: u32, events_capacity: u32) -> i32
 //!       As `solve`, and also:
@@ -57,22 +57,23 @@
 //!       events      f64[4 * events_capacity] (0 = none): one (ms, kick, lateness s,
 //!                   duration s) per new best route, in order; beyond the capacity the
 //!                   first capacity - 1 are kept and the last slot holds the final one.
-//!                   Times are observed with now_ms and never drive a decision.
+//!                   Times are observed with now_ms and never drive a decision; the
+//!                   lateness is the search's (negative deadlines counted from 0).
+//!   evaluate_route(durations: u32, size: u32, service: u32, deadline: u32, has_end: u32,
+//!         order: u32, out: u32) -> i32                                   (ABI 4)
+//!       The times of a given visiting order (no search): `order` u32[n], a permutation
+//!       of the stops (else 22 BAD_ORDER); out as `solve`'s (iterations 0).
 //!   solve_fleet(travel: u32, distance: u32, locations: u32, vehicles: u32,
 //!         vehicle_count: u32, jobs: u32, job_count: u32, dims: u32, capacity: u32,
 //!         demand: u32, allowed: u32, objective: u32, seed: u32, time_limit_ms: f64,
-//!         max_iterations: u32, out: u32, stall_iterations: u32) -> i32   (ABI 3)
+//!         max_iterations: u32, out: u32, stall_iterations: u32) -> i32
 //!       Plans several vehicles (crate::fleet). The arrays and the output
-//!       f64[8 + 4 * vehicle_count + 2 * job_count] are documented in
+//!       f64[fleet_out_len(vehicle_count, job_count)] are documented in
 //!       fleet/flat.rs; distance, capacity/demand (dims = 0) and allowed may
 //!       be 0 (= travel, none, all); objective f64[3]. max_iterations 0 = run
 //!       to the time limit (20000 iterations when there is none either); the
-//!       time limit counts from the call (decoding included).
-//!       stall_iterations (0 = off; fleet::FleetParams) was added last, after
-//!       `out`, without a version bump: a host that passes 16 arguments gets
-//!       0 from JavaScript's call conversion, and a module built before it
-//!       (16 parameters, the export's `length` in JavaScript) ignores a 17th.
-//!       Statuses 7 (time limit), 8, 9 as above, 10–21 from fleet::flat.
+//!       time limit counts from the call (decoding included); stall_iterations
+//!       0 = off (fleet::FleetParams). Statuses 7, 8, 9 as above, 10–21.
 //!   trap_for_test()                  always traps (tests the host's recovery)
 
 // The exports take raw pointers from the host by design (C ABI over linear
@@ -81,17 +82,13 @@
 
 use std::alloc::{alloc as raw_alloc, dealloc as raw_dealloc, Layout};
 
+use crate::abi::{route_deadlines, route_out_len, status, ROUTE_OUT_HEAD, STOP_FIELDS};
+pub use crate::abi::{ABI_VERSION, REPORT_LEN};
 use crate::problem::{Input, MAX_SIZE};
-use crate::search::operators::{OPERATORS, OPERATOR_COUNT};
+use crate::schedule::{route_times, RouteTimes};
+use crate::search::operators::OPERATORS;
 use crate::search::{Clock, Params};
 use crate::Solution;
-
-pub const ABI_VERSION: u32 = 3;
-/// f64 entries of the full report of `solve_with_report`.
-pub const REPORT_LEN: usize = 4 + 3 * OPERATOR_COUNT;
-pub const STATUS_OK: i32 = 0;
-pub const STATUS_NULL_POINTER: i32 = 8;
-pub const STATUS_MISALIGNED: i32 = 9;
 
 #[cfg(target_arch = "wasm32")]
 #[link(wasm_import_module = "env")]
@@ -152,10 +149,10 @@ pub extern "C" fn trap_for_test() {
 
 fn check_ptr<T>(p: *const T) -> Result<(), i32> {
     if p.is_null() {
-        return Err(STATUS_NULL_POINTER);
+        return Err(status::NULL_POINTER);
     }
     if (p as usize) % std::mem::align_of::<T>() != 0 {
-        return Err(STATUS_MISALIGNED);
+        return Err(status::MISALIGNED);
     }
     Ok(())
 }
@@ -238,10 +235,22 @@ pub extern "C" fn solve_with_report(
         }
         Ok(())
     });
+    status_of(result)
+}
+
+fn status_of(result: Result<(), i32>) -> i32 {
     match result {
-        Ok(()) => STATUS_OK,
+        Ok(()) => status::OK,
         Err(code) => code,
     }
+}
+
+/// The time limit check of both entry points.
+fn check_time_limit(time_limit_ms: f64) -> Result<(), i32> {
+    if !time_limit_ms.is_finite() || time_limit_ms < 0.0 {
+        return Err(status::BAD_TIME_LIMIT);
+    }
+    Ok(())
 }
 
 fn write_report(sol: &Solution, report: &mut [f64], events_capacity: usize) {
@@ -284,6 +293,79 @@ fn write_events(sol: &Solution, events: &mut [f64]) {
     }
 }
 
+/// A single route as the host gave it: the search's input (deadlines: -1
+/// none, negatives counted from 0) and the deadlines as given, for the times.
+struct RouteArgs<'a> {
+    durations: &'a [i32],
+    service: &'a [i32],
+    search_deadline: Vec<i32>,
+    deadline: Vec<Option<i64>>,
+    size: usize,
+    has_end: bool,
+}
+
+impl<'a> RouteArgs<'a> {
+    fn read(
+        durations: *const i32,
+        size: u32,
+        service: *const i32,
+        deadline: *const i32,
+        has_end: u32,
+    ) -> Result<RouteArgs<'a>, i32> {
+        if has_end > 1 {
+            return Err(status::BAD_FLAG);
+        }
+        let size = size as usize;
+        let extra = 1 + has_end as usize;
+        if size < extra || size > MAX_SIZE {
+            return Err(status::BAD_SIZE);
+        }
+        let n = size - extra;
+        check_ptr(durations)?;
+        let (search_deadline, deadline) = route_deadlines(slice(deadline, n)?);
+        Ok(RouteArgs {
+            durations: slice(durations, size * size)?,
+            service: slice(service, n)?,
+            search_deadline,
+            deadline,
+            size,
+            has_end: has_end == 1,
+        })
+    }
+
+    fn input(&self) -> Input {
+        Input {
+            size: self.size,
+            durations: self.durations,
+            service: self.service,
+            deadline: &self.search_deadline,
+            has_end: self.has_end,
+        }
+    }
+}
+
+/// Writes a route output (abi::route_out_len): costs, order, the stops' times.
+fn write_route(
+    out: *mut f64,
+    order: &[u32],
+    times: &RouteTimes,
+    iterations: u64,
+) -> Result<(), i32> {
+    check_ptr(out as *const f64)?;
+    let n = order.len();
+    // SAFETY: the host passes f64[route_out_len(n)] from `alloc` (checked above).
+    let out = unsafe { std::slice::from_raw_parts_mut(out, route_out_len(n)) };
+    out[0] = times.lateness as f64;
+    out[1] = times.end as f64;
+    out[2] = iterations as f64;
+    let at = ROUTE_OUT_HEAD + n;
+    for (k, (&s, stop)) in order.iter().zip(&times.stops).enumerate() {
+        out[ROUTE_OUT_HEAD + k] = s as f64;
+        stop.write(&mut out[at + STOP_FIELDS * k..at + STOP_FIELDS * (k + 1)]);
+    }
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 fn solve_inner(
     durations: *const i32,
@@ -297,42 +379,9 @@ fn solve_inner(
     stall_iterations: u32,
     out: *mut f64,
 ) -> Result<Solution, i32> {
-    if has_end > 1 {
-        return Err(crate::InputError::BadFlag as i32);
-    }
-    let size = size as usize;
-    let extra = 1 + has_end as usize;
-    if size < extra || size > MAX_SIZE {
-        return Err(crate::InputError::BadSize as i32);
-    }
-    let n = size - extra;
-    check_ptr(durations)?;
+    let args = RouteArgs::read(durations, size, service, deadline, has_end)?;
     check_ptr(out as *const f64)?;
-    if n > 0 {
-        check_ptr(service)?;
-        check_ptr(deadline)?;
-    }
-    let empty: [i32; 0] = [];
-    // SAFETY: the host passes buffers of the documented lengths, allocated
-    // with `alloc` (checked non-null and aligned above).
-    let dur = unsafe { std::slice::from_raw_parts(durations, size * size) };
-    let svc = if n > 0 {
-        unsafe { std::slice::from_raw_parts(service, n) }
-    } else {
-        &empty[..]
-    };
-    let dl = if n > 0 {
-        unsafe { std::slice::from_raw_parts(deadline, n) }
-    } else {
-        &empty[..]
-    };
-    let inp = Input {
-        size,
-        durations: dur,
-        service: svc,
-        deadline: dl,
-        has_end: has_end == 1,
-    };
+    check_time_limit(time_limit_ms)?;
     let params = Params {
         seed: seed as u64,
         time_limit_ms,
@@ -340,15 +389,42 @@ fn solve_inner(
         stall_iterations: stall_iterations as u64,
         options: Default::default(),
     };
+    let inp = args.input();
     let sol = crate::solve(&inp, &params, &HostClock).map_err(|e| e as i32)?;
-    let out = unsafe { std::slice::from_raw_parts_mut(out, 3 + n) };
-    out[0] = sol.cost.lateness as f64;
-    out[1] = sol.cost.duration as f64;
-    out[2] = sol.iterations as f64;
-    for (k, &s) in sol.order.iter().enumerate() {
-        out[3 + k] = s as f64;
-    }
+    let times = route_times(&inp, &args.deadline, &sol.order);
+    debug_assert_eq!(times.end, sol.cost.duration);
+    write_route(out, &sol.order, &times, sol.iterations)?;
     Ok(sol)
+}
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn evaluate_route(
+    durations: *const i32,
+    size: u32,
+    service: *const i32,
+    deadline: *const i32,
+    has_end: u32,
+    order: *const u32,
+    out: *mut f64,
+) -> i32 {
+    let run = || -> Result<(), i32> {
+        let args = RouteArgs::read(durations, size, service, deadline, has_end)?;
+        let inp = args.input();
+        // the same checks as a solve (NEGATIVE_DURATION, NEGATIVE_SERVICE …)
+        crate::Problem::new(&inp).map_err(|e| e as i32)?;
+        let n = args.service.len();
+        let order = slice(order, n)?;
+        let mut seen = vec![false; n];
+        for &s in order {
+            if s as usize >= n || seen[s as usize] {
+                return Err(status::BAD_ORDER);
+            }
+            seen[s as usize] = true;
+        }
+        write_route(out, order, &route_times(&inp, &args.deadline, order), 0)
+    };
+    status_of(run())
 }
 
 /// A host slice of `len` elements (empty when len is 0, the pointer then unused).
@@ -386,9 +462,7 @@ pub extern "C" fn solve_fleet(
     use crate::fleet::flat;
     let started_ms = HostClock.now_ms();
     let run = || -> Result<(), i32> {
-        if !time_limit_ms.is_finite() || time_limit_ms < 0.0 {
-            return Err(crate::InputError::BadTimeLimit as i32);
-        }
+        check_time_limit(time_limit_ms)?;
         let (m, nv, nj, dims) = (
             locations as usize,
             vehicle_count as usize,
@@ -447,8 +521,5 @@ pub extern "C" fn solve_fleet(
         flat::encode(&problem, &sol, out);
         Ok(())
     };
-    match run() {
-        Ok(()) => STATUS_OK,
-        Err(code) => code,
-    }
+    status_of(run())
 }

@@ -10,12 +10,14 @@
 // Index loops over positions are the natural form of this code.
 #![allow(clippy::needless_range_loop)]
 
+pub mod abi;
 pub mod exact;
 #[allow(unsafe_code)]
 pub mod ffi;
 pub mod fleet;
 pub mod problem;
 pub mod rng;
+pub mod schedule;
 pub mod search;
 pub mod tsplib;
 

@@ -6,6 +6,8 @@
 //! Edge weight `w(i, j) = service(i) + travel(i, j)`: the arrival time at a
 //! node is the sum of the weights of the edges before it.
 
+use crate::abi::status;
+
 /// Lexicographic cost: lateness first, then duration (both seconds).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cost {
@@ -26,23 +28,24 @@ pub const NO_DEADLINE: i64 = i64::MAX / 4;
 /// Largest matrix side accepted (start + stops + end).
 pub const MAX_SIZE: usize = 4096;
 
-/// Invalid input. The discriminant is the status code returned over the ABI.
+/// Invalid input. The discriminant is the status code returned over the ABI (crate::abi::status).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputError {
     /// size < 1 (+1 with an end), or size > MAX_SIZE.
-    BadSize = 1,
-    /// An array length does not match the size (or a null pointer over the ABI).
-    BadLength = 2,
+    BadSize = status::BAD_SIZE as isize,
+    /// An array length does not match the size.
+    BadLength = status::BAD_LENGTH as isize,
     /// A travel duration is negative.
-    NegativeDuration = 3,
+    NegativeDuration = status::NEGATIVE_DURATION as isize,
     /// A service duration is negative.
-    NegativeService = 4,
-    /// A deadline is below -1 (-1 means none).
-    BadDeadline = 5,
+    NegativeService = status::NEGATIVE_SERVICE as isize,
+    /// A deadline is below -1 (-1 means none). Over the ABI (since version 4)
+    /// deadlines arrive as `abi::NO_DEADLINE` or any value; `ffi` maps them here.
+    BadDeadline = status::BAD_DEADLINE as isize,
     /// has_end flag not 0/1.
-    BadFlag = 6,
+    BadFlag = status::BAD_FLAG as isize,
     /// Time limit is NaN, infinite or negative.
-    BadTimeLimit = 7,
+    BadTimeLimit = status::BAD_TIME_LIMIT as isize,
 }
 
 /// Raw input over the external node numbering [start, stops..., end?].

@@ -762,8 +762,8 @@ fn ffi_round_trip_native() {
     use route_solver::ffi;
     let d: Vec<i32> = vec![0, 5, 9, 3, 5, 0, 2, 4, 9, 2, 0, 6, 3, 4, 6, 0];
     let svc = [0i32; 3];
-    let dl = [-1i32; 3];
-    let mut out = vec![0f64; 6];
+    let dl = [route_solver::abi::NO_DEADLINE; 3];
+    let mut out = vec![0f64; route_solver::abi::route_out_len(3)];
     let st = ffi::solve(
         d.as_ptr(),
         4,
@@ -779,7 +779,12 @@ fn ffi_round_trip_native() {
     assert_eq!(st, 0);
     assert_eq!(out[0], 0.0);
     assert_eq!(out[1], 9.0);
-    assert_eq!(&out[3..], &[2.0, 0.0, 1.0]);
+    assert_eq!(&out[3..6], &[2.0, 0.0, 1.0]);
+    // stop 2 (travel 3), stop 0 (+4), stop 1 (+2): arrival, wait, start, departure, lateness
+    assert_eq!(
+        &out[6..],
+        &[3.0, 0.0, 3.0, 3.0, 0.0, 7.0, 0.0, 7.0, 7.0, 0.0, 9.0, 0.0, 9.0, 9.0, 0.0]
+    );
     assert_eq!(
         ffi::solve(
             d.as_ptr(),
@@ -808,7 +813,7 @@ fn ffi_round_trip_native() {
             0,
             out.as_mut_ptr()
         ),
-        ffi::STATUS_NULL_POINTER
+        route_solver::abi::status::NULL_POINTER
     );
     assert_eq!(
         ffi::solve(
@@ -1077,7 +1082,18 @@ fn ffi_solve_with_report_native() {
     let mut rng = Rng::new(71);
     let g = random_instance(&mut rng, 30, End::Closed, false, false);
     let n = 30;
-    let mut out = vec![0f64; 3 + n];
+    // the ABI's deadlines: NO_DEADLINE for none
+    let dl: Vec<i32> =
+        g.dl.iter()
+            .map(|&d| {
+                if d == -1 {
+                    route_solver::abi::NO_DEADLINE
+                } else {
+                    d
+                }
+            })
+            .collect();
+    let mut out = vec![0f64; route_solver::abi::route_out_len(n)];
     let mut report = vec![-1f64; ffi::REPORT_LEN];
     let capacity = 3;
     let mut events = vec![-1f64; 4 * capacity];
@@ -1085,7 +1101,7 @@ fn ffi_solve_with_report_native() {
         g.dur.as_ptr(),
         g.size as u32,
         g.svc.as_ptr(),
-        g.dl.as_ptr(),
+        dl.as_ptr(),
         1,
         4,
         0.0,
@@ -1108,12 +1124,12 @@ fn ffi_solve_with_report_native() {
     let kick = 4 + 3 * 6;
     assert_eq!(report[kick], out[2]);
     // the plain solve gives the same route
-    let mut plain = vec![0f64; 3 + n];
+    let mut plain = vec![0f64; route_solver::abi::route_out_len(n)];
     ffi::solve(
         g.dur.as_ptr(),
         g.size as u32,
         g.svc.as_ptr(),
-        g.dl.as_ptr(),
+        dl.as_ptr(),
         1,
         4,
         0.0,
@@ -1128,7 +1144,7 @@ fn ffi_solve_with_report_native() {
             g.dur.as_ptr(),
             g.size as u32,
             g.svc.as_ptr(),
-            g.dl.as_ptr(),
+            dl.as_ptr(),
             1,
             4,
             0.0,
@@ -1140,7 +1156,7 @@ fn ffi_solve_with_report_native() {
             std::ptr::null_mut(),
             0,
         ),
-        ffi::STATUS_NULL_POINTER
+        route_solver::abi::status::NULL_POINTER
     );
 }
 
@@ -1281,5 +1297,85 @@ fn round_trips_are_recognised() {
             }
             assert!(Problem::new(&g.input()).unwrap().ends_at_start);
         }
+    }
+}
+
+#[test]
+fn ffi_times_use_the_deadlines_as_given_and_evaluate_route_checks_the_order() {
+    use route_solver::abi::{route_out_len, status, NO_DEADLINE, STOP_FIELDS};
+    use route_solver::ffi;
+    // start, stops 0..2, end; stop 1's deadline was 100 s before departure
+    let d: Vec<i32> = vec![
+        0, 5, 9, 3, 4, 5, 0, 2, 4, 5, 9, 2, 0, 6, 9, 3, 4, 6, 0, 3, 4, 5, 9, 3, 0,
+    ];
+    let svc = [10i32, 20, 30];
+    let dl = [NO_DEADLINE, -100, 40];
+    let mut out = vec![0f64; route_out_len(3)];
+    let st = ffi::solve(
+        d.as_ptr(),
+        5,
+        svc.as_ptr(),
+        dl.as_ptr(),
+        1,
+        1,
+        0.0,
+        0,
+        0,
+        out.as_mut_ptr(),
+    );
+    assert_eq!(st, status::OK);
+    let order: Vec<u32> = out[3..6].iter().map(|&x| x as u32).collect();
+    // the times: recomputed here from the matrix
+    let (mut at, mut t, mut late) = (0usize, 0i64, 0i64);
+    for (k, &s) in order.iter().enumerate() {
+        let arrival = t + d[at * 5 + s as usize + 1] as i64;
+        let lateness = match dl[s as usize] {
+            NO_DEADLINE => 0,
+            x => (arrival - x as i64).max(0),
+        };
+        let f = &out[6 + STOP_FIELDS * k..6 + STOP_FIELDS * (k + 1)];
+        let departure = arrival + svc[s as usize] as i64;
+        assert_eq!(
+            f,
+            &[
+                arrival as f64,
+                0.0,
+                arrival as f64,
+                departure as f64,
+                lateness as f64
+            ]
+        );
+        late += lateness;
+        t = departure;
+        at = s as usize + 1;
+    }
+    assert!(late >= 100, "the past deadline counts in full");
+    assert_eq!(out[0], late as f64);
+    assert_eq!(out[1], (t + d[at * 5 + 4] as i64) as f64);
+    // evaluate_route gives the same times for the same order, and those of any other
+    let mut again = vec![0f64; route_out_len(3)];
+    let st = ffi::evaluate_route(
+        d.as_ptr(),
+        5,
+        svc.as_ptr(),
+        dl.as_ptr(),
+        1,
+        order.as_ptr(),
+        again.as_mut_ptr(),
+    );
+    assert_eq!(st, status::OK);
+    assert_eq!(&again[..2], &out[..2]);
+    assert_eq!(&again[3..], &out[3..]);
+    for bad in [[0u32, 0, 1], [0, 1, 3]] {
+        let st = ffi::evaluate_route(
+            d.as_ptr(),
+            5,
+            svc.as_ptr(),
+            dl.as_ptr(),
+            1,
+            bad.as_ptr(),
+            again.as_mut_ptr(),
+        );
+        assert_eq!(st, status::BAD_ORDER);
     }
 }

@@ -5,7 +5,10 @@
  * place is equally short to the solver, and its choice is arbitrary. Each
  * route then visits the stops of one place in input order: the positions the solver gave them are
  * filled with them in input order, unless that makes the route later (more total lateness, or a later
- * end: a wait for a notBefore can move it); then the solver's order among them stays.
+ * end: a wait for a notBefore can move it); then the solver's order among them stays. The times are always
+ * the solver's: optimize reorders its one route here, pricing each candidate with the module's
+ * `evaluate_route`; a plan's routes come back from the fleet solver already so ordered, by its last step
+ * (solver-rs/src/fleet/same_place.rs), since their times follow the fleet's rules (windows, shifts).
  */
 import { greatCircleM, type Point } from '../geo/index.js';
 

@@ -1,10 +1,14 @@
 /**
- * buildSchedule: arrivals, departure/return times, lateness and totals of one
- * route, from the solver's visiting order and the travel matrix.
- * The rules are stated in words in SCHEDULE_RULES (src/schedule/index.ts).
+ * buildSchedule: one route's answer fields from the solver's times. The solver
+ * computes every arrival, wait, start of service, lateness and the route's end
+ * in whole seconds after the departure (solver-rs/src/schedule.rs); this turns
+ * those offsets into UTC instants, reads deadlines on the Paris day, rounds
+ * minutes and kilometres, and sums the legs' distances (the solver sees travel
+ * times only). The rules are stated in words in SCHEDULE_RULES (src/schedule/index.ts).
  */
 import type { DateTime } from 'luxon';
-import { deadlineInstant, formatUtc, timeOfDayInstant } from './time.js';
+import type { RouteTimes } from '../solver/types.js';
+import { deadlineInstant, formatUtc } from './time.js';
 
 /**
  * A square matrix over [start, stops…, end?] (index 0 = start, stop i at
@@ -15,21 +19,19 @@ export type MatrixLike = ArrayLike<ArrayLike<number>> | ArrayLike<number>;
 
 export interface ScheduleStop {
   id: string;
-  /** Time spent at the stop, seconds (spec: 0-3600); default 0. */
-  serviceS?: number | undefined;
-  /** Spec deadline `HH:MM`, Europe/Paris. */
+  /** Spec deadline `HH:MM`, Europe/Paris (the instant `limite` of a late stop). */
   deadline?: string | undefined;
-  /** Plans: earliest start of service `HH:MM`, Europe/Paris; a vehicle arriving earlier waits. */
-  notBefore?: string | undefined;
 }
 
 export interface ScheduleInput {
-  /** From resolveDeparture; truncated to the whole second here as well. */
+  /** The call's departure (resolveDeparture), truncated to the whole second here as well: the solver's times count from it. */
   departure: DateTime;
   /** Visiting order as 0-based indices into `stops`; a permutation of them. */
   order: readonly number[];
   stops: readonly ScheduleStop[];
-  durationsS: MatrixLike;
+  /** The solver's times of this order (SolveResult.times, routeTimes, FleetRoute.times). */
+  times: RouteTimes;
+  /** For the distance only: metres over [start, stops…, end?]. */
   distancesM: MatrixLike;
   hasEnd: boolean;
 }
@@ -100,72 +102,43 @@ export function retardMinutes(lateS: number): number {
 }
 
 export function buildSchedule(input: ScheduleInput): ScheduleResult {
-  const { stops, order, hasEnd } = input;
+  const { stops, order, hasEnd, times } = input;
   const n = stops.length;
   if (!input.departure.isValid) throw new RangeError('buildSchedule: invalid departure');
   if (order.length !== n || new Set(order).size !== n || order.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
     throw new RangeError('buildSchedule: order must be a permutation of the stop indices');
   }
-  const size = n + 1 + (hasEnd ? 1 : 0);
-  const dur = matrixCell(input.durationsS, 'durationsS', size);
-  const dist = matrixCell(input.distancesM, 'distancesM', size);
+  if (times.stops.length !== n) throw new RangeError(`buildSchedule: times for ${times.stops.length} stops, the route has ${n}`);
+  const dist = matrixCell(input.distancesM, 'distancesM', n + 1 + (hasEnd ? 1 : 0));
 
   const departure = input.departure.toUTC().startOf('second');
+  const at = (offsetS: number) => formatUtc(departure.plus({ seconds: offsetS }));
   const schedule: ScheduleEntry[] = [];
   const late: LateStop[] = [];
-  let t = 0; // seconds after departure
   let metres = 0;
-  let totalLatenessS = 0;
   let prev = 0; // matrix index of the start
-
-  for (const si of order) {
+  order.forEach((si, position) => {
     const stop = stops[si]!;
-    const node = si + 1;
-    t += Math.round(dur(prev, node));
-    metres += dist(prev, node);
-    const arrival = departure.plus({ seconds: t });
-    const arrivee = formatUtc(arrival);
-    const entry: ScheduleEntry = { colisId: stop.id, arrivee };
-    if (stop.notBefore !== undefined) {
-      const waitS = Math.round((timeOfDayInstant(stop.notBefore, departure, 'earlier').toMillis() - arrival.toMillis()) / 1000);
-      if (waitS > 0) {
-        t += waitS;
-        entry.serviceStart = formatUtc(departure.plus({ seconds: t }));
-      }
+    const t = times.stops[position]!;
+    metres += dist(prev, si + 1);
+    prev = si + 1;
+    const arrivee = at(t.arrivalS);
+    schedule.push(t.waitS > 0 ? { colisId: stop.id, arrivee, serviceStart: at(t.startS) } : { colisId: stop.id, arrivee });
+    if (t.latenessS > 0) {
+      if (stop.deadline === undefined) throw new RangeError(`buildSchedule: the solver found ${stop.id} late, and it has no deadline`);
+      late.push({ colisId: stop.id, arrivee, limite: formatUtc(deadlineInstant(stop.deadline, departure)), retardMin: retardMinutes(t.latenessS) });
     }
-    schedule.push(entry);
-    if (stop.deadline !== undefined) {
-      const limit = deadlineInstant(stop.deadline, departure);
-      const lateS = Math.round((arrival.toMillis() - limit.toMillis()) / 1000);
-      if (lateS > 0) {
-        totalLatenessS += lateS;
-        late.push({ colisId: stop.id, arrivee, limite: formatUtc(limit), retardMin: retardMinutes(lateS) });
-      }
-    }
-    const service = stop.serviceS ?? 0;
-    if (!Number.isFinite(service) || service < 0) {
-      throw new RangeError(`buildSchedule: serviceS of ${stop.id} must be a finite number >= 0`);
-    }
-    t += Math.round(service);
-    prev = node;
-  }
-
-  let returnAt: string | null = null;
-  if (hasEnd) {
-    const end = n + 1;
-    t += Math.round(dur(prev, end));
-    metres += dist(prev, end);
-    returnAt = formatUtc(departure.plus({ seconds: t }));
-  }
+  });
+  if (hasEnd) metres += dist(prev, n + 1);
 
   return {
-    departAt: formatUtc(departure),
+    departAt: at(times.departureS),
     schedule,
-    returnAt,
+    returnAt: hasEnd ? at(times.endS) : null,
     lateStops: late.length > 0 ? late : null,
     totalDistanceKm: metresToKm(metres),
-    estimatedTimeMin: secondsToMin1(t),
-    totalLatenessS,
-    durationS: t,
+    estimatedTimeMin: secondsToMin1(times.durationS),
+    totalLatenessS: times.latenessS,
+    durationS: times.durationS,
   };
 }

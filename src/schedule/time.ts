@@ -4,11 +4,12 @@
  * The rules are stated in words in SCHEDULE_RULES (src/schedule/index.ts).
  */
 import { DateTime, IANAZone } from 'luxon';
+import { NO_DEADLINE } from '../solver/abi-constants.generated.js';
 
 export const PARIS_ZONE = 'Europe/Paris';
 
-/** Deadline value given to the solver for a stop without a deadline. */
-export const NO_DEADLINE = -1;
+/** Deadline value given to the solver for a stop without a deadline (the solver's). */
+export { NO_DEADLINE };
 
 const parisZone = IANAZone.create(PARIS_ZONE);
 
@@ -186,14 +187,14 @@ export function deadlineToOffsetS(deadline: string, departure: DateTime): number
 }
 
 /**
- * Deadline offset for the solver input: NO_DEADLINE (-1) without a deadline,
- * else `max(0, deadlineToOffsetS)`. Clamping a past deadline to 0 changes
- * that stop's lateness by a constant, so the best order is unchanged; the
- * reported lateness always uses the true instant (buildSchedule).
+ * Deadline offset for the solver input: NO_DEADLINE without a deadline, else
+ * `deadlineToOffsetS` (negative when already past: the solver's search counts
+ * it from 0, which changes that stop's lateness by a constant, and reports the
+ * lateness against the true instant).
  */
 export function solverDeadlineOffsetS(deadline: string | undefined, departure: DateTime): number {
   if (deadline === undefined) return NO_DEADLINE;
-  return Math.max(0, deadlineToOffsetS(deadline, departure));
+  return deadlineToOffsetS(deadline, departure);
 }
 
 /** UTC ISO 8601 with `Z`, whole seconds, e.g. `2026-06-01T06:00:00Z`. */

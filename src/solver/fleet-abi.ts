@@ -1,30 +1,33 @@
 /**
- * Marshalling of `solve_fleet` (ABI 3): the flat arrays documented in
- * solver-rs/src/fleet/flat.rs, written into the module's memory and the
- * answer read back. Integer quantities cross as f64 (exact up to 2^53);
- * -1 stands for an absent optional field.
+ * Marshalling of `solve_fleet`: the flat arrays documented in solver-rs/src/fleet/flat.rs, written
+ * into the module's memory and the answer read back (through marshal.ts, as the route entries).
+ * Integer quantities cross as f64 (exact up to 2^53); -1 stands for an absent optional field, and
+ * NO_DEADLINE for an absent deadline (a deadline may be negative: already past at 0).
  */
 import { SolverError } from './errors.ts';
-import { Status, invalid, statusName, type SolverExports, type WasmSolver } from './abi.ts';
+import {
+  FLEET_OUT_HEAD, FLEET_ROUTE_FIELDS, FLEET_VEHICLE_TIMES, JOB_FIELDS, MAX_DIMS, MAX_LOCATIONS, MAX_VEHICLES, NO_DEADLINE,
+  REASON_CODES, STOP_FIELDS, Status, VEHICLE_FIELDS,
+} from './abi-constants.generated.ts';
+import { readStopTimes, type SolverExports, type WasmSolver } from './abi.ts';
+import { callModule, checkOptions, invalid } from './marshal.ts';
 import { SERVICE_OBJECTIVE, type FleetOptions, type FleetProblem, type FleetResult, type FleetRoute, type UnassignedReason } from './fleet-types.ts';
 
-export const VEHICLE_FIELDS = 5;
-export const JOB_FIELDS = 5;
-const OUT_HEAD = 8;
-const ROUTE_FIELDS = 4;
-/** Limits of the module (fleet/model.rs). */
-export const MAX_VEHICLES = 64;
-export const MAX_DIMS = 8;
-export const MAX_LOCATIONS = 8192;
+export { JOB_FIELDS, MAX_DIMS, MAX_LOCATIONS, MAX_VEHICLES, VEHICLE_FIELDS };
 /** reasons::Reason as numbers, in code order. */
-export const REASONS: Record<number, UnassignedReason> = { 1: 'capacity', 2: 'shift', 3: 'allowedVehicles', 4: 'unreachable' };
+export const REASONS: Readonly<Record<number, UnassignedReason>> = REASON_CODES;
 
-export function fleetOutLength(vehicles: number, jobs: number): number {
-  return OUT_HEAD + ROUTE_FIELDS * vehicles + 2 * jobs;
+/** The part of the output every module of ABI 3 or later writes. */
+function abi3OutLength(vehicles: number, jobs: number): number {
+  return FLEET_OUT_HEAD + FLEET_ROUTE_FIELDS * vehicles + 2 * jobs;
+}
+
+/** f64 entries of solve_fleet's output for a module of this ABI version. */
+export function fleetOutLength(vehicles: number, jobs: number, abiVersion = 4): number {
+  return abi3OutLength(vehicles, jobs) + (abiVersion >= 4 ? FLEET_VEHICLE_TIMES * vehicles + STOP_FIELDS * jobs : 0);
 }
 
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
-const isU32 = (x: number) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff;
 
 /** What the module cannot check itself: array lengths and types, allowed indices within the 64-bit masks. */
 export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
@@ -45,6 +48,7 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
     if (!isInt(v.start)) throw invalid(Status.BAD_LOCATION, `vehicle ${k}: start must be a location index`);
   });
   p.jobs.forEach((j, k) => {
+    if (j.deadline === NO_DEADLINE) throw invalid(Status.BAD_NUMBER, `job ${k}: deadline ${NO_DEADLINE} is the module's "none"; leave the field out`);
     numbers(`job ${k}`, [j.location, j.service, j.ready, j.due, j.deadline, ...(j.demand ?? [])]);
     if (!isInt(j.location)) throw invalid(Status.BAD_LOCATION, `job ${k}: location must be a location index`);
     for (const v of j.allowedVehicles ?? []) {
@@ -53,15 +57,11 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
   });
   const ob = p.objective ?? SERVICE_OBJECTIVE;
   numbers('objective', [ob.vehicleCost, ob.durationWeight, ob.distanceWeight]);
-  const t = o.timeLimitMs ?? 0;
-  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) throw invalid(Status.BAD_TIME_LIMIT, 'timeLimitMs must be a finite number >= 0');
-  for (const [k, v] of [['seed', o.seed], ['maxIterations', o.maxIterations], ['stallIterations', o.stallIterations]] as const) {
-    if (v !== undefined && !isU32(v)) throw invalid(Status.BAD_NUMBER, `${k} must be an integer in 0..2^32-1`);
-  }
+  checkOptions(o);
 }
 
-/** The flat arrays of a problem (flat.rs's input). */
-export function flattenFleet(p: FleetProblem) {
+/** The flat arrays of a problem (flat.rs's input); `abiVersion` < 4: deadlines as ABI 3 read them (-1 none, a past one as 0). */
+export function flattenFleet(p: FleetProblem, abiVersion = 4) {
   const nv = p.vehicles.length;
   const nj = p.jobs.length;
   const dims = Math.max(0, ...p.vehicles.map((v) => v.capacity?.length ?? 0), ...p.jobs.map((j) => j.demand?.length ?? 0));
@@ -77,7 +77,8 @@ export function flattenFleet(p: FleetProblem) {
   const restricted = p.jobs.some((j) => j.allowedVehicles !== undefined);
   const allowed = restricted ? new Uint32Array(2 * nj) : null;
   p.jobs.forEach((j, k) => {
-    jobs.set([j.location, j.service ?? 0, j.ready ?? 0, opt(j.due), opt(j.deadline)], k * JOB_FIELDS);
+    const deadline = j.deadline === undefined ? (abiVersion >= 4 ? NO_DEADLINE : -1) : abiVersion >= 4 ? j.deadline : Math.max(0, j.deadline);
+    jobs.set([j.location, j.service ?? 0, j.ready ?? 0, opt(j.due), deadline], k * JOB_FIELDS);
     demand.set(j.demand ?? [], k * dims);
     if (allowed) {
       const list = j.allowedVehicles ?? Array.from({ length: nv }, (_, v) => v);
@@ -89,42 +90,56 @@ export function flattenFleet(p: FleetProblem) {
   return { nv, nj, dims, vehicles, jobs, capacity, demand, allowed, objective };
 }
 
-/** Read flat.rs's output array. */
-export function readFleetOut(out: Float64Array, nv: number): Omit<FleetResult, 'solveMs'> {
+/** Read flat.rs's output array (with the routes' times when the module is of ABI 4). */
+export function readFleetOut(out: Float64Array, nv: number, nj: number, abiVersion = 4): Omit<FleetResult, 'solveMs'> {
   const routes: FleetRoute[] = [];
-  let at = OUT_HEAD + ROUTE_FIELDS * nv;
-  const lens = Array.from({ length: nv }, (_, v) => out[OUT_HEAD + ROUTE_FIELDS * v]);
+  let at = FLEET_OUT_HEAD + FLEET_ROUTE_FIELDS * nv;
+  const lens = Array.from({ length: nv }, (_, v) => out[FLEET_OUT_HEAD + FLEET_ROUTE_FIELDS * v]!);
   const assigned = lens.reduce((s, x) => s + x, 0);
   let startAt = at + assigned;
+  const vehicleTimesAt = abi3OutLength(nv, nj);
+  let stopTimesAt = vehicleTimesAt + FLEET_VEHICLE_TIMES * nv;
   for (let v = 0; v < nv; v++) {
-    const r = OUT_HEAD + ROUTE_FIELDS * v;
-    const len = lens[v];
+    const r = FLEET_OUT_HEAD + FLEET_ROUTE_FIELDS * v;
+    const len = lens[v]!;
     if (len > 0) {
-      routes.push({
+      const route: FleetRoute = {
         vehicle: v,
         jobs: Array.from(out.subarray(at, at + len)),
         starts: Array.from(out.subarray(startAt, startAt + len)),
-        duration: out[r + 1],
-        distance: out[r + 2],
-        lateness: out[r + 3],
-      });
+        duration: out[r + 1]!,
+        distance: out[r + 2]!,
+        lateness: out[r + 3]!,
+      };
+      if (abiVersion >= 4) {
+        const t = vehicleTimesAt + FLEET_VEHICLE_TIMES * v;
+        route.times = {
+          departureS: out[t]!,
+          stops: readStopTimes(out, stopTimesAt, len),
+          endS: out[t + 1]!,
+          durationS: out[r + 1]!,
+          latenessS: out[r + 3]!,
+        };
+        stopTimesAt += STOP_FIELDS * len;
+      }
+      routes.push(route);
     }
     at += len;
     startAt += len;
   }
   const unassigned: FleetResult['unassigned'] = [];
-  for (let k = 0; k < out[0]; k++) {
-    const code = out[startAt + 2 * k + 1];
+  for (let k = 0; k < out[0]!; k++) {
+    const code = out[startAt + 2 * k + 1]!;
     const reason = REASONS[code];
     if (!reason) throw new SolverError('worker_failed', `solver returned an unknown reason code ${code}`);
-    unassigned.push({ job: out[startAt + 2 * k], reason });
+    unassigned.push({ job: out[startAt + 2 * k]!, reason });
   }
   return {
     routes,
     unassigned,
-    cost: { unassigned: out[0], lateness: out[1], main: out[2], vehicles: out[5], duration: out[6], distance: out[7] },
-    iterations: out[3],
-    bestIteration: out[4],
+    cost: { unassigned: out[0]!, lateness: out[1]!, main: out[2]!, vehicles: out[5]!, duration: out[6]!, distance: out[7]! },
+    iterations: out[3]!,
+    bestIteration: out[4]!,
   };
 }
 
@@ -136,45 +151,31 @@ const LEAST_TIME_LIMIT_MS = 0.001;
  * since the caller's clock started for this call) is taken off the time limit when the module is
  * called, so that marshalling counts against the budget as well.
  */
-export function runFleet(e: SolverExports, p: FleetProblem, o: FleetOptions, spentMs: () => number = () => 0): Omit<FleetResult, 'solveMs'> {
+export function runFleet(e: SolverExports, p: FleetProblem, o: FleetOptions, spentMs: () => number = () => 0, abiVersion = 4): Omit<FleetResult, 'solveMs'> {
   checkFleetProblem(p, o);
-  const f = flattenFleet(p);
-  const blocks: Array<[number, number, number]> = [];
-  let trapped = false;
-  const put = (src: Int32Array | Float64Array | Uint32Array | null | undefined): number => {
-    if (!src || src.length === 0) return 0;
-    const align = src.BYTES_PER_ELEMENT;
-    const ptr = e.alloc(src.byteLength, align);
-    if (ptr === 0) throw new SolverError('trap', 'solver out of memory');
-    blocks.push([ptr, src.byteLength, align]);
-    new Uint8Array(e.memory.buffer).set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), ptr);
-    return ptr;
-  };
-  try {
-    const outLen = fleetOutLength(f.nv, f.nj);
-    const outPtr = put(new Float64Array(outLen));
-    const limit = o.timeLimitMs ?? 0;
-    const timeLimitMs = limit > 0 ? Math.max(LEAST_TIME_LIMIT_MS, limit - spentMs()) : 0;
-    const status = e.solve_fleet!(
-      put(p.travel), put(p.distance), p.locations, put(f.vehicles), f.nv, put(f.jobs), f.nj, f.dims,
-      put(f.capacity), put(f.demand), put(f.allowed), put(f.objective),
-      (o.seed ?? 1) >>> 0, timeLimitMs, o.maxIterations ?? 0, outPtr, o.stallIterations ?? 0,
-    );
-    if (status !== Status.OK) throw invalid(status, `solver rejected the fleet problem: ${statusName(status)}`);
-    return readFleetOut(new Float64Array(e.memory.buffer, outPtr, outLen).slice(), f.nv);
-  } catch (err) {
-    trapped = err instanceof WebAssembly.RuntimeError;
-    throw err;
-  } finally {
-    // after a trap the allocator state is unknown: the caller drops the instance
-    if (!trapped) for (const [ptr, size, align] of blocks) e.dealloc(ptr, size, align);
-  }
+  const f = flattenFleet(p, abiVersion);
+  const outLength = fleetOutLength(f.nv, f.nj, abiVersion);
+  const [out] = callModule(
+    e,
+    [p.travel, p.distance, f.vehicles, f.jobs, f.capacity, f.demand, f.allowed, f.objective],
+    [outLength],
+    ([travel, distance, vehicles, jobs, capacity, demand, allowed, objective], [outPtr]) => {
+      const limit = o.timeLimitMs ?? 0;
+      const timeLimitMs = limit > 0 ? Math.max(LEAST_TIME_LIMIT_MS, limit - spentMs()) : 0;
+      return e.solve_fleet!(
+        travel!, distance!, p.locations, vehicles!, f.nv, jobs!, f.nj, f.dims, capacity!, demand!, allowed!, objective!,
+        (o.seed ?? 1) >>> 0, timeLimitMs, o.maxIterations ?? 0, outPtr!, o.stallIterations ?? 0,
+      );
+    },
+    'the fleet problem',
+  );
+  return readFleetOut(out!, f.nv, f.nj, abiVersion);
 }
 
-/** Plan several vehicles on an instance (ABI 3); SolverError('unsupported') on an older module. */
+/** Plan several vehicles on an instance (ABI 3 or later); SolverError('unsupported') on an older module. */
 export function solveFleet(s: WasmSolver, p: FleetProblem, o: FleetOptions = {}): FleetResult {
   if (!s.canPlanFleets) throw new SolverError('unsupported', `solver module of ABI version ${s.abiVersion} cannot plan fleets (needs 3)`);
   const t0 = s.clock();
-  const r = runFleet(s.exports, p, o, () => s.clock() - t0);
+  const r = runFleet(s.exports, p, o, () => s.clock() - t0, s.abiVersion);
   return { ...r, solveMs: s.clock() - t0 };
 }

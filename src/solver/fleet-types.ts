@@ -3,6 +3,8 @@
  * Times are integers in the matrix's unit (seconds for the service; the Solomon
  * bench uses a fixed-point scale). Locations are indices into the matrices.
  */
+import { DISTANCE_OBJECTIVE as GENERATED_DISTANCE_OBJECTIVE, SERVICE_OBJECTIVE as GENERATED_SERVICE_OBJECTIVE } from './abi-constants.generated.ts';
+import type { RouteTimes } from './types.ts';
 
 export interface FleetVehicle {
   /** Matrix index of the start. */
@@ -27,7 +29,7 @@ export interface FleetJob {
   ready?: number;
   /** Latest start of service (hard); absent = none. */
   due?: number;
-  /** Soft deadline on the start of service (lateness beyond it); absent = none. */
+  /** Soft deadline on the start of service (lateness beyond it); absent = none. May be negative (already past at 0): the search counts it from 0, the times use it as given. */
   deadline?: number;
   /** One value per demand dimension. */
   demand?: number[];
@@ -53,9 +55,9 @@ export interface FleetObjective {
  * seconds of driving, so driving only breaks near-ties. Without that last term a route that has to
  * wait for a `ready` time may as well zigzag: driving instead of waiting costs no duration.
  */
-export const SERVICE_OBJECTIVE: FleetObjective = { vehicleCost: 2 ** 40, durationWeight: 1024, distanceWeight: 1 };
+export const SERVICE_OBJECTIVE: FleetObjective = GENERATED_SERVICE_OBJECTIVE;
 /** Total distance only. */
-export const DISTANCE_OBJECTIVE: FleetObjective = { vehicleCost: 0, durationWeight: 0, distanceWeight: 1 };
+export const DISTANCE_OBJECTIVE: FleetObjective = GENERATED_DISTANCE_OBJECTIVE;
 
 export interface FleetProblem {
   /** Matrix side. */
@@ -82,8 +84,8 @@ export interface FleetOptions {
    * this many ruin-and-recreate iterations (the fleet-minimisation phase likewise ends after this many
    * iterations without taking a vehicle away), well before the time limit on small plans. The annealing
    * then cools within that many iterations. Works with a time limit and with maxIterations (deterministic
-   * there). `serviceStallIterations(jobs)` is the service's rule. A module built before this option
-   * (ABI 3 whose solve_fleet takes 16 parameters) ignores it and runs to its budget.
+   * there). `serviceStallIterations(jobs)` is the service's rule. An ABI 3 module built before this
+   * option (its solve_fleet takes 16 parameters) ignores it and runs to its budget.
    */
   stallIterations?: number;
   /** Pool only: abort a waiting or running plan. */
@@ -99,6 +101,8 @@ export interface FleetRoute {
   jobs: number[];
   /** Service start per job (same order). */
   starts: number[];
+  /** The vehicle's departure, every stop's times and its return (ABI 4; absent from ABI 3 modules). */
+  times?: RouteTimes;
   /** Return (or last departure when open) minus the shift start, waiting included. */
   duration: number;
   distance: number;

@@ -5,7 +5,7 @@ import { WasmSolver, checkModule, type WasmSolverOptions } from './abi.ts';
 import { SolverError } from './errors.ts';
 import { solveFleet } from './fleet-abi.ts';
 import type { FleetOptions, FleetProblem, FleetResult } from './fleet-types.ts';
-import type { SolveOptions, SolveProblem, SolveResult } from './types.ts';
+import type { RouteTimes, SolveOptions, SolveProblem, SolveResult } from './types.ts';
 
 /** The committed module (data/solver/solver.wasm), wherever the service runs from. */
 export const DEFAULT_WASM_PATH = assetPath('solver/solver.wasm');
@@ -32,6 +32,8 @@ export interface InThreadSolver {
   /** ABI version of the loaded module (1 = older build without reports). */
   readonly abiVersion: number;
   solve(problem: SolveProblem, options?: SolveOptions): SolveResult;
+  /** The times of a given visiting order, no search (ABI 4; SolverError 'unsupported' on older modules). */
+  evaluate(problem: SolveProblem, order: readonly number[]): RouteTimes;
   /** Plan several vehicles (ABI 3; SolverError 'unsupported' on older modules). */
   solveFleet(problem: FleetProblem, options?: FleetOptions): FleetResult;
   /** Calls the module's trap_for_test export (tests). */
@@ -59,6 +61,7 @@ export function loadSolver(wasmPath: string = DEFAULT_WASM_PATH, options: WasmSo
   return {
     abiVersion: inst.abiVersion,
     solve: (problem, options = {}) => guard(() => inst.solve(problem, options)),
+    evaluate: (problem, order) => guard(() => inst.evaluate(problem, order)),
     solveFleet: (problem, options = {}) => guard(() => solveFleet(inst, problem, options)),
     trapForTest: () => guard(() => inst.trapForTest()),
   };

@@ -7,6 +7,7 @@ import { checkProblem } from './abi.js';
 import { SolverError, type SolverErrorCode } from './errors.js';
 import { checkFleetProblem } from './fleet-abi.js';
 import type { FleetOptions, FleetProblem, FleetResult } from './fleet-types.js';
+import { useModuleForTimes } from './evaluate.js';
 import { DEFAULT_WASM_PATH, compileSolverModule } from './load.js';
 import type { SolveOptions, SolveProblem, SolveResult, SolverPoolOptions } from './types.js';
 import type { FleetTaskResult, Task, TaskResult } from './worker.js';
@@ -26,6 +27,10 @@ export class SolverPool {
 
   constructor(o: SolverPoolOptions = {}) {
     const module = compileSolverModule(o.wasmPath ?? DEFAULT_WASM_PATH);
+    if (!WebAssembly.Module.exports(module).some((e) => e.name === 'evaluate_route')) {
+      throw new SolverError('load_failed', `solver module ${o.wasmPath ?? DEFAULT_WASM_PATH} is older than ABI 4: the service needs its schedules (evaluate_route); rebuild it with npm run build:solver`);
+    }
+    useModuleForTimes(module);
     this.size = Math.max(1, Math.floor(o.size ?? availableParallelism()));
     this.defaultTimeLimitMs = o.defaultTimeLimitMs ?? 1000;
     this.maxQueue = o.maxQueue ?? Number.POSITIVE_INFINITY;
@@ -77,6 +82,7 @@ export class SolverPool {
     const r = (await this.dispatch(task, o.signal)) as TaskResult;
     if (!r.ok) throw fromResult(r);
     const result: SolveResult = { order: r.order, latenessS: r.latenessS, durationS: r.durationS, solveMs: r.solveMs, iterations: r.iterations };
+    if (r.times) result.times = r.times;
     if (r.report) result.report = r.report;
     return result;
   }

@@ -1,4 +1,5 @@
 /** Public types of the solver module. Units: integer seconds. */
+import type { OPERATOR_NAMES } from './abi-constants.generated.ts';
 
 export interface SolveProblem {
   /** (size × size) row-major travel seconds; node 0 = start, 1..n = stops, size-1 = end if hasEnd. */
@@ -7,7 +8,11 @@ export interface SolveProblem {
   size: number;
   /** Service seconds per stop (length n). */
   serviceS: Int32Array;
-  /** Deadline per stop in seconds after departure, -1 = none (length n). */
+  /**
+   * Deadline per stop in seconds after departure, NO_DEADLINE (-2^31) = none (length n). A negative
+   * deadline was already past at departure: the search counts it from 0 (a constant for that stop),
+   * the returned times use it as given.
+   */
   deadlineS: Int32Array;
   /** true: the route ends at node size-1; false: open route (ends after the last stop's service). */
   hasEnd: boolean;
@@ -32,7 +37,7 @@ export interface SolveOptions {
   report?: boolean;
 }
 
-export type OperatorName = 'two_opt' | 'or_opt' | 'swap' | 'segment_swap' | 'late_relocate' | 'lin_kernighan' | 'kick';
+export type OperatorName = (typeof OPERATOR_NAMES)[number];
 
 /** tried: exact evaluations; improving: evaluations that beat the current route; applied: moves made.
  * For `kick`: kicks made, kicks that led to a new best route, kicked routes accepted. */
@@ -64,13 +69,42 @@ export interface SolveReport {
   operators: Record<OperatorName, OperatorCounter>;
 }
 
+/** The times of one stop, whole seconds after the departure instant: the solver's arithmetic (src/schedule only formats them). */
+export interface StopTimes {
+  arrivalS: number;
+  /** startS − arrivalS: waiting for the stop's earliest start (always 0 on single routes). */
+  waitS: number;
+  /** Start of service. */
+  startS: number;
+  /** End of service; the next leg starts then. */
+  departureS: number;
+  /** Start of service past the deadline (as given), 0 when on time or without one. */
+  latenessS: number;
+}
+
+/** The times of one route (ABI 4), seconds after the departure instant of the call. */
+export interface RouteTimes {
+  /** When the vehicle leaves its start (0 on single routes; a fleet vehicle's shift start). */
+  departureS: number;
+  /** In visiting order. */
+  stops: StopTimes[];
+  /** Arrival at the end point, or the end of the last service when the route is open. */
+  endS: number;
+  /** endS − departureS. */
+  durationS: number;
+  /** Sum of the stops' lateness. */
+  latenessS: number;
+}
+
 export interface SolveResult {
   /** 0-based stop indices in visiting order. */
   order: number[];
-  /** Total lateness (seconds). */
+  /** Total lateness (seconds; ABI 4: against the deadlines as given, ABI 1–3: negative ones counted from 0). */
   latenessS: number;
   /** Duration to the end point, or to the last stop's departure when open (seconds). */
   durationS: number;
+  /** Every stop's times (ABI 4; absent from older modules). */
+  times?: RouteTimes;
   /** Wall time of the solve call (ms). */
   solveMs: number;
   /** Iterated-local-search iterations (kicks; 0 when solved exactly). */

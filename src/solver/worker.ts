@@ -9,7 +9,7 @@ import { WasmSolver } from './abi.ts';
 import { SolverError } from './errors.ts';
 import { solveFleet } from './fleet-abi.ts';
 import type { FleetProblem, FleetResult } from './fleet-types.ts';
-import type { SolveReport } from './types.ts';
+import type { RouteTimes, SolveReport } from './types.ts';
 
 export interface SolveTask {
   kind: 'solve';
@@ -42,7 +42,7 @@ export type FleetTaskResult =
   | { ok: false; code: string; message: string; status?: number; statusName?: string; instances: number };
 
 export type TaskResult =
-  | { ok: true; order: number[]; latenessS: number; durationS: number; iterations: number; solveMs: number; report?: SolveReport; instances: number }
+  | { ok: true; order: number[]; latenessS: number; durationS: number; iterations: number; solveMs: number; times?: RouteTimes; report?: SolveReport; instances: number }
   | { ok: false; code: string; message: string; status?: number; statusName?: string; instances: number };
 
 const module: WebAssembly.Module = workerData.module;

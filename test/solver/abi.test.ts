@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { ABI_VERSION, DEFAULT_WASM_PATH, OPERATOR_NAMES, SolverError, Status, compileSolverModule, loadSolver } from '../../src/solver/index.js';
+import { ABI_VERSION, DEFAULT_WASM_PATH, NO_DEADLINE, OPERATOR_NAMES, SolverError, Status, compileSolverModule, loadSolver } from '../../src/solver/index.js';
 import { closedTourProblem, parseTsplib, tourFromOrder, tourLength } from '../../scripts/lib/tsplib.js';
 import { SAMPLE_DIR, bruteForce, evaluate, isPermutation, randomProblem, type EndKind } from './helpers.js';
 
@@ -48,6 +48,35 @@ describe('solver ABI', () => {
     }
   });
 
+  it('times (ABI 4): every stop\'s arrival, start, departure and lateness against its deadline as given, for the returned order and any other', () => {
+    const solver = loadSolver();
+    for (const [k, end] of (['open', 'closed', 'separate'] as const).entries()) {
+      const p = randomProblem(400 + k, 25, end, { deadlines: true, service: true });
+      p.deadlineS[3] = -600; // already past at departure
+      p.deadlineS[4] = -1; // one second before departure: a deadline, not "none"
+      const expected = (order: readonly number[]) => {
+        const m = p.size;
+        let [at, t, late] = [0, 0, 0];
+        const stops = order.map((s) => {
+          const arrivalS = t + p.durations[at * m + s + 1];
+          const latenessS = p.deadlineS[s] === NO_DEADLINE ? 0 : Math.max(0, arrivalS - p.deadlineS[s]);
+          t = arrivalS + p.serviceS[s];
+          at = s + 1;
+          late += latenessS;
+          return { arrivalS, waitS: 0, startS: arrivalS, departureS: t, latenessS };
+        });
+        const endS = p.hasEnd ? t + p.durations[at * m + m - 1] : t;
+        return { departureS: 0, stops, endS, durationS: endS, latenessS: late };
+      };
+      const r = solver.solve(p, { seed: 3, maxIterations: 100 });
+      assert.deepEqual(r.times, expected(r.order), end);
+      assert.deepEqual([r.latenessS, r.durationS], [r.times!.latenessS, r.times!.durationS]);
+      assert.ok(r.times!.stops[r.order.indexOf(3)]!.latenessS >= 600);
+      const reversed = [...r.order].reverse();
+      assert.deepEqual(solver.evaluate(p, reversed), expected(reversed), `${end}, reversed`);
+    }
+  });
+
   it('no stops: empty order, duration start -> end', () => {
     const solver = loadSolver();
     const r = solver.solve({ durations: new Int32Array([0, 42, 7, 0]), size: 2, serviceS: new Int32Array(0), deadlineS: new Int32Array(0), hasEnd: true });
@@ -63,9 +92,9 @@ describe('solver ABI', () => {
     const xs = [0, 10, 20];
     const durations = new Int32Array(9).map((_, k) => Math.abs(xs[Math.floor(k / 3)] - xs[k % 3]));
     const base = { durations, size: 3, serviceS: new Int32Array([1, 2]), hasEnd: false };
-    const free = loadSolver().solve({ ...base, deadlineS: new Int32Array([-1, -1]) });
+    const free = loadSolver().solve({ ...base, deadlineS: new Int32Array([NO_DEADLINE, NO_DEADLINE]) });
     assert.deepEqual(free.order, [0, 1]);
-    const due = loadSolver().solve({ ...base, deadlineS: new Int32Array([-1, 20]) });
+    const due = loadSolver().solve({ ...base, deadlineS: new Int32Array([NO_DEADLINE, 20]) });
     assert.deepEqual(due.order, [1, 0]);
     assert.equal(due.latenessS, 0);
     assert.equal(due.durationS, 20 + 2 + 10 + 1);
@@ -163,7 +192,7 @@ describe('solver ABI', () => {
       BAD_DEADLINE: 5, BAD_FLAG: 6, BAD_TIME_LIMIT: 7, NULL_POINTER: 8, MISALIGNED: 9,
       NO_VEHICLES: 10, TOO_MANY_VEHICLES: 11, NO_JOBS: 12, BAD_MATRIX: 13, NEGATIVE_VALUE: 14,
       BAD_LOCATION: 15, NEGATIVE_QUANTITY: 16, BAD_WINDOW: 17, BAD_VEHICLE_INDEX: 18,
-      BAD_OBJECTIVE: 19, TOO_MANY_DIMENSIONS: 20, BAD_NUMBER: 21,
+      BAD_OBJECTIVE: 19, TOO_MANY_DIMENSIONS: 20, BAD_NUMBER: 21, BAD_ORDER: 22,
     });
   });
 });

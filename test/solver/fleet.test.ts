@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { readFleetOut } from '../../src/solver/fleet-abi.js';
-import { DISTANCE_OBJECTIVE, SolverError, SolverPool, Status, loadSolver, serviceStallIterations, type FleetProblem, type FleetResult } from '../../src/solver/index.js';
+import { DISTANCE_OBJECTIVE, NO_DEADLINE, SolverError, SolverPool, Status, loadSolver, serviceStallIterations, type FleetProblem, type FleetResult } from '../../src/solver/index.js';
 import { checkPlan, modelOf } from '../../scripts/lib/fleet-check.js';
 import { checkSolomon, customerRoutes, parseSolomon, solomonProblem } from '../../scripts/lib/solomon.js';
 import { ROOT, findCargo } from './helpers.js';
@@ -114,7 +114,7 @@ describe('fleet solver (WASM)', () => {
       cases.forEach((c, k) => {
         assert.equal(native[k].status, 0, c.name);
         const { solveMs: _ms, ...wasm } = solver.solveFleet(c.p, { seed: c.seed, maxIterations: c.iters, timeLimitMs: 0, stallIterations: c.stall });
-        assert.deepEqual(wasm, readFleetOut(Float64Array.from(native[k].out!), c.p.vehicles.length), `${c.name}: plans differ`);
+        assert.deepEqual(wasm, readFleetOut(Float64Array.from(native[k].out!), c.p.vehicles.length, c.p.jobs.length), `${c.name}: plans differ`);
         if (c.stall === undefined) assert.equal(wasm.iterations, c.iters);
         else assert.ok(wasm.iterations >= wasm.bestIteration + c.stall && wasm.iterations < c.iters, `${c.name}: ${wasm.iterations} iterations, best at ${wasm.bestIteration}`);
       });
@@ -180,6 +180,36 @@ describe('fleet solver (WASM)', () => {
     assert.throws(() => checkPlan(modelOf(q), heavy, s.unassigned.map((u) => u.job).filter((j) => j !== 1)), /capacity|not allowed|after/);
   });
 
+  it('times (ABI 4): each route\'s departure, every stop\'s arrival, wait, start, departure and lateness against its deadline as given, and the return', () => {
+    for (const [seed, n, v] of RANDOM) {
+      const p = randomFleet(seed, n, v);
+      p.jobs[2]!.deadline = -300; // already past at 0
+      p.jobs[3]!.deadline = -1; // a deadline, not "none"
+      const r = solver.solveFleet(p, { seed, maxIterations: 150 });
+      assertConsistent(p, r, `random-${seed}`);
+      const m = p.locations;
+      for (const route of r.routes) {
+        const veh = p.vehicles[route.vehicle]!;
+        let [at, t] = [veh.start, veh.shiftStart ?? 0];
+        const stops = route.jobs.map((j) => {
+          const job = p.jobs[j]!;
+          const arrivalS = t + p.travel[at * m + job.location]!;
+          const startS = Math.max(arrivalS, job.ready ?? 0);
+          t = startS + (job.service ?? 0);
+          at = job.location;
+          return { arrivalS, waitS: startS - arrivalS, startS, departureS: t, latenessS: job.deadline === undefined ? 0 : Math.max(0, startS - job.deadline) };
+        });
+        const endS = veh.end === undefined ? t : t + p.travel[at * m + veh.end]!;
+        const label = `random-${seed}, vehicle ${route.vehicle}`;
+        assert.deepEqual(route.times, { departureS: veh.shiftStart ?? 0, stops, endS, durationS: route.duration, latenessS: route.lateness }, label);
+        assert.equal(endS - (veh.shiftStart ?? 0), route.duration, label);
+        assert.deepEqual(stops.map((x) => x.startS), route.starts, label);
+      }
+      const late = r.routes.flatMap((x) => x.jobs.map((j, k) => [j, x.times!.stops[k]!.latenessS] as const));
+      for (const [j, latenessS] of late) if (j === 2 || j === 3) assert.ok(latenessS > 0, `job ${j} is necessarily late`);
+    }
+  });
+
   it('bad problems are rejected with their status before or inside the module', () => {
     const p = randomFleet(1, 10, 2);
     const bad = (q: FleetProblem, status: number) =>
@@ -240,7 +270,7 @@ describe('fleet solver (WASM)', () => {
     }
   });
 
-  it('an ABI 3 module built before stallIterations still plans, and runs to its budget', (t) => {
+  it('an ABI 3 module built before stallIterations still plans (without times), and runs to its budget; the pool refuses it', (t) => {
     let bytes: Buffer;
     try {
       bytes = execFileSync('git', ['show', '12fcdfc:data/solver/solver.wasm'], { cwd: ROOT, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -254,6 +284,10 @@ describe('fleet solver (WASM)', () => {
       writeFileSync(file, bytes);
       const old = loadSolver(file);
       assert.equal(old.abiVersion, 3);
+      // the service's pool needs ABI 4 (the schedules); benches still load it in-thread
+      assert.throws(() => new SolverPool({ wasmPath: file }), (e: unknown) => e instanceof SolverError && e.code === 'load_failed' && /ABI 4/.test(e.message));
+      assert.throws(() => old.evaluate({ durations: new Int32Array([0, 5, 5, 0]), size: 2, serviceS: new Int32Array(1), deadlineS: new Int32Array([NO_DEADLINE]), hasEnd: false }, [0]),
+        (e: unknown) => e instanceof SolverError && e.code === 'unsupported');
       const p = randomFleet(2, 30, 3);
       const r = old.solveFleet(p, { seed: 1, maxIterations: 300, stallIterations: 10 });
       assert.equal(r.iterations, 300);
@@ -278,7 +312,7 @@ describe('fleet solver (WASM)', () => {
       writeFileSync(file, bytes);
       const old = loadSolver(file);
       assert.equal(old.abiVersion, 2);
-      assert.equal(old.solve({ durations: new Int32Array([0, 5, 5, 0]), size: 2, serviceS: new Int32Array(1), deadlineS: new Int32Array([-1]), hasEnd: false }).order.length, 1);
+      assert.equal(old.solve({ durations: new Int32Array([0, 5, 5, 0]), size: 2, serviceS: new Int32Array(1), deadlineS: new Int32Array([NO_DEADLINE]), hasEnd: false }).order.length, 1);
       assert.throws(() => old.solveFleet(randomFleet(1, 5, 1)), (e: unknown) => e instanceof SolverError && e.code === 'unsupported');
     } finally {
       rmSync(dir, { recursive: true, force: true });

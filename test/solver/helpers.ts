@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareCost, orderCost } from '../../scripts/lib/route-cost.js';
-import type { SolveProblem } from '../../src/solver/index.js';
+import { NO_DEADLINE, type SolveProblem } from '../../src/solver/index.js';
 import { rng } from '../../scripts/lib/rng.js';
 
 export { rng };
@@ -30,7 +30,7 @@ export function randomProblem(seed: number, n: number, end: EndKind, opts: { dea
     }
   }
   const serviceS = new Int32Array(n).map(() => (opts.service ? Math.floor(r() * 300) : 0));
-  const deadlineS = new Int32Array(n).map(() => (opts.deadlines && r() < 0.5 ? Math.floor(r() * 600 * n) : -1));
+  const deadlineS = new Int32Array(n).map(() => (opts.deadlines && r() < 0.5 ? Math.floor(r() * 600 * n) : NO_DEADLINE));
   return { durations, size: m, serviceS, deadlineS, hasEnd: end !== 'open' };
 }
 

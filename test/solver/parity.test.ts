@@ -6,16 +6,17 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { OPERATOR_NAMES, loadSolver, type OperatorCounter, type SolveProblem } from '../../src/solver/index.js';
+import { legacyDeadlines } from '../../src/solver/abi.js';
 import { closedTourProblem, parseTsplib } from '../../scripts/lib/tsplib.js';
 import { ROOT, SAMPLE_DIR, TSPLIB_DIR, findCargo, randomProblem } from './helpers.js';
 
-/** The native CLI's problem file format (see solver-rs/src/bin/solve.rs). */
+/** The native CLI's problem file format (see solver-rs/src/bin/solve.rs; deadlines as the search reads them). */
 function problemFile(p: SolveProblem, seed: number, maxIterations: number, stall: number): string {
   return [
     `${p.size} ${p.hasEnd ? 1 : 0} ${seed} ${maxIterations} ${stall}`,
     Array.from(p.durations).join(' '),
     Array.from(p.serviceS).join(' '),
-    Array.from(p.deadlineS).join(' '),
+    Array.from(legacyDeadlines(p.deadlineS)).join(' '),
   ].join('\n') + '\n';
 }
 

@@ -17,7 +17,10 @@ describe('SolverPool', () => {
         const n = problems[k].serviceS.length;
         assert.ok(isPermutation(r.order, n));
         assert.deepEqual({ latenessS: r.latenessS, durationS: r.durationS }, evaluate(problems[k], r.order));
-        assert.deepEqual(r.order, local.solve(problems[k], opts).order, `problem ${k}: pool and in-thread differ`);
+        const inThread = local.solve(problems[k], opts);
+        assert.deepEqual(r.order, inThread.order, `problem ${k}: pool and in-thread differ`);
+        assert.ok(r.times, `problem ${k}: the pool passes the stops' times on`);
+        assert.deepEqual(r.times, inThread.times, `problem ${k}: times`);
         assert.ok(r.solveMs >= 0);
         assert.equal(r.report, undefined);
       });

@@ -15,6 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { NO_DEADLINE } from '../../../src/solver/abi-constants.generated.ts';
 import type { SolveProblem } from '../../../src/solver/types.ts';
 import type { BenchInstance, SolveOutcome } from './types.ts';
 
@@ -209,7 +210,7 @@ export function vroomInput(p: SolveProblem) {
     id: s + 1,
     location_index: s + 1,
     service: p.serviceS[s],
-    ...(p.deadlineS[s] >= 0 ? { time_windows: [[0, p.deadlineS[s]]] } : {}),
+    ...(p.deadlineS[s] !== NO_DEADLINE ? { time_windows: [[0, p.deadlineS[s]]] } : {}),
   }));
   return {
     vehicles: [{ id: 1, profile: 'car', start_index: 0, ...(p.hasEnd ? { end_index: m - 1 } : {}) }],

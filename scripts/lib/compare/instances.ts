@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { HaversineProvider } from '../../../src/geo/routing/haversine.js';
+import { NO_DEADLINE } from '../../../src/solver/abi-constants.generated.js';
 import { closedTourProblem, parseTsplib } from '../tsplib.js';
 import { plantedInstance } from '../planted.js';
 import { ROOT, type CityEntry, type Manifest } from './manifest.js';
@@ -51,5 +52,5 @@ export function cityProblem(e: CityEntry): BenchInstance['problem'] {
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < m; j++) if (i !== j) durations[i * m + j] = model.leg(pts[i], pts[j]).durationS;
   }
-  return { durations, size: m, serviceS: new Int32Array(e.n), deadlineS: new Int32Array(e.n).fill(-1), hasEnd: true };
+  return { durations, size: m, serviceS: new Int32Array(e.n), deadlineS: new Int32Array(e.n).fill(NO_DEADLINE), hasEnd: true };
 }

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { legacyDeadlines } from '../../../src/solver/abi.ts';
 import { compileSolverModule } from '../../../src/solver/load.ts';
 import { routeCost } from '../route-cost.ts';
 import { closedTourProblem } from '../tsplib.ts';
@@ -97,7 +98,7 @@ function solveNative(binary: string, t: SolveTask, dir: string): SolveOutcome {
   const file = join(dir, 'problem.txt');
   writeFileSync(file, [
     `${p.size} ${p.hasEnd ? 1 : 0} ${t.seed} ${t.budgetMs}`,
-    Array.from(p.durations).join(' '), Array.from(p.serviceS).join(' '), Array.from(p.deadlineS).join(' '), '',
+    Array.from(p.durations).join(' '), Array.from(p.serviceS).join(' '), Array.from(legacyDeadlines(p.deadlineS)).join(' '), '',
   ].join('\n'));
   const t0 = performance.now();
   const r = spawnSync(binary, [file], { encoding: 'utf8', timeout: 5 * t.budgetMs + 30_000, maxBuffer: 64 << 20 });

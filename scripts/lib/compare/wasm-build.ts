@@ -10,7 +10,7 @@
  * below. ABI 1 reports neither events nor the time to the final route: the
  * report then samples the anytime curve from the budgets and says so.
  */
-import { SUPPORTED_ABI_VERSIONS, WasmSolver } from '../../../src/solver/abi.ts';
+import { SUPPORTED_ABI_VERSIONS, WasmSolver, legacyDeadlines } from '../../../src/solver/abi.ts';
 import type { SolveProblem } from '../../../src/solver/types.ts';
 import type { ImprovementEvent, SolveOutcome } from './types.ts';
 
@@ -120,7 +120,7 @@ export function solveAbi1(module: WebAssembly.Module, p: SolveProblem, o: WasmSo
   const n = p.size - 1 - (p.hasEnd ? 1 : 0);
   const d = put(p.durations);
   const s = put(p.serviceS);
-  const l = put(p.deadlineS);
+  const l = put(legacyDeadlines(p.deadlineS));
   const out = e.alloc((3 + n) * 8, 8);
   if (out === 0) throw new Error('solver out of memory');
   const t0 = performance.now();

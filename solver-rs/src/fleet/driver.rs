@@ -19,6 +19,7 @@ use super::local_search::{Counters, LocalSearch};
 use super::model::FleetProblem;
 use super::reasons::{reason, Reason};
 use super::ruin::{self, RuinSettings};
+use super::same_place::input_order_at_same_place;
 use super::solution::{route_violation, FleetCost, Solution};
 use crate::rng::Rng;
 use crate::search::Clock;
@@ -341,6 +342,13 @@ pub fn solve_since(
             }
         }
     }
+    for v in 0..best.routes.len() {
+        let ordered = input_order_at_same_place(p, v, &best.routes[v].jobs);
+        if ordered != best.routes[v].jobs {
+            best.set_route(p, v, ordered);
+        }
+    }
+    let best_cost = best.cost(p);
     debug_assert!(best.check(p).is_ok());
     let unassigned = (0..p.n())
         .filter(|&j| !best.is_assigned(j))

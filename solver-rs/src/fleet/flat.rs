@@ -12,7 +12,8 @@
 //!   vehicles   f64[VEHICLE_FIELDS * nv]: start, end (-1 open), shift start,
 //!              shift end (-1 none), max stops (-1 none)
 //!   jobs       f64[JOB_FIELDS * nj]: location, service, ready, due (-1 none),
-//!              deadline (-1 none)
+//!              deadline (abi::NO_DEADLINE none; any other integer, negative
+//!              = already past at 0)
 //!   capacity   f64[nv * dims], demand f64[nj * dims] (absent when dims = 0)
 //!   allowed    u32[2 * nj] or absent (all): per job the allowed-vehicle
 //!              mask, low 32 bits then high 32 bits
@@ -26,30 +27,36 @@
 //!   then the routes' job indices, vehicle after vehicle
 //!   then the routes' service start times, in the same order
 //!   then (job, reason code) per unassigned job (reasons::Reason as a number)
+//!   (ABI 3 ends here; ABI 4 goes on:)
+//!   then per vehicle v (FLEET_VEHICLE_TIMES each): departure (its shift
+//!   start), return (arrival at its end, or the end of its last service when
+//!   open; the departure when unused)
+//!   then STOP_FIELDS per routed job, in the order of the job indices above:
+//!   arrival, wait, start of service, departure, lateness (schedule::StopTimes)
+//! Lateness (the head's total, each route's, each stop's) is against the
+//! deadlines as given; the search counts a deadline before 0 from 0
+//! (model::Job::deadline), which changes no decision.
 
 use super::driver::FleetSolution;
 use super::model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
-use super::solution::{lateness_of, schedule_of};
+use super::solution::times_of;
+use crate::abi::{
+    fleet_out_len, fleet_out_len_abi3, FLEET_VEHICLE_TIMES, NO_DEADLINE, STOP_FIELDS,
+};
 
-pub const VEHICLE_FIELDS: usize = 5;
-pub const JOB_FIELDS: usize = 5;
-pub const OUT_HEAD: usize = 8;
-pub const ROUTE_FIELDS: usize = 4;
+use crate::abi::{FLEET_OUT_HEAD as OUT_HEAD, FLEET_ROUTE_FIELDS as ROUTE_FIELDS};
+pub use crate::abi::{JOB_FIELDS, VEHICLE_FIELDS};
 
-/// Status codes of `solve_fleet` (after the single-route ones, 0–9).
-pub const STATUS_NO_VEHICLES: i32 = 10;
-pub const STATUS_TOO_MANY_VEHICLES: i32 = 11;
-pub const STATUS_NO_JOBS: i32 = 12;
-pub const STATUS_BAD_MATRIX: i32 = 13;
-pub const STATUS_NEGATIVE_VALUE: i32 = 14;
-pub const STATUS_BAD_LOCATION: i32 = 15;
-pub const STATUS_NEGATIVE_QUANTITY: i32 = 16;
-pub const STATUS_BAD_WINDOW: i32 = 17;
-pub const STATUS_BAD_VEHICLE_INDEX: i32 = 18;
-pub const STATUS_BAD_OBJECTIVE: i32 = 19;
-pub const STATUS_TOO_MANY_DIMENSIONS: i32 = 20;
-/// A field that is not an integer in [-2^53, 2^53].
-pub const STATUS_BAD_NUMBER: i32 = 21;
+/// Status codes of `solve_fleet` (crate::abi::status).
+pub use crate::abi::status::{
+    BAD_LOCATION as STATUS_BAD_LOCATION, BAD_MATRIX as STATUS_BAD_MATRIX,
+    BAD_NUMBER as STATUS_BAD_NUMBER, BAD_OBJECTIVE as STATUS_BAD_OBJECTIVE,
+    BAD_VEHICLE_INDEX as STATUS_BAD_VEHICLE_INDEX, BAD_WINDOW as STATUS_BAD_WINDOW,
+    NEGATIVE_QUANTITY as STATUS_NEGATIVE_QUANTITY, NEGATIVE_VALUE as STATUS_NEGATIVE_VALUE,
+    NO_JOBS as STATUS_NO_JOBS, NO_VEHICLES as STATUS_NO_VEHICLES,
+    TOO_MANY_DIMENSIONS as STATUS_TOO_MANY_DIMENSIONS,
+    TOO_MANY_VEHICLES as STATUS_TOO_MANY_VEHICLES,
+};
 
 pub fn status_of(e: FleetError) -> i32 {
     match e {
@@ -82,7 +89,7 @@ pub struct FlatInput<'a> {
 
 /// Output length for nv vehicles and nj jobs.
 pub fn out_len(nv: usize, nj: usize) -> usize {
-    OUT_HEAD + ROUTE_FIELDS * nv + 2 * nj
+    fleet_out_len(nv, nj)
 }
 
 const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
@@ -161,7 +168,11 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             service: int(r[1])?,
             ready: int(r[2])?,
             due: optional(r[3])?,
-            deadline: optional(r[4])?,
+            deadline: if r[4] == NO_DEADLINE as f64 {
+                None
+            } else {
+                Some(int(r[4])?)
+            },
             demand: f.demand[j * f.dims..(j + 1) * f.dims]
                 .iter()
                 .map(|&q| int(q))
@@ -189,19 +200,21 @@ pub fn encode(p: &FleetProblem, sol: &FleetSolution, out: &mut [f64]) {
     let nv = p.vehicles.len();
     let mut head = [0f64; OUT_HEAD];
     head[0] = sol.cost.unassigned as f64;
-    head[1] = sol.cost.lateness as f64;
+    // head[1], the total lateness: the routes' (against the deadlines as given), summed below
     head[2] = sol.cost.main as f64;
     head[3] = sol.iterations as f64;
     head[4] = sol.best_iteration as f64;
     let mut jobs_at = OUT_HEAD + ROUTE_FIELDS * nv;
     let assigned: usize = sol.routes.iter().map(|r| r.len()).sum();
     let mut starts_at = jobs_at + assigned;
+    let vehicle_times_at = fleet_out_len_abi3(nv, p.n());
+    let mut stop_times_at = vehicle_times_at + FLEET_VEHICLE_TIMES * nv;
     for (v, route) in sol.routes.iter().enumerate() {
-        let (duration, distance, lateness) = if route.is_empty() {
-            (0, 0, 0)
+        let veh = &p.vehicles[v];
+        let (duration, distance, lateness, back) = if route.is_empty() {
+            (0, 0, 0, veh.shift_start)
         } else {
-            let veh = &p.vehicles[v];
-            let (starts, back) = schedule_of(p, v, route);
+            let (times, back) = times_of(p, v, route);
             let mut at = veh.start;
             let mut distance = 0;
             for &j in route.iter() {
@@ -210,15 +223,21 @@ pub fn encode(p: &FleetProblem, sol: &FleetSolution, out: &mut [f64]) {
                 at = loc;
             }
             distance += p.d(at, veh.end);
-            for (&j, &s) in route.iter().zip(&starts) {
+            for (&j, stop) in route.iter().zip(&times) {
                 out[jobs_at] = j as f64;
-                out[starts_at] = s as f64;
+                out[starts_at] = stop.start as f64;
+                stop.write(&mut out[stop_times_at..stop_times_at + STOP_FIELDS]);
                 jobs_at += 1;
                 starts_at += 1;
+                stop_times_at += STOP_FIELDS;
             }
             head[5] += 1.0;
-            (back - veh.shift_start, distance, lateness_of(p, v, route))
+            // the search's lateness (deadlines before 0 count from 0) is in the head;
+            // the route's is against the deadlines as given, as its stops' are
+            let lateness: i64 = times.iter().map(|s| s.lateness).sum();
+            (back - veh.shift_start, distance, lateness, back)
         };
+        head[1] += lateness as f64;
         head[6] += duration as f64;
         head[7] += distance as f64;
         let r = OUT_HEAD + ROUTE_FIELDS * v;
@@ -226,6 +245,9 @@ pub fn encode(p: &FleetProblem, sol: &FleetSolution, out: &mut [f64]) {
         out[r + 1] = duration as f64;
         out[r + 2] = distance as f64;
         out[r + 3] = lateness as f64;
+        let t = vehicle_times_at + FLEET_VEHICLE_TIMES * v;
+        out[t] = veh.shift_start as f64;
+        out[t + 1] = back as f64;
     }
     for &(j, reason) in &sol.unassigned {
         out[starts_at] = j as f64;

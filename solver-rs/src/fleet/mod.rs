@@ -13,6 +13,7 @@
 //! - `driver`: ruin-and-recreate under simulated annealing
 //! - `deadline`: the time limit, counted from the host's call, checked cheaply in inner loops
 //! - `reasons`: reason codes of unassigned jobs
+//! - `same_place`: the stops of one place in input order, where that is no later (the plan's last step)
 //! - `flat`: the flat arrays of the WebAssembly ABI (`ffi::solve_fleet`) and the native CLI
 //! - `solomon`: Solomon VRPTW instances (parser, scaled problem, double-precision check)
 //!
@@ -27,6 +28,7 @@ pub mod model;
 pub mod operators;
 pub mod reasons;
 pub mod ruin;
+pub mod same_place;
 pub mod segment;
 pub mod solomon;
 pub mod solution;

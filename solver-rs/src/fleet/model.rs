@@ -44,7 +44,7 @@ pub struct JobInput {
     pub ready: i64,
     /// Latest start of service (hard).
     pub due: Option<i64>,
-    /// Soft deadline on the start of service.
+    /// Soft deadline on the start of service; may be negative (already past at 0).
     pub deadline: Option<i64>,
     pub demand: Vec<i64>,
     /// Vehicle indices allowed to serve the job (None: all).
@@ -122,7 +122,12 @@ pub struct Job {
     pub service: i64,
     pub ready: i64,
     pub due: i64,
+    /// The soft deadline the search prices (NO_LIMIT when none); a deadline
+    /// before 0 counts from 0: a route leaves at 0 at the earliest, so that
+    /// stop's lateness changes by a constant and the best plan is the same.
     pub deadline: i64,
+    /// The deadline as given (may be negative), for the reported times.
+    pub given_deadline: Option<i64>,
     /// Bit v set: vehicle v may serve the job.
     pub allowed: u64,
 }
@@ -281,7 +286,8 @@ impl FleetProblem {
                 service: ji.service,
                 ready: ji.ready,
                 due,
-                deadline: ji.deadline.unwrap_or(NO_LIMIT),
+                deadline: ji.deadline.map_or(NO_LIMIT, |d| d.max(0)),
+                given_deadline: ji.deadline,
                 allowed,
             });
         }

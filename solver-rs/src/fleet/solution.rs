@@ -6,6 +6,7 @@
 
 use super::model::{FleetProblem, MAX_DIMS};
 use super::segment::TwSegment;
+use crate::schedule::StopTimes;
 
 /// Lexicographic cost: unassigned jobs, lateness, then the weighted rest.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -295,6 +296,29 @@ pub fn schedule_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> (Vec<i64>, i64) 
         loc = job.loc;
     }
     (starts, t + p.t(loc, veh.end))
+}
+
+/// The reported times of vehicle v's route through `jobs`: per stop
+/// (lateness against the deadlines as given), and the return (arrival at the
+/// end, or the end of the last service when the route is open).
+pub fn times_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> (Vec<StopTimes>, i64) {
+    let veh = &p.vehicles[v];
+    let mut t = veh.shift_start;
+    let mut loc = veh.start;
+    let mut stops = Vec::with_capacity(jobs.len());
+    for &j in jobs {
+        let job = &p.jobs[j as usize];
+        let stop = StopTimes::visit(
+            t + p.t(loc, job.loc),
+            job.ready,
+            job.service,
+            job.given_deadline,
+        );
+        t = stop.departure;
+        loc = job.loc;
+        stops.push(stop);
+    }
+    (stops, t + p.t(loc, veh.end))
 }
 
 #[derive(Clone, Debug)]

@@ -4,6 +4,7 @@
  * codes), the same-place rule and the budget rule are in src/calls/.
  */
 import { buildSchedule, resolveDeparture, solverDeadlineOffsetS } from '../../schedule/index.js';
+import { routeTimes, timesForOrder } from '../../solver/evaluate.js';
 import type { SolveProblem, SolveResult } from '../../solver/types.js';
 import { warningsField, waypointsOf } from '../../calls/answer.js';
 import { inputOrderAtSamePlace } from '../../calls/places.js';
@@ -44,10 +45,13 @@ export class OptimizePipeline implements RouteOptimizer {
     };
     const solution = await steps.solve((timeLimitMs) => this.deps.solver.solve(problem, { timeLimitMs, signal: context.signal }), this.deps.solverTimeLimitMs, 'route', context);
 
-    const stops = request.stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline }));
-    const scheduleOf = (order: readonly number[]) => buildSchedule({ departure, order, stops, durationsS: matrix.durationsS, distancesM: matrix.distancesM, hasEnd });
-    const order = inputOrderAtSamePlace(solution.order, (stop) => placeOf[stop + 1]!, scheduleOf);
-    const schedule = scheduleOf(order);
+    const stops = request.stops.map((s) => ({ id: s.id, deadline: s.deadline }));
+    // the solver times every candidate order: no second implementation of the time arithmetic here
+    const order = inputOrderAtSamePlace(solution.order, (stop) => placeOf[stop + 1]!, (candidate) => {
+      const times = routeTimes(problem, candidate);
+      return { totalLatenessS: times.latenessS, durationS: times.durationS };
+    });
+    const schedule = buildSchedule({ departure, order, stops, times: timesForOrder(problem, solution, order), distancesM: matrix.distancesM, hasEnd });
     return {
       order: order.map((i) => request.stops[i].id),
       waypoints: waypointsOf(order.map((i) => locations[i + 1]!)),

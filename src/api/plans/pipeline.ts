@@ -36,7 +36,7 @@ export class PlansPipeline implements PlanOptimizer {
     const { problem, distancesM } = fleetProblemOf(request, layout, placeOf, await steps.matrix(places, request.avoidTolls ?? false, context), departure);
     const budgetMs = planTimeLimitMs(request.stops.length, this.deps.timeLimit);
     const solution = await steps.solve((timeLimitMs) => this.deps.solver.solveFleet(problem, { timeLimitMs, stallIterations: serviceStallIterations(problem.jobs.length), signal: context.signal }), budgetMs, 'plan', context);
-    return planAnswer({ request, layout, locations, placeOf, travel: problem.travel, distancesM, departure, solution });
+    return planAnswer({ request, layout, locations, placeOf, distancesM, departure, solution });
   }
 }
 

@@ -82,8 +82,8 @@ export function fleetProblem(request: PlanRequest, layout: PlanLayout, placeOf: 
     location: placeOf[layout.stop[i]!]!,
     service: Math.round(s.serviceSeconds ?? 0),
     ...(s.notBefore !== undefined ? { ready: Math.max(0, offsetS(s.notBefore, departure, 'earlier')) } : {}),
-    // a deadline already past counts from 0: that stop's lateness grows by a constant, so the best plan is the same
-    ...(s.deadline !== undefined ? { deadline: Math.max(0, deadlineToOffsetS(s.deadline, departure)) } : {}),
+    // may be negative (already past): the solver counts it from 0 in its search, and reports the lateness against it
+    ...(s.deadline !== undefined ? { deadline: deadlineToOffsetS(s.deadline, departure) } : {}),
     ...(s.demand !== undefined ? { demand: s.demand } : {}),
     ...(s.allowedVehicles !== undefined ? { allowedVehicles: s.allowedVehicles.map((id) => vehicleIndex.get(id)!) } : {}),
   }));

@@ -1,18 +1,16 @@
 /**
- * The answer of a plan: per used vehicle, the stops of one place in input order
- * (src/calls/places.ts, as optimize) and the schedule module's route (arrivals,
- * waiting for notBefore, lateness, distance and time, all by the rules of
- * optimize) over that vehicle's legs; the unassigned stops with their reason in
- * words; the totals.
+ * The answer of a plan: per used vehicle, its stops in the solver's order (the
+ * stops of one place in input order, as optimize) with the solver's times, made
+ * instants, Paris deadlines and minutes by the schedule module, and the legs'
+ * distances; the unassigned stops with their reason in words; the totals.
  */
 import type { DateTime } from 'luxon';
 import type { TravelMatrix } from '../../geo/index.js';
 import { buildSchedule, secondsToMin1, type ScheduleResult } from '../../schedule/index.js';
-import type { FleetResult, UnassignedReason } from '../../solver/fleet-types.js';
+import type { FleetResult, FleetRoute, UnassignedReason } from '../../solver/fleet-types.js';
 import { warningsField, waypointsOf } from '../../calls/answer.js';
 import type { ResolvedLocation } from '../../calls/locations.js';
-import { inputOrderAtSamePlace } from '../../calls/places.js';
-import { capacityDimensions, vehicleWindow, type PlanLayout } from './problem.js';
+import { capacityDimensions, type PlanLayout } from './problem.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanResult, PlanRoute, UnassignedStop } from './types.js';
 
@@ -22,8 +20,6 @@ export interface PlanAnswerInput {
   locations: readonly ResolvedLocation[];
   /** The place (matrix row) of each resolved location. */
   placeOf: readonly number[];
-  /** The solver's travel times: whole seconds, row-major over the places. */
-  travel: Int32Array;
   distancesM: TravelMatrix['distancesM'];
   departure: DateTime;
   solution: FleetResult;
@@ -31,7 +27,7 @@ export interface PlanAnswerInput {
 
 export function planAnswer(input: PlanAnswerInput): PlanResult {
   const { request, solution } = input;
-  const built = solution.routes.map((route) => routeOf(input, route.vehicle, route.jobs));
+  const built = solution.routes.map((route) => routeOf(input, route));
   const unassigned = [...solution.unassigned].sort((a, b) => a.job - b.job)
     .map(({ job, reason }): UnassignedStop => ({ id: request.stops[job]!.id, reason, message: unassignedMessage(request.stops[job]!.id, reason) }));
   return {
@@ -50,30 +46,26 @@ export function planAnswer(input: PlanAnswerInput): PlanResult {
   };
 }
 
-/** One vehicle's route through `solved` (stop indices in the solver's visiting order), each place's stops in input order. */
-function routeOf(input: PlanAnswerInput, vehicle: number, solved: readonly number[]): { route: PlanRoute; schedule: ScheduleResult } {
-  const { request, layout, locations, placeOf, travel } = input;
-  const size = input.distancesM.length;
+/**
+ * One vehicle's route through `jobs` (stop indices in visiting order; the solver has already put the stops of
+ * one place in input order, where that is no later: solver-rs/src/fleet/same_place.rs) with the solver's times.
+ */
+function routeOf(input: PlanAnswerInput, { vehicle, jobs, times }: FleetRoute): { route: PlanRoute; schedule: ScheduleResult } {
+  const { request, layout, locations, placeOf } = input;
   const v = request.vehicles[vehicle]!;
   const end = layout.vehicleEnd[vehicle];
-  const departure = input.departure.plus({ seconds: vehicleWindow(v, input.departure).startS });
-  const scheduleOf = (jobs: readonly number[]): ScheduleResult => {
-    // the schedule module's matrix layout: [start, stops in visiting order, end?]
-    const nodes = [placeOf[layout.vehicleStart[vehicle]!]!, ...jobs.map((j) => placeOf[layout.stop[j]!]!), ...(end !== undefined ? [placeOf[end]!] : [])];
-    const sub = (cell: (from: number, to: number) => number) => nodes.map((from) => nodes.map((to) => cell(from, to)));
-    const stops = jobs.map((j) => request.stops[j]!);
-    return buildSchedule({
-      departure,
-      order: jobs.map((_, position) => position),
-      stops: stops.map((s) => ({ id: s.id, serviceS: s.serviceSeconds, deadline: s.deadline, notBefore: s.notBefore })),
-      durationsS: sub((from, to) => travel[from * size + to]!),
-      distancesM: sub((from, to) => input.distancesM[from]![to]!),
-      hasEnd: end !== undefined,
-    });
-  };
-  const jobs = inputOrderAtSamePlace(solved, (j) => placeOf[layout.stop[j]!]!, scheduleOf);
-  const schedule = scheduleOf(jobs);
+  // the schedule module's matrix layout: [start, stops in visiting order, end?]
+  const nodes = [placeOf[layout.vehicleStart[vehicle]!]!, ...jobs.map((j) => placeOf[layout.stop[j]!]!), ...(end !== undefined ? [placeOf[end]!] : [])];
+  const sub = (cell: (from: number, to: number) => number) => nodes.map((from) => nodes.map((to) => cell(from, to)));
   const stops = jobs.map((j) => request.stops[j]!);
+  const schedule = buildSchedule({
+    departure: input.departure,
+    order: jobs.map((_, position) => position),
+    stops: stops.map((s) => ({ id: s.id, deadline: s.deadline })),
+    times: times!,
+    distancesM: sub((from, to) => input.distancesM[from]![to]!),
+    hasEnd: end !== undefined,
+  });
   const dimensions = capacityDimensions(request);
   const load = Array.from({ length: dimensions }, (_, d) => stops.reduce((sum, s) => sum + (s.demand?.[d] ?? 0), 0));
   return {

@@ -9,10 +9,12 @@ import type { FromSchema } from 'json-schema-to-ts';
 import {
   DEADLINE_PATTERN, callOptionsProperties, eitherShape, locationJsonSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
 } from '../../calls/location-schema.js';
+import { MAX_DIMS } from '../../solver/abi-constants.generated.js';
 
 export const MAX_PLAN_STOPS = 1000;
 export const MAX_PLAN_VEHICLES = 50;
-export const MAX_DIMENSIONS = 8;
+/** The solver's limit (solver-rs/src/abi.rs). */
+export const MAX_DIMENSIONS = MAX_DIMS;
 const MAX_QUANTITY = 1_000_000_000;
 
 const timeOfDay = (description: string, example: string) => ({

@@ -9,6 +9,7 @@ import {
   resolveDeparture,
   solverDeadlineOffsetS,
 } from '../../../src/schedule/index.js';
+import { NO_DEADLINE as SOLVER_NO_DEADLINE } from '../../../src/solver/index.js';
 
 const at = (iso: string): DateTime => resolveDeparture(iso, new Date(0));
 const H = 3600;
@@ -33,13 +34,14 @@ test('ordinary days: deadline is Paris wall time (winter +01:00, summer +02:00)'
   ]);
 });
 
-test('deadline already past at departure: negative offset, solver input clamped to 0', () => {
+test('deadline already past at departure: negative offset, given to the solver as it is (the solver counts it from 0 in its search)', () => {
   check([['2026-06-01T10:00:00Z', '09:00', '2026-06-01T07:00:00Z', -3 * H]]);
   const dep = at('2026-06-01T10:00:00Z');
-  assert.equal(solverDeadlineOffsetS('09:00', dep), 0);
+  assert.equal(solverDeadlineOffsetS('09:00', dep), -3 * H);
   assert.equal(solverDeadlineOffsetS('14:00', dep), 2 * H);
   assert.equal(solverDeadlineOffsetS(undefined, dep), NO_DEADLINE);
-  assert.equal(NO_DEADLINE, -1);
+  assert.equal(NO_DEADLINE, SOLVER_NO_DEADLINE, 'the solver\'s "none"');
+  assert.equal(NO_DEADLINE, -(2 ** 31));
 });
 
 test('deadline is on the Paris calendar day of departure, not the UTC day', () => {

@@ -1,0 +1,92 @@
+// Generated from solver-rs/src/abi.rs by scripts/build-solver.sh (cargo run --bin abi-ts).
+// Do not edit: change abi.rs and run `npm run build:solver`; `build-solver.sh --check` fails when stale.
+
+/** The ABI version the module reports (abi_version()). */
+export const ABI_VERSION = 4;
+
+/** Status codes of the exports. */
+export const Status = {
+  OK: 0,
+  BAD_SIZE: 1,
+  BAD_LENGTH: 2,
+  NEGATIVE_DURATION: 3,
+  NEGATIVE_SERVICE: 4,
+  BAD_DEADLINE: 5,
+  BAD_FLAG: 6,
+  BAD_TIME_LIMIT: 7,
+  NULL_POINTER: 8,
+  MISALIGNED: 9,
+  NO_VEHICLES: 10,
+  TOO_MANY_VEHICLES: 11,
+  NO_JOBS: 12,
+  BAD_MATRIX: 13,
+  NEGATIVE_VALUE: 14,
+  BAD_LOCATION: 15,
+  NEGATIVE_QUANTITY: 16,
+  BAD_WINDOW: 17,
+  BAD_VEHICLE_INDEX: 18,
+  BAD_OBJECTIVE: 19,
+  TOO_MANY_DIMENSIONS: 20,
+  BAD_NUMBER: 21,
+  BAD_ORDER: 22,
+} as const;
+
+/** What each status means. */
+export const STATUS_MEANING: Readonly<Record<number, string>> = {
+  0: "solved",
+  1: "route matrix side below 1 (2 with an end) or above MAX_SIZE",
+  2: "an array of the wrong length or type (raised by the host: the module reads lengths from the sizes)",
+  3: "a route travel time below 0",
+  4: "a route service time below 0",
+  5: "ABI 1-3 only: a deadline below -1 (since ABI 4 every value but NO_DEADLINE is a deadline)",
+  6: "has_end neither 0 nor 1",
+  7: "time limit NaN, infinite or negative",
+  8: "a required pointer is 0",
+  9: "a pointer not aligned to its element type",
+  10: "a fleet without vehicles",
+  11: "more than MAX_VEHICLES vehicles",
+  12: "a fleet problem without jobs",
+  13: "fleet matrix side 0 or above MAX_LOCATIONS, or an array of the wrong length",
+  14: "a fleet travel time or distance below -1",
+  15: "a location index outside the matrix",
+  16: "a negative service, demand, capacity or maxStops",
+  17: "ready after due, a negative ready or shift start, or a shift ending before it starts",
+  18: "an allowed-vehicle index outside the fleet",
+  19: "a negative objective weight",
+  20: "more than MAX_DIMS demand dimensions",
+  21: "a number that is not an integer in range (fleet fields; the seed and iteration caps)",
+  22: "evaluate_route: the order is not a permutation of the stops",
+};
+
+/** Operator counters in the route report, in ABI order. */
+export const OPERATOR_NAMES = ['two_opt', 'or_opt', 'swap', 'segment_swap', 'late_relocate', 'lin_kernighan', 'kick'] as const;
+/** f64 entries of the route report. */
+export const REPORT_LEN = 25;
+/** Largest route matrix side (start + stops + end). */
+export const MAX_SIZE = 4096;
+/** Deadline value meaning none (route deadlines and fleet job deadlines). */
+export const NO_DEADLINE = -2147483648;
+/** Route output head: lateness, duration, iterations (then the order, then STOP_FIELDS per stop). */
+export const ROUTE_OUT_HEAD = 3;
+/** Per-stop times: arrival, wait, start of service, departure, lateness (seconds after the departure). */
+export const STOP_FIELDS = 5;
+export const VEHICLE_FIELDS = 5;
+export const JOB_FIELDS = 5;
+export const FLEET_OUT_HEAD = 8;
+export const FLEET_ROUTE_FIELDS = 4;
+export const FLEET_VEHICLE_TIMES = 2;
+/** Fleet limits (allowed-vehicle sets are 64-bit masks). */
+export const MAX_VEHICLES = 64;
+export const MAX_DIMS = 8;
+export const MAX_LOCATIONS = 8192;
+/** Unassigned reasons by code. */
+export const REASON_CODES = {
+  1: 'capacity',
+  2: 'shift',
+  3: 'allowedVehicles',
+  4: 'unreachable',
+} as const;
+/** The service's fleet objective (fleet/model.rs Objective::SERVICE). */
+export const SERVICE_OBJECTIVE = { vehicleCost: 1099511627776, durationWeight: 1024, distanceWeight: 1 } as const;
+/** Total distance only. */
+export const DISTANCE_OBJECTIVE = { vehicleCost: 0, durationWeight: 0, distanceWeight: 1 } as const;
