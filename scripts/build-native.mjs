@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
-import { ROOT, isOtherThan, projectRuntime, runtimeProblem } from './lib/runtime.mjs';
+import { ROOT, installerNodeNote, isOtherThan, projectRuntime, runtimeProblem } from './lib/runtime.mjs';
 
 const ADDON_DIR = join(ROOT, 'node_modules', 'better-sqlite3');
 const LOG = join(ADDON_DIR, 'build-native.log');
@@ -35,6 +35,8 @@ if (isOtherThan(runtime)) {
   const r = spawnSync(runtime.path, [new URL(import.meta.url).pathname, ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
+const note = installerNodeNote(process.env, runtime);
+if (note) console.log(`build-native: ${note}`);
 
 if (!existsSync(ADDON_DIR)) {
   console.log('build-native: better-sqlite3 is not installed; nothing to build');

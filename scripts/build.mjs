@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { BUILD_INFO, DIST, ENTRIES, withBuildLock } from './lib/build-state.mjs';
+import { explainInjectOutput, injectCapturingOutput } from './lib/postject-output.mjs';
 import { ROOT, majorOf, requiredMajor } from './lib/runtime.mjs';
 import { SERVER_NODE_FLAGS } from './lib/server-flags.mjs';
 
@@ -169,7 +170,8 @@ async function seaBinary(build) {
   copyFileSync(process.execPath, tmp);
   chmodSync(tmp, 0o755);
   const { inject } = require('postject');
-  await inject(tmp, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE });
+  const printed = await injectCapturingOutput(inject, tmp, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE });
+  for (const line of explainInjectOutput(printed)) say(line);
   renameSync(tmp, BINARY);
   const sha = createHash('sha256').update(readFileSync(BINARY)).digest('hex');
   writeFileSync(`${BINARY}.sha256`, `${sha}  route-optimizer\n`);

@@ -6,18 +6,27 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { isSea } from 'node:sea';
 import pkg from '../package.json' with { type: 'json' };
 import { assetPath } from './assets.js';
 
-export const USAGE = `Usage: route-optimizer [command]
+/** The name the user typed: the executable's file name (it may have been renamed), else route-optimizer (dist/route-optimizer.js). */
+export function programName(): string {
+  return isSea() ? basename(process.execPath) : 'route-optimizer';
+}
+
+export function usage(program = programName()): string {
+  return `Usage: ${program} [command]
 
   serve                 run the service (the default); configured by environment variables (README)
   admin <command> …     the admin CLI: keys create|revoke|credit|list|resend-email, payments list,
                         outbox list|retry, db check|recover|backup|migrate-to-postgres
-                        (route-optimizer admin help lists them)
+                        (${program} admin --help lists them)
   version               print the version, the solver build and the Node.js runtime
   help                  print this text
 `;
+}
 
 export function versionText(): string {
   const solver = createHash('sha256').update(readFileSync(assetPath('solver/solver.wasm'))).digest('hex').slice(0, 16);
@@ -36,15 +45,15 @@ async function run(argv: string[]): Promise<number | null> {
       await import('./main.js'); // starts the server; it exits on its own
       return null;
     case 'admin':
-      return (await import('./admin/main.js')).runAdminCommand(rest);
+      return (await import('./admin/main.js')).runAdminCommand(rest, `${programName()} admin`);
     case 'version': case '--version': case '-v':
       process.stdout.write(`${versionText()}\n`);
       return 0;
     case 'help': case '--help': case '-h':
-      process.stdout.write(USAGE);
+      process.stdout.write(usage());
       return 0;
   }
-  process.stderr.write(`route-optimizer: unknown command "${argv.join(' ')}"\n\n${USAGE}`);
+  process.stderr.write(`${programName()}: unknown command "${argv.join(' ')}"\n\n${usage()}`);
   return 2;
 }
 

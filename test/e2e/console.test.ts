@@ -125,6 +125,12 @@ describe('web console in Chromium', () => {
 
       await page.getByRole('button', { name: /^Sample/ }).click();
       assert.equal(await page.locator('#stops-body tr').count(), 10);
+      // deadlines are 24-hour text (HH:MM), not <input type="time">, which shows 08:00 AM in some locales
+      for (const input of await page.locator('#stops-body input[aria-label$="deadline (Paris time, optional)"]').all()) {
+        assert.equal(await input.getAttribute('type'), 'text');
+        assert.equal(await input.getAttribute('placeholder'), 'HH:MM');
+        assert.match(await input.inputValue(), /^(\d{2}:\d{2})?$/);
+      }
       assert.match(await page.locator('#departure').inputValue(), /^\d{4}-\d{2}-\d{2}T08:00$/);
 
       const responsePromise = page.waitForResponse((r) => r.url().endsWith('/api/v1/optimize') && r.request().method() === 'POST');
@@ -156,6 +162,24 @@ describe('web console in Chromium', () => {
       assert.equal(rows.length, 10, 'a schedule row per stop');
       assert.deepEqual(rows.map((r) => r[1]), route.order);
       for (const row of rows) assert.match(row[2]!, /^\d{2}:\d{2}/, 'arrivals in HH:MM Paris time');
+      // arrivals are rounded up to the minute as lateness is: a late stop's shown arrival minus its deadline is
+      // its retardMin, a stop on time is shown at or before its deadline (08:15:40 read "08:15", late by 1 min)
+      const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+      const lateness = new Map((route.lateStops ?? []).map((l) => [l.colisId, (l as { retardMin?: number }).retardMin]));
+      for (const row of rows) {
+        const [, id, arrival, deadline, , status] = row as string[];
+        if (deadline === '—') continue;
+        if (lateness.has(id)) {
+          assert.equal(minutes(arrival) - minutes(deadline), lateness.get(id), `${id}: shown ${arrival}, deadline ${deadline}, ${status}`);
+          assert.equal(status, `Late by ${lateness.get(id)} min`);
+        } else {
+          assert.ok(minutes(arrival) <= minutes(deadline), `${id}: on time, shown ${arrival}, deadline ${deadline}`);
+        }
+      }
+      // coordinates only: no "Located" column, and the schedule fits beside the map at 1280 px
+      const fits = await page.locator('#schedule-table').evaluate((table) => ({ table: table.scrollWidth, box: table.parentElement!.clientWidth }));
+      assert.ok(fits.table <= fits.box, `schedule ${fits.table} px wide in ${fits.box} px`);
+      assert.equal(await page.locator('#schedule-table th', { hasText: 'Located' }).isVisible(), false);
 
       const totals = (await page.locator('#totals').textContent())!;
       assert.match(totals, /Distance\s*\d+\.\d{2} km/);
@@ -375,6 +399,13 @@ describe('web console in Chromium', () => {
       const tags = (await page.locator('.opblock-tag').allTextContents()).map((t) => t.replace(/\u200b/g, ''));
       for (const tag of ['Optimization', 'Account', 'Payments']) assert.ok(tags.some((t) => t.startsWith(tag) && t.length > tag.length + 10), `tag ${tag} with its description (got ${tags.join(' | ')})`);
       assert.ok(!tags.some((t) => /^default/.test(t)), tags.join(' | '));
+      // "Webhooks" once: Swagger UI's own heading of the webhooks, no empty tag group of the same name
+      const webhooks = await page.getByText('Webhooks', { exact: true }).count();
+      assert.equal(webhooks, 1, `"Webhooks" shown ${webhooks} times`);
+      // collapsed schemas say what their branches are, not (any | any)
+      const models = await page.locator('.models').innerText();
+      assert.match(models, /Location[\s\S]{0,40}\(object \| object\)/, models.slice(0, 400));
+      assert.ok(!/\(any \| any\)/.test(models), `a schema labelled (any | any): ${models}`);
       assert.deepEqual(outside, [], 'no request leaves the server');
       assert.deepEqual(errors, []);
     } finally {
@@ -501,6 +532,11 @@ describe('fleet playground in Chromium', () => {
       await page.getByRole('button', { name: /^Fleet sample/ }).click();
       assert.equal(await page.locator('#vehicles-body tr').count(), 2);
       assert.match(await page.locator('#plans-departure').inputValue(), /^\d{4}-\d{2}-\d{2}T08:00$/);
+      for (const field of ['shiftStart', 'shiftEnd']) {
+        const input = page.locator(`#vehicles-body input[data-field="${field}"]`).first();
+        assert.equal(await input.getAttribute('type'), 'text', `${field}: 24-hour text, not a locale-dependent time input`);
+        assert.match(await input.inputValue(), /^\d{2}:\d{2}$/);
+      }
       const sent = JSON.parse(await page.locator('#plans-stops').inputValue()) as Array<{ id: string; demand: number[] }>;
       assert.equal(sent.length, 10);
 

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { runAdmin, USAGE } from '../../src/admin/cli.js';
+import { NPM_PROGRAM, runAdmin, usage, USAGE } from '../../src/admin/cli.js';
 import { loadConfig, type Config } from '../../src/config.js';
 
 let dir: string;
@@ -19,10 +19,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function admin(argv: string[], cfg: Config = config) {
+async function admin(argv: string[], cfg: Config = config, program?: string) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runAdmin(argv, cfg, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await runAdmin(argv, cfg, { out: (l) => out.push(l), err: (l) => err.push(l) }, program);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -79,6 +79,24 @@ test('--help: the whole usage, a group, and every command, on stdout with exit 0
   const none = await admin([]);
   assert.equal(none.code, 2);
   assert.equal(none.err, USAGE);
+});
+
+test('usage and errors name the program that was run: npm run by default, the executable\'s own name when it passes it', async () => {
+  assert.equal(USAGE, usage(NPM_PROGRAM));
+  const exe = 'route-optimizer admin';
+  const all = await admin(['--help'], config, exe);
+  assert.match(all.out, /^Usage: route-optimizer admin <command> \[--help\]\n/);
+  assert.match(all.out, /"route-optimizer admin <command> --help" shows/);
+  assert.ok(!all.out.includes('npm'), all.out);
+  const create = await admin(['keys', 'create', '--help'], config, exe);
+  assert.match(create.out, /^Usage: route-optimizer admin keys create /);
+  assert.match(create.out, /Example: route-optimizer admin keys create --kind live/);
+  assert.ok(!create.out.includes('npm') && !create.out.includes('$PROGRAM'), create.out);
+  assert.match((await admin(['keys'], config, exe)).err, /^Usage: route-optimizer admin keys <command>/);
+  usageError(await admin(['keys', 'frob'], config, exe), /\(see route-optimizer admin --help\)$/);
+  usageError(await admin(['frob'], config, exe), /\(see route-optimizer admin --help\)$/);
+  usageError(await admin(['keys', 'create'], config, exe), /^admin keys create: --kind is required: --kind test or --kind live \(see route-optimizer admin keys create --help\)$/);
+  assert.match((await admin(['keys', 'credit', '--help'])).out, /Example: npm run --silent admin -- keys credit svc_live_… 500/);
 });
 
 test('--json on every listing: keys list, payments list, outbox list', async () => {

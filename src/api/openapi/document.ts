@@ -94,13 +94,23 @@ const SCHEMAS: Record<string, object> = {
   InsufficientStopsError: insufficientStopsSchema,
 };
 
-/** Replaces every object that is a named schema (other than the root being defined) by a $ref. */
-function withRefs(node: unknown, byObject: Map<object, string>, root = true): unknown {
-  if (Array.isArray(node)) return node.map((n) => withRefs(n, byObject, false));
+const COMBINATORS = new Set(['oneOf', 'anyOf', 'allOf']);
+
+/**
+ * Replaces every object that is a named schema (other than the root being defined) by a $ref.
+ * A branch of oneOf/anyOf/allOf also keeps its target's `type` beside the $ref (the same constraint,
+ * said twice): Swagger UI labels a collapsed schema from its branches without following their $refs,
+ * so Location read "(any | any)" instead of "(object | object)".
+ */
+function withRefs(node: unknown, byObject: Map<object, string>, root = true, branch = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => withRefs(n, byObject, false, branch));
   if (node && typeof node === 'object') {
     const name = byObject.get(node);
-    if (name && !root) return ref('schemas', name);
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withRefs(v, byObject, false)]));
+    if (name && !root) {
+      const type = (node as { type?: unknown }).type;
+      return branch && typeof type === 'string' ? { ...ref('schemas', name), type } : ref('schemas', name);
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withRefs(v, byObject, false, COMBINATORS.has(k))]));
   }
   return node;
 }
@@ -136,8 +146,7 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
     tags: [
       { name: 'Optimization', description: 'Order the stops of a route and estimate its schedule. Prepaid per stop (live keys) or sandboxed (test keys).' },
       { name: 'Account', description: 'What a key has left: the prepaid balance of a live key, or the sandbox quotas of a test key.' },
-      { name: 'Payments', description: 'Prepaid packs of stops, bought through Stripe Checkout without a key; the live key is e-mailed after payment.' },
-      { name: 'Webhooks', description: 'Requests that Stripe, not API clients, sends to this service.' },
+      { name: 'Payments', description: 'Prepaid packs of stops, bought through Stripe Checkout without a key; the live key is e-mailed after payment. Stripe confirms payments to the webhook below (Webhooks).' },
     ],
     components: {
       securitySchemes: {

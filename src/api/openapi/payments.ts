@@ -57,10 +57,14 @@ const webhookAck = {
   required: ['received', 'result'],
 };
 
-/** POST /api/v1/webhooks/stripe, as a webhook of the document. */
+/**
+ * POST /api/v1/webhooks/stripe, as a webhook of the document. Tagged Payments, not with a tag of its
+ * own: Swagger UI lists webhooks under their own "Webhooks" heading, and a "Webhooks" tag showed a
+ * second, empty "Webhooks" group above it.
+ */
 export const stripeWebhookOpenApi: object = {
   post: {
-    tags: ['Webhooks'],
+    tags: ['Payments'],
     summary: 'Stripe checkout events (sent by Stripe to POST /api/v1/webhooks/stripe)',
     description: 'Stripe delivers events to `POST /api/v1/webhooks/stripe`; API clients never call it. '
       + 'Handles checkout.session.completed (fulfilled when payment_status is "paid") and checkout.session.async_payment_succeeded. '

@@ -8,11 +8,36 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
 const partsFormat = new Intl.DateTimeFormat('en-US', {
   timeZone: PARIS, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
 });
+const secondsFormat = new Intl.DateTimeFormat('en-GB', { timeZone: PARIS, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 const integer = new Intl.NumberFormat('en-GB');
+
+/**
+ * Attributes of a time field: text holding HH:MM, 24-hour, as the API takes it. Not <input type="time">,
+ * which the browser shows in the reader's locale (08:00 AM under an "HH:MM" label in en-US).
+ */
+export const TIME_INPUT = {
+  type: 'text', inputmode: 'numeric', pattern: '([01][0-9]|2[0-3]):[0-5][0-9]', maxlength: '5', placeholder: 'HH:MM',
+  title: 'HH:MM, 24-hour, Paris time', spellcheck: 'false', autocomplete: 'off',
+};
 
 /** "08:42" in Paris. */
 export function parisTime(value) {
   return timeFormat.format(new Date(value));
+}
+
+/** "08:15:40" in Paris. */
+export function parisTimeWithSeconds(value) {
+  return secondsFormat.format(new Date(value));
+}
+
+/**
+ * A time at a stop, rounded up to the minute: 08:15:40 → "08:16". Lateness is rounded up the same way
+ * (retardMin = ceil(seconds late / 60)), so a stop shown arriving at or before its deadline minute is on
+ * time, and one shown after it is late by exactly the difference (truncated, 08:15:40 read "08:15" and
+ * "late by 1 min" for an 08:15 deadline).
+ */
+export function parisTimeUp(value) {
+  return parisTime(Math.ceil(new Date(value).getTime() / 60_000) * 60_000);
 }
 
 /** "Mon 23 Nov, 08:00" in Paris. */

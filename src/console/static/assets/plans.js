@@ -1,7 +1,7 @@
 // The fleet playground: vehicles as a table, stops as JSON → POST /api/v1/plans → one coloured route
 // per vehicle on the map, a schedule per vehicle, and the stops no vehicle could take with their reason.
 import { clearError } from './api.js';
-import { count, duration, parisDay, parisTime, parisTomorrowAt } from './format.js';
+import { count, duration, parisDay, parisTime, parisTimeUp, parisTomorrowAt, TIME_INPUT } from './format.js';
 import { departureFields, runOnSubmit, term } from './playground-run.js';
 import { renderFleetMap, ROUTE_COLOURS } from './route-map.js';
 import { parseJson, toJson } from './stops.js';
@@ -14,8 +14,8 @@ const COLUMNS = [
   ['latitude', 'start latitude', { inputmode: 'decimal' }],
   ['longitude', 'start longitude', { inputmode: 'decimal' }],
   ['returns', 'returns to its start', { type: 'checkbox' }],
-  ['shiftStart', 'shift start (Paris time, optional)', { type: 'time' }],
-  ['shiftEnd', 'shift end (Paris time, optional)', { type: 'time' }],
+  ['shiftStart', 'shift start (Paris time, optional)', TIME_INPUT],
+  ['shiftEnd', 'shift end (Paris time, optional)', TIME_INPUT],
   ['capacity', 'capacity (optional, e.g. 500,40)', { spellcheck: 'false' }],
   ['maxStops', 'most stops (optional)', { type: 'number', min: '1', max: '1000', step: '1' }],
 ];
@@ -169,7 +169,7 @@ export function renderPlan(request, plan) {
           latitude: w.latitude ?? input.latitude,
           longitude: w.longitude ?? input.longitude,
           late: late.has(w.id),
-          label: `${route.vehicleId} ${w.order}. ${w.id}${arrival ? `, arrives ${parisTime(arrival)}` : ''}${late.has(w.id) ? `, late by ${late.get(w.id).retardMin} min` : ''}`,
+          label: `${route.vehicleId} ${w.order}. ${w.id}${arrival ? `, arrives ${parisTimeUp(arrival)}` : ''}${late.has(w.id) ? `, late by ${late.get(w.id).retardMin} min` : ''}`,
         };
       }),
     };
@@ -195,7 +195,7 @@ function routeSchedule(route, vehicle, inputs) {
   const load = route.load && route.load.length ? ` · load ${route.load.join(' / ')}${vehicle.capacity ? ` of ${vehicle.capacity.join(' / ')}` : ''}` : '';
   h.append(swatch, document.createTextNode(` ${route.vehicleId} · ${route.order.length} stops · ${route.totalDistanceKm.toFixed(2)} km · ${duration(route.estimatedTimeMin)}${load}`));
   const departDay = route.departAt ? parisDay(route.departAt) : null;
-  const time = (iso) => (iso ? `${parisTime(iso)}${departDay && parisDay(iso) !== departDay ? ' (+1 day)' : ''}` : '—');
+  const time = (iso, format = parisTime) => (iso ? `${format(iso)}${departDay && parisDay(iso) !== departDay ? ' (+1 day)' : ''}` : '—');
   const p = document.createElement('p');
   p.className = 'hint';
   p.textContent = `Leaves ${time(route.departAt)}${route.returnAt ? `, back ${time(route.returnAt)}` : ', ends at its last stop'} (Paris time).`;
@@ -218,8 +218,8 @@ function routeSchedule(route, vehicle, inputs) {
     if (lateness) tr.className = 'late';
     cell(tr, String(w.order));
     cell(tr, w.id, true);
-    cell(tr, time(entry?.arrivee));
-    cell(tr, entry?.serviceStart ? time(entry.serviceStart) : 'On arrival');
+    cell(tr, time(entry?.arrivee, parisTimeUp));
+    cell(tr, entry?.serviceStart ? time(entry.serviceStart, parisTimeUp) : 'On arrival');
     cell(tr, `${input.notBefore ?? ''}–${input.deadline ?? ''}` === '–' ? '—' : `${input.notBefore ?? '…'}–${input.deadline ?? '…'}`);
     const statusCell = document.createElement('td');
     const badge = document.createElement('span');

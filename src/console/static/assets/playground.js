@@ -1,6 +1,6 @@
 // The route playground: stops as a table, CSV or JSON → POST /api/v1/optimize → map, schedule, totals.
 import { clearError, showError } from './api.js';
-import { count, duration, parisDateTime, parisDay, parisTime, parisTomorrowAt } from './format.js';
+import { count, duration, parisDateTime, parisDay, parisTime, parisTimeUp, parisTimeWithSeconds, parisTomorrowAt, TIME_INPUT } from './format.js';
 import { departureFields, runOnSubmit, term } from './playground-run.js';
 import { renderRouteMap } from './route-map.js';
 import { isAddressStop, parseCsv, parseJson, sampleStops, stopFromCells, toCsv, toJson } from './stops.js';
@@ -37,7 +37,7 @@ export function initPlayground({ onResult }) {
       cellInput(stop.id, `Stop ${n} id`, { maxlength: '100', spellcheck: 'false' }),
       cellInput(stop.latitude, `Stop ${n} latitude`, { inputmode: 'decimal' }),
       cellInput(stop.longitude, `Stop ${n} longitude`, { inputmode: 'decimal' }),
-      cellInput(stop.deadline, `Stop ${n} deadline (Paris time, optional)`, { type: 'time' }),
+      cellInput(stop.deadline, `Stop ${n} deadline (Paris time, optional)`, TIME_INPUT),
       cellInput(stop.serviceSeconds, `Stop ${n} service time in seconds (optional)`, { type: 'number', min: '0', max: '3600', step: '1' }),
     );
     const td = document.createElement('td');
@@ -196,7 +196,7 @@ export function renderResult(request, route) {
       latitude: w.latitude ?? input.latitude,
       longitude: w.longitude ?? input.longitude,
       late: Boolean(lateness),
-      label: `${w.order}. ${w.id}${arrival ? `, arrives ${parisTime(arrival)}` : ''}${lateness ? `, late by ${lateness.retardMin} min` : ''}`,
+      label: `${w.order}. ${w.id}${arrival ? `, arrives ${parisTimeUp(arrival)}` : ''}${lateness ? `, late by ${lateness.retardMin} min` : ''}`,
     };
   });
   renderRouteMap($('route-map'), { start: request.start, end: request.end, stops: mapStops });
@@ -212,13 +212,14 @@ export function renderResult(request, route) {
     const cells = [
       String(w.order),
       w.id,
-      arrival ? `${parisTime(arrival)}${dayNote(arrival)}` : '—',
+      arrival ? `${parisTimeUp(arrival)}${dayNote(arrival)}` : '—',
       input.deadline ?? '—',
       input.serviceSeconds ? duration(input.serviceSeconds / 60) : '—',
     ];
     for (const [i, value] of cells.entries()) {
       const cell = document.createElement(i === 1 ? 'th' : 'td');
       if (i === 1) cell.scope = 'row';
+      if (i === 2 && arrival) cell.title = `${parisTimeWithSeconds(arrival)}, rounded up to the minute`;
       cell.textContent = value;
       tr.append(cell);
     }
