@@ -3,6 +3,12 @@
  *
  *   npm run --silent bench:solver -- --solomon DIR [--time-limit-ms N] [--objective distance|vehicles|service]
  *        [--json] [--seed S] [--max-iterations N] [--stall N|service] [--only C1,R2,RC101] [--cpu-clock] [--wasm FILE]
+ *        [--size 200|400|600|800|1000] [--sample K]
+ *
+ * DIR may also be data/homberger (Gehring–Homberger, 200–1000 customers): its bks.csv holds the 12th DIMACS
+ * challenge's distance-only best-known values, so the plan is solved and checked on arcs truncated to one decimal
+ * (travel time = distance) and `gap%` is the truncated total vs those values. `--size N` keeps the instances of
+ * N customers, `--sample K` a stratified sample of K of them (the same per class, evenly spaced: repeatable).
  *
  * Hard windows (notBefore = READY TIME, due = DUE DATE), the instance's fleet
  * (25 vehicles of its capacity), Euclidean distances, fixed point inside the
@@ -21,7 +27,10 @@
  */
 import { SERVICE_OBJECTIVE, serviceStallIterations } from '../../src/solver/fleet-types.js';
 import { loadSolver, DEFAULT_WASM_PATH } from '../../src/solver/load.js';
-import { checkSolomon, customerRoutes, loadSolomonDir, solomonClass, solomonProblem, type SolomonInstance } from './solomon.js';
+import { SolverError } from '../../src/solver/errors.js';
+import {
+  checkSolomon, customerCount, customerRoutes, loadSolomonDir, solomonClass, solomonProblem, stratifiedSample, type SolomonInstance,
+} from './solomon.js';
 import { ArgReader } from './cli-args.js';
 
 export interface SolomonArgs {
@@ -36,12 +45,16 @@ export interface SolomonArgs {
   only: string[];
   cpuClock: boolean;
   wasm: string;
+  /** Customers per instance to keep (0: all). */
+  size: number;
+  /** A stratified sample of this many instances (0: all). */
+  sample: number;
 }
 
-export const SOLOMON_USAGE = 'usage: bench:solver -- --solomon DIR [--time-limit-ms N] [--objective distance|vehicles|service] [--json] [--seed S] [--max-iterations N] [--stall N|service] [--only C1,R2,RC101] [--cpu-clock] [--wasm FILE]';
+export const SOLOMON_USAGE = 'usage: bench:solver -- --solomon DIR [--time-limit-ms N] [--objective distance|vehicles|service] [--json] [--seed S] [--max-iterations N] [--stall N|service] [--only C1,R2,RC101] [--cpu-clock] [--wasm FILE] [--size N] [--sample K]';
 
 export function parseSolomonArgs(argv: string[], fail: (msg: string) => never): SolomonArgs {
-  const a: SolomonArgs = { dir: '', timeLimitMs: 1000, maxIterations: 0, vehiclesFirst: false, service: false, stallIterations: 0, json: false, seed: 1, only: [], cpuClock: false, wasm: DEFAULT_WASM_PATH };
+  const a: SolomonArgs = { dir: '', timeLimitMs: 1000, maxIterations: 0, vehiclesFirst: false, service: false, stallIterations: 0, json: false, seed: 1, only: [], cpuClock: false, wasm: DEFAULT_WASM_PATH, size: 0, sample: 0 };
   const args = new ArgReader(argv, fail);
   for (let k = args.next(); k !== undefined; k = args.next()) {
     switch (k) {
@@ -66,6 +79,8 @@ export function parseSolomonArgs(argv: string[], fail: (msg: string) => never): 
       case '--only': a.only = args.value().split(',').map((s) => s.trim().toUpperCase()).filter(Boolean); break;
       case '--cpu-clock': a.cpuClock = true; break;
       case '--wasm': a.wasm = args.value(); break;
+      case '--size': a.size = args.integer(); break;
+      case '--sample': a.sample = args.integer(); break;
       case '-h': case '--help':
         console.log(SOLOMON_USAGE);
         process.exit(0);
@@ -91,9 +106,14 @@ export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): v
   } catch (err) {
     fail(`cannot read ${a.dir}: ${(err as Error).message}`);
   }
-  const chosen = (inst: SolomonInstance) => a.only.length === 0 || a.only.includes(inst.name.toUpperCase()) || a.only.includes(solomonClass(inst.name));
-  const instances = loaded.instances.filter(chosen);
-  if (instances.length === 0) fail(`no Solomon instance (*.txt) in ${a.dir}${a.only.length ? ` matching ${a.only.join(',')}` : ''}`);
+  const chosen = (inst: SolomonInstance) =>
+    (a.only.length === 0 || a.only.includes(inst.name.toUpperCase()) || a.only.includes(solomonClass(inst.name)))
+    && (a.size === 0 || customerCount(inst) === a.size);
+  let instances = loaded.instances.filter(chosen);
+  if (a.sample > 0) instances = stratifiedSample(instances, a.sample);
+  const filters = [a.only.length ? `matching ${a.only.join(',')}` : '', a.size ? `of ${a.size} customers` : ''].filter(Boolean).join(' ');
+  if (instances.length === 0) fail(`no Solomon instance (*.txt) in ${a.dir}${filters ? ` ${filters}` : ''}`);
+  const { convention } = loaded;
   const cpu = () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
@@ -103,13 +123,20 @@ export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): v
   const pad = (cells: Array<string | number>, widths: number[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
   const widths = [6, 4, 4, 11, 10, 9, 8, 5, 9, 7, 7, 9];
   if (!a.json) {
+    if (convention === 'dimacs') console.log('DIMACS convention: arcs truncated to one decimal (travel time = distance), gaps vs the distance-only best-known values');
     console.log(`WASM fleet solver, objective ${a.service ? 'service (vehicles then duration)' : a.vehiclesFirst ? 'vehicles then distance' : 'distance'}${a.stallIterations ? `, stall ${a.stallIterations}` : ''}, ${a.maxIterations ? `${a.maxIterations} iterations` : `time limit ${a.timeLimitMs} ${a.cpuClock ? 'CPU ms' : 'ms'}`}, seed ${a.seed}`);
     console.log(pad(['inst', 'ok', 'veh', 'distance', 'trunc', 'opt', 'gap%', 'bksV', 'bksDist', 'hgap%', 'ms', 'iters'], widths));
   }
   for (const inst of instances) {
-    const planned = solomonProblem(inst, a.vehiclesFirst);
+    const planned = solomonProblem(inst, a.vehiclesFirst, convention);
     if (a.service) planned.objective = SERVICE_OBJECTIVE;
-    const r = solver.solveFleet(planned, { seed: a.seed, timeLimitMs: a.maxIterations ? 0 : a.timeLimitMs, maxIterations: a.maxIterations, stallIterations: a.stallIterations });
+    let r: ReturnType<typeof solver.solveFleet>;
+    try {
+      r = solver.solveFleet(planned, { seed: a.seed, timeLimitMs: a.maxIterations ? 0 : a.timeLimitMs, maxIterations: a.maxIterations, stallIterations: a.stallIterations });
+    } catch (err) {
+      if (!(err instanceof SolverError)) throw err;
+      fail(`${inst.name} (${customerCount(inst)} customers, ${inst.vehicles} vehicles): this solver build refuses it: ${err.message}${err.statusName ? ` (${err.statusName})` : ''}`);
+    }
     const routes = customerRoutes(r.routes);
     let distance = NaN;
     let truncated = NaN;
@@ -117,7 +144,7 @@ export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): v
     if (r.unassigned.length > 0) problem = `${r.unassigned.length} customers unassigned`;
     else {
       try {
-        ({ distance, tenths: truncated } = checkSolomon(inst, routes));
+        ({ distance, tenths: truncated } = checkSolomon(inst, routes, convention));
       } catch (err) {
         problem = (err as Error).message;
       }
@@ -126,7 +153,7 @@ export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): v
     const gap = b ? (100 * (truncated - b.distanceOnly)) / b.distanceOnly : NaN;
     const hgap = b ? (100 * (distance - b.distance)) / b.distance : NaN;
     const feasible = problem === '';
-    rows.push({ name: inst.name, cls: solomonClass(inst.name), feasible, gap, hgap, vehicles: routes.length, bksVehicles: b?.vehicles ?? 0, ms: r.solveMs });
+    rows.push({ name: inst.name, cls: solomonClass(inst.name), feasible, gap, hgap, vehicles: routes.length, bksVehicles: b?.vehicles ?? NaN, ms: r.solveMs });
     if (a.json) {
       console.log(JSON.stringify({
         instance: inst.name, routes, distance: feasible ? distance : null, vehicles: routes.length, ms: Math.round(r.solveMs * 10) / 10,
@@ -136,7 +163,7 @@ export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): v
     } else {
       const f = (x: number, d: number) => (Number.isFinite(x) ? x.toFixed(d) : '-');
       console.log(pad([inst.name, feasible ? 'yes' : 'NO', routes.length, f(distance, 2), f(truncated, 1), f(b?.distanceOnly ?? NaN, 1), f(gap, 2),
-        b?.vehicles ?? '-', f(b?.distance ?? NaN, 2), f(hgap, 2), r.solveMs.toFixed(0), r.iterations], widths) + (feasible ? '' : `  ${problem}`));
+        f(b?.vehicles ?? NaN, 0), f(b?.distance ?? NaN, 2), f(hgap, 2), r.solveMs.toFixed(0), r.iterations], widths) + (feasible ? '' : `  ${problem}`));
     }
   }
   if (a.json) return;
@@ -145,9 +172,11 @@ export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): v
   console.log(pad(['class', 'n', 'feasible', 'mean gap%', 'worst gap%', 'veh', 'bksV', 'at bksV', 'mean hgap%', 'median ms'], sw));
   const summary = (label: string, rs: Row[]) => {
     const ok = rs.filter((r) => r.feasible);
+    const bksV = rs.reduce((s, r) => s + r.bksVehicles, 0);
+    const known = Number.isFinite(bksV);
     console.log(pad([label, rs.length, ok.length, mean(ok.map((r) => r.gap)).toFixed(2), Math.max(...ok.map((r) => r.gap)).toFixed(2),
-      rs.reduce((s, r) => s + r.vehicles, 0), rs.reduce((s, r) => s + r.bksVehicles, 0), ok.filter((r) => r.vehicles <= r.bksVehicles).length,
-      mean(ok.map((r) => r.hgap)).toFixed(2), median(rs.map((r) => r.ms)).toFixed(0)], sw));
+      rs.reduce((s, r) => s + r.vehicles, 0), known ? bksV : '-', known ? ok.filter((r) => r.vehicles <= r.bksVehicles).length : '-',
+      known ? mean(ok.map((r) => r.hgap)).toFixed(2) : '-', median(rs.map((r) => r.ms)).toFixed(0)], sw));
   };
   for (const cls of ['C1', 'C2', 'R1', 'R2', 'RC1', 'RC2']) {
     const rs = rows.filter((r) => r.cls === cls);

@@ -5,11 +5,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { checkSolomon, parseSolomon } from '../../scripts/lib/solomon.js';
+import { checkSolomon, loadSolomonDir, parseSolomon, solomonClass, stratifiedSample } from '../../scripts/lib/solomon.js';
 import { ROOT } from './helpers.js';
 
-const bench = (args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/bench-solver.ts'), '--solomon', join(ROOT, 'data/solomon'), ...args], { cwd: ROOT, encoding: 'utf8' });
+const benchDir = (dir: string, args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/bench-solver.ts'), '--solomon', join(ROOT, dir), ...args], { cwd: ROOT, encoding: 'utf8' });
+const bench = (args: string[]) => benchDir('data/solomon', args);
 
 test('--json: one re-checkable line per instance {"instance","routes","distance","vehicles","ms"}', () => {
   const r = bench(['--max-iterations', '30', '--only', 'C101,R201', '--json']);
@@ -51,4 +52,51 @@ test('bad arguments: one line and exit 2, no stack trace', () => {
     assert.match(r.stderr, /^bench-solver: /);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
   }
+});
+
+test('Gehring–Homberger: --size and --sample pick a stratified, repeatable set; plans solved and re-checked on truncated arcs', () => {
+  const r = benchDir('data/homberger', ['--size', '200', '--sample', '6', '--max-iterations', '20', '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => solomonClass(l.instance)), ['C1', 'C2', 'R1', 'R2', 'RC1', 'RC2']);
+  const { bks } = loadSolomonDir(join(ROOT, 'data/homberger'));
+  for (const l of lines) {
+    assert.match(l.instance, /^(C|R|RC)[12]_2_\d+$/);
+    assert.ok(l.feasible, JSON.stringify(l));
+    const inst = parseSolomon(readFileSync(join(ROOT, 'data/homberger', `${l.instance}.txt`), 'utf8'));
+    const checked = checkSolomon(inst, l.routes, 'dimacs');
+    // on truncated arcs the checked total is the truncated total itself, and the gap is against the DIMACS value
+    assert.ok(Math.abs(checked.distance - l.distance) < 1e-6 && Math.abs(checked.tenths - l.truncated) < 1e-6, JSON.stringify(l));
+    const best = bks.get(l.instance)!.distanceOnly;
+    assert.ok(Math.abs(l.gap - (100 * (l.truncated - best)) / best) < 1e-3);
+  }
+  const again = benchDir('data/homberger', ['--size', '200', '--sample', '6', '--max-iterations', '20', '--json']);
+  assert.deepEqual(again.stdout.trim().split('\n').map((l) => JSON.parse(l).instance), lines.map((l) => l.instance));
+});
+
+test('the DIMACS convention is read from the bks.csv header; the table says so', () => {
+  assert.equal(loadSolomonDir(join(ROOT, 'data/homberger')).convention, 'dimacs');
+  assert.equal(loadSolomonDir(join(ROOT, 'data/solomon')).convention, 'solomon');
+  const r = benchDir('data/homberger', ['--size', '200', '--only', 'C1_2_1', '--max-iterations', '5']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /DIMACS convention: arcs truncated to one decimal/);
+  assert.match(r.stdout, /^C1_2_1\s+yes\s/m);
+});
+
+test('stratifiedSample: the same number per class, evenly spaced, in the instances\' order', () => {
+  const { instances } = loadSolomonDir(join(ROOT, 'data/homberger'));
+  const at200 = instances.filter((i) => i.nodes.length === 201);
+  assert.equal(at200.length, 60);
+  const sample = stratifiedSample(at200, 12);
+  assert.equal(sample.length, 12);
+  for (const cls of ['C1', 'C2', 'R1', 'R2', 'RC1', 'RC2']) {
+    assert.deepEqual(sample.filter((i) => solomonClass(i.name) === cls).map((i) => i.name.split('_')[2]), ['3', '8']);
+  }
+  assert.equal(stratifiedSample(at200, 7).filter((i) => solomonClass(i.name) === 'C1').length, 2);
+});
+
+test('--size with no instance of that size: one line naming the filter, exit 2', () => {
+  const r = benchDir('data/homberger', ['--size', '300', '--max-iterations', '5']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^bench-solver: no Solomon instance \(\*\.txt\) in .* of 300 customers/);
 });
