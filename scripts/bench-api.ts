@@ -19,32 +19,52 @@ import { parseCliArgs } from './lib/cli-args.js';
 import { parisStops } from './lib/paris-stops.js';
 import { benchPlans, parsePlanSpecs, peakRssMb, type PlanCall } from './lib/plans-bench.js';
 
-const USAGE = 'usage: npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]\n'
-  + '       npm run --silent bench:api -- --plans STOPS:VANS[,STOPS:VANS…] [--calls N] [--json]';
-const { values } = parseCliArgs({
+const USAGE =
+  'usage: npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]\n' +
+  '       npm run --silent bench:api -- --plans STOPS:VANS[,STOPS:VANS…] [--calls N] [--json]';
+const { values } = parseCliArgs(
+  {
     duration: { type: 'string', default: '10' },
     sizes: { type: 'string', default: '10,50,200' },
     connections: { type: 'string', default: '1,8' },
     json: { type: 'boolean', default: false },
     plans: { type: 'string' },
     calls: { type: 'string', default: '3' },
-  }, USAGE);
-const usageError = (msg: string): never => { process.stderr.write(`${msg}\n${USAGE}\n`); process.exit(2); };
+  },
+  USAGE,
+);
+const usageError = (msg: string): never => {
+  process.stderr.write(`${msg}\n${USAGE}\n`);
+  process.exit(2);
+};
 const planSpecs = values.plans === undefined ? null : parsePlanSpecs(values.plans, usageError);
 const planCalls = Number(values.calls);
-if (!Number.isInteger(planCalls) || planCalls < 1) usageError(`--calls takes a whole number ≥ 1 (got "${values.calls}")`);
+if (!Number.isInteger(planCalls) || planCalls < 1)
+  usageError(`--calls takes a whole number ≥ 1 (got "${values.calls}")`);
 const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
 const databasePath = join(dir, 'bench.db');
 
 const stopsAround = parisStops;
 
 const seedStore = new SqliteStore(databasePath);
-const { key } = await new Billing(seedStore, { limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 } }).issueKey('live', { stops: 1_000_000_000 });
+const { key } = await new Billing(seedStore, {
+  limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 },
+}).issueKey('live', { stops: 1_000_000_000 });
 await seedStore.close();
 const server = await startServiceProcess({ DATABASE_PATH: databasePath, LOG_LEVEL: 'warn' });
 const base = server.url;
 
-interface Row { stops: number; connections: number; requests: number; errors: number; non2xx: number; rps: number; p50: number; p99: number; max: number }
+interface Row {
+  stops: number;
+  connections: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
 const rows: Row[] = [];
 const planRows: PlanCall[] = [];
 let peakMb: number | null = null;
@@ -62,12 +82,23 @@ try {
     const body = JSON.stringify({ start: { latitude: 48.8566, longitude: 2.3522 }, stops: stopsAround(stops, stops) });
     for (const connections of values.connections!.split(',').map(Number)) {
       const result = await autocannon({
-        url: `${base}/api/v1/optimize`, method: 'POST', connections, duration: Number(values.duration),
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body,
+        url: `${base}/api/v1/optimize`,
+        method: 'POST',
+        connections,
+        duration: Number(values.duration),
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body,
       });
       rows.push({
-        stops, connections, requests: result.requests.total, errors: result.errors, non2xx: result.non2xx,
-        rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max,
+        stops,
+        connections,
+        requests: result.requests.total,
+        errors: result.errors,
+        non2xx: result.non2xx,
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        max: result.latency.max,
       });
       if (values.json) console.log(JSON.stringify(rows.at(-1)));
       else process.stderr.write(`  ${stops} stops × ${connections} connections done\n`);
@@ -80,18 +111,26 @@ try {
 }
 if (planSpecs && values.json) console.log(JSON.stringify({ serverPeakRssMb: peakMb, serverReadyRssMb: startMb }));
 if (planSpecs && !values.json) {
-  console.log('POST /api/v1/plans, live key, one call at a time, default settings (PLANS_SOLVER_TIME_LIMIT_MS, PLANS_SOLVER_MS_PER_STOP defaults)');
+  console.log(
+    'POST /api/v1/plans, live key, one call at a time, default settings (PLANS_SOLVER_TIME_LIMIT_MS, PLANS_SOLVER_MS_PER_STOP defaults)',
+  );
   console.log('stops  vans  call  status  wall ms  assigned  vehicles');
   for (const r of planRows) {
-    console.log(`${String(r.stops).padStart(5)}  ${String(r.vans).padStart(4)}  ${String(r.call).padStart(4)}  ${String(r.status).padStart(6)}  ${String(r.ms).padStart(7)}  ${String(r.assigned).padStart(8)}  ${String(r.vehiclesUsed).padStart(8)}${r.error ? `  ${r.error}` : ''}`);
+    console.log(
+      `${String(r.stops).padStart(5)}  ${String(r.vans).padStart(4)}  ${String(r.call).padStart(4)}  ${String(r.status).padStart(6)}  ${String(r.ms).padStart(7)}  ${String(r.assigned).padStart(8)}  ${String(r.vehiclesUsed).padStart(8)}${r.error ? `  ${r.error}` : ''}`,
+    );
   }
   const mb = (x: number | null) => (x === null ? 'unknown' : `${x.toFixed(0)} MB`);
   console.log(`server peak RSS (VmHWM): ${mb(peakMb)} (${mb(startMb)} once ready, before the first plan)`);
 }
 if (!planSpecs && !values.json) {
-  console.log(`POST /api/v1/optimize, live key, ${values.duration} s per cell, default settings (SOLVER_TIME_LIMIT_MS default)`);
+  console.log(
+    `POST /api/v1/optimize, live key, ${values.duration} s per cell, default settings (SOLVER_TIME_LIMIT_MS default)`,
+  );
   console.log('stops  conc  requests  req/s   p50 ms  p99 ms  max ms  errors  non-2xx');
   for (const r of rows) {
-    console.log(`${String(r.stops).padStart(5)}  ${String(r.connections).padStart(4)}  ${String(r.requests).padStart(8)}  ${r.rps.toFixed(1).padStart(6)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.max).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}`);
+    console.log(
+      `${String(r.stops).padStart(5)}  ${String(r.connections).padStart(4)}  ${String(r.requests).padStart(8)}  ${r.rps.toFixed(1).padStart(6)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.max).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}`,
+    );
   }
 }

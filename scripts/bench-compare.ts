@@ -47,7 +47,11 @@ async function main() {
   }
   const out = resolve(args.out);
   if (args.rerender) {
-    await writeReport(out, JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as RunMeta, readResults(join(out, 'results.jsonl')));
+    await writeReport(
+      out,
+      JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as RunMeta,
+      readResults(join(out, 'results.jsonl')),
+    );
     return;
   }
 
@@ -69,7 +73,10 @@ async function main() {
   if (args.instances) {
     const known = new Set(instances.map((i) => i.name));
     const unknown = args.instances.filter((n) => !known.has(n));
-    if (unknown.length > 0) fail(`--instances: ${unknown.join(', ')} not in the set(s) ${args.sets.join(', ')}; the names are in data/bench/manifest.json`);
+    if (unknown.length > 0)
+      fail(
+        `--instances: ${unknown.join(', ')} not in the set(s) ${args.sets.join(', ')}; the names are in data/bench/manifest.json`,
+      );
     instances = instances.filter((i) => args.instances!.includes(i.name));
   }
   const seeds = Array.from({ length: args.seeds }, (_, i) => i + 1);
@@ -81,7 +88,9 @@ async function main() {
   const machine = machineInfo();
   const startedAt = new Date();
   const work = tasks.reduce((s, t) => s + t.budgetMs, 0);
-  say(`${tasks.length} solves (${builds.map((b) => b.label).join(', ')} × ${instances.length} instances × ${seeds.length} seeds × ${args.budgets.length} budgets) on ${threads} threads, ≥ ${Math.ceil(work / threads / 1000)} s of search; ${machine.uptimeAtStart}`);
+  say(
+    `${tasks.length} solves (${builds.map((b) => b.label).join(', ')} × ${instances.length} instances × ${seeds.length} seeds × ${args.budgets.length} budgets) on ${threads} threads, ≥ ${Math.ceil(work / threads / 1000)} s of search; ${machine.uptimeAtStart}`,
+  );
 
   const jsonl = createWriteStream(join(out, 'results.jsonl'));
   let errors = 0;
@@ -98,7 +107,9 @@ async function main() {
     if (now - lastReport > 10_000 || done === tasks.length) {
       lastReport = now;
       const elapsed = (now - startedAt.getTime()) / 1000;
-      say(`${done}/${tasks.length} solves, ${elapsed.toFixed(0)} s${done < tasks.length ? `, about ${((elapsed / workDone) * (work - workDone)).toFixed(0)} s left` : ''}`);
+      say(
+        `${done}/${tasks.length} solves, ${elapsed.toFixed(0)} s${done < tasks.length ? `, about ${((elapsed / workDone) * (work - workDone)).toFixed(0)} s left` : ''}`,
+      );
     }
   });
   await new Promise<void>((res, rej) => jsonl.end((err?: Error | null) => (err ? rej(err) : res())));
@@ -112,11 +123,20 @@ async function main() {
     machine: { ...machine, uptimeAtEnd: uptime() },
     builds,
     sets: args.sets,
-    setInfo: Object.fromEntries(args.sets.map((s) => {
-      const { description, source, licence, reference } = manifest.sets[s];
-      return [s, { description, source, licence, reference }];
+    setInfo: Object.fromEntries(
+      args.sets.map((s) => {
+        const { description, source, licence, reference } = manifest.sets[s];
+        return [s, { description, source, licence, reference }];
+      }),
+    ),
+    instances: instances.map((i) => ({
+      set: i.set,
+      name: i.name,
+      n: i.n,
+      referenceKind: i.referenceKind,
+      storedReference: i.reference,
+      hasDeadlines: i.hasDeadlines,
     })),
-    instances: instances.map((i) => ({ set: i.set, name: i.name, n: i.n, referenceKind: i.referenceKind, storedReference: i.reference, hasDeadlines: i.hasDeadlines })),
     seeds,
     budgets: args.budgets,
     threads,
@@ -133,14 +153,25 @@ async function main() {
 }
 
 function readResults(path: string): RawResult[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as RawResult);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as RawResult);
 }
 
 async function writeReport(out: string, meta: RunMeta, results: RawResult[]) {
-  const summary = summarize({ builds: meta.builds.map((b) => b.label), instances: meta.instances, seeds: meta.seeds, budgets: meta.budgets, results });
+  const summary = summarize({
+    builds: meta.builds.map((b) => b.label),
+    instances: meta.instances,
+    seeds: meta.seeds,
+    budgets: meta.budgets,
+    results,
+  });
   const html = await renderReport(meta, summary);
   writeFileSync(join(out, 'report.html'), html);
-  say(`wrote ${join(out, 'report.html')} (${(html.length / 1024).toFixed(0)} KiB), ${join(out, 'results.jsonl')}, ${join(out, 'run.json')}`);
+  say(
+    `wrote ${join(out, 'report.html')} (${(html.length / 1024).toFixed(0)} KiB), ${join(out, 'results.jsonl')}, ${join(out, 'run.json')}`,
+  );
   for (const s of summary) for (const b of s.budgets) for (const c of b.comparisons) say(`${s.set}: ${c.sentence}`);
 }
 

@@ -17,7 +17,6 @@ import { resolve } from 'node:path';
 import { loadSolver, DEFAULT_WASM_PATH } from '../src/solver/load.js';
 import { PLANTED_FAMILIES as FAMILIES, plantedInstance } from './lib/planted.js';
 
-
 function main() {
   const argv = process.argv.slice(2);
   let timeLimitMs = 1000;
@@ -45,7 +44,10 @@ function main() {
   let zeroAll = 0;
   let totalAll = 0;
   if (!json) console.log(`time limit ${timeLimitMs} ms, ${count} instances per family, solver seed ${seed}`);
-  if (!json) console.log(`${'family'.padEnd(16)} ${'n'.padStart(4)} ${'zero-late'.padStart(10)} ${'mean late s'.padStart(12)} ${'dur/planted'.padStart(12)} ${'mean ms'.padStart(8)}`);
+  if (!json)
+    console.log(
+      `${'family'.padEnd(16)} ${'n'.padStart(4)} ${'zero-late'.padStart(10)} ${'mean late s'.padStart(12)} ${'dur/planted'.padStart(12)} ${'mean ms'.padStart(8)}`,
+    );
   let ratioAll = 0;
   let families = 0;
   FAMILIES.forEach((f, fi) => {
@@ -66,12 +68,28 @@ function main() {
     totalAll += count;
     ratioAll += ratio / count;
     families++;
-    const row = { family: f.name, n: f.n, zeroLateShare: zero / count, meanLatenessS: late / count, durationVsPlanted: ratio / count, meanMs: ms / count };
+    const row = {
+      family: f.name,
+      n: f.n,
+      zeroLateShare: zero / count,
+      meanLatenessS: late / count,
+      durationVsPlanted: ratio / count,
+      meanMs: ms / count,
+    };
     if (json) console.log(JSON.stringify(row));
-    else console.log(`${f.name.padEnd(16)} ${String(f.n).padStart(4)} ${`${zero}/${count}`.padStart(10)} ${(late / count).toFixed(0).padStart(12)} ${(ratio / count).toFixed(3).padStart(12)} ${(ms / count).toFixed(1).padStart(8)}`);
+    else
+      console.log(
+        `${f.name.padEnd(16)} ${String(f.n).padStart(4)} ${`${zero}/${count}`.padStart(10)} ${(late / count).toFixed(0).padStart(12)} ${(ratio / count).toFixed(3).padStart(12)} ${(ms / count).toFixed(1).padStart(8)}`,
+      );
   });
-  if (json) console.log(JSON.stringify({ total: { zeroLateShare: zeroAll / totalAll, meanDurationVsPlanted: ratioAll / families } }));
-  else console.log(`overall zero-lateness share: ${zeroAll}/${totalAll} = ${((100 * zeroAll) / totalAll).toFixed(1)}%; mean dur/planted over families ${(ratioAll / families).toFixed(4)}`);
+  if (json)
+    console.log(
+      JSON.stringify({ total: { zeroLateShare: zeroAll / totalAll, meanDurationVsPlanted: ratioAll / families } }),
+    );
+  else
+    console.log(
+      `overall zero-lateness share: ${zeroAll}/${totalAll} = ${((100 * zeroAll) / totalAll).toFixed(1)}%; mean dur/planted over families ${(ratioAll / families).toFixed(4)}`,
+    );
 }
 
 main();

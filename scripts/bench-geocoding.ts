@@ -35,10 +35,20 @@ const rate = Number(values.rate);
 const START = { latitude: 48.8566, longitude: 2.3522 };
 
 const roquette: FakeAddress[] = Array.from({ length: 200 }, (_, i) => ({
-  housenumber: String(i + 1), street: 'Rue de la Roquette', postcode: '75011', city: 'Paris', citycode: '75111',
-  latitude: 48.8532 + i * 0.00011, longitude: 2.3714 + i * 0.00009,
+  housenumber: String(i + 1),
+  street: 'Rue de la Roquette',
+  postcode: '75011',
+  city: 'Paris',
+  citycode: '75111',
+  latitude: 48.8532 + i * 0.00011,
+  longitude: 2.3714 + i * 0.00009,
 }));
-const roquetteStops = roquette.map((a, i) => ({ id: `r${i + 1}`, street: `${a.housenumber} ${a.street}`, postalCode: a.postcode, city: a.city }));
+const roquetteStops = roquette.map((a, i) => ({
+  id: `r${i + 1}`,
+  street: `${a.housenumber} ${a.street}`,
+  postalCode: a.postcode,
+  city: a.city,
+}));
 
 const fake = await startFakeGeoplateforme([...PARIS_ADDRESSES, ...roquette]);
 const dirs: string[] = [];
@@ -50,19 +60,31 @@ async function service(env: Record<string, string>): Promise<{ url: string; key:
   dirs.push(dir);
   const databasePath = join(dir, 'bench.db');
   const store = new SqliteStore(databasePath);
-  const { key } = await new Billing(store, { limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 } }).issueKey('live', { stops: 100_000 });
+  const { key } = await new Billing(store, {
+    limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 },
+  }).issueKey('live', { stops: 100_000 });
   await store.close();
   const server = await startServiceProcess({
-    DATABASE_PATH: databasePath, LOG_LEVEL: 'error', GEOCODER_TIMEOUT_MS: String(timeoutMs), GEOPLATEFORME_RATE_LIMIT: String(rate), ...env,
+    DATABASE_PATH: databasePath,
+    LOG_LEVEL: 'error',
+    GEOCODER_TIMEOUT_MS: String(timeoutMs),
+    GEOPLATEFORME_RATE_LIMIT: String(rate),
+    ...env,
   });
   servers.push(server);
   // a first call with coordinates only: solver workers, database and code paths warm, no geocoding
-  const warm = await optimize({ url: server.url, key }, [{ id: 'w1', latitude: 48.86, longitude: 2.34 }, { id: 'w2', latitude: 48.85, longitude: 2.36 }]);
+  const warm = await optimize({ url: server.url, key }, [
+    { id: 'w1', latitude: 48.86, longitude: 2.34 },
+    { id: 'w2', latitude: 48.85, longitude: 2.36 },
+  ]);
   if (warm.status !== 200) throw new Error(`warm-up call failed: ${JSON.stringify(warm.body)}`);
   return { url: server.url, key };
 }
 
-async function optimize(s: { url: string; key: string }, stops: unknown[]): Promise<{ status: number; ms: number; body: any }> {
+async function optimize(
+  s: { url: string; key: string },
+  stops: unknown[],
+): Promise<{ status: number; ms: number; body: any }> {
   const t0 = performance.now();
   const res = await fetch(`${s.url}/api/v1/optimize`, {
     method: 'POST',
@@ -73,7 +95,8 @@ async function optimize(s: { url: string; key: string }, stops: unknown[]): Prom
   return { status: res.status, ms: Math.round(performance.now() - t0), body };
 }
 
-const count = (items: string[]): Record<string, number> => items.reduce<Record<string, number>>((c, k) => ({ ...c, [k]: (c[k] ?? 0) + 1 }), {});
+const count = (items: string[]): Record<string, number> =>
+  items.reduce<Record<string, number>>((c, k) => ({ ...c, [k]: (c[k] ?? 0) + 1 }), {});
 const summary = (r: { status: number; ms: number; body: any }) => ({
   status: r.status,
   ms: r.ms,
@@ -88,7 +111,11 @@ try {
   fake.requests.length = 0;
   const up = await service({ GEOPLATEFORME_URL: fake.url });
   const answering = await optimize(up, parisAddressStops());
-  results.answering = { ...summary(answering), requests: fake.requests.length, warningsField: 'warnings' in answering.body };
+  results.answering = {
+    ...summary(answering),
+    requests: fake.requests.length,
+    warningsField: 'warnings' in answering.body,
+  };
 
   fake.requests.length = 0;
   fake.respond = () => 'stall';
@@ -96,7 +123,11 @@ try {
   const first = await optimize(stalled, parisAddressStops());
   const firstRequests = fake.requests.length;
   const second = await optimize(stalled, parisAddressStops());
-  results.stalled = { timeoutMs, first: { ...summary(first), requests: firstRequests }, secondBreakerOpen: { ...summary(second), requests: fake.requests.length - firstRequests } };
+  results.stalled = {
+    timeoutMs,
+    first: { ...summary(first), requests: firstRequests },
+    secondBreakerOpen: { ...summary(second), requests: fake.requests.length - firstRequests },
+  };
   fake.respond = () => undefined;
 
   const probe = createServer();
@@ -118,7 +149,9 @@ try {
     maxInAnySecond: fake.maxInWindow(1000),
     ms: Math.round(performance.now() - t0),
     statuses: count(calls.map((c) => String(c.status))),
-    precision: count(calls.flatMap((c) => c.body.waypoints.map((w: any) => `${w.geocoding.provider}:${w.geocoding.precision}`))),
+    precision: count(
+      calls.flatMap((c) => c.body.waypoints.map((w: any) => `${w.geocoding.provider}:${w.geocoding.precision}`)),
+    ),
   };
   fake.respondCsv = () => undefined;
 
@@ -139,10 +172,22 @@ if (values.json) {
   console.log(JSON.stringify(results));
 } else {
   const r = results as any;
-  console.log(`1. service answering, 20 Paris addresses: HTTP ${r.answering.status} in ${r.answering.ms} ms; ${r.answering.distinctPoints} distinct points; ${JSON.stringify(r.answering.precision)}; warnings field present: ${r.answering.warningsField}; ${r.answering.requests} requests`);
-  console.log(`2. service stalled (GEOCODER_TIMEOUT_MS=${timeoutMs}): HTTP ${r.stalled.first.status} in ${r.stalled.first.ms} ms (timeout + ${r.stalled.first.ms - timeoutMs} ms); ${r.stalled.first.requests} requests reached it; ${JSON.stringify(r.stalled.first.precision)}; ${r.stalled.first.warnings} warnings; ${r.stalled.first.stopsCharged} stops charged`);
-  console.log(`   next call, breaker open: HTTP ${r.stalled.secondBreakerOpen.status} in ${r.stalled.secondBreakerOpen.ms} ms; ${r.stalled.secondBreakerOpen.requests} requests; ${r.stalled.secondBreakerOpen.warnings} warnings`);
-  console.log(`   service refusing connections: HTTP ${r.refused.status} in ${r.refused.ms} ms; ${JSON.stringify(r.refused.precision)}; ${r.refused.warnings} warnings`);
-  console.log(`3. burst of 200 addresses (4 calls × 50, batch failing): ${r.burst.requests} requests in ${r.burst.ms} ms; most in any 1 s window at the service: ${r.burst.maxInAnySecond} (limit ${r.burst.limitPerSecond}); ${JSON.stringify(r.burst.precision)}`);
-  console.log(`4. batch, 200 addresses in one call: HTTP ${r.batch.status} in ${r.batch.ms} ms; requests ${JSON.stringify(r.batch.requests)}; ${JSON.stringify(r.batch.precision)}`);
+  console.log(
+    `1. service answering, 20 Paris addresses: HTTP ${r.answering.status} in ${r.answering.ms} ms; ${r.answering.distinctPoints} distinct points; ${JSON.stringify(r.answering.precision)}; warnings field present: ${r.answering.warningsField}; ${r.answering.requests} requests`,
+  );
+  console.log(
+    `2. service stalled (GEOCODER_TIMEOUT_MS=${timeoutMs}): HTTP ${r.stalled.first.status} in ${r.stalled.first.ms} ms (timeout + ${r.stalled.first.ms - timeoutMs} ms); ${r.stalled.first.requests} requests reached it; ${JSON.stringify(r.stalled.first.precision)}; ${r.stalled.first.warnings} warnings; ${r.stalled.first.stopsCharged} stops charged`,
+  );
+  console.log(
+    `   next call, breaker open: HTTP ${r.stalled.secondBreakerOpen.status} in ${r.stalled.secondBreakerOpen.ms} ms; ${r.stalled.secondBreakerOpen.requests} requests; ${r.stalled.secondBreakerOpen.warnings} warnings`,
+  );
+  console.log(
+    `   service refusing connections: HTTP ${r.refused.status} in ${r.refused.ms} ms; ${JSON.stringify(r.refused.precision)}; ${r.refused.warnings} warnings`,
+  );
+  console.log(
+    `3. burst of 200 addresses (4 calls × 50, batch failing): ${r.burst.requests} requests in ${r.burst.ms} ms; most in any 1 s window at the service: ${r.burst.maxInAnySecond} (limit ${r.burst.limitPerSecond}); ${JSON.stringify(r.burst.precision)}`,
+  );
+  console.log(
+    `4. batch, 200 addresses in one call: HTTP ${r.batch.status} in ${r.batch.ms} ms; requests ${JSON.stringify(r.batch.requests)}; ${JSON.stringify(r.batch.precision)}`,
+  );
 }

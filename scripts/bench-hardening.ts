@@ -52,7 +52,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const HOST = '127.0.0.1';
 
 function uptime(): string {
-  return `load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`;
+  return `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`;
 }
 
 async function freePort(): Promise<number> {
@@ -78,21 +80,40 @@ async function startService(extraEnv: Record<string, string> = {}): Promise<Serv
   const port = await freePort();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
-    HOST, PORT: String(port), DATABASE_PATH: join(dir, 'service.db'), OUTBOX_DIR: join(dir, 'outbox'),
-    LOG_LEVEL: 'warn', INSTANCE_ID: `bench-${port}`, ...extraEnv,
+    HOST,
+    PORT: String(port),
+    DATABASE_PATH: join(dir, 'service.db'),
+    OUTBOX_DIR: join(dir, 'outbox'),
+    LOG_LEVEL: 'warn',
+    INSTANCE_ID: `bench-${port}`,
+    ...extraEnv,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
-  child.stderr!.on('data', (d) => { if (stderr.length < 10_000) stderr += d; });
+  child.stderr!.on('data', (d) => {
+    if (stderr.length < 10_000) stderr += d;
+  });
   const url = `http://${HOST}:${port}`;
   for (let i = 0; ; i++) {
-    try { if ((await fetch(`${url}/healthz`)).ok) break; } catch { /* starting */ }
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* starting */
+    }
     if (child.exitCode !== null || i > 600) throw new Error(`service did not start:\n${stderr}`);
     await sleep(50);
   }
   const pid = child.pid!;
   return {
-    url, port, child, dir, env,
+    url,
+    port,
+    child,
+    dir,
+    env,
     rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024,
     async stop() {
       if (child.exitCode === null) {
@@ -106,26 +127,47 @@ async function startService(extraEnv: Record<string, string> = {}): Promise<Serv
 }
 
 function createLiveKey(service: Service, stops: number): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'keys', 'create', '--kind', 'live', '--stops', String(stops)],
-    { cwd: root, env: service.env, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/admin.ts', 'keys', 'create', '--kind', 'live', '--stops', String(stops)],
+    { cwd: root, env: service.env, encoding: 'utf8', timeout: 60_000 },
+  );
   const key = r.stdout.trim();
   if (r.status !== 0 || !/^svc_live_/.test(key)) throw new Error(`admin keys create failed: ${r.stderr}`);
   return key;
 }
 
-interface Timed { status: number | string; ms: number }
+interface Timed {
+  status: number | string;
+  ms: number;
+}
 
 /** One request on its own agent (so a flood queued on another agent does not delay it). */
-function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string; agent?: http.Agent; timeoutMs?: number } = {}): Promise<Timed> {
+function request(
+  url: string,
+  init: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    agent?: http.Agent;
+    timeoutMs?: number;
+  } = {},
+): Promise<Timed> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const req = http.request(url, { method: init.method ?? 'GET', headers: init.headers, agent: init.agent, timeout: init.timeoutMs ?? 30_000 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
-      res.on('error', () => resolve({ status: 'error', ms: performance.now() - started }));
-    });
+    const req = http.request(
+      url,
+      { method: init.method ?? 'GET', headers: init.headers, agent: init.agent, timeout: init.timeoutMs ?? 30_000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+        res.on('error', () => resolve({ status: 'error', ms: performance.now() - started }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (err) => resolve({ status: (err as Error).message === 'timeout' ? 'timeout' : 'error', ms: performance.now() - started }));
+    req.on('error', (err) =>
+      resolve({ status: (err as Error).message === 'timeout' ? 'timeout' : 'error', ms: performance.now() - started }),
+    );
     if (init.body) req.write(init.body);
     req.end();
   });
@@ -170,7 +212,11 @@ async function eventLoopMaxMs(service: Service): Promise<number | null> {
 
 const optimizeBody = JSON.stringify({
   start: { latitude: 48.8566, longitude: 2.3522 },
-  stops: [{ id: 'a', latitude: 48.8606, longitude: 2.3376 }, { id: 'b', latitude: 48.853, longitude: 2.3499 }, { id: 'c', latitude: 48.8738, longitude: 2.295 }],
+  stops: [
+    { id: 'a', latitude: 48.8606, longitude: 2.3376 },
+    { id: 'b', latitude: 48.853, longitude: 2.3499 },
+    { id: 'c', latitude: 48.8738, longitude: 2.295 },
+  ],
 });
 
 // ---------------------------------------------------------------- lock
@@ -183,23 +229,46 @@ async function lockScenario(): Promise<void> {
     const warm = await request(`${service.url}/api/v1/optimize`, { method: 'POST', headers, body: optimizeBody });
     if (warm.status !== 200) throw new Error(`warm-up optimize answered ${warm.status}`);
     const databasePath = service.env.DATABASE_PATH;
-    const holder = existsSync('/usr/bin/sqlite3') || spawnSync('sqlite3', ['-version']).status === 0
-      ? spawn('sqlite3', [databasePath, 'BEGIN EXCLUSIVE;', `.shell sleep ${lockSeconds}`, 'COMMIT;'], { stdio: 'ignore' })
-      : spawn(process.execPath, ['-e', `const D=require('better-sqlite3');const d=new D(${JSON.stringify(databasePath)});d.exec('BEGIN EXCLUSIVE');`
-        + `setTimeout(()=>{d.exec('COMMIT');d.close()},${lockSeconds * 1000})`], { cwd: root, stdio: 'ignore' });
+    const holder =
+      existsSync('/usr/bin/sqlite3') || spawnSync('sqlite3', ['-version']).status === 0
+        ? spawn('sqlite3', [databasePath, 'BEGIN EXCLUSIVE;', `.shell sleep ${lockSeconds}`, 'COMMIT;'], {
+            stdio: 'ignore',
+          })
+        : spawn(
+            process.execPath,
+            [
+              '-e',
+              `const D=require('better-sqlite3');const d=new D(${JSON.stringify(databasePath)});d.exec('BEGIN EXCLUSIVE');` +
+                `setTimeout(()=>{d.exec('COMMIT');d.close()},${lockSeconds * 1000})`,
+            ],
+            { cwd: root, stdio: 'ignore' },
+          );
     const holderExited = new Promise((r) => holder.once('exit', r));
     let released = false;
-    void holderExited.then(() => { released = true; });
+    void holderExited.then(() => {
+      released = true;
+    });
     // wait until the lock is really held (a write with no busy wait fails)
     const probe = new Database(databasePath, { timeout: 0 });
     for (let i = 0; i < 100; i++) {
-      try { probe.exec('BEGIN IMMEDIATE'); probe.exec('ROLLBACK'); await sleep(20); } catch { break; }
+      try {
+        probe.exec('BEGIN IMMEDIATE');
+        probe.exec('ROLLBACK');
+        await sleep(20);
+      } catch {
+        break;
+      }
     }
     probe.close();
     const lockedAt = performance.now();
     await eventLoopMaxMs(service); // resets the server's event-loop histogram
     const calls = [0, 1, 2].map(async () => {
-      const r = await request(`${service.url}/api/v1/optimize`, { method: 'POST', headers, body: optimizeBody, timeoutMs: 60_000 });
+      const r = await request(`${service.url}/api/v1/optimize`, {
+        method: 'POST',
+        headers,
+        body: optimizeBody,
+        timeoutMs: 60_000,
+      });
       return { status: r.status, atS: (performance.now() - lockedAt) / 1000 };
     });
     const health = await pollHealth(service.url, 100, (lockSeconds + 5) * 1000, () => released);
@@ -207,9 +276,13 @@ async function lockScenario(): Promise<void> {
     await holderExited;
     const loopMax = await eventLoopMaxMs(service);
     console.log(`lock: ${lockSeconds} s external BEGIN EXCLUSIVE (${holder.spawnfile})`);
-    console.log(`  optimize calls during the lock: ${results.map((r) => `${r.status} after ${r.atS.toFixed(1)} s`).join(', ')}`);
+    console.log(
+      `  optimize calls during the lock: ${results.map((r) => `${r.status} after ${r.atS.toFixed(1)} s`).join(', ')}`,
+    );
     console.log(`  /healthz latency: ${latencySummary(health)}`);
-    console.log(`  server event-loop delay, max over the lock: ${loopMax === null ? 'n/a' : `${loopMax.toFixed(1)} ms`}`);
+    console.log(
+      `  server event-loop delay, max over the lock: ${loopMax === null ? 'n/a' : `${loopMax.toFixed(1)} ms`}`,
+    );
   } finally {
     await service.stop();
   }
@@ -229,9 +302,15 @@ async function floodScenario(): Promise<void> {
     // warm-up (JIT, first allocations): 3 s of the same traffic from other addresses, not measured
     const warmUp: Promise<Timed>[] = [];
     for (let i = 0; i < rate * 3; i++) {
-      warmUp.push(request(`${service.url}/api/v1/balance`, {
-        agent, headers: { Authorization: `Bearer svc_live_${randomBytes(32).toString('base64url')}`, 'X-Forwarded-For': `172.16.${(i >> 8) & 255}.${i & 255}` },
-      }));
+      warmUp.push(
+        request(`${service.url}/api/v1/balance`, {
+          agent,
+          headers: {
+            Authorization: `Bearer svc_live_${randomBytes(32).toString('base64url')}`,
+            'X-Forwarded-For': `172.16.${(i >> 8) & 255}.${i & 255}`,
+          },
+        }),
+      );
       await sleep(1000 / rate);
     }
     await Promise.all(warmUp);
@@ -245,12 +324,21 @@ async function floodScenario(): Promise<void> {
       const wait = due - performance.now();
       if (wait > 0) await sleep(wait);
       if (performance.now() - started > maxMs) break;
-      if (inFlight >= 2_000) { await sleep(5); i--; continue; }
+      if (inFlight >= 2_000) {
+        await sleep(5);
+        i--;
+        continue;
+      }
       const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
       inFlight++;
       sent++;
       void request(`${service.url}/api/v1/balance`, {
-        agent, headers: { Authorization: `Bearer svc_live_${randomBytes(32).toString('base64url')}`, 'X-Forwarded-For': address }, timeoutMs: 60_000,
+        agent,
+        headers: {
+          Authorization: `Bearer svc_live_${randomBytes(32).toString('base64url')}`,
+          'X-Forwarded-For': address,
+        },
+        timeoutMs: 60_000,
       }).then((r) => {
         inFlight--;
         statuses.set(String(r.status), (statuses.get(String(r.status)) ?? 0) + 1);
@@ -264,13 +352,24 @@ async function floodScenario(): Promise<void> {
     agent.destroy();
     const loopMax = await eventLoopMaxMs(service);
     const totalS = (performance.now() - started) / 1000;
-    const throughput = (fromS: number, toS: number) => completions.filter((t) => t >= fromS * 1000 && t < toS * 1000).length / (toS - fromS);
+    const throughput = (fromS: number, toS: number) =>
+      completions.filter((t) => t >= fromS * 1000 && t < toS * 1000).length / (toS - fromS);
     const lastS = sendingMs / 1000;
-    console.log(`flood: ${sent} failed logins offered at ${rate}/s from ${addresses} addresses (X-Forwarded-For, TRUST_PROXY=true)`);
-    console.log(`  statuses: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')}; sending took ${(sendingMs / 1000).toFixed(1)} s, all answered after ${totalS.toFixed(1)} s`);
-    console.log(`  answers/s: first 10 s ${throughput(0, 10).toFixed(0)}, last 10 s of sending ${throughput(Math.max(0, lastS - 10), lastS).toFixed(0)}`);
-    console.log(`  /healthz latency during the flood: ${latencySummary(latencies)}; second half: ${latencySummary(latencies.slice(Math.floor(latencies.length / 2)))}`);
-    console.log(`  server event-loop delay, max over the flood: ${loopMax === null ? 'n/a' : `${loopMax.toFixed(1)} ms`}`);
+    console.log(
+      `flood: ${sent} failed logins offered at ${rate}/s from ${addresses} addresses (X-Forwarded-For, TRUST_PROXY=true)`,
+    );
+    console.log(
+      `  statuses: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')}; sending took ${(sendingMs / 1000).toFixed(1)} s, all answered after ${totalS.toFixed(1)} s`,
+    );
+    console.log(
+      `  answers/s: first 10 s ${throughput(0, 10).toFixed(0)}, last 10 s of sending ${throughput(Math.max(0, lastS - 10), lastS).toFixed(0)}`,
+    );
+    console.log(
+      `  /healthz latency during the flood: ${latencySummary(latencies)}; second half: ${latencySummary(latencies.slice(Math.floor(latencies.length / 2)))}`,
+    );
+    console.log(
+      `  server event-loop delay, max over the flood: ${loopMax === null ? 'n/a' : `${loopMax.toFixed(1)} ms`}`,
+    );
   } finally {
     await service.stop();
   }
@@ -292,24 +391,31 @@ async function uploadsScenario(): Promise<void> {
     let closedByServer = 0;
     const closedAt: number[] = [];
     const started = performance.now();
-    const send = (socket: Socket): Promise<void> => new Promise((resolve) => {
-      let left = bytes;
-      const head = `POST /api/v1/optimize HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\n${authorization}`
-        + (chunked ? 'Transfer-Encoding: chunked\r\n\r\n' : `Content-Length: ${declared}\r\n\r\n`);
-      socket.write(head);
-      const pump = (): void => {
-        while (left > 0 && !socket.destroyed) {
-          const n = Math.min(left, chunk.length);
-          left -= n;
-          const data = chunk.subarray(0, n);
-          const ok = chunked ? socket.write(`${n.toString(16)}\r\n`) && socket.write(data) && socket.write('\r\n') : socket.write(data);
-          if (!ok) { socket.once('drain', pump); return; }
-        }
-        resolve();
-      };
-      pump();
-      socket.once('close', () => resolve());
-    });
+    const send = (socket: Socket): Promise<void> =>
+      new Promise((resolve) => {
+        let left = bytes;
+        const head =
+          `POST /api/v1/optimize HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\n${authorization}` +
+          (chunked ? 'Transfer-Encoding: chunked\r\n\r\n' : `Content-Length: ${declared}\r\n\r\n`);
+        socket.write(head);
+        const pump = (): void => {
+          while (left > 0 && !socket.destroyed) {
+            const n = Math.min(left, chunk.length);
+            left -= n;
+            const data = chunk.subarray(0, n);
+            const ok = chunked
+              ? socket.write(`${n.toString(16)}\r\n`) && socket.write(data) && socket.write('\r\n')
+              : socket.write(data);
+            if (!ok) {
+              socket.once('drain', pump);
+              return;
+            }
+          }
+          resolve();
+        };
+        pump();
+        socket.once('close', () => resolve());
+      });
     const batch = 50;
     for (let i = 0; i < count && performance.now() - started < 120_000; i += batch) {
       const group: Promise<void>[] = [];
@@ -317,7 +423,10 @@ async function uploadsScenario(): Promise<void> {
         const socket = connect(service.port, HOST);
         socket.on('error', () => {});
         socket.on('data', () => {});
-        socket.once('close', () => { closedByServer++; closedAt.push(performance.now() - started); });
+        socket.once('close', () => {
+          closedByServer++;
+          closedAt.push(performance.now() - started);
+        });
         sockets.push(socket);
         group.push(new Promise<void>((r) => socket.once('connect', () => r())).then(() => send(socket)));
       }
@@ -334,11 +443,18 @@ async function uploadsScenario(): Promise<void> {
     }
     const health = await request(`${service.url}/healthz`, { timeoutMs: 10_000 });
     const closed = [...closedAt].sort((a, b) => a - b);
-    console.log(`uploads: ${sockets.length} ${values.authenticated ? 'authenticated' : 'anonymous'} ${chunked ? 'chunked ' : ''}uploads of ${bytes} bytes (declared ${chunked ? 'none' : declared}), then stalled`);
-    console.log(`  sending took ${(sentMs / 1000).toFixed(1)} s; server RSS baseline ${baseline.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, `
-      + `+0 s ${samples[0][1].toFixed(0)} MB, +10 s ${samples[10][1].toFixed(0)} MB, +20 s ${samples[20][1].toFixed(0)} MB after sending`);
-    console.log(`  connections closed by the server within ${(sentMs / 1000 + 20).toFixed(0)} s: ${closedByServer}/${sockets.length}`
-      + (closed.length ? ` (median at ${(percentile(closed, 50) / 1000).toFixed(1)} s)` : '') + `; /healthz then ${health.status} in ${health.ms.toFixed(1)} ms`);
+    console.log(
+      `uploads: ${sockets.length} ${values.authenticated ? 'authenticated' : 'anonymous'} ${chunked ? 'chunked ' : ''}uploads of ${bytes} bytes (declared ${chunked ? 'none' : declared}), then stalled`,
+    );
+    console.log(
+      `  sending took ${(sentMs / 1000).toFixed(1)} s; server RSS baseline ${baseline.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, ` +
+        `+0 s ${samples[0][1].toFixed(0)} MB, +10 s ${samples[10][1].toFixed(0)} MB, +20 s ${samples[20][1].toFixed(0)} MB after sending`,
+    );
+    console.log(
+      `  connections closed by the server within ${(sentMs / 1000 + 20).toFixed(0)} s: ${closedByServer}/${sockets.length}` +
+        (closed.length ? ` (median at ${(percentile(closed, 50) / 1000).toFixed(1)} s)` : '') +
+        `; /healthz then ${health.status} in ${health.ms.toFixed(1)} ms`,
+    );
   } finally {
     for (const s of sockets) s.destroy();
     await service.stop();

@@ -19,7 +19,8 @@ import { startPostgres, type PostgresServer } from './lib/postgres-cluster.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { parseCliArgs } from './lib/cli-args.js';
 
-const { values } = parseCliArgs({
+const { values } = parseCliArgs(
+  {
     duration: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '8' },
     stops: { type: 'string', default: '200' },
@@ -27,7 +28,9 @@ const { values } = parseCliArgs({
     stores: { type: 'string', default: 'sqlite,postgres' },
     'solver-time-limit-ms': { type: 'string', default: '100' },
     json: { type: 'boolean', default: false },
-  }, 'usage: npm run --silent bench:instances -- [--duration 20] [--concurrency 8] [--stops 200] [--instances 1,2] [--stores sqlite,postgres] [--solver-time-limit-ms 100] [--json]');
+  },
+  'usage: npm run --silent bench:instances -- [--duration 20] [--concurrency 8] [--stops 200] [--instances 1,2] [--stores sqlite,postgres] [--solver-time-limit-ms 100] [--json]',
+);
 const durationMs = Number(values.duration) * 1000;
 const concurrency = Number(values.concurrency);
 const stopCount = Number(values.stops);
@@ -37,16 +40,34 @@ const stores = values.stores!.split(',') as Array<'sqlite' | 'postgres'>;
 
 function stopsAround(count: number, seed: number) {
   let s = seed;
-  const rand = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
-  return Array.from({ length: count }, (_, i) => ({ id: `p${i}`, latitude: 48.78 + rand() * 0.16, longitude: 2.22 + rand() * 0.26 }));
+  const rand = () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+  return Array.from({ length: count }, (_, i) => ({
+    id: `p${i}`,
+    latitude: 48.78 + rand() * 0.16,
+    longitude: 2.22 + rand() * 0.26,
+  }));
 }
-const bodies = Array.from({ length: 16 }, (_, i) => JSON.stringify({ start: { latitude: 48.8566, longitude: 2.3522 }, stops: stopsAround(stopCount, i + 1) }));
+const bodies = Array.from({ length: 16 }, (_, i) =>
+  JSON.stringify({ start: { latitude: 48.8566, longitude: 2.3522 }, stops: stopsAround(stopCount, i + 1) }),
+);
 
 interface Row {
-  store: string; instances: number; requests: number; ok: number; errors: number; reqPerSec: number; stopsPerSec: number; p50Ms: number; p95Ms: number;
+  store: string;
+  instances: number;
+  requests: number;
+  ok: number;
+  errors: number;
+  reqPerSec: number;
+  stopsPerSec: number;
+  p50Ms: number;
+  p95Ms: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 
 async function load(urls: string[], key: string, runMs: number): Promise<Omit<Row, 'store' | 'instances'>> {
   const latencies: number[] = [];
@@ -55,26 +76,37 @@ async function load(urls: string[], key: string, runMs: number): Promise<Omit<Ro
   let next = 0;
   const started = performance.now();
   const deadline = started + runMs;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < deadline) {
-      const n = next++;
-      const t0 = performance.now();
-      try {
-        const res = await fetch(`${urls[n % urls.length]}/api/v1/optimize`, {
-          method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: bodies[n % bodies.length],
-        });
-        await res.arrayBuffer();
-        if (res.status === 200) ok++;
-      } catch { /* counted as an error */ }
-      requests++;
-      latencies.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const n = next++;
+        const t0 = performance.now();
+        try {
+          const res = await fetch(`${urls[n % urls.length]}/api/v1/optimize`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+            body: bodies[n % bodies.length],
+          });
+          await res.arrayBuffer();
+          if (res.status === 200) ok++;
+        } catch {
+          /* counted as an error */
+        }
+        requests++;
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   return {
-    requests, ok, errors: requests - ok, reqPerSec: ok / seconds, stopsPerSec: (ok * stopCount) / seconds,
-    p50Ms: percentile(latencies, 0.5), p95Ms: percentile(latencies, 0.95),
+    requests,
+    ok,
+    errors: requests - ok,
+    reqPerSec: ok / seconds,
+    stopsPerSec: (ok * stopCount) / seconds,
+    p50Ms: percentile(latencies, 0.5),
+    p95Ms: percentile(latencies, 0.95),
   };
 }
 
@@ -95,22 +127,45 @@ try {
         databaseUrl = await pgServer.createDatabase(`bench_${count}`);
       }
       const db = await openStore({ databaseUrl, databasePath, databaseBusyTimeoutMs: 5000 });
-      const { key } = await new Billing(db, { limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 } })
-        .issueKey('live', { stops: 1_000_000_000 });
+      const { key } = await new Billing(db, {
+        limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 },
+      }).issueKey('live', { stops: 1_000_000_000 });
       await db.close();
       const env: Record<string, string> = {
-        DATABASE_PATH: databasePath, SOLVER_TIME_LIMIT_MS: solverTimeLimitMs, LOG_LEVEL: 'warn', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        DATABASE_PATH: databasePath,
+        SOLVER_TIME_LIMIT_MS: solverTimeLimitMs,
+        LOG_LEVEL: 'warn',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       };
       const processes: ServiceProcess[] = [];
       try {
         for (let i = 0; i < count; i++) processes.push(await startServiceProcess(env));
         // warm-up: WASM instantiation, JIT, pool connections
-        await load(processes.map((p) => p.url), key, 3000);
-        rows.push({ store, instances: count, ...(await load(processes.map((p) => p.url), key, durationMs)) });
+        await load(
+          processes.map((p) => p.url),
+          key,
+          3000,
+        );
+        rows.push({
+          store,
+          instances: count,
+          ...(await load(
+            processes.map((p) => p.url),
+            key,
+            durationMs,
+          )),
+        });
         const last = rows[rows.length - 1];
-        process.stderr.write(`${store} × ${count}: ${last.ok} ok, ${last.errors} errors, ${last.reqPerSec.toFixed(1)} req/s\n`);
+        process.stderr.write(
+          `${store} × ${count}: ${last.ok} ok, ${last.errors} errors, ${last.reqPerSec.toFixed(1)} req/s\n`,
+        );
       } finally {
-        await Promise.all(processes.map(async (p) => { p.child.kill('SIGTERM'); await p.exited; }));
+        await Promise.all(
+          processes.map(async (p) => {
+            p.child.kill('SIGTERM');
+            await p.exited;
+          }),
+        );
       }
     }
   }
@@ -122,11 +177,23 @@ try {
 if (values.json) {
   for (const row of rows) console.log(JSON.stringify(row));
 } else {
-  console.log(`POST /api/v1/optimize, ${stopCount} stops (coordinates), live key, ${concurrency} concurrent clients, ${durationMs / 1000} s per run, `
-    + `SOLVER_TIME_LIMIT_MS=${solverTimeLimitMs}, default SOLVER_POOL_SIZE per instance, ${availableParallelism()} CPUs, all on one machine`);
+  console.log(
+    `POST /api/v1/optimize, ${stopCount} stops (coordinates), live key, ${concurrency} concurrent clients, ${durationMs / 1000} s per run, ` +
+      `SOLVER_TIME_LIMIT_MS=${solverTimeLimitMs}, default SOLVER_POOL_SIZE per instance, ${availableParallelism()} CPUs, all on one machine`,
+  );
   const header = ['store', 'instances', 'requests', 'ok', 'errors', 'req/s', 'stops/s', 'p50 ms', 'p95 ms'];
-  const cells = rows.map((r) => [r.store, String(r.instances), String(r.requests), String(r.ok), String(r.errors), r.reqPerSec.toFixed(1),
-    r.stopsPerSec.toFixed(0), r.p50Ms.toFixed(0), r.p95Ms.toFixed(0)]);
+  const cells = rows.map((r) => [
+    r.store,
+    String(r.instances),
+    String(r.requests),
+    String(r.ok),
+    String(r.errors),
+    r.reqPerSec.toFixed(1),
+    r.stopsPerSec.toFixed(0),
+    r.p50Ms.toFixed(0),
+    r.p95Ms.toFixed(0),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  for (const line of [header, widths.map((w) => '-'.repeat(w)), ...cells]) console.log(line.map((c, i) => c.padStart(widths[i])).join('  '));
+  for (const line of [header, widths.map((w) => '-'.repeat(w)), ...cells])
+    console.log(line.map((c, i) => c.padStart(widths[i])).join('  '));
 }

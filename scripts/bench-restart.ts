@@ -42,33 +42,61 @@ const stores = values.stores!.split(',') as Array<'sqlite' | 'postgres'>;
 const INITIAL = 10_000_000;
 
 interface Round {
-  store: string; round: number; pendingAtKill: number; unansweredAtKill: number;
-  restartReadyMs: number; cleanAfterKillMs: number; answered: number; ledgerExact: boolean; problems: string[];
+  store: string;
+  round: number;
+  pendingAtKill: number;
+  unansweredAtKill: number;
+  restartReadyMs: number;
+  cleanAfterKillMs: number;
+  answered: number;
+  ledgerExact: boolean;
+  problems: string[];
 }
 
 async function checkReport(env: Record<string, string>): Promise<{ code: number; report: IntegrityReport }> {
   let out = '';
-  const code = await runAdmin(['db', 'check'], loadConfig({ ...env, LOG_LEVEL: 'silent' }), { out: (l) => { out += l; }, err: () => {} });
+  const code = await runAdmin(['db', 'check'], loadConfig({ ...env, LOG_LEVEL: 'silent' }), {
+    out: (l) => {
+      out += l;
+    },
+    err: () => {},
+  });
   return { code, report: JSON.parse(out) as IntegrityReport };
 }
 
 async function oneRound(kind: 'sqlite' | 'postgres', round: number, pgServer: PostgresServer | null): Promise<Round> {
   const dir = mkdtempSync(join(tmpdir(), 'ros-bench-restart-'));
-  const env: Record<string, string> = { DATABASE_PATH: join(dir, 'service.db'), OUTBOX_DIR: join(dir, 'outbox'), LOG_LEVEL: 'warn', SOLVER_TIME_LIMIT_MS: '100' };
+  const env: Record<string, string> = {
+    DATABASE_PATH: join(dir, 'service.db'),
+    OUTBOX_DIR: join(dir, 'outbox'),
+    LOG_LEVEL: 'warn',
+    SOLVER_TIME_LIMIT_MS: '100',
+  };
   if (kind === 'postgres') env.DATABASE_URL = await pgServer!.createDatabase('bench_restart');
-  const store = await openStore({ databaseUrl: env.DATABASE_URL ?? null, databasePath: env.DATABASE_PATH, databaseBusyTimeoutMs: 5000 });
+  const store = await openStore({
+    databaseUrl: env.DATABASE_URL ?? null,
+    databasePath: env.DATABASE_PATH,
+    databaseBusyTimeoutMs: 5000,
+  });
   const servers: ServiceProcess[] = [];
   try {
-    const { key, record } = await new Billing(store, { limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 } }).issueKey('live', { stops: INITIAL });
+    const { key, record } = await new Billing(store, {
+      limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 },
+    }).issueKey('live', { stops: INITIAL });
     const first = await startServiceProcess(env);
     servers.push(first);
     const clients = new LiveClients(key, `r${round}`);
     const load = clients.load(() => [first.url], clientCount);
     await new Promise((r) => setTimeout(r, loadMs));
-    const report = await until('debits pending', 30_000, async () => {
-      const r = (await checkReport(env)).report;
-      return r.leases.some((l) => l.pid === first.child.pid && l.pendingDebits > 0) ? r : false;
-    }, 20);
+    const report = await until(
+      'debits pending',
+      30_000,
+      async () => {
+        const r = (await checkReport(env)).report;
+        return r.leases.some((l) => l.pid === first.child.pid && l.pendingDebits > 0) ? r : false;
+      },
+      20,
+    );
     first.child.kill('SIGKILL');
     const killedAt = performance.now();
     await load.stop();
@@ -89,12 +117,22 @@ async function oneRound(kind: 'sqlite' | 'postgres', round: number, pgServer: Po
     await clients.retryUnanswered(second.url);
     const audit = await auditLedger(store, record.id, INITIAL, clients.calls.values());
     return {
-      store: kind, round, pendingAtKill: dead.pendingDebits, unansweredAtKill,
-      restartReadyMs: Math.round(readyAt - killedAt), cleanAfterKillMs: Math.round(cleanAt - killedAt),
-      answered: audit.answered, ledgerExact: audit.problems.length === 0, problems: audit.problems,
+      store: kind,
+      round,
+      pendingAtKill: dead.pendingDebits,
+      unansweredAtKill,
+      restartReadyMs: Math.round(readyAt - killedAt),
+      cleanAfterKillMs: Math.round(cleanAt - killedAt),
+      answered: audit.answered,
+      ledgerExact: audit.problems.length === 0,
+      problems: audit.problems,
     };
   } finally {
-    for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) { s.child.kill('SIGTERM'); await s.exited; }
+    for (const s of servers)
+      if (s.child.exitCode === null && s.child.signalCode === null) {
+        s.child.kill('SIGTERM');
+        await s.exited;
+      }
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -109,7 +147,11 @@ try {
     pgServer = await startPostgres();
   }
   if (!values.json) {
-    console.log(`lease expiry ${config.lease.expiryMs} ms, heartbeat ${config.lease.heartbeatMs} ms; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `lease expiry ${config.lease.expiryMs} ms, heartbeat ${config.lease.heartbeatMs} ms; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   }
   const rows: Round[] = [];
   for (const kind of stores) {
@@ -118,15 +160,21 @@ try {
       rows.push(row);
       if (values.json) console.log(JSON.stringify(row));
       else {
-        console.log(`${kind} round ${round}: ${row.pendingAtKill} debits pending at kill -9; restarted on another port, ready after ${row.restartReadyMs} ms; `
-          + `db check clean ${row.cleanAfterKillMs} ms after the kill; ${row.answered} calls answered; ledger ${row.ledgerExact ? 'exact' : `WRONG: ${row.problems.join('; ')}`}`);
+        console.log(
+          `${kind} round ${round}: ${row.pendingAtKill} debits pending at kill -9; restarted on another port, ready after ${row.restartReadyMs} ms; ` +
+            `db check clean ${row.cleanAfterKillMs} ms after the kill; ${row.answered} calls answered; ledger ${row.ledgerExact ? 'exact' : `WRONG: ${row.problems.join('; ')}`}`,
+        );
       }
     }
   }
   if (!values.json) {
     for (const kind of stores) {
       const ms = rows.filter((r) => r.store === kind).map((r) => r.cleanAfterKillMs);
-      console.log(`${kind}: db check clean after kill -9 + restart: max ${Math.max(...ms)} ms, mean ${Math.round(ms.reduce((a, b) => a + b, 0) / ms.length)} ms; load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      console.log(
+        `${kind}: db check clean after kill -9 + restart: max ${Math.max(...ms)} ms, mean ${Math.round(ms.reduce((a, b) => a + b, 0) / ms.length)} ms; load average now ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
     }
   }
   process.exitCode = rows.every((r) => r.ledgerExact) ? 0 : 1;

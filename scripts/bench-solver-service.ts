@@ -50,7 +50,15 @@ const sizes = values.sizes!.split(',').map(Number);
 const count = Number(values.count);
 const seed = Number(values.seed);
 const stall = Number(values.stall);
-if (sizes.some((s) => !Number.isInteger(s) || s < 1) || !Number.isInteger(count) || count < 1 || !Number.isInteger(seed) || seed < 0 || !Number.isInteger(stall) || stall < 0) {
+if (
+  sizes.some((s) => !Number.isInteger(s) || s < 1) ||
+  !Number.isInteger(count) ||
+  count < 1 ||
+  !Number.isInteger(seed) ||
+  seed < 0 ||
+  !Number.isInteger(stall) ||
+  stall < 0
+) {
   fail('--sizes, --count, --seed and --stall need integers >= 0');
 }
 const builds = (values.build ?? [DEFAULT_WASM_PATH]).map((b) => {
@@ -62,15 +70,23 @@ const builds = (values.build ?? [DEFAULT_WASM_PATH]).map((b) => {
 });
 
 /** bench:api's stops (scripts/lib/paris-stops.ts), so instance 0 is its request. */
-const stopsAround = (n: number, genSeed: number) => parisStops(n, genSeed).map(({ latitude, longitude }) => ({ latitude, longitude }));
+const stopsAround = (n: number, genSeed: number) =>
+  parisStops(n, genSeed).map(({ latitude, longitude }) => ({ latitude, longitude }));
 
 async function problemFor(n: number, genSeed: number): Promise<SolveProblem> {
   const points = [{ latitude: 48.8566, longitude: 2.3522 }, ...stopsAround(n, genSeed)];
   const m = await new HaversineProvider().matrix(points, { avoidTolls: false });
   const size = points.length;
   const durations = new Int32Array(size * size);
-  for (let i = 0; i < size; i++) for (let j = 0; j < size; j++) durations[i * size + j] = Math.round(m.durationsS[i][j]);
-  return { durations, size, hasEnd: false, serviceS: new Int32Array(n), deadlineS: new Int32Array(n).fill(NO_DEADLINE) };
+  for (let i = 0; i < size; i++)
+    for (let j = 0; j < size; j++) durations[i * size + j] = Math.round(m.durationsS[i][j]);
+  return {
+    durations,
+    size,
+    hasEnd: false,
+    serviceS: new Int32Array(n),
+    deadlineS: new Int32Array(n).fill(NO_DEADLINE),
+  };
 }
 
 const solvers = builds.map((b) => loadSolver(b.file));
@@ -87,7 +103,20 @@ for (const n of sizes) {
       const r = solvers[i].solve(p, { seed, timeLimitMs: b.ms, stallIterations: stall, report: true });
       durations[i].push(r.durationS);
       times[i].push(r.solveMs);
-      if (values.json) console.log(JSON.stringify({ stops: n, instance: k, build: b.label, timeLimitMs: b.ms, durationS: r.durationS, ms: Math.round(r.solveMs * 100) / 100, iterations: r.iterations, finalIteration: r.report?.finalIteration, msToFinal: r.report ? Math.round(r.report.msToFinal * 100) / 100 : undefined }));
+      if (values.json)
+        console.log(
+          JSON.stringify({
+            stops: n,
+            instance: k,
+            build: b.label,
+            timeLimitMs: b.ms,
+            durationS: r.durationS,
+            ms: Math.round(r.solveMs * 100) / 100,
+            iterations: r.iterations,
+            finalIteration: r.report?.finalIteration,
+            msToFinal: r.report ? Math.round(r.report.msToFinal * 100) / 100 : undefined,
+          }),
+        );
     });
   }
   if (values.json) continue;
@@ -96,8 +125,10 @@ for (const n of sizes) {
     const rel = durations[i].map((d, k) => d / durations[0][k]);
     const better = durations[i].filter((d, k) => d < durations[0][k]).length;
     const worse = durations[i].filter((d, k) => d > durations[0][k]).length;
-    console.log(`  #${i + 1} ${b.label} @ ${b.ms} ms: mean duration ${(durations[i].reduce((s, d) => s + d, 0) / count).toFixed(1)} s`
-      + ` (instance 0: ${durations[i][0]} s), vs #1: mean ratio ${(rel.reduce((s, x) => s + x, 0) / count).toFixed(5)}, better ${better} / worse ${worse};`
-      + ` solve ms p50 ${median(times[i]).toFixed(1)} max ${Math.max(...times[i]).toFixed(1)}`);
+    console.log(
+      `  #${i + 1} ${b.label} @ ${b.ms} ms: mean duration ${(durations[i].reduce((s, d) => s + d, 0) / count).toFixed(1)} s` +
+        ` (instance 0: ${durations[i][0]} s), vs #1: mean ratio ${(rel.reduce((s, x) => s + x, 0) / count).toFixed(5)}, better ${better} / worse ${worse};` +
+        ` solve ms p50 ${median(times[i]).toFixed(1)} max ${Math.max(...times[i]).toFixed(1)}`,
+    );
   });
 }

@@ -56,28 +56,63 @@ interface Args {
   cpuClock: boolean;
 }
 
-const USAGE = 'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]\n   or: bench:solver -- --solomon DIR ... (fleets; --solomon DIR --help for its options)\n   or: bench:solver -- --fleet-day STOPS:VANS[:SEED] [--time-limit-ms N] [--stall N|service]';
+const USAGE =
+  'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]\n   or: bench:solver -- --solomon DIR ... (fleets; --solomon DIR --help for its options)\n   or: bench:solver -- --fleet-day STOPS:VANS[:SEED] [--time-limit-ms N] [--stall N|service]';
 
 function parseArgs(argv: string[]): Args {
   // --stall default: none, the budget decides (quality at a budget); --stall 0 = the solver's convergence stop
-  const a: Args = { tsplib: 'data/tsplib', timeLimitMs: 100, wasm: [], json: false, seed: 1, seeds: 1, maxIterations: 0, stall: 0xffffffff, native: false, cpuClock: false };
+  const a: Args = {
+    tsplib: 'data/tsplib',
+    timeLimitMs: 100,
+    wasm: [],
+    json: false,
+    seed: 1,
+    seeds: 1,
+    maxIterations: 0,
+    stall: 0xffffffff,
+    native: false,
+    cpuClock: false,
+  };
   const args = new ArgReader(argv, fail);
   for (let k = args.next(); k !== undefined; k = args.next()) {
     switch (k) {
-      case '--tsplib': a.tsplib = args.value(); break;
-      case '--time-limit-ms': a.timeLimitMs = args.number(); break;
-      case '--wasm': a.wasm.push(args.value()); break;
-      case '--json': a.json = true; break;
-      case '--seed': a.seed = args.integer(); break;
-      case '--seeds': a.seeds = args.integer(); if (a.seeds < 1) fail('--seeds needs an integer >= 1'); break;
-      case '--max-iterations': a.maxIterations = args.integer(); break;
-      case '--stall': a.stall = args.integer(); break;
-      case '--native': a.native = true; break;
-      case '--cpu-clock': a.cpuClock = true; break;
-      case '-h': case '--help':
+      case '--tsplib':
+        a.tsplib = args.value();
+        break;
+      case '--time-limit-ms':
+        a.timeLimitMs = args.number();
+        break;
+      case '--wasm':
+        a.wasm.push(args.value());
+        break;
+      case '--json':
+        a.json = true;
+        break;
+      case '--seed':
+        a.seed = args.integer();
+        break;
+      case '--seeds':
+        a.seeds = args.integer();
+        if (a.seeds < 1) fail('--seeds needs an integer >= 1');
+        break;
+      case '--max-iterations':
+        a.maxIterations = args.integer();
+        break;
+      case '--stall':
+        a.stall = args.integer();
+        break;
+      case '--native':
+        a.native = true;
+        break;
+      case '--cpu-clock':
+        a.cpuClock = true;
+        break;
+      case '-h':
+      case '--help':
         console.log(USAGE);
         process.exit(0);
-      default: fail(`unknown argument ${k}\n${USAGE}`);
+      default:
+        fail(`unknown argument ${k}\n${USAGE}`);
     }
   }
   if (a.wasm.length === 0) a.wasm.push(DEFAULT_WASM_PATH);
@@ -114,7 +149,8 @@ if (process.argv.includes('--fleet-day')) {
   const limit = argv.includes('--time-limit-ms') ? Number(at('--time-limit-ms')) : 10_000;
   if (!Number.isFinite(limit) || limit <= 0) fail('--time-limit-ms needs a number > 0');
   const stall = argv.includes('--stall') ? (at('--stall') === 'service' ? 'service' : Number(at('--stall'))) : 0;
-  if (stall !== 'service' && !(Number.isInteger(stall) && stall >= 0)) fail('--stall needs an integer >= 0 or "service"');
+  if (stall !== 'service' && !(Number.isInteger(stall) && stall >= 0))
+    fail('--stall needs an integer >= 0 or "service"');
   runFleetDay(at('--fleet-day') ?? '', limit, argv.includes('--wasm') ? at('--wasm') : undefined, fail, stall);
   process.exit(0);
 }
@@ -158,7 +194,11 @@ for (const wasm of args.wasm) {
       progress(inst.name);
       const problem = closedTourProblem(inst);
       const r = solver.solve(problem, {
-        seed, timeLimitMs: args.timeLimitMs, maxIterations: args.maxIterations, stallIterations: args.stall, report: true,
+        seed,
+        timeLimitMs: args.timeLimitMs,
+        maxIterations: args.maxIterations,
+        stallIterations: args.stall,
+        report: true,
       });
       const tour = tourFromOrder(r.order);
       const length = tourLength(inst, tour);
@@ -166,20 +206,40 @@ for (const wasm of args.wasm) {
       if (new Set(tour).size !== inst.coords.length) fail(`${inst.name}: order is not a permutation`);
       const optimum = optima[inst.name];
       const gap = optimum ? (100 * (length - optimum)) / optimum : undefined;
-      const row: Row = { instance: inst.name, n: inst.coords.length, seed, optimum, length, gap, ms: r.solveMs, iterations: r.iterations, order: tour, report: r.report };
+      const row: Row = {
+        instance: inst.name,
+        n: inst.coords.length,
+        seed,
+        optimum,
+        length,
+        gap,
+        ms: r.solveMs,
+        iterations: r.iterations,
+        order: tour,
+        report: r.report,
+      };
       rows.push(row);
       if (args.json) {
         const line: Record<string, unknown> = {
-          instance: inst.name, n: row.n, order: tour, ms: round(r.solveMs), length, build: wasm, seed,
-          gap: gap === undefined ? null : round(gap, 6), iterations: r.iterations,
+          instance: inst.name,
+          n: row.n,
+          order: tour,
+          ms: round(r.solveMs),
+          length,
+          build: wasm,
+          seed,
+          gap: gap === undefined ? null : round(gap, 6),
+          iterations: r.iterations,
         };
         if (r.report) {
           line.finalIteration = r.report.finalIteration;
           line.msToFinal = round(r.report.msToFinal);
-          line.operators = Object.fromEntries(OPERATOR_NAMES.map((k) => {
-            const c = r.report!.operators[k];
-            return [k, [c.tried, c.improving, c.applied]];
-          }));
+          line.operators = Object.fromEntries(
+            OPERATOR_NAMES.map((k) => {
+              const c = r.report!.operators[k];
+              return [k, [c.tried, c.improving, c.applied]];
+            }),
+          );
         }
         console.log(JSON.stringify(line));
       }
@@ -194,7 +254,13 @@ if (tty) process.stderr.write('\r' + ' '.repeat(60) + '\r');
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
 const fmt = (x: number | undefined, d: number) => (x === undefined ? '-' : x.toFixed(d));
 
-interface SeedSummary { meanGap: number; maxGap: number; optimal: number; withOptimum: number; meanMs: number }
+interface SeedSummary {
+  meanGap: number;
+  maxGap: number;
+  optimal: number;
+  withOptimum: number;
+  meanMs: number;
+}
 function summarize(rows: Row[]): SeedSummary {
   const gaps = rows.flatMap((r) => (r.gap === undefined ? [] : [r.gap]));
   return {
@@ -208,45 +274,80 @@ function summarize(rows: Row[]): SeedSummary {
 
 if (!args.json) {
   const clock = args.cpuClock ? 'CPU ms' : 'ms';
-  console.log(`time limit ${args.timeLimitMs} ${clock}${args.maxIterations ? `, max iterations ${args.maxIterations}` : ''}, ${args.stall === 0 ? 'convergence stop: solver default' : args.stall === 0xffffffff ? 'no convergence stop' : `stall ${args.stall}`}, seed${seeds.length > 1 ? `s ${seeds[0]}..${seeds.at(-1)}` : ` ${args.seed}`}`);
-  const line = (cells: string[], widths: number[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' ');
+  console.log(
+    `time limit ${args.timeLimitMs} ${clock}${args.maxIterations ? `, max iterations ${args.maxIterations}` : ''}, ${args.stall === 0 ? 'convergence stop: solver default' : args.stall === 0xffffffff ? 'no convergence stop' : `stall ${args.stall}`}, seed${seeds.length > 1 ? `s ${seeds[0]}..${seeds.at(-1)}` : ` ${args.seed}`}`,
+  );
+  const line = (cells: string[], widths: number[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' ');
   results.forEach((bySeed, b) => {
     console.log(`\nbuild #${b + 1}: ${args.wasm[b]}`);
     const multi = seeds.length > 1;
     const widths = [10, 4, 8, 9, 9, 9, 9, 8, 7];
-    console.log(line(multi
-      ? ['instance', 'n', 'optimum', 'mean gap%', 'max gap%', 'mean ms', 'final ms', 'kicks', 'optimal']
-      : ['instance', 'n', 'optimum', 'length', 'gap%', 'ms', 'final ms', 'kicks', 'final@'], widths));
+    console.log(
+      line(
+        multi
+          ? ['instance', 'n', 'optimum', 'mean gap%', 'max gap%', 'mean ms', 'final ms', 'kicks', 'optimal']
+          : ['instance', 'n', 'optimum', 'length', 'gap%', 'ms', 'final ms', 'kicks', 'final@'],
+        widths,
+      ),
+    );
     instances.forEach((inst, i) => {
       const rs = bySeed.map((rows) => rows[i]);
       const r0 = rs[0];
       const gaps = rs.flatMap((r) => (r.gap === undefined ? [] : [r.gap]));
       const finals = rs.flatMap((r) => (r.report ? [r.report.msToFinal] : []));
-      console.log(line(multi
-        ? [inst.name, String(r0.n), r0.optimum === undefined ? '-' : String(r0.optimum),
-          gaps.length ? mean(gaps).toFixed(3) : '-', gaps.length ? Math.max(...gaps).toFixed(3) : '-',
-          mean(rs.map((r) => r.ms)).toFixed(1), finals.length ? mean(finals).toFixed(1) : '-',
-          mean(rs.map((r) => r.iterations)).toFixed(0), gaps.length ? `${gaps.filter((g) => g === 0).length}/${gaps.length}` : '-']
-        : [inst.name, String(r0.n), r0.optimum === undefined ? '-' : String(r0.optimum),
-          String(r0.length), fmt(r0.gap, 3), r0.ms.toFixed(1), fmt(r0.report?.msToFinal, 1),
-          String(r0.iterations), r0.report ? String(r0.report.finalIteration) : '-'], widths));
+      console.log(
+        line(
+          multi
+            ? [
+                inst.name,
+                String(r0.n),
+                r0.optimum === undefined ? '-' : String(r0.optimum),
+                gaps.length ? mean(gaps).toFixed(3) : '-',
+                gaps.length ? Math.max(...gaps).toFixed(3) : '-',
+                mean(rs.map((r) => r.ms)).toFixed(1),
+                finals.length ? mean(finals).toFixed(1) : '-',
+                mean(rs.map((r) => r.iterations)).toFixed(0),
+                gaps.length ? `${gaps.filter((g) => g === 0).length}/${gaps.length}` : '-',
+              ]
+            : [
+                inst.name,
+                String(r0.n),
+                r0.optimum === undefined ? '-' : String(r0.optimum),
+                String(r0.length),
+                fmt(r0.gap, 3),
+                r0.ms.toFixed(1),
+                fmt(r0.report?.msToFinal, 1),
+                String(r0.iterations),
+                r0.report ? String(r0.report.finalIteration) : '-',
+              ],
+          widths,
+        ),
+      );
     });
     const sums = bySeed.map(summarize);
     for (const [k, s] of sums.entries()) {
-      console.log(`seed ${seeds[k]}: mean gap ${s.meanGap.toFixed(4)}%  max gap ${s.maxGap.toFixed(3)}%  optimal ${s.optimal}/${s.withOptimum}  mean ms ${s.meanMs.toFixed(1)}`);
+      console.log(
+        `seed ${seeds[k]}: mean gap ${s.meanGap.toFixed(4)}%  max gap ${s.maxGap.toFixed(3)}%  optimal ${s.optimal}/${s.withOptimum}  mean ms ${s.meanMs.toFixed(1)}`,
+      );
     }
     if (multi) {
       const means = sums.map((s) => s.meanGap);
-      console.log(`${seeds.length} seeds: mean gap mean ${mean(means).toFixed(4)}%  min ${Math.min(...means).toFixed(4)}%  max ${Math.max(...means).toFixed(4)}%;`
-        + ` max gap mean ${mean(sums.map((s) => s.maxGap)).toFixed(3)}%  max ${Math.max(...sums.map((s) => s.maxGap)).toFixed(3)}%;`
-        + ` optimal mean ${mean(sums.map((s) => s.optimal)).toFixed(1)}  min ${Math.min(...sums.map((s) => s.optimal))}  max ${Math.max(...sums.map((s) => s.optimal))} of ${sums[0].withOptimum}`);
+      console.log(
+        `${seeds.length} seeds: mean gap mean ${mean(means).toFixed(4)}%  min ${Math.min(...means).toFixed(4)}%  max ${Math.max(...means).toFixed(4)}%;` +
+          ` max gap mean ${mean(sums.map((s) => s.maxGap)).toFixed(3)}%  max ${Math.max(...sums.map((s) => s.maxGap)).toFixed(3)}%;` +
+          ` optimal mean ${mean(sums.map((s) => s.optimal)).toFixed(1)}  min ${Math.min(...sums.map((s) => s.optimal))}  max ${Math.max(...sums.map((s) => s.optimal))} of ${sums[0].withOptimum}`,
+      );
     }
     const reported = bySeed.flat().filter((r) => r.report);
     if (reported.length > 0) {
       console.log('operator          tried    improving      applied   (summed over instances and seeds)');
       for (const name of OPERATOR_NAMES) {
-        const sum = (f: (c: { tried: number; improving: number; applied: number }) => number) => reported.reduce((s, r) => s + f(r.report!.operators[name as OperatorName]), 0);
-        console.log(`${name.padEnd(14)} ${String(sum((c) => c.tried)).padStart(10)} ${String(sum((c) => c.improving)).padStart(12)} ${String(sum((c) => c.applied)).padStart(12)}`);
+        const sum = (f: (c: { tried: number; improving: number; applied: number }) => number) =>
+          reported.reduce((s, r) => s + f(r.report!.operators[name as OperatorName]), 0);
+        console.log(
+          `${name.padEnd(14)} ${String(sum((c) => c.tried)).padStart(10)} ${String(sum((c) => c.improving)).padStart(12)} ${String(sum((c) => c.applied)).padStart(12)}`,
+        );
       }
     } else {
       console.log('(module of ABI version 1: no operator counters)');
@@ -255,12 +356,15 @@ if (!args.json) {
 }
 
 if (args.native) {
-  if (args.timeLimitMs !== 0 || args.maxIterations === 0) fail('--native needs --time-limit-ms 0 and --max-iterations N');
+  if (args.timeLimitMs !== 0 || args.maxIterations === 0)
+    fail('--native needs --time-limit-ms 0 and --max-iterations N');
   const crate = join(dirname(fileURLToPath(import.meta.url)), '..', 'solver-rs');
   const home = process.env.HOME ?? '';
   const cargo = existsSync(join(home, '.cargo/bin/cargo')) ? join(home, '.cargo/bin/cargo') : 'cargo';
   // a target dir per cargo version: toolchains must not share build artefacts
-  const version = spawnSync(cargo, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/[^\w.]+/g, '-');
+  const version = spawnSync(cargo, ['--version'], { encoding: 'utf8' })
+    .stdout.trim()
+    .replace(/[^\w.]+/g, '-');
   const env = { ...process.env, CARGO_TARGET_DIR: join(crate, 'target', `bench-${version}`) };
   const rows = results[0];
   let wasmTotal = 0;
@@ -268,9 +372,26 @@ if (args.native) {
   let same = 0;
   let count = 0;
   for (const [k, seed] of seeds.entries()) {
-    const out = spawnSync(cargo, ['run', '--quiet', '--release', '--bin', 'bench', '--', resolve(args.tsplib), String(args.maxIterations),
-      '--seed', String(seed), '--json', '--stall', String(args.stall), ...(args.cpuClock ? ['--cpu-clock'] : [])],
-    { cwd: crate, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+    const out = spawnSync(
+      cargo,
+      [
+        'run',
+        '--quiet',
+        '--release',
+        '--bin',
+        'bench',
+        '--',
+        resolve(args.tsplib),
+        String(args.maxIterations),
+        '--seed',
+        String(seed),
+        '--json',
+        '--stall',
+        String(args.stall),
+        ...(args.cpuClock ? ['--cpu-clock'] : []),
+      ],
+      { cwd: crate, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 },
+    );
     if (out.status !== 0) fail('native bench failed');
     const native = new Map<string, { ms: number; order: number[] }>();
     for (const l of out.stdout.split('\n')) {
@@ -287,7 +408,15 @@ if (args.native) {
       if (nat.order.length === r.order.length && nat.order.every((x, i) => x === r.order[i])) same++;
     }
   }
-  const summary = { wasmMs: round(wasmTotal, 1), nativeMs: round(nativeTotal, 1), ratio: round(wasmTotal / nativeTotal, 3), sameRoute: `${same}/${count}` };
+  const summary = {
+    wasmMs: round(wasmTotal, 1),
+    nativeMs: round(nativeTotal, 1),
+    ratio: round(wasmTotal / nativeTotal, 3),
+    sameRoute: `${same}/${count}`,
+  };
   if (args.json) console.log(JSON.stringify({ native: summary }));
-  else console.log(`native: total ms ${summary.nativeMs}, wasm total ms ${summary.wasmMs}, WASM/native ratio ${summary.ratio}, identical routes ${summary.sameRoute}`);
+  else
+    console.log(
+      `native: total ms ${summary.nativeMs}, wasm total ms ${summary.wasmMs}, WASM/native ratio ${summary.ratio}, identical routes ${summary.sameRoute}`,
+    );
 }

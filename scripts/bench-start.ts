@@ -33,13 +33,22 @@ function groupMembers(pgid: number): string[] {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const close = stat.lastIndexOf(')');
       const fields = stat.slice(close + 2).split(' '); // state ppid pgrp …
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') out.push(`${name} ${stat.slice(stat.indexOf('(') + 1, close)}`);
-    } catch { /* gone */ }
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z')
+        out.push(`${name} ${stat.slice(stat.indexOf('(') + 1, close)}`);
+    } catch {
+      /* gone */
+    }
   }
   return out;
 }
 
-interface Run { startMs: number; processes: string[]; exitCode: number | string; stopMs: number; leftover: string[] }
+interface Run {
+  startMs: number;
+  processes: string[];
+  exitCode: number | string;
+  stopMs: number;
+  leftover: string[];
+}
 
 async function once(): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-start-'));
@@ -48,16 +57,29 @@ async function once(): Promise<Run> {
   const started = performance.now();
   // its own process group, so that whatever it leaves behind can be found
   const child = spawn(cmd!, args, {
-    cwd: values.cwd ?? baseDir(), detached: true, stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: join(dir, 'db.sqlite'), OUTBOX_DIR: join(dir, 'outbox'), LOG_LEVEL: 'warn' },
+    cwd: values.cwd ?? baseDir(),
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_PATH: join(dir, 'db.sqlite'),
+      OUTBOX_DIR: join(dir, 'outbox'),
+      LOG_LEVEL: 'warn',
+    },
   });
   let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += d; });
+  child.stderr!.on('data', (d) => {
+    stderr += d;
+  });
   const exited = new Promise<number | string>((r) => child.once('exit', (code, signal) => r(code ?? signal ?? -1)));
   for (;;) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     if (child.exitCode !== null) throw new Error(`${values.command} exited before /healthz answered:\n${stderr}`);
     if (performance.now() - started > 60_000) throw new Error(`${values.command}: no /healthz within 60 s:\n${stderr}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -80,12 +102,17 @@ for (let i = 0; i < Number(values.runs); i++) {
   const r = await once();
   runs.push(r);
   if (values.json) console.log(JSON.stringify(r));
-  else process.stderr.write(`  run ${i + 1}: /healthz after ${r.startMs.toFixed(0)} ms, ${r.processes.length} process(es) [${r.processes.map((p) => p.split(' ')[1]).join(', ')}], SIGTERM → exit ${r.exitCode} in ${r.stopMs.toFixed(0)} ms, ${r.leftover.length} left running\n`);
+  else
+    process.stderr.write(
+      `  run ${i + 1}: /healthz after ${r.startMs.toFixed(0)} ms, ${r.processes.length} process(es) [${r.processes.map((p) => p.split(' ')[1]).join(', ')}], SIGTERM → exit ${r.exitCode} in ${r.stopMs.toFixed(0)} ms, ${r.leftover.length} left running\n`,
+    );
 }
 if (!values.json) {
   const sorted = runs.map((r) => r.startMs).sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
-  console.log(`${values.command}: /healthz after median ${median.toFixed(0)} ms (min ${sorted[0]!.toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)}) over ${runs.length} runs; `
-    + `processes ${[...new Set(runs.map((r) => r.processes.length))].join('/')}; exit codes ${[...new Set(runs.map((r) => r.exitCode))].join('/')}; `
-    + `left running after SIGTERM: ${runs.reduce((t, r) => t + r.leftover.length, 0)}`);
+  console.log(
+    `${values.command}: /healthz after median ${median.toFixed(0)} ms (min ${sorted[0]!.toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)}) over ${runs.length} runs; ` +
+      `processes ${[...new Set(runs.map((r) => r.processes.length))].join('/')}; exit codes ${[...new Set(runs.map((r) => r.exitCode))].join('/')}; ` +
+      `left running after SIGTERM: ${runs.reduce((t, r) => t + r.leftover.length, 0)}`,
+  );
 }

@@ -37,8 +37,19 @@ interface Commune {
   chefLieu?: string; // parent of a commune-deleguee / commune-associee
   codesPostaux?: string[];
 }
-interface BBox { id: string; name: string; bbox: [number, number, number, number] }
-interface GeoNamesCity { name: string; lat: string; lng: string; country: string; admin1: string; admin2: string }
+interface BBox {
+  id: string;
+  name: string;
+  bbox: [number, number, number, number];
+}
+interface GeoNamesCity {
+  name: string;
+  lat: string;
+  lng: string;
+  country: string;
+  admin1: string;
+  admin2: string;
+}
 
 type Entry = [string, number, number, string] | [string, number, number, string, 'arr' | 'old', string];
 
@@ -68,8 +79,17 @@ const centre = (b: BBox['bbox']): LatLon => [round5((b[1] + b[3]) / 2), round5((
 // --- GeoNames points by (country or département) + normalised name; the first occurrence wins
 // (the file order is fixed for a given package version, so this is deterministic).
 const OVERSEAS_COUNTRY: Record<string, string> = {
-  '971': 'GP', '972': 'MQ', '973': 'GF', '974': 'RE', '976': 'YT',
-  '975': 'PM', '977': 'BL', '978': 'MF', '986': 'WF', '987': 'PF', '988': 'NC',
+  '971': 'GP',
+  '972': 'MQ',
+  '973': 'GF',
+  '974': 'RE',
+  '976': 'YT',
+  '975': 'PM',
+  '977': 'BL',
+  '978': 'MF',
+  '986': 'WF',
+  '987': 'PF',
+  '988': 'NC',
 };
 const geoKey = (region: string, name: string): string => `${region}|${normaliseName(name)}`;
 const geoByKey = new Map<string, LatLon>();
@@ -97,15 +117,28 @@ const stats = { bbox: 0, geonames: 0, formerBboxes: 0, missing: [] as string[] }
 for (const c of current) {
   if (!c.codesPostaux || c.codesPostaux.length === 0) continue; // uninhabited TAAF districts
   const b = bboxByCode.get(c.code);
-  if (b) { pointByCode.set(c.code, centre(b)); stats.bbox++; continue; }
+  if (b) {
+    pointByCode.set(c.code, centre(b));
+    stats.bbox++;
+    continue;
+  }
   const g = geoPoint(c);
-  if (g) { pointByCode.set(c.code, g); stats.geonames++; continue; }
+  if (g) {
+    pointByCode.set(c.code, g);
+    stats.geonames++;
+    continue;
+  }
   // A recent commune nouvelle: union of the boxes of the former communes it absorbed.
-  const parts = former.filter((f) => f.chefLieu === c.code).map((f) => bboxByCode.get(f.code)).filter((x) => x !== undefined);
+  const parts = former
+    .filter((f) => f.chefLieu === c.code)
+    .map((f) => bboxByCode.get(f.code))
+    .filter((x) => x !== undefined);
   if (parts.length > 0) {
     const u: BBox['bbox'] = [
-      Math.min(...parts.map((p) => p[0])), Math.min(...parts.map((p) => p[1])),
-      Math.max(...parts.map((p) => p[2])), Math.max(...parts.map((p) => p[3])),
+      Math.min(...parts.map((p) => p[0])),
+      Math.min(...parts.map((p) => p[1])),
+      Math.max(...parts.map((p) => p[2])),
+      Math.max(...parts.map((p) => p[3])),
     ];
     pointByCode.set(c.code, centre(u));
     stats.formerBboxes++;

@@ -32,7 +32,9 @@ const problem = runtimeProblem(runtime);
 if (problem) fail(problem);
 if (isOtherThan(runtime)) {
   // started by another node (e.g. `node scripts/build-native.mjs` from a shell): build on the runtime
-  const r = spawnSync(runtime.path, [new URL(import.meta.url).pathname, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const r = spawnSync(runtime.path, [new URL(import.meta.url).pathname, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   process.exit(r.status ?? 1);
 }
 const note = installerNodeNote(process.env, runtime);
@@ -53,7 +55,11 @@ function loadError() {
   const r = spawnSync(process.execPath, ['-e', code], { cwd: ROOT, encoding: 'utf8' });
   if (r.status === 0) return null;
   const lines = (r.stderr || '').split('\n').map((l) => l.trim());
-  return lines.find((l) => /^Error\b|NODE_MODULE_VERSION|Could not locate/.test(l)) ?? lines.find((l) => l !== '') ?? `exit ${r.status}`;
+  return (
+    lines.find((l) => /^Error\b|NODE_MODULE_VERSION|Could not locate/.test(l)) ??
+    lines.find((l) => l !== '') ??
+    `exit ${r.status}`
+  );
 }
 
 const headerVersion = (dir) => {
@@ -73,7 +79,8 @@ function headersDir() {
 }
 
 function nodeGypPath() {
-  if (process.env.npm_config_node_gyp && existsSync(process.env.npm_config_node_gyp)) return process.env.npm_config_node_gyp;
+  if (process.env.npm_config_node_gyp && existsSync(process.env.npm_config_node_gyp))
+    return process.env.npm_config_node_gyp;
   try {
     return createRequire(join(ROOT, 'package.json')).resolve('node-gyp/bin/node-gyp.js');
   } catch {
@@ -83,10 +90,14 @@ function nodeGypPath() {
 
 /** The most telling line of a failed node-gyp log. */
 function reason(log) {
-  const lines = log.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = log
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const compiler = lines.find((l) => /: (fatal )?error: /.test(l));
   if (compiler) return compiler;
-  if (lines.some((l) => /find Python/.test(l) && /ERR!/.test(l))) return 'no usable Python found (node-gyp needs python3, make and a C++ compiler)';
+  if (lines.some((l) => /find Python/.test(l) && /ERR!/.test(l)))
+    return 'no usable Python found (node-gyp needs python3, make and a C++ compiler)';
   const stack = lines.find((l) => /gyp ERR! stack Error: /.test(l));
   if (stack) {
     const what = stack.replace(/.*gyp ERR! stack Error: /, '');
@@ -107,20 +118,35 @@ const env = { ...process.env };
 for (const name of Object.keys(env)) if (name.toLowerCase() === 'npm_config_nodedir') delete env[name];
 if (nodedir !== null) env.npm_config_nodedir = nodedir;
 
-console.log(`build-native: compiling better-sqlite3 for Node ${process.version} (${process.platform}-${process.arch}) with the headers of ${nodedir ?? 'node-gyp\'s download'}; this takes a few minutes`);
+console.log(
+  `build-native: compiling better-sqlite3 for Node ${process.version} (${process.platform}-${process.arch}) with the headers of ${nodedir ?? "node-gyp's download"}; this takes a few minutes`,
+);
 const out = openSync(LOG, 'w');
 const started = Date.now();
 // force_build: better-sqlite3 13 also ships prebuilt Node-API addons; we compile it from its sources
-const r = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--release', '--force_build=1', '--jobs=max', ...(nodedir ? [`--nodedir=${nodedir}`] : [])], {
-  cwd: ADDON_DIR, env, stdio: ['ignore', out, out],
-});
+const r = spawnSync(
+  process.execPath,
+  [nodeGyp, 'rebuild', '--release', '--force_build=1', '--jobs=max', ...(nodedir ? [`--nodedir=${nodedir}`] : [])],
+  {
+    cwd: ADDON_DIR,
+    env,
+    stdio: ['ignore', out, out],
+  },
+);
 closeSync(out);
 const where = relative(process.cwd(), LOG) || LOG;
 if (r.error) fail(`cannot run node-gyp for better-sqlite3: ${r.error.message}`);
-if (r.status !== 0) fail(`building better-sqlite3 for Node ${process.version} failed: ${reason(readFileSync(LOG, 'utf8'))} (full log: ${where})`);
+if (r.status !== 0)
+  fail(
+    `building better-sqlite3 for Node ${process.version} failed: ${reason(readFileSync(LOG, 'utf8'))} (full log: ${where})`,
+  );
 const after = loadError();
-if (after !== null) fail(`better-sqlite3 was built but does not load on Node ${process.version}: ${after} (build log: ${where})`);
+if (after !== null)
+  fail(`better-sqlite3 was built but does not load on Node ${process.version}: ${after} (build log: ${where})`);
 // keep the addon only: the objects, the static SQLite library and the test extension are 16 MB
 const release = join(ADDON_DIR, 'build', 'Release');
-for (const name of ['obj', 'obj.target', '.deps', 'sqlite3.a', 'test_extension.node']) rmSync(join(release, name), { recursive: true, force: true });
-console.log(`build-native: better-sqlite3 built for Node ${process.version} in ${Math.round((Date.now() - started) / 1000)} s`);
+for (const name of ['obj', 'obj.target', '.deps', 'sqlite3.a', 'test_extension.node'])
+  rmSync(join(release, name), { recursive: true, force: true });
+console.log(
+  `build-native: better-sqlite3 built for Node ${process.version} in ${Math.round((Date.now() - started) / 1000)} s`,
+);

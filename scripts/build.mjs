@@ -10,7 +10,18 @@
 // dist/*.js import their npm dependencies from node_modules (plain `node dist/main.js`, no tsx);
 // the executable needs nothing beside itself.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -58,7 +69,9 @@ async function esbuild() {
 function checkWarnings(result, allowed = () => false) {
   const bad = result.warnings.filter((w) => !allowed(w));
   if (bad.length > 0) {
-    throw new Error(`esbuild warnings:\n${bad.map((w) => `  ${w.location?.file ?? ''}:${w.location?.line ?? ''} ${w.text}`).join('\n')}`);
+    throw new Error(
+      `esbuild warnings:\n${bad.map((w) => `  ${w.location?.file ?? ''}:${w.location?.line ?? ''} ${w.text}`).join('\n')}`,
+    );
   }
 }
 
@@ -78,7 +91,8 @@ async function distBundles(build) {
   const started = Date.now();
   rmSync(BUILD_INFO, { force: true }); // first: from here on, dist/ reads as stale to every other process
   for (const name of readdirSync(DIST)) {
-    if (/\.js(\.map)?$/.test(name) || name === 'assets' || name === 'build-info.json') rmSync(join(DIST, name), { recursive: true, force: true });
+    if (/\.js(\.map)?$/.test(name) || name === 'assets' || name === 'build-info.json')
+      rmSync(join(DIST, name), { recursive: true, force: true });
   }
   const result = await build({
     absWorkingDir: ROOT,
@@ -99,7 +113,10 @@ async function distBundles(build) {
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(file, target);
   }
-  writeFileSync(BUILD_INFO, `${JSON.stringify({ version: pkg().version, node: process.version, builtAt: new Date().toISOString() }, null, 2)}\n`);
+  writeFileSync(
+    BUILD_INFO,
+    `${JSON.stringify({ version: pkg().version, node: process.version, builtAt: new Date().toISOString() }, null, 2)}\n`,
+  );
   say(`dist/ built in ${Date.now() - started} ms`);
 }
 
@@ -111,9 +128,14 @@ const piscinaWorkerPath = {
     b.onLoad({ filter: /[\\/]piscina[\\/]dist[\\/]index\.js$/ }, ({ path }) => {
       const code = readFileSync(path, 'utf8');
       const original = "(0, node_path_1.resolve)(__dirname, 'worker.js')";
-      if (code.split(original).length !== 2) throw new Error(`piscina ${path}: expected one "${original}"; update the build for this piscina version`);
+      if (code.split(original).length !== 2)
+        throw new Error(`piscina ${path}: expected one "${original}"; update the build for this piscina version`);
       const assets = JSON.stringify(join(ROOT, 'src', 'assets.ts'));
-      return { contents: `const __rosAssets = require(${assets});\n${code.replace(original, '__rosAssets.piscinaWorkerFile()')}`, loader: 'js', resolveDir: dirname(path) };
+      return {
+        contents: `const __rosAssets = require(${assets});\n${code.replace(original, '__rosAssets.piscinaWorkerFile()')}`,
+        loader: 'js',
+        resolveDir: dirname(path),
+      };
     });
   },
 };
@@ -127,7 +149,8 @@ function sqliteAddon() {
 
 /** dist/route-optimizer: a copy of this runtime's node binary with the single-executable blob injected. */
 export async function buildBinary() {
-  if (majorOf(process.version) < requiredMajor()) throw new Error(`the executable embeds the node that builds it, and this one is ${process.version}`);
+  if (majorOf(process.version) < requiredMajor())
+    throw new Error(`the executable embeds the node that builds it, and this one is ${process.version}`);
   if (process.platform !== 'linux') say(`warning: building on ${process.platform}; only linux-x64 is tested`);
   const { build, stop } = await esbuild();
   try {
@@ -141,14 +164,33 @@ async function seaBinary(build) {
   const started = Date.now();
   rmSync(SEA_DIR, { recursive: true, force: true });
   mkdirSync(SEA_DIR, { recursive: true });
-  const common = { absWorkingDir: ROOT, bundle: true, platform: 'node', format: 'cjs', target: `node${requiredMajor()}`, logLevel: 'silent', define: { __ROS_LAYOUT__: '"sea"' } };
+  const common = {
+    absWorkingDir: ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: `node${requiredMajor()}`,
+    logLevel: 'silent',
+    define: { __ROS_LAYOUT__: '"sea"' },
+  };
   const seaMain = join(SEA_DIR, 'route-optimizer.cjs');
   const bundles = [
     // piscina's thread bootstrap; it requires @napi-rs/nice only if installed, inside a try
-    { ...common, entryPoints: [join(dirname(require.resolve('piscina')), 'worker.js')], outfile: join(SEA_DIR, 'piscina-worker.cjs'), external: ['@napi-rs/nice'] },
+    {
+      ...common,
+      entryPoints: [join(dirname(require.resolve('piscina')), 'worker.js')],
+      outfile: join(SEA_DIR, 'piscina-worker.cjs'),
+      external: ['@napi-rs/nice'],
+    },
     { ...common, entryPoints: [join(ROOT, 'src', 'solver', 'worker.ts')], outfile: join(SEA_DIR, 'solver-worker.cjs') },
     // pg-native: only behind pg.native, which the store never touches
-    { ...common, entryPoints: [join(ROOT, 'src', 'executable.ts')], outfile: seaMain, plugins: [piscinaWorkerPath], external: ['pg-native'] },
+    {
+      ...common,
+      entryPoints: [join(ROOT, 'src', 'executable.ts')],
+      outfile: seaMain,
+      plugins: [piscinaWorkerPath],
+      external: ['pg-native'],
+    },
   ];
   for (const options of bundles) {
     const result = await build(options);
@@ -162,21 +204,29 @@ async function seaBinary(build) {
   assets['native/better_sqlite3.node'] = sqliteAddon();
   const blob = join(SEA_DIR, 'route-optimizer.blob');
   const config = join(SEA_DIR, 'sea-config.json');
-  writeFileSync(config, `${JSON.stringify({ main: seaMain, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, execArgv: [...SERVER_NODE_FLAGS], assets }, null, 2)}\n`);
+  writeFileSync(
+    config,
+    `${JSON.stringify({ main: seaMain, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, execArgv: [...SERVER_NODE_FLAGS], assets }, null, 2)}\n`,
+  );
   const prep = spawnSync(process.execPath, ['--experimental-sea-config', config], { encoding: 'utf8' });
-  if (prep.status !== 0) throw new Error(`node --experimental-sea-config failed: ${(prep.stderr || prep.stdout).trim()}`);
+  if (prep.status !== 0)
+    throw new Error(`node --experimental-sea-config failed: ${(prep.stderr || prep.stdout).trim()}`);
 
   const tmp = `${BINARY}.tmp`;
   copyFileSync(process.execPath, tmp);
   chmodSync(tmp, 0o755);
   const { inject } = require('postject');
-  const printed = await injectCapturingOutput(inject, tmp, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE });
+  const printed = await injectCapturingOutput(inject, tmp, 'NODE_SEA_BLOB', readFileSync(blob), {
+    sentinelFuse: SEA_FUSE,
+  });
   for (const line of explainInjectOutput(printed)) say(line);
   renameSync(tmp, BINARY);
   const sha = createHash('sha256').update(readFileSync(BINARY)).digest('hex');
   writeFileSync(`${BINARY}.sha256`, `${sha}  route-optimizer\n`);
   const mb = (statSync(BINARY).size / 1024 / 1024).toFixed(1);
-  say(`${relative(process.cwd(), BINARY) || BINARY} (${mb} MiB, Node ${process.version}, ${Object.keys(assets).length} assets) built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(
+    `${relative(process.cwd(), BINARY) || BINARY} (${mb} MiB, Node ${process.version}, ${Object.keys(assets).length} assets) built in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -18,7 +18,9 @@ const fail = (line) => {
 };
 if (!entry || !(entry in ENTRIES)) fail(`usage: node scripts/dist.mjs ${Object.keys(ENTRIES).join('|')} [args]`);
 if (majorOf(process.version) < requiredMajor()) {
-  fail(`route-optimization-service needs Node.js ${requiredMajor()} or later (this is ${process.version} at ${process.execPath}); npm ci installs it on linux-x64, elsewhere install Node.js ${requiredMajor()} LTS`);
+  fail(
+    `route-optimization-service needs Node.js ${requiredMajor()} or later (this is ${process.version} at ${process.execPath}); npm ci installs it on linux-x64, elsewhere install Node.js ${requiredMajor()} LTS`,
+  );
 }
 
 const file = join(DIST, `${entry}.js`);
@@ -32,7 +34,10 @@ if (reason !== null) {
     build = null;
   }
   if (build === null) {
-    if (!existsSync(file)) fail(`${reason} and the build tools are not installed (npm ci --omit=dev): build it where they are (npm ci && npm run build), then copy dist/ or prune (npm prune --omit=dev)`);
+    if (!existsSync(file))
+      fail(
+        `${reason} and the build tools are not installed (npm ci --omit=dev): build it where they are (npm ci && npm run build), then copy dist/ or prune (npm prune --omit=dev)`,
+      );
     process.stderr.write(`warning: ${reason}, and the build tools are not installed: running dist/ as it is\n`);
   } else {
     await withBuildLock(async () => {

@@ -28,8 +28,10 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     const doc = readFileSync(file, 'utf8');
     const fresh = withFreshTable(doc, only);
     if (fresh === doc) continue;
-    if (process.argv.includes('--check')) { console.error(`${file} is stale: run npm run docs:config`); stale = true; }
-    else writeFileSync(file, fresh);
+    if (process.argv.includes('--check')) {
+      console.error(`${file} is stale: run npm run docs:config`);
+      stale = true;
+    } else writeFileSync(file, fresh);
   }
   process.exit(stale ? 1 : 0);
 }

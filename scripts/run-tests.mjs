@@ -16,7 +16,9 @@ if (problem) {
   process.exit(1);
 }
 if (isOtherThan(runtime)) {
-  const r = spawnSync(runtime.path, [new URL(import.meta.url).pathname, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const r = spawnSync(runtime.path, [new URL(import.meta.url).pathname, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   process.exit(r.status ?? 1);
 }
 
@@ -24,7 +26,10 @@ const PATTERN = 'test/**/*.test.ts';
 const filters = process.argv.slice(2);
 let targets = [PATTERN]; // node --test expands the glob itself
 if (filters.length > 0) {
-  targets = fs.globSync(PATTERN, { cwd: ROOT }).sort().filter((f) => filters.some((p) => f.includes(p)));
+  targets = fs
+    .globSync(PATTERN, { cwd: ROOT })
+    .sort()
+    .filter((f) => filters.some((p) => f.includes(p)));
   if (targets.length === 0) {
     console.error(`run-tests: no test file matches ${filters.join(', ')}`);
     process.exit(1);
@@ -41,20 +46,29 @@ const tapFile = join(fs.mkdtempSync(join(tmpdir(), 'run-tests-')), 'report.tap')
 const runner = spawn(
   process.execPath,
   [
-    '--import', 'tsx',
+    '--import',
+    'tsx',
     '--test',
     '--test-concurrency=2',
     // a test that hangs fails after TEST_TIMEOUT_MS instead of holding CI until its own limit, and a file whose
     // tests are over exits even if a failed test left a server, a socket or a timer behind
     `--test-timeout=${TEST_TIMEOUT_MS}`,
     '--test-force-exit',
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tapFile}`,
     ...targets,
   ],
   { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' }, detached: true },
 );
-const killGroup = (signal) => { try { process.kill(-runner.pid, signal); } catch { /* already gone */ } };
+const killGroup = (signal) => {
+  try {
+    process.kill(-runner.pid, signal);
+  } catch {
+    /* already gone */
+  }
+};
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => killGroup(signal));
 const timer = setTimeout(() => {
   console.error(`run-tests: the test run took longer than ${RUN_TIMEOUT_MS / 60_000} minutes and was stopped`);

@@ -34,7 +34,8 @@ import type { ConsoleTestKeys } from './console/test-keys.js';
 import { consoleRouter, docsRouter, type ConsolePayments } from './console/router.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize' | 'limits' | 'departureWindowDays'> & Partial<Pick<Config, 'metrics'>>;
+  config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize' | 'limits' | 'departureWindowDays'> &
+    Partial<Pick<Config, 'metrics'>>;
   logger: Logger;
   store: Store;
   billing: Billing;
@@ -62,16 +63,23 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   const limits = deps.config.limits;
-  const auth = requireKey(deps.billing, new FailedAuthLimiter(limits.authFailuresPerMinute, 60_000, { maxAddresses: limits.trackedAddresses }));
+  const auth = requireKey(
+    deps.billing,
+    new FailedAuthLimiter(limits.authFailuresPerMinute, 60_000, { maxAddresses: limits.trackedAddresses }),
+  );
   const liveConcurrency = new KeyConcurrency(limits.liveConcurrentPerKey);
   const checkoutLimiter = new CheckoutLimiter({
-    perAddressPerMinute: limits.checkoutPerAddressPerMinute, perMinute: limits.checkoutPerMinute, maxAddresses: limits.trackedAddresses,
+    perAddressPerMinute: limits.checkoutPerAddressPerMinute,
+    perMinute: limits.checkoutPerMinute,
+    maxAddresses: limits.trackedAddresses,
   });
   const bodies = deps.bodies;
   app.silent = true;
 
   const health = new Router<AppState>();
-  health.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
+  health.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
   health.get('/readyz', async (ctx) => {
     const { store, solver, problems } = await deps.readiness();
     const stopping = deps.shuttingDown?.() ?? false;
@@ -80,17 +88,23 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.body = ready
       ? { status: 'ready', checks: { store, solver } }
       : {
-        error: 'not_ready',
-        message: stopping ? 'The service is shutting down.' : problems.length > 0 ? problems.join(' ') : 'The service is starting or shutting down.',
-        checks: { store, solver },
-      };
+          error: 'not_ready',
+          message: stopping
+            ? 'The service is shutting down.'
+            : problems.length > 0
+              ? problems.join(' ')
+              : 'The service is starting or shutting down.',
+          checks: { store, solver },
+        };
   });
   // Not public: only behind METRICS_TOKEN here (else on the METRICS_PORT listener, or not at all).
   const metricsToken = deps.config.metrics?.token ?? null;
   if (metricsToken !== null) {
     health.get('/metrics', async (ctx) => {
       if (!hasMetricsToken(ctx.get('Authorization') || undefined, metricsToken)) {
-        throw new DomainError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".', { realm: 'metrics' });
+        throw new DomainError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".', {
+          realm: 'metrics',
+        });
       }
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await deps.metrics.registry.metrics();
@@ -100,8 +114,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   // what optimize and plans share: the key check, the live concurrency slots, the deadline and the departure window
   const paid = {
-    auth, liveConcurrency, requestDeadlineMs: deps.config.optimize.requestDeadlineMs,
-    departureWindowDays: deps.config.departureWindowDays, clock: deps.clock ?? (() => new Date()),
+    auth,
+    liveConcurrency,
+    requestDeadlineMs: deps.config.optimize.requestDeadlineMs,
+    departureWindowDays: deps.config.departureWindowDays,
+    clock: deps.clock ?? (() => new Date()),
   };
   const routers = [
     health,
@@ -111,7 +128,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     checkoutRouter({ checkout: deps.checkout, body: bodies.anonymousJson(), limiter: checkoutLimiter }),
     ...(deps.routers ?? []),
     openApiRouter({ publicBaseUrl: deps.config.publicBaseUrl, extraPaths: deps.openApiPaths }),
-    consoleRouter({ testKeys: deps.consoleTestKeys, payments: deps.checkoutSessions, body: bodies.anonymousJson({ anyType: false }) }),
+    consoleRouter({
+      testKeys: deps.consoleTestKeys,
+      payments: deps.checkoutSessions,
+      body: bodies.anonymousJson({ anyType: false }),
+    }),
     docsRouter({ publicBaseUrl: deps.config.publicBaseUrl }),
   ];
 

@@ -38,18 +38,24 @@ export function baseDir(): string {
 export function assetPath(key: string): string {
   const k = key.replace(/\/+$/, '');
   switch (layout) {
-    case 'source': return sourcePath(k);
-    case 'dist': return join(codeDir(), 'assets', k);
-    case 'sea': return extracted(k);
+    case 'source':
+      return sourcePath(k);
+    case 'dist':
+      return join(codeDir(), 'assets', k);
+    case 'sea':
+      return extracted(k);
   }
 }
 
 /** The file piscina loads in each solver thread. */
 export function solverWorkerFile(): string {
   switch (layout) {
-    case 'source': return join(codeDir(), 'solver', 'worker.mjs');
-    case 'dist': return join(codeDir(), 'solver-worker.js');
-    case 'sea': return extracted('workers/solver-worker.cjs');
+    case 'source':
+      return join(codeDir(), 'solver', 'worker.mjs');
+    case 'dist':
+      return join(codeDir(), 'solver-worker.js');
+    case 'sea':
+      return extracted('workers/solver-worker.cjs');
   }
 }
 
@@ -79,7 +85,8 @@ function sourcePath(key: string): string {
   const table = Object.entries(sources as Record<string, string>);
   for (const [k, path] of table) {
     if (k === key) return join(root, path); // a listed file
-    if (k.endsWith('/') && (key === k.slice(0, -1) || key.startsWith(k))) return join(root, path, key.slice(k.length)).replace(/\/$/, ''); // in a listed folder
+    if (k.endsWith('/') && (key === k.slice(0, -1) || key.startsWith(k)))
+      return join(root, path, key.slice(k.length)).replace(/\/$/, ''); // in a listed folder
   }
   // the folder of listed files (swagger-ui, gazetteer)
   const file = table.find(([k]) => k.startsWith(`${key}/`) && !k.slice(key.length + 1).includes('/'));

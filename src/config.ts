@@ -23,7 +23,8 @@ type Env = Record<string, string | undefined>;
 
 /** Variables earlier versions read, and what replaced them. */
 const OBSOLETE_VARIABLES: Record<string, string> = {
-  INSTANCE_ID: 'each process now takes a random instance id (an instance lease) when it starts; remove it (README: Restarts, crashes and instance leases)',
+  INSTANCE_ID:
+    'each process now takes a random instance id (an instance lease) when it starts; remove it (README: Restarts, crashes and instance leases)',
   RECOVERY_INTERVAL_MS: 'the recovery sweep now runs with every lease heartbeat; set LEASE_HEARTBEAT_MS instead',
 };
 
@@ -91,10 +92,15 @@ class EnvReader {
     this.noteDefault(name, fallback);
     const value = this.raw(name);
     if (value === undefined) return fallback;
-    const items = value.split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== '');
+    const items = value
+      .split(',')
+      .map((v) => v.trim().toLowerCase())
+      .filter((v) => v !== '');
     const unknown = items.filter((v) => !allowed.includes(v));
     if (items.length === 0 || unknown.length > 0 || new Set(items).size !== items.length) {
-      this.problems.push(`${name} must be a comma-separated list of distinct names from ${allowed.join(', ')} (got "${value}")`);
+      this.problems.push(
+        `${name} must be a comma-separated list of distinct names from ${allowed.join(', ')} (got "${value}")`,
+      );
       return fallback;
     }
     return items;
@@ -135,10 +141,15 @@ function readTrustProxy(r: EnvReader): TrustProxy {
     const hops = Number(value);
     if (hops <= 10) return hops;
   }
-  const items = value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const items = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   if (items.length > 0 && items.every(isProxyAddress)) return items;
-  r.problems.push(`TRUST_PROXY must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses or CIDR ranges `
-    + `(or loopback, linklocal, uniquelocal) (got "${value}")`);
+  r.problems.push(
+    `TRUST_PROXY must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses or CIDR ranges ` +
+      `(or loopback, linklocal, uniquelocal) (got "${value}")`,
+  );
   return false;
 }
 
@@ -152,7 +163,10 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     databaseUrl: (() => {
       const url = r.raw('DATABASE_URL');
       if (url === undefined) return null;
-      if (!/^postgres(ql)?:\/\//.test(url)) { r.problems.push('DATABASE_URL must start with postgres:// or postgresql://'); return null; }
+      if (!/^postgres(ql)?:\/\//.test(url)) {
+        r.problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+        return null;
+      }
       return url;
     })(),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 1_000),
@@ -181,7 +195,8 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     },
   };
   const smtpUrl = r.raw('SMTP_URL');
-  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) r.problems.push('SMTP_URL must start with smtp:// or smtps://');
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl))
+    r.problems.push('SMTP_URL must start with smtp:// or smtps://');
   config.mail = {
     smtpUrl: smtpUrl ?? null,
     mailFrom: r.string('MAIL_FROM', 'Route Optimization Service <no-reply@localhost>'),
@@ -212,13 +227,19 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     nominatimMinImportance: r.number('NOMINATIM_MIN_IMPORTANCE', 0, 0, 1),
     timeoutMs: r.int('GEOCODER_TIMEOUT_MS', 5_000, 100, 600_000),
     concurrencyPerCall: r.int('GEOCODER_CONCURRENCY', 4, 1, 64),
-    minPrecision: r.oneOf('GEOCODER_MIN_PRECISION', ['housenumber', 'street', 'locality', 'municipality'] as const, 'municipality'),
+    minPrecision: r.oneOf(
+      'GEOCODER_MIN_PRECISION',
+      ['housenumber', 'street', 'locality', 'municipality'] as const,
+      'municipality',
+    ),
     breakerFailures: r.int('GEOCODER_BREAKER_FAILURES', 3, 1, 1_000),
     breakerCooldownMs: r.int('GEOCODER_BREAKER_COOLDOWN_MS', 30_000, 100, 3_600_000),
     batchThreshold: r.int('GEOCODER_BATCH_THRESHOLD', 20, 0, 100_000),
   };
   if (config.geocoding.chain.includes('ban') && !config.geocoding.banUrl) {
-    r.problems.push('BAN_URL is required when GEOCODER names ban: the root of your self-hosted addok instance (the old public BAN host was shut down; use geoplateforme for the public service)');
+    r.problems.push(
+      'BAN_URL is required when GEOCODER names ban: the root of your self-hosted addok instance (the old public BAN host was shut down; use geoplateforme for the public service)',
+    );
   }
   if (config.geocoding.chain.includes('nominatim') && !config.geocoding.nominatimUrl) {
     r.problems.push('NOMINATIM_URL is required when GEOCODER names nominatim');
@@ -243,17 +264,29 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     heartbeatMs: r.int('LEASE_HEARTBEAT_MS', Math.floor(leaseExpiryMs / 3), 100, 300_000),
   };
   if (config.lease.heartbeatMs * 2 > config.lease.expiryMs) {
-    r.problems.push(`LEASE_HEARTBEAT_MS must be at most half of LEASE_EXPIRY_MS (${config.lease.expiryMs}), so one late heartbeat does not expire the lease (got "${config.lease.heartbeatMs}")`);
+    r.problems.push(
+      `LEASE_HEARTBEAT_MS must be at most half of LEASE_EXPIRY_MS (${config.lease.expiryMs}), so one late heartbeat does not expire the lease (got "${config.lease.heartbeatMs}")`,
+    );
   }
-  config.warnings = Object.entries(OBSOLETE_VARIABLES).filter(([name]) => r.raw(name) !== undefined).map(([name, why]) => `${name} is set but no longer used: ${why}`);
+  config.warnings = Object.entries(OBSOLETE_VARIABLES)
+    .filter(([name]) => r.raw(name) !== undefined)
+    .map(([name, why]) => `${name} is set but no longer used: ${why}`);
   config.limits = {
-    corsOrigins: (r.raw('CORS_ORIGINS') ?? '*').split(',').map((o) => o.trim()).filter((o) => o !== ''),
+    corsOrigins: (r.raw('CORS_ORIGINS') ?? '*')
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== ''),
     trustProxy: readTrustProxy(r),
     authFailuresPerMinute: r.int('AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
     trackedAddresses: r.int('RATE_LIMIT_TRACKED_ADDRESSES', 100_000, 100, 10_000_000),
     checkoutPerAddressPerMinute: r.int('CHECKOUT_PER_ADDRESS_PER_MINUTE', 10, 1, 1_000_000),
     checkoutPerMinute: r.int('CHECKOUT_PER_MINUTE', 120, 1, 1_000_000),
-    anonymousBodyLimitBytes: r.int('ANONYMOUS_BODY_LIMIT_BYTES', Math.min(16 * 1024, config.bodyLimitBytes), 1024, 64 * 1024 * 1024),
+    anonymousBodyLimitBytes: r.int(
+      'ANONYMOUS_BODY_LIMIT_BYTES',
+      Math.min(16 * 1024, config.bodyLimitBytes),
+      1024,
+      64 * 1024 * 1024,
+    ),
     bodyBytesInFlight: r.int('BODY_BYTES_IN_FLIGHT', 64 * 1024 * 1024, 64 * 1024, 4 * 1024 * 1024 * 1024),
     bodyTimeoutMs: r.int('BODY_TIMEOUT_MS', 15_000, 100, 600_000),
     headersTimeoutMs: r.int('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
@@ -267,14 +300,20 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     host: r.string('METRICS_HOST', '127.0.0.1'),
     token: r.raw('METRICS_TOKEN') ?? null,
   };
-  if (config.metrics.port !== null && config.metrics.port === port) r.problems.push('METRICS_PORT must differ from PORT');
-  if (config.metrics.token !== null && config.metrics.token.length < 16) r.problems.push('METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 16)');
+  if (config.metrics.port !== null && config.metrics.port === port)
+    r.problems.push('METRICS_PORT must differ from PORT');
+  if (config.metrics.token !== null && config.metrics.token.length < 16)
+    r.problems.push('METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 16)');
   config.shutdownDrainMs = r.int('SHUTDOWN_DRAIN_MS', 2_000, 0, 600_000);
   if (config.limits.anonymousBodyLimitBytes > config.bodyLimitBytes) {
-    r.problems.push(`ANONYMOUS_BODY_LIMIT_BYTES (${config.limits.anonymousBodyLimitBytes}) must not exceed BODY_LIMIT_BYTES (${config.bodyLimitBytes})`);
+    r.problems.push(
+      `ANONYMOUS_BODY_LIMIT_BYTES (${config.limits.anonymousBodyLimitBytes}) must not exceed BODY_LIMIT_BYTES (${config.bodyLimitBytes})`,
+    );
   }
   if (config.limits.bodyBytesInFlight < config.bodyLimitBytes) {
-    r.problems.push(`BODY_BYTES_IN_FLIGHT (${config.limits.bodyBytesInFlight}) must be at least BODY_LIMIT_BYTES (${config.bodyLimitBytes})`);
+    r.problems.push(
+      `BODY_BYTES_IN_FLIGHT (${config.limits.bodyBytesInFlight}) must be at least BODY_LIMIT_BYTES (${config.bodyLimitBytes})`,
+    );
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
@@ -284,5 +323,7 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
 export function configVariables(): Array<{ name: string; default: string }> {
   const reader = new EnvReader({});
   loadConfig({}, reader);
-  return [...reader.defaults].filter(([name]) => !(name in OBSOLETE_VARIABLES)).map(([name, fallback]) => ({ name, default: fallback }));
+  return [...reader.defaults]
+    .filter(([name]) => !(name in OBSOLETE_VARIABLES))
+    .map(([name, fallback]) => ({ name, default: fallback }));
 }

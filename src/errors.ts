@@ -14,38 +14,112 @@ export interface ErrorDefinition {
 }
 
 export const ERROR_CATALOGUE = {
-  invalid_request: { status: 400, spec: true, when: 'The request body or a header is invalid; `message` names the field and the expected form, `param` is the path of the field.' },
+  invalid_request: {
+    status: 400,
+    spec: true,
+    when: 'The request body or a header is invalid; `message` names the field and the expected form, `param` is the path of the field.',
+  },
   sandbox_limit: { status: 400, spec: true, when: 'Test key: more stops in one call than the sandbox allows (10).' },
-  sandbox_addresses_unsupported: { status: 400, spec: true, when: 'Test key: an address was sent instead of coordinates.' },
-  invalid_signature: { status: 400, spec: false, when: 'Stripe webhook: missing or bad Stripe-Signature, or no webhook secret configured.' },
+  sandbox_addresses_unsupported: {
+    status: 400,
+    spec: true,
+    when: 'Test key: an address was sent instead of coordinates.',
+  },
+  invalid_signature: {
+    status: 400,
+    spec: false,
+    when: 'Stripe webhook: missing or bad Stripe-Signature, or no webhook secret configured.',
+  },
   unauthorized: { status: 401, spec: true, when: 'Missing, malformed, unknown or revoked API key.' },
-  insufficient_stops: { status: 402, spec: true, when: 'Live key: the balance is lower than the stops sent; nothing was debited. `required` and `balance` tell by how much.' },
+  insufficient_stops: {
+    status: 402,
+    spec: true,
+    when: 'Live key: the balance is lower than the stops sent; nothing was debited. `required` and `balance` tell by how much.',
+  },
   not_found: { status: 404, spec: false, when: 'No endpoint at this path.' },
-  method_not_allowed: { status: 405, spec: false, when: 'The path exists but not with this HTTP method; the `Allow` header lists the methods.' },
-  idempotency_conflict: { status: 409, spec: false, when: 'This Idempotency-Key was already used with a different body.' },
-  idempotency_in_progress: { status: 409, spec: false, when: 'A call with this Idempotency-Key is still running; retry after `Retry-After` seconds.' },
-  request_timeout: { status: 408, spec: false, when: 'The body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed.' },
+  method_not_allowed: {
+    status: 405,
+    spec: false,
+    when: 'The path exists but not with this HTTP method; the `Allow` header lists the methods.',
+  },
+  idempotency_conflict: {
+    status: 409,
+    spec: false,
+    when: 'This Idempotency-Key was already used with a different body.',
+  },
+  idempotency_in_progress: {
+    status: 409,
+    spec: false,
+    when: 'A call with this Idempotency-Key is still running; retry after `Retry-After` seconds.',
+  },
+  request_timeout: {
+    status: 408,
+    spec: false,
+    when: 'The body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed.',
+  },
   payload_too_large: { status: 413, spec: false, when: 'The body is larger than BODY_LIMIT_BYTES (1 MiB by default).' },
-  geocoding_failed: { status: 422, spec: true, when: 'An address could not be geocoded; the message names which. Nothing was charged.' },
-  sandbox_rate_limited: { status: 429, spec: true, when: 'Test key: the per-minute call cap or the per-day stop cap is reached; `limit`, `resetAt` and `Retry-After` say until when.' },
-  rate_limited: { status: 429, spec: false, when: 'Too many failed authentications from one address, too many calls in flight for one live key, or too many console test keys; retry after `Retry-After` seconds.' },
-  internal_error: { status: 500, spec: false, when: 'An unexpected failure (a bug); the message carries the request id and no internals. Nothing was charged.' },
+  geocoding_failed: {
+    status: 422,
+    spec: true,
+    when: 'An address could not be geocoded; the message names which. Nothing was charged.',
+  },
+  sandbox_rate_limited: {
+    status: 429,
+    spec: true,
+    when: 'Test key: the per-minute call cap or the per-day stop cap is reached; `limit`, `resetAt` and `Retry-After` say until when.',
+  },
+  rate_limited: {
+    status: 429,
+    spec: false,
+    when: 'Too many failed authentications from one address, too many calls in flight for one live key, or too many console test keys; retry after `Retry-After` seconds.',
+  },
+  internal_error: {
+    status: 500,
+    spec: false,
+    when: 'An unexpected failure (a bug); the message carries the request id and no internals. Nothing was charged.',
+  },
   not_implemented: { status: 501, spec: false, when: 'An HTTP method the server does not implement at all.' },
-  optimization_failed: { status: 502, spec: true, when: 'Travel times or the route could not be computed in time; nothing was charged.' },
-  sandbox_unavailable: { status: 503, spec: true, when: 'Test key: the sandbox routing engine is temporarily unavailable; nothing was counted.' },
-  payment_unavailable: { status: 503, spec: true, when: 'Checkout: payments are not configured on this server, or the payment provider is unreachable (the spec leaves this code open).' },
-  overloaded: { status: 503, spec: false, when: 'The solver queue is full; retry after `Retry-After` seconds. Nothing was charged.' },
-  storage_unavailable: { status: 503, spec: false, when: 'The database is busy or full; retry after `Retry-After` seconds. Nothing was charged.' },
+  optimization_failed: {
+    status: 502,
+    spec: true,
+    when: 'Travel times or the route could not be computed in time; nothing was charged.',
+  },
+  sandbox_unavailable: {
+    status: 503,
+    spec: true,
+    when: 'Test key: the sandbox routing engine is temporarily unavailable; nothing was counted.',
+  },
+  payment_unavailable: {
+    status: 503,
+    spec: true,
+    when: 'Checkout: payments are not configured on this server, or the payment provider is unreachable (the spec leaves this code open).',
+  },
+  overloaded: {
+    status: 503,
+    spec: false,
+    when: 'The solver queue is full; retry after `Retry-After` seconds. Nothing was charged.',
+  },
+  storage_unavailable: {
+    status: 503,
+    spec: false,
+    when: 'The database is busy or full; retry after `Retry-After` seconds. Nothing was charged.',
+  },
   not_ready: { status: 503, spec: false, when: '`GET /readyz` while the service is starting or shutting down.' },
-  client_closed: { status: 499, spec: false, when: 'The client closed the connection before the answer; nothing was charged.', internal: true },
+  client_closed: {
+    status: 499,
+    spec: false,
+    when: 'The client closed the connection before the answer; nothing was charged.',
+    internal: true,
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 export type ErrorStatus<C extends ErrorCode> = (typeof ERROR_CATALOGUE)[C]['status'];
 
 /** Every code a client can receive, in catalogue order. */
-export const CLIENT_ERROR_CODES: ErrorCode[] = (Object.keys(ERROR_CATALOGUE) as ErrorCode[])
-  .filter((code) => !(ERROR_CATALOGUE[code] as ErrorDefinition).internal);
+export const CLIENT_ERROR_CODES: ErrorCode[] = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter(
+  (code) => !(ERROR_CATALOGUE[code] as ErrorDefinition).internal,
+);
 
 export type ErrorExtra = Record<string, string | number | boolean | null>;
 
@@ -111,10 +185,16 @@ export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
 export const invalidRequest = (message: string, param?: string): DomainError<'invalid_request'> =>
   new DomainError('invalid_request', message, param === undefined ? {} : { extra: { param } });
 
-export const unauthorized = (message = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".'): DomainError<'unauthorized'> =>
-  new DomainError('unauthorized', message);
+export const unauthorized = (
+  message = 'A valid API key is required: send "Authorization: Bearer <API_KEY>".',
+): DomainError<'unauthorized'> => new DomainError('unauthorized', message);
 
 /** A refusal past a limit (code: rate_limited or sandbox_rate_limited); the HTTP layer adds RateLimit-* and Retry-After. */
-export function tooManyRequests(code: 'rate_limited' | 'sandbox_rate_limited', message: string, limit: Omit<RateLimitState, 'remaining'>, extra: ErrorExtra = {}): DomainError<typeof code> {
+export function tooManyRequests(
+  code: 'rate_limited' | 'sandbox_rate_limited',
+  message: string,
+  limit: Omit<RateLimitState, 'remaining'>,
+  extra: ErrorExtra = {},
+): DomainError<typeof code> {
   return new DomainError(code, message, { extra, rateLimit: limit });
 }

@@ -29,7 +29,10 @@ export function usage(program = programName()): string {
 }
 
 export function versionText(): string {
-  const solver = createHash('sha256').update(readFileSync(assetPath('solver/solver.wasm'))).digest('hex').slice(0, 16);
+  const solver = createHash('sha256')
+    .update(readFileSync(assetPath('solver/solver.wasm')))
+    .digest('hex')
+    .slice(0, 16);
   return [
     `route-optimizer ${pkg.version}`,
     `solver ${solver} (sha256 of solver.wasm)`,
@@ -46,10 +49,14 @@ async function run(argv: string[]): Promise<number | null> {
       return null;
     case 'admin':
       return (await import('./admin/main.js')).runAdminCommand(rest, `${programName()} admin`);
-    case 'version': case '--version': case '-v':
+    case 'version':
+    case '--version':
+    case '-v':
       process.stdout.write(`${versionText()}\n`);
       return 0;
-    case 'help': case '--help': case '-h':
+    case 'help':
+    case '--help':
+    case '-h':
       process.stdout.write(usage());
       return 0;
   }
@@ -57,9 +64,12 @@ async function run(argv: string[]): Promise<number | null> {
   return 2;
 }
 
-run(process.argv.slice(2)).then((code) => {
-  if (code !== null) process.exitCode = code;
-}, (err: unknown) => {
-  process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
-  process.exitCode = 1;
-});
+run(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== null) process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
+    process.exitCode = 1;
+  },
+);

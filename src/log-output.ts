@@ -113,7 +113,10 @@ export class LogOutput {
    * whatever cannot be written now is dropped.
    */
   flushSync(): void {
-    if (this.retryTimer) { clearTimeout(this.retryTimer); this.retryTimer = null; }
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
     if (this.failure !== null) return;
     // an async write still pending after a while means the reader is stuck (a full pipe nobody drains): a blocking
     // write would hang the exit, so what waits is dropped
@@ -126,12 +129,16 @@ export class LogOutput {
     if (pending === null) return;
     try {
       for (let attempts = 0; pending.offset < pending.data.length && attempts < 100; attempts++) {
-        pending.offset += this.writer.writeSync(this.fd, pending.offset === 0 ? pending.data : pending.data.subarray(pending.offset));
+        pending.offset += this.writer.writeSync(
+          this.fd,
+          pending.offset === 0 ? pending.data : pending.data.subarray(pending.offset),
+        );
       }
     } catch {
       // exiting: nothing more can be done for these lines
     }
-    if (pending.offset < pending.data.length) this.droppedTotal += Math.min(pending.lines, countLines(pending.data.subarray(pending.offset)));
+    if (pending.offset < pending.data.length)
+      this.droppedTotal += Math.min(pending.lines, countLines(pending.data.subarray(pending.offset)));
   }
 
   private drop(lines: number, code: string): void {
@@ -161,7 +168,11 @@ export class LogOutput {
   private warningLine(dropped: number): string {
     const code = this.firstDropCode ?? 'unknown';
     return `${JSON.stringify({
-      level: 40, time: Date.now(), ...this.base, droppedLines: dropped, cause: code,
+      level: 40,
+      time: Date.now(),
+      ...this.base,
+      droppedLines: dropped,
+      cause: code,
       msg: `logging resumed: ${dropped} log line${dropped === 1 ? ' was' : 's were'} dropped while the log output could not be written (${code})`,
     })}\n`;
   }

@@ -12,11 +12,14 @@ const WARN = 40;
 export function createLogger(level: LogLevel, output?: LogOutput): Logger {
   const threshold = pino.levels.values[level] ?? Number.POSITIVE_INFINITY;
   const destination = output ?? stdoutLogOutput({ base: BASE, warningsEnabled: () => threshold <= WARN });
-  return pino({
-    level,
-    base: BASE,
-    redact: { paths: ['req.headers.authorization', 'authorization', 'apiKey', 'key'], censor: '[redacted]' },
-  }, destination);
+  return pino(
+    {
+      level,
+      base: BASE,
+      redact: { paths: ['req.headers.authorization', 'authorization', 'apiKey', 'key'], censor: '[redacted]' },
+    },
+    destination,
+  );
 }
 export type { Logger };
 export { stdoutLogStats } from './log-output.js';

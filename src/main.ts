@@ -43,25 +43,40 @@ async function main(): Promise<void> {
   shutdown.drain(server);
   shutdown.listen();
   for (const warning of config.warnings) logger.warn(warning);
-  services = await buildServices(config, logger, { port }).catch((err: unknown) => { throw describeStoreError(err, config); });
+  services = await buildServices(config, logger, { port }).catch((err: unknown) => {
+    throw describeStoreError(err, config);
+  });
   const app = createApp({ config, logger, ...services, shuttingDown: () => shutdown.draining });
   gate.open(app.callback());
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  const database = config.databaseUrl ? `postgres ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}` : `sqlite ${config.databasePath}`;
-  logger.info({ url: `http://${shownHost}:${port}`, database, instance: services.lease.instanceId, node: process.version }, `listening on http://${shownHost}:${port}`);
+  const database = config.databaseUrl
+    ? `postgres ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}`
+    : `sqlite ${config.databasePath}`;
+  logger.info(
+    { url: `http://${shownHost}:${port}`, database, instance: services.lease.instanceId, node: process.version },
+    `listening on http://${shownHost}:${port}`,
+  );
 
   if (config.metrics.port !== null) {
     const metricsPort = config.metrics.port;
     const metricsHost = config.metrics.host;
-    const metricsServer = await startMetricsServer(services.metrics, { port: metricsPort, host: metricsHost, token: config.metrics.token }).catch((err: NodeJS.ErrnoException) => {
+    const metricsServer = await startMetricsServer(services.metrics, {
+      port: metricsPort,
+      host: metricsHost,
+      token: config.metrics.token,
+    }).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;
-      console.error(`metrics port ${metricsPort} on ${metricsHost} is ${err.code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; set METRICS_PORT to another port`);
+      console.error(
+        `metrics port ${metricsPort} on ${metricsHost} is ${err.code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; set METRICS_PORT to another port`,
+      );
       process.exit(1);
     });
     shutdown.closeLast(metricsServer);
     logger.info({ url: `http://${metricsHost}:${metricsPort}/metrics` }, 'metrics listener ready');
   } else if (config.metrics.token === null) {
-    logger.info('metrics off: set METRICS_PORT (a loopback listener) or METRICS_TOKEN (GET /metrics on this port) to serve them');
+    logger.info(
+      'metrics off: set METRICS_PORT (a loopback listener) or METRICS_TOKEN (GET /metrics on this port) to serve them',
+    );
   }
 }
 

@@ -30,7 +30,10 @@ export class StoreWritability {
   private last: { at: number; problem: string | null } | null = null;
   private running: Promise<string | null> | null = null;
 
-  constructor(private readonly store: Store, options: WritabilityOptions = {}) {
+  constructor(
+    private readonly store: Store,
+    options: WritabilityOptions = {},
+  ) {
     this.cacheMs = options.cacheMs ?? 1_000;
     this.timeoutMs = options.timeoutMs ?? 2_000;
     this.clock = options.clock ?? (() => new Date());
@@ -56,7 +59,10 @@ export class StoreWritability {
   private async probe(): Promise<string | null> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<string>((resolve) => {
-      timer = setTimeout(() => resolve(`The database did not take a write within ${this.timeoutMs} ms.`), this.timeoutMs);
+      timer = setTimeout(
+        () => resolve(`The database did not take a write within ${this.timeoutMs} ms.`),
+        this.timeoutMs,
+      );
     });
     const write = this.store.probeWrite(this.clock()).then(
       () => null,

@@ -17,8 +17,14 @@ import type { RouteOptimizer } from './api/optimize/types.js';
 import { PlansPipeline, type PlanSolver } from './api/plans/pipeline.js';
 import type { PlanOptimizer } from './api/plans/types.js';
 import {
-  EMBEDDED_GEOCODER_NOTICE, EmbeddedGeocoder, StoreGeocodeCache, createGeocoder, createRouting, isCommuneLevelFirst,
-  type GeocoderSettings, type RoutingSettings,
+  EMBEDDED_GEOCODER_NOTICE,
+  EmbeddedGeocoder,
+  StoreGeocodeCache,
+  createGeocoder,
+  createRouting,
+  isCommuneLevelFirst,
+  type GeocoderSettings,
+  type RoutingSettings,
 } from './geo/index.js';
 import { Metrics } from './metrics.js';
 import { SolverPool } from './solver/index.js';
@@ -77,7 +83,11 @@ export interface ServiceOverrides {
   port?: number;
 }
 
-export async function buildServices(config: Config, logger: Logger, overrides: ServiceOverrides = {}): Promise<Services> {
+export async function buildServices(
+  config: Config,
+  logger: Logger,
+  overrides: ServiceOverrides = {},
+): Promise<Services> {
   const clock = overrides.clock ?? (() => new Date());
   // the gazetteer is loaded before the service answers: a fallback to it then costs nothing, and
   // the main thread never stalls on parsing it in the middle of serving
@@ -89,10 +99,19 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   let lease: InstanceLease;
   const log = leaseLog(logger);
   try {
-    lease = await InstanceLease.acquire(store, { host: hostname(), pid: process.pid, port: overrides.port ?? config.port }, config.lease, {
-      ...log,
-      recovered: (report, by) => { billing?.countRefunds(report); log.recovered(report, by); },
-    }, clock);
+    lease = await InstanceLease.acquire(
+      store,
+      { host: hostname(), pid: process.pid, port: overrides.port ?? config.port },
+      config.lease,
+      {
+        ...log,
+        recovered: (report, by) => {
+          billing?.countRefunds(report);
+          log.recovered(report, by);
+        },
+      },
+      clock,
+    );
   } catch (err) {
     await store.close();
     throw err;
@@ -100,7 +119,10 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   billing = new Billing(store, {
     limits: config.sandbox,
     clock,
-    observer: { debited: (stops) => metrics.stopsDebited.inc(stops), refunded: (stops) => metrics.stopsRefunded.inc(stops) },
+    observer: {
+      debited: (stops) => metrics.stopsDebited.inc(stops),
+      refunded: (stops) => metrics.stopsRefunded.inc(stops),
+    },
     chargeTtlMs: config.optimize.requestDeadlineMs + CHARGE_GRACE_MS,
     owner: lease,
   });
@@ -113,24 +135,51 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
 
   const routingSettings: RoutingSettings = {
     haversine: { circuityFactor: config.routing.circuityFactor },
-    ...(config.routing.osrmUrl ? {
-      osrm: { baseUrl: config.routing.osrmUrl, profile: config.routing.osrmProfile, timeoutMs: config.routing.osrmTimeoutMs, maxTableSize: config.routing.osrmMaxTableSize },
-    } : {}),
+    ...(config.routing.osrmUrl
+      ? {
+          osrm: {
+            baseUrl: config.routing.osrmUrl,
+            profile: config.routing.osrmProfile,
+            timeoutMs: config.routing.osrmTimeoutMs,
+            maxTableSize: config.routing.osrmMaxTableSize,
+          },
+        }
+      : {}),
     logger,
   };
   const geo = config.geocoding;
   const breaker = { breakerFailures: geo.breakerFailures, breakerCooldownMs: geo.breakerCooldownMs };
   const geocoderSettings: GeocoderSettings = {
     geoplateforme: {
-      baseUrl: geo.geoplateformeUrl, minScore: geo.geoplateformeMinScore, timeoutMs: geo.timeoutMs,
-      ratePerSecond: geo.geoplateformeRateLimit, batchThreshold: geo.batchThreshold, ...breaker,
+      baseUrl: geo.geoplateformeUrl,
+      minScore: geo.geoplateformeMinScore,
+      timeoutMs: geo.timeoutMs,
+      ratePerSecond: geo.geoplateformeRateLimit,
+      batchThreshold: geo.batchThreshold,
+      ...breaker,
     },
-    ...(geo.banUrl ? {
-      ban: { baseUrl: geo.banUrl, minScore: geo.banMinScore, timeoutMs: geo.timeoutMs, ratePerSecond: geo.banRateLimit, batchThreshold: geo.batchThreshold, ...breaker },
-    } : {}),
-    ...(geo.nominatimUrl ? {
-      nominatim: { baseUrl: geo.nominatimUrl, minImportance: geo.nominatimMinImportance, timeoutMs: geo.timeoutMs, ...breaker },
-    } : {}),
+    ...(geo.banUrl
+      ? {
+          ban: {
+            baseUrl: geo.banUrl,
+            minScore: geo.banMinScore,
+            timeoutMs: geo.timeoutMs,
+            ratePerSecond: geo.banRateLimit,
+            batchThreshold: geo.batchThreshold,
+            ...breaker,
+          },
+        }
+      : {}),
+    ...(geo.nominatimUrl
+      ? {
+          nominatim: {
+            baseUrl: geo.nominatimUrl,
+            minImportance: geo.nominatimMinImportance,
+            timeoutMs: geo.timeoutMs,
+            ...breaker,
+          },
+        }
+      : {}),
     cache: new StoreGeocodeCache(store, clock),
     minPrecision: geo.minPrecision,
     logger,
@@ -138,12 +187,15 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   if (isCommuneLevelFirst(geo.chain)) logger.info({ geocoder: geo.chain.join(',') }, EMBEDDED_GEOCODER_NOTICE);
   const geocoder = createGeocoder(geo.chain, geocoderSettings);
 
-  const pool = overrides.solver && overrides.fleetSolver ? null : new SolverPool({
-    ...(config.solver.wasmPath ? { wasmPath: config.solver.wasmPath } : {}),
-    size: config.solver.poolSize,
-    defaultTimeLimitMs: config.solver.timeLimitMs,
-    maxQueue: config.solver.maxQueue,
-  });
+  const pool =
+    overrides.solver && overrides.fleetSolver
+      ? null
+      : new SolverPool({
+          ...(config.solver.wasmPath ? { wasmPath: config.solver.wasmPath } : {}),
+          size: config.solver.poolSize,
+          defaultTimeLimitMs: config.solver.timeLimitMs,
+          maxQueue: config.solver.maxQueue,
+        });
   const solver: RouteSolver = overrides.solver ?? pool!;
   const fleetSolver: PlanSolver = overrides.fleetSolver ?? pool!;
   const solverQueueDepth = (): number => pool?.queueDepth() ?? 0;
@@ -160,14 +212,22 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
   });
   const optimizer = new OptimizePipeline({ steps, solver, solverTimeLimitMs: config.solver.timeLimitMs, clock });
   const planner = new PlansPipeline({
-    steps, solver: fleetSolver, clock,
+    steps,
+    solver: fleetSolver,
+    clock,
     timeLimit: { ceilingMs: config.plans.solverTimeLimitMs, msPerStop: config.plans.solverMsPerStop },
   });
 
   let closing = false;
   const releaseLease = async (): Promise<void> => {
-    await lease.release().catch((err) => logger.error({ err, instance: lease.instanceId },
-      'could not release the instance lease; it expires on its own and another instance settles what it held'));
+    await lease
+      .release()
+      .catch((err) =>
+        logger.error(
+          { err, instance: lease.instanceId },
+          'could not release the instance lease; it expires on its own and another instance settles what it held',
+        ),
+      );
   };
   const writability = new StoreWritability(store, { clock });
   return {
@@ -176,17 +236,30 @@ export async function buildServices(config: Config, logger: Logger, overrides: S
     lease,
     optimizer,
     planner,
-    idempotency: new Idempotency(store, config.optimize.idempotencyTtlHours * 3_600_000, config.optimize.requestDeadlineMs + CHARGE_GRACE_MS, lease, clock),
+    idempotency: new Idempotency(
+      store,
+      config.optimize.idempotencyTtlHours * 3_600_000,
+      config.optimize.requestDeadlineMs + CHARGE_GRACE_MS,
+      lease,
+      clock,
+    ),
     checkout: payments.checkout,
-    routers: [stripeWebhookRouter({ webhook: payments.webhook, body: bodies.raw(WEBHOOK_BODY_LIMIT_BYTES) }), packsRouter({ packs: payments.packs })],
+    routers: [
+      stripeWebhookRouter({ webhook: payments.webhook, body: bodies.raw(WEBHOOK_BODY_LIMIT_BYTES) }),
+      packsRouter({ packs: payments.packs }),
+    ],
     openApiPaths: paymentOpenApiPaths,
     outbox: payments.outbox,
     checkoutSessions: payments.sessions,
     metrics,
-    consoleTestKeys: new ConsoleTestKeys(store, {
-      perIpPerDay: config.limits.consoleKeysPerIpPerDay,
-      perEmailPerDay: config.limits.consoleKeysPerEmailPerDay,
-    }, clock),
+    consoleTestKeys: new ConsoleTestKeys(
+      store,
+      {
+        perIpPerDay: config.limits.consoleKeysPerIpPerDay,
+        perEmailPerDay: config.limits.consoleKeysPerEmailPerDay,
+      },
+      clock,
+    ),
     solverQueueDepth,
     bodies,
     clock,
@@ -217,19 +290,31 @@ function leaseLog(logger: Logger): Required<LeaseEvents> {
   return {
     recovered(report, by) {
       for (const l of report.settledLeases) {
-        logger.warn({ instance: l.instanceId, host: l.host, pid: l.pid, port: l.port, lastHeartbeat: l.heartbeatAt, by },
-          `instance ${l.instanceId} (${l.host} pid ${l.pid} port ${l.port}) stopped renewing its lease at ${l.heartbeatAt}; giving back its unfinished charges`);
+        logger.warn(
+          { instance: l.instanceId, host: l.host, pid: l.pid, port: l.port, lastHeartbeat: l.heartbeatAt, by },
+          `instance ${l.instanceId} (${l.host} pid ${l.pid} port ${l.port}) stopped renewing its lease at ${l.heartbeatAt}; giving back its unfinished charges`,
+        );
       }
       for (const r of report.refunded) {
-        logger.warn({ debitId: r.debitId, keyId: r.keyId, stops: r.stops, requestId: r.requestId, instance: r.owner }, 'refunded a charge whose call could not complete');
+        logger.warn(
+          { debitId: r.debitId, keyId: r.keyId, stops: r.stops, requestId: r.requestId, instance: r.owner },
+          'refunded a charge whose call could not complete',
+        );
       }
-      if (report.releasedSandbox > 0) logger.warn({ count: report.releasedSandbox }, 'released sandbox reservations whose calls could not complete');
-      if (report.releasedIdempotencyClaims > 0) logger.warn({ count: report.releasedIdempotencyClaims }, 'released Idempotency-Key claims whose calls could not complete');
+      if (report.releasedSandbox > 0)
+        logger.warn({ count: report.releasedSandbox }, 'released sandbox reservations whose calls could not complete');
+      if (report.releasedIdempotencyClaims > 0)
+        logger.warn(
+          { count: report.releasedIdempotencyClaims },
+          'released Idempotency-Key claims whose calls could not complete',
+        );
     },
     lost(previousId, nextId, sinceRenewalMs) {
-      logger.error({ instance: previousId, next: nextId, sinceRenewalMs },
-        `this instance could not renew its lease for ${sinceRenewalMs} ms (a stall longer than LEASE_EXPIRY_MS) and another instance gave back its unfinished charges; `
-        + `calls that were in flight answer 502 and were not charged; continuing as instance ${nextId}`);
+      logger.error(
+        { instance: previousId, next: nextId, sinceRenewalMs },
+        `this instance could not renew its lease for ${sinceRenewalMs} ms (a stall longer than LEASE_EXPIRY_MS) and another instance gave back its unfinished charges; ` +
+          `calls that were in flight answer 502 and were not charged; continuing as instance ${nextId}`,
+      );
     },
     failed(err) {
       logger.warn({ err }, 'instance lease heartbeat failed (the database did not answer); the next heartbeat retries');

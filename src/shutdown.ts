@@ -54,7 +54,10 @@ export class GracefulShutdown {
   }
 
   listen(signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): void {
-    for (const signal of signals) process.on(signal, () => { void this.begin(signal); });
+    for (const signal of signals)
+      process.on(signal, () => {
+        void this.begin(signal);
+      });
   }
 
   async begin(signal: string): Promise<void> {
@@ -66,16 +69,24 @@ export class GracefulShutdown {
     }
     this.draining = true;
     const bound = this.o.requestDeadlineMs + 1_000;
-    setTimeout(() => {
-      logger.error('shutdown did not complete in time; exiting');
-      this.exit(1);
-    }, this.o.drainMs + bound + 15_000).unref();
-    logger.info({ signal, drainMs: this.o.drainMs }, 'shutting down: /readyz answers 503; still serving during the drain delay');
+    setTimeout(
+      () => {
+        logger.error('shutdown did not complete in time; exiting');
+        this.exit(1);
+      },
+      this.o.drainMs + bound + 15_000,
+    ).unref();
+    logger.info(
+      { signal, drainMs: this.o.drainMs },
+      'shutting down: /readyz answers 503; still serving during the drain delay',
+    );
     await sleep(this.o.drainMs);
 
     logger.info('shutting down: no new connections, finishing in-flight requests');
     const closed = Promise.all(this.drained.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
-    const closeIdle = (): void => { for (const s of this.drained) s.closeIdleConnections(); };
+    const closeIdle = (): void => {
+      for (const s of this.drained) s.closeIdleConnections();
+    };
     closeIdle();
     const idleTimer = setInterval(closeIdle, 100);
     const finished = await Promise.race([closed.then(() => true), sleep(bound).then(() => false)]);

@@ -37,11 +37,26 @@ export function bindPort(server: Server, port: number, host: string): Promise<nu
 
 export function describeListenError(err: unknown, port: number, host: string): Error {
   switch (errorCode(err)) {
-    case 'EADDRINUSE': return new StartupError(`port ${port} is already in use; set PORT to another port`, { cause: err });
-    case 'EACCES': return new StartupError(`port ${port} needs privileges this user does not have; set PORT to a port above 1023 (or put a proxy in front)`, { cause: err });
-    case 'EADDRNOTAVAIL': return new StartupError(`HOST ${host} is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0 for all`, { cause: err });
-    case 'ENOTFOUND': case 'EAI_AGAIN': return new StartupError(`HOST ${host} does not resolve to an address; set HOST to an IP address of this machine, or 0.0.0.0 for all`, { cause: err });
-    default: return err instanceof Error ? err : new Error(String(err));
+    case 'EADDRINUSE':
+      return new StartupError(`port ${port} is already in use; set PORT to another port`, { cause: err });
+    case 'EACCES':
+      return new StartupError(
+        `port ${port} needs privileges this user does not have; set PORT to a port above 1023 (or put a proxy in front)`,
+        { cause: err },
+      );
+    case 'EADDRNOTAVAIL':
+      return new StartupError(
+        `HOST ${host} is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0 for all`,
+        { cause: err },
+      );
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new StartupError(
+        `HOST ${host} does not resolve to an address; set HOST to an IP address of this machine, or 0.0.0.0 for all`,
+        { cause: err },
+      );
+    default:
+      return err instanceof Error ? err : new Error(String(err));
   }
 }
 
@@ -53,22 +68,55 @@ export function describeStoreError(err: unknown, config: Pick<Config, 'databaseU
   if (config.databaseUrl) {
     const url = new URL(config.databaseUrl);
     const where = `${url.host}${url.pathname}`; // never the password
-    if (code === '3D000') return new StartupError(`PostgreSQL at ${url.host} has no database ${url.pathname.slice(1)}; create it or fix DATABASE_URL (${message})`, { cause: err });
-    if (code.startsWith('28')) return new StartupError(`PostgreSQL at ${where} refused the login (${message}); check the user and password in DATABASE_URL`, { cause: err });
-    if (/^(08|53|57P)/.test(code)) return new StartupError(`cannot reach PostgreSQL at ${where} (${message}); check DATABASE_URL and that the server is up`, { cause: err });
+    if (code === '3D000')
+      return new StartupError(
+        `PostgreSQL at ${url.host} has no database ${url.pathname.slice(1)}; create it or fix DATABASE_URL (${message})`,
+        { cause: err },
+      );
+    if (code.startsWith('28'))
+      return new StartupError(
+        `PostgreSQL at ${where} refused the login (${message}); check the user and password in DATABASE_URL`,
+        { cause: err },
+      );
+    if (/^(08|53|57P)/.test(code))
+      return new StartupError(
+        `cannot reach PostgreSQL at ${where} (${message}); check DATABASE_URL and that the server is up`,
+        { cause: err },
+      );
     return new StartupError(`cannot open the PostgreSQL database ${where}: ${message}`, { cause: err });
   }
   const path = config.databasePath;
   switch (code) {
-    case 'SQLITE_CANTOPEN': case 'EACCES': case 'EPERM': case 'EROFS': case 'ENOENT': case 'ENOTDIR': case 'EEXIST':
-      return new StartupError(`cannot open the SQLite database ${path} (${message}); check DATABASE_PATH and that its directory is writable by this user`, { cause: err });
-    case 'SQLITE_NOTADB': case 'SQLITE_CORRUPT':
-      return new StartupError(`${path} is not a usable SQLite database (${message}); check DATABASE_PATH, or restore a backup`, { cause: err });
+    case 'SQLITE_CANTOPEN':
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+    case 'ENOENT':
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return new StartupError(
+        `cannot open the SQLite database ${path} (${message}); check DATABASE_PATH and that its directory is writable by this user`,
+        { cause: err },
+      );
+    case 'SQLITE_NOTADB':
+    case 'SQLITE_CORRUPT':
+      return new StartupError(
+        `${path} is not a usable SQLite database (${message}); check DATABASE_PATH, or restore a backup`,
+        { cause: err },
+      );
     case 'SQLITE_READONLY':
-      return new StartupError(`the SQLite database ${path} is read-only (${message}); make the file and its directory writable by this user`, { cause: err });
-    case 'SQLITE_BUSY': case 'SQLITE_LOCKED':
-      return new StartupError(`the SQLite database ${path} stayed locked by another process during start-up (${message}); retry, or raise DATABASE_BUSY_TIMEOUT_MS`, { cause: err });
-    case 'SQLITE_FULL': case 'ENOSPC':
+      return new StartupError(
+        `the SQLite database ${path} is read-only (${message}); make the file and its directory writable by this user`,
+        { cause: err },
+      );
+    case 'SQLITE_BUSY':
+    case 'SQLITE_LOCKED':
+      return new StartupError(
+        `the SQLite database ${path} stayed locked by another process during start-up (${message}); retry, or raise DATABASE_BUSY_TIMEOUT_MS`,
+        { cause: err },
+      );
+    case 'SQLITE_FULL':
+    case 'ENOSPC':
       return new StartupError(`the disk holding ${path} is full (${message}); free some space`, { cause: err });
     default:
       return new StartupError(`cannot open the SQLite database ${path}: ${message}`, { cause: err });

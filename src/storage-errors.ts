@@ -4,7 +4,8 @@
  * PostgreSQL SQLSTATE classes 08 (connection exception), 53 (insufficient resources), 57P (operator intervention),
  * and 55P03 (lock_not_available: lock_timeout, like SQLITE_BUSY) and 25006 (read-only transaction: a standby, like SQLITE_READONLY).
  */
-const UNAVAILABLE_CODES = /^(SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY)|08[0-9A-Z]{3}$|53[0-9A-Z]{3}$|57P[0-9A-Z]{2}$|55P03$|25006$)/;
+const UNAVAILABLE_CODES =
+  /^(SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY)|08[0-9A-Z]{3}$|53[0-9A-Z]{3}$|57P[0-9A-Z]{2}$|55P03$|25006$)/;
 
 /** True for store failures that are the storage's condition (busy, locked, disk full, I/O), not the request's fault. */
 export function isStorageUnavailable(err: unknown): boolean {

@@ -23,7 +23,17 @@ export const ENTRIES = {
 };
 
 /** What a build reads: code, data files and the installed dependencies. */
-const INPUTS = ['src', 'scripts', 'test/helpers', 'data/solver/solver.wasm', 'data/gazetteer', 'package.json', 'package-lock.json', 'tsconfig.json', 'node_modules/.package-lock.json'];
+const INPUTS = [
+  'src',
+  'scripts',
+  'test/helpers',
+  'data/solver/solver.wasm',
+  'data/gazetteer',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'node_modules/.package-lock.json',
+];
 
 function newestMtime(path) {
   let st;
@@ -68,9 +78,14 @@ export async function withBuildLock(fn) {
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
       let owner = 0;
-      try { owner = Number(readFileSync(join(lock, 'pid'), 'utf8')); } catch { /* being written or removed */ }
+      try {
+        owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {
+        /* being written or removed */
+      }
       if (owner > 0 && !isAlive(owner)) rmSync(lock, { recursive: true, force: true });
-      else if (waited > 120_000) throw new Error(`dist/ is locked by process ${owner} for more than 2 minutes (remove ${lock} if it is gone)`);
+      else if (waited > 120_000)
+        throw new Error(`dist/ is locked by process ${owner} for more than 2 minutes (remove ${lock} if it is gone)`);
       else await new Promise((r) => setTimeout(r, 100));
     }
   }

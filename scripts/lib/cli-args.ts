@@ -28,7 +28,10 @@ export class ArgReader {
   /** The option being read (the last one next() returned). */
   option = '';
 
-  constructor(private readonly argv: string[], private readonly fail: (msg: string) => never) {}
+  constructor(
+    private readonly argv: string[],
+    private readonly fail: (msg: string) => never,
+  ) {}
 
   /** The next option, or undefined at the end. */
   next(): string | undefined {

@@ -44,10 +44,7 @@ export interface FakeAddress {
 }
 
 export type FakeAnswer =
-  | { status: number; body: unknown; headers?: Record<string, string> }
-  | 'stall'
-  | 'reset'
-  | undefined;
+  { status: number; body: unknown; headers?: Record<string, string> } | 'stall' | 'reset' | undefined;
 
 export interface FakeRequest {
   /** performance.now() when the request arrived. */
@@ -66,20 +63,50 @@ export interface FakeGeoplateforme {
   /** Override of GET /search answers; undefined → the address book. */
   respond: (q: URLSearchParams) => FakeAnswer;
   /** Override of POST /search/csv answers; undefined → the address book. */
-  respondCsv: (fields: { columns: string[]; postcode: string | null; resultColumns: string[]; rows: number }) => FakeAnswer;
+  respondCsv: (fields: {
+    columns: string[];
+    postcode: string | null;
+    resultColumns: string[];
+    rows: number;
+  }) => FakeAnswer;
   /** Most requests that arrived within any window of `windowMs` (the service's view of our rate). */
   maxInWindow(windowMs?: number): number;
   close(): Promise<void>;
 }
 
 const DEFAULT_RESULT_COLUMNS = [
-  'latitude', 'longitude', 'result_label', 'result_score', 'result_type', 'result_id', 'result_housenumber', 'result_name', 'result_street',
-  'result_postcode', 'result_city', 'result_context', 'result_citycode', 'result_oldcitycode', 'result_oldcity', 'result_district', 'result_status',
+  'latitude',
+  'longitude',
+  'result_label',
+  'result_score',
+  'result_type',
+  'result_id',
+  'result_housenumber',
+  'result_name',
+  'result_street',
+  'result_postcode',
+  'result_city',
+  'result_context',
+  'result_citycode',
+  'result_oldcitycode',
+  'result_oldcity',
+  'result_district',
+  'result_status',
 ];
 
-const norm = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const norm = (s: string): string =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
-interface Match { entry: FakeAddress; type: NonNullable<FakeAddress['type']>; score: number }
+interface Match {
+  entry: FakeAddress;
+  type: NonNullable<FakeAddress['type']>;
+  score: number;
+}
 
 function find(addresses: readonly FakeAddress[], q: string, postcode: string | null): Match | null {
   const nq = norm(q);
@@ -91,8 +118,15 @@ function find(addresses: readonly FakeAddress[], q: string, postcode: string | n
   }
   for (const e of candidates) {
     const place = norm(`${e.street ?? ''} ${e.city}`);
-    if (e.street && (nq === place || (nq.endsWith(` ${place}`) && /^\d+[a-z]?$/.test(nq.slice(0, -place.length - 1))))) {
-      return { entry: e, type: e.type === 'municipality' || e.type === 'locality' ? e.type : 'street', score: e.score ?? 0.75 };
+    if (
+      e.street &&
+      (nq === place || (nq.endsWith(` ${place}`) && /^\d+[a-z]?$/.test(nq.slice(0, -place.length - 1))))
+    ) {
+      return {
+        entry: e,
+        type: e.type === 'municipality' || e.type === 'locality' ? e.type : 'street',
+        score: e.score ?? 0.75,
+      };
     }
   }
   return null;
@@ -104,21 +138,50 @@ export function geoplateformeFeature(m: Match): object {
   const context = `${e.postcode.slice(0, 2)}, Paris, Île-de-France`;
   const x = Math.round((652_000 + (e.longitude - 2.35) * 73_000) * 100) / 100;
   const y = Math.round((6_862_000 + (e.latitude - 48.857) * 111_000) * 100) / 100;
-  const common = { postcode: e.postcode, citycode: e.citycode, x, y, city: e.city, context, type: m.type, importance: 0.6, score: m.score, _type: 'address' };
+  const common = {
+    postcode: e.postcode,
+    citycode: e.citycode,
+    x,
+    y,
+    city: e.city,
+    context,
+    type: m.type,
+    importance: 0.6,
+    score: m.score,
+    _type: 'address',
+  };
   const streetId = `${e.citycode}_${String(Math.abs(Math.round(e.latitude * 1e4)) % 10_000).padStart(4, '0')}`;
   let properties: Record<string, unknown>;
   switch (m.type) {
     case 'housenumber':
       properties = {
-        label: `${e.housenumber} ${e.street} ${e.postcode} ${e.city}`, housenumber: e.housenumber, id: `${streetId}_${e.housenumber!.padStart(5, '0')}`,
-        banId: null, name: `${e.housenumber} ${e.street}`, street: e.street, ...common,
+        label: `${e.housenumber} ${e.street} ${e.postcode} ${e.city}`,
+        housenumber: e.housenumber,
+        id: `${streetId}_${e.housenumber!.padStart(5, '0')}`,
+        banId: null,
+        name: `${e.housenumber} ${e.street}`,
+        street: e.street,
+        ...common,
       };
       break;
     case 'street':
-      properties = { label: `${e.street} ${e.postcode} ${e.city}`, id: streetId, banId: null, name: e.street, street: e.street, ...common };
+      properties = {
+        label: `${e.street} ${e.postcode} ${e.city}`,
+        id: streetId,
+        banId: null,
+        name: e.street,
+        street: e.street,
+        ...common,
+      };
       break;
     case 'locality':
-      properties = { label: `${e.name ?? e.street} ${e.postcode} ${e.city}`, id: streetId, banId: null, name: e.name ?? e.street, ...common };
+      properties = {
+        label: `${e.name ?? e.street} ${e.postcode} ${e.city}`,
+        id: streetId,
+        banId: null,
+        name: e.name ?? e.street,
+        ...common,
+      };
       break;
     default:
       properties = { label: e.city, id: e.citycode, banId: null, name: e.city, ...common };
@@ -157,14 +220,18 @@ export async function startFakeGeoplateforme(addresses: FakeAddress[] = []): Pro
     const rows = parseCsv(text, { columns: true, bom: true, skip_empty_lines: true }) as Array<Record<string, string>>;
     const header = rows.length > 0 ? Object.keys(rows[0]!) : [];
     for (const c of [...columns, ...(postcodeColumn ? [postcodeColumn] : [])]) {
-      if (!header.includes(c)) throw Object.assign(new Error(`At least one given column name is unknown`), { status: 400 });
+      if (!header.includes(c))
+        throw Object.assign(new Error(`At least one given column name is unknown`), { status: 400 });
     }
     const out = rows.map((row) => {
       const q = columns.map((c) => (row[c] ?? '').trim()).join(' ');
       const m = find(state.addresses, q, postcodeColumn && row[postcodeColumn] ? row[postcodeColumn]! : null);
       const result: Record<string, unknown> = Object.fromEntries(DEFAULT_RESULT_COLUMNS.map((c) => [c, '']));
       if (m) {
-        const f = geoplateformeFeature(m) as { geometry: { coordinates: [number, number] }; properties: Record<string, unknown> };
+        const f = geoplateformeFeature(m) as {
+          geometry: { coordinates: [number, number] };
+          properties: Record<string, unknown>;
+        };
         for (const [k, v] of Object.entries(f.properties)) result[`result_${k}`] = v ?? '';
         result.longitude = f.geometry.coordinates[0];
         result.latitude = f.geometry.coordinates[1];
@@ -183,7 +250,10 @@ export async function startFakeGeoplateforme(addresses: FakeAddress[] = []): Pro
     const body = await readBody(req);
     const send = (answer: Exclude<FakeAnswer, undefined>, contentType = 'application/json'): void => {
       if (answer === 'stall') return;
-      if (answer === 'reset') { req.socket.destroy(); return; }
+      if (answer === 'reset') {
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(answer.status, { 'content-type': contentType, ...answer.headers });
       res.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
     };
@@ -201,7 +271,11 @@ export async function startFakeGeoplateforme(addresses: FakeAddress[] = []): Pro
     if (req.method === 'POST' && path === '/geocodage/search/csv') {
       let form: FormData;
       try {
-        form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: new Uint8Array(body) }).formData();
+        form = await new Request('http://fake/', {
+          method: 'POST',
+          headers: { 'content-type': req.headers['content-type'] ?? '' },
+          body: new Uint8Array(body),
+        }).formData();
       } catch {
         state.requests.push({ at, kind: 'csv', params: u.searchParams });
         send({ status: 400, body: { code: 400, message: 'A CSV file must be provided in data field' } });
@@ -217,12 +291,21 @@ export async function startFakeGeoplateforme(addresses: FakeAddress[] = []): Pro
         resultColumns: form.getAll('result_columns').map(String),
         rows,
       });
-      if (override) { send(override, 'text/csv; charset=utf-8'); return; }
-      if (!(file instanceof Blob)) { send({ status: 400, body: { code: 400, message: 'A CSV file must be provided in data field' } }); return; }
+      if (override) {
+        send(override, 'text/csv; charset=utf-8');
+        return;
+      }
+      if (!(file instanceof Blob)) {
+        send({ status: 400, body: { code: 400, message: 'A CSV file must be provided in data field' } });
+        return;
+      }
       try {
         send({ status: 200, body: csvSearch(form, text) }, 'text/csv; charset=utf-8');
       } catch (err) {
-        send({ status: (err as { status?: number }).status ?? 500, body: { code: 400, message: (err as Error).message } });
+        send({
+          status: (err as { status?: number }).status ?? 500,
+          body: { code: 400, message: (err as Error).message },
+        });
       }
       return;
     }
@@ -233,13 +316,27 @@ export async function startFakeGeoplateforme(addresses: FakeAddress[] = []): Pro
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/geocodage`,
-    get addresses() { return state.addresses; },
-    set addresses(list) { state.addresses = list; },
-    get requests() { return state.requests; },
-    get respond() { return state.respond; },
-    set respond(f) { state.respond = f; },
-    get respondCsv() { return state.respondCsv; },
-    set respondCsv(f) { state.respondCsv = f; },
+    get addresses() {
+      return state.addresses;
+    },
+    set addresses(list) {
+      state.addresses = list;
+    },
+    get requests() {
+      return state.requests;
+    },
+    get respond() {
+      return state.respond;
+    },
+    set respond(f) {
+      state.respond = f;
+    },
+    get respondCsv() {
+      return state.respondCsv;
+    },
+    set respondCsv(f) {
+      state.respondCsv = f;
+    },
     maxInWindow(windowMs = 1000) {
       const times = state.requests.map((r) => r.at).sort((a, b) => a - b);
       let most = 0;

@@ -54,7 +54,8 @@ export class PlanViolation extends Error {
 export function simulateRoute(m: CheckModel, v: number, jobs: readonly number[]): RouteSimulation {
   const veh = m.vehicles[v];
   if (!veh) throw new PlanViolation(`no vehicle ${v}`);
-  if (veh.maxStops !== undefined && jobs.length > veh.maxStops) throw new PlanViolation(`vehicle ${v}: ${jobs.length} stops above maxStops ${veh.maxStops}`);
+  if (veh.maxStops !== undefined && jobs.length > veh.maxStops)
+    throw new PlanViolation(`vehicle ${v}: ${jobs.length} stops above maxStops ${veh.maxStops}`);
   const load = veh.capacity.map(() => 0);
   const starts: number[] = [];
   let t = veh.shiftStart;
@@ -70,25 +71,33 @@ export function simulateRoute(m: CheckModel, v: number, jobs: readonly number[])
   for (const j of jobs) {
     const job = m.jobs[j];
     if (!job) throw new PlanViolation(`vehicle ${v}: no job ${j}`);
-    if (job.allowedVehicles && !job.allowedVehicles.includes(v)) throw new PlanViolation(`job ${j} is not allowed on vehicle ${v}`);
+    if (job.allowedVehicles && !job.allowedVehicles.includes(v))
+      throw new PlanViolation(`job ${j} is not allowed on vehicle ${v}`);
     job.demand.forEach((q, d) => (load[d] = (load[d] ?? 0) + q));
     t = Math.max(t + arc(at, job.location), job.ready);
-    if (job.due !== undefined && t > job.due) throw new PlanViolation(`vehicle ${v}: job ${j} served at ${t} after its due ${job.due}`);
+    if (job.due !== undefined && t > job.due)
+      throw new PlanViolation(`vehicle ${v}: job ${j} served at ${t} after its due ${job.due}`);
     if (job.deadline !== undefined && t > job.deadline) lateness += t - job.deadline;
     starts.push(t);
     t += job.service;
     at = job.location;
   }
   load.forEach((l, d) => {
-    if (l > (veh.capacity[d] ?? 0)) throw new PlanViolation(`vehicle ${v}: load ${l} above capacity ${veh.capacity[d] ?? 0} in dimension ${d}`);
+    if (l > (veh.capacity[d] ?? 0))
+      throw new PlanViolation(`vehicle ${v}: load ${l} above capacity ${veh.capacity[d] ?? 0} in dimension ${d}`);
   });
   if (veh.end !== undefined) t += arc(at, veh.end);
-  if (veh.shiftEnd !== undefined && t > veh.shiftEnd) throw new PlanViolation(`vehicle ${v}: back at ${t} after its shift end ${veh.shiftEnd}`);
+  if (veh.shiftEnd !== undefined && t > veh.shiftEnd)
+    throw new PlanViolation(`vehicle ${v}: back at ${t} after its shift end ${veh.shiftEnd}`);
   return { starts, back: t, duration: t - veh.shiftStart, distance, lateness, load };
 }
 
 /** Check a whole plan: each vehicle at most once, every job exactly once in a route or unassigned, every route valid. */
-export function checkPlan(m: CheckModel, routes: ReadonlyArray<{ vehicle: number; jobs: readonly number[] }>, unassigned: readonly number[] = []): RouteSimulation[] {
+export function checkPlan(
+  m: CheckModel,
+  routes: ReadonlyArray<{ vehicle: number; jobs: readonly number[] }>,
+  unassigned: readonly number[] = [],
+): RouteSimulation[] {
   const seen = new Uint8Array(m.jobs.length);
   const vehicles = new Set<number>();
   const mark = (j: number) => {
@@ -115,7 +124,22 @@ export function modelOf(p: FleetProblem): CheckModel {
   return {
     travel: (a, b) => (a === b ? 0 : p.travel[a * n + b]),
     distance: (a, b) => (a === b ? 0 : dist[a * n + b]),
-    vehicles: p.vehicles.map((v) => ({ start: v.start, end: v.end, shiftStart: v.shiftStart ?? 0, shiftEnd: v.shiftEnd, capacity: v.capacity ?? [], maxStops: v.maxStops })),
-    jobs: p.jobs.map((j) => ({ location: j.location, service: j.service ?? 0, ready: j.ready ?? 0, due: j.due, deadline: j.deadline, demand: j.demand ?? [], allowedVehicles: j.allowedVehicles })),
+    vehicles: p.vehicles.map((v) => ({
+      start: v.start,
+      end: v.end,
+      shiftStart: v.shiftStart ?? 0,
+      shiftEnd: v.shiftEnd,
+      capacity: v.capacity ?? [],
+      maxStops: v.maxStops,
+    })),
+    jobs: p.jobs.map((j) => ({
+      location: j.location,
+      service: j.service ?? 0,
+      ready: j.ready ?? 0,
+      due: j.due,
+      deadline: j.deadline,
+      demand: j.demand ?? [],
+      allowedVehicles: j.allowedVehicles,
+    })),
   };
 }

@@ -9,11 +9,15 @@
  * figures, the solve time and the peak memory of the process. `stall`: the
  * anytime stop (FleetOptions.stallIterations; 'service' = serviceStallIterations(stops)).
  */
-import { SERVICE_OBJECTIVE, serviceStallIterations, type FleetJob, type FleetProblem } from '../../src/solver/fleet-types.js';
+import {
+  SERVICE_OBJECTIVE,
+  serviceStallIterations,
+  type FleetJob,
+  type FleetProblem,
+} from '../../src/solver/fleet-types.js';
 import { DEFAULT_WASM_PATH, loadSolver } from '../../src/solver/load.js';
 import { checkPlan, modelOf } from './fleet-check.js';
 import { rng } from './rng.js';
-
 
 export function fleetDay(stops: number, vans: number, seed = 1): FleetProblem {
   const r = rng(seed);
@@ -22,7 +26,8 @@ export function fleetDay(stops: number, vans: number, seed = 1): FleetProblem {
   const pts = Array.from({ length: m }, (_, i) => (i === 0 ? [15_000, 15_000] : [int(0, 30_000), int(0, 30_000)]));
   const travel = new Int32Array(m * m);
   for (let a = 0; a < m; a++) {
-    for (let b = 0; b < m; b++) travel[a * m + b] = Math.round(Math.hypot(pts[a][0] - pts[b][0], pts[a][1] - pts[b][1]) / (30_000 / 3600));
+    for (let b = 0; b < m; b++)
+      travel[a * m + b] = Math.round(Math.hypot(pts[a][0] - pts[b][0], pts[a][1] - pts[b][1]) / (30_000 / 3600));
   }
   const jobs: FleetJob[] = Array.from({ length: stops }, (_, k) => {
     const job: FleetJob = { location: k + 1, service: int(120, 300), demand: [int(1, 30), int(1, 3)] };
@@ -37,15 +42,28 @@ export function fleetDay(stops: number, vans: number, seed = 1): FleetProblem {
   return {
     locations: m,
     travel,
-    vehicles: Array.from({ length: vans }, () => ({ start: 0, end: 0, shiftStart: 7 * 3600, shiftEnd: 17 * 3600, capacity: [1200, 120] })),
+    vehicles: Array.from({ length: vans }, () => ({
+      start: 0,
+      end: 0,
+      shiftStart: 7 * 3600,
+      shiftEnd: 17 * 3600,
+      capacity: [1200, 120],
+    })),
     jobs,
     objective: SERVICE_OBJECTIVE,
   };
 }
 
-export function runFleetDay(spec: string, timeLimitMs: number, wasm: string = DEFAULT_WASM_PATH, fail: (msg: string) => never, stall: number | 'service' = 0): void {
+export function runFleetDay(
+  spec: string,
+  timeLimitMs: number,
+  wasm: string = DEFAULT_WASM_PATH,
+  fail: (msg: string) => never,
+  stall: number | 'service' = 0,
+): void {
   const parts = spec.split(':').map(Number);
-  if (parts.length < 2 || parts.some((x) => !Number.isInteger(x) || x < 1)) fail('--fleet-day needs STOPS:VANS[:SEED], e.g. 1000:20');
+  if (parts.length < 2 || parts.some((x) => !Number.isInteger(x) || x < 1))
+    fail('--fleet-day needs STOPS:VANS[:SEED], e.g. 1000:20');
   const [stops, vans, seed = 1] = parts;
   const p = fleetDay(stops, vans, seed);
   const solver = loadSolver(wasm);
@@ -53,9 +71,15 @@ export function runFleetDay(spec: string, timeLimitMs: number, wasm: string = DE
   const stallIterations = stall === 'service' ? serviceStallIterations(stops) : stall;
   const r = solver.solveFleet(p, { seed: 1, timeLimitMs, stallIterations });
   const ms = performance.now() - t0;
-  checkPlan(modelOf(p), r.routes, r.unassigned.map((u) => u.job));
+  checkPlan(
+    modelOf(p),
+    r.routes,
+    r.unassigned.map((u) => u.job),
+  );
   const peakMb = process.resourceUsage().maxRSS / 1024;
-  console.log(`fleet day ${stops} stops, ${vans} vans, seed ${seed}, time limit ${timeLimitMs} ms${stallIterations ? `, stall ${stallIterations}` : ''} (WASM): ${ms.toFixed(0)} ms wall, `
-    + `${r.iterations} iterations (best at ${r.bestIteration}), unassigned ${r.cost.unassigned}, lateness ${r.cost.lateness} s, vans ${r.cost.vehicles}, `
-    + `duration ${r.cost.duration} s, plan checked, peak RSS of the process ${peakMb.toFixed(0)} MB`);
+  console.log(
+    `fleet day ${stops} stops, ${vans} vans, seed ${seed}, time limit ${timeLimitMs} ms${stallIterations ? `, stall ${stallIterations}` : ''} (WASM): ${ms.toFixed(0)} ms wall, ` +
+      `${r.iterations} iterations (best at ${r.bestIteration}), unassigned ${r.cost.unassigned}, lateness ${r.cost.lateness} s, vans ${r.cost.vehicles}, ` +
+      `duration ${r.cost.duration} s, plan checked, peak RSS of the process ${peakMb.toFixed(0)} MB`,
+  );
 }

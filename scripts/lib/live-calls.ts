@@ -33,16 +33,24 @@ export class LiveClients {
   private sequence = 0;
   private random = 4242;
 
-  constructor(private readonly key: string, private readonly prefix: string) {}
+  constructor(
+    private readonly key: string,
+    private readonly prefix: string,
+  ) {}
 
   async call(url: string, logical: LogicalCall): Promise<void> {
     try {
       const res = await fetch(`${url}/api/v1/optimize`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${this.key}`, 'Content-Type': 'application/json', 'Idempotency-Key': logical.id, 'X-Request-Id': logical.id },
+        headers: {
+          Authorization: `Bearer ${this.key}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': logical.id,
+          'X-Request-Id': logical.id,
+        },
         body: JSON.stringify({ start: PARIS_START, stops: coordinateStops(logical.stops, logical.stops * 7 + 1) }),
       });
-      const body = await res.json() as { message?: string };
+      const body = (await res.json()) as { message?: string };
       logical.status = res.status;
       logical.message = body.message;
     } catch {
@@ -56,13 +64,22 @@ export class LiveClients {
     const workers = Array.from({ length: count }, async (_, w) => {
       while (!stopping) {
         this.random = (this.random * 1103515245 + 12345) % 2147483648;
-        const logical: LogicalCall = { id: `${this.prefix}-${this.sequence++}`, stops: 2 + (this.random % 25), status: 'lost' };
+        const logical: LogicalCall = {
+          id: `${this.prefix}-${this.sequence++}`,
+          stops: 2 + (this.random % 25),
+          status: 'lost',
+        };
         this.calls.set(logical.id, logical);
         const targets = urls();
         await this.call(targets[(this.sequence + w) % targets.length], logical);
       }
     });
-    return { async stop() { stopping = true; await Promise.all(workers); } };
+    return {
+      async stop() {
+        stopping = true;
+        await Promise.all(workers);
+      },
+    };
   }
 
   /** Calls without a final answer: unanswered, or 409 while the first attempt's instance still held its Idempotency-Key. */
@@ -72,11 +89,16 @@ export class LiveClients {
 
   /** Retries unanswered calls with the same key until each has a final answer. */
   async retryUnanswered(url: string, timeoutMs = 60_000): Promise<void> {
-    await until('every call to have a final answer', timeoutMs, async () => {
-      const open = this.unanswered();
-      for (const c of open) await this.call(url, c);
-      return open.length === 0;
-    }, 250);
+    await until(
+      'every call to have a final answer',
+      timeoutMs,
+      async () => {
+        const open = this.unanswered();
+        for (const c of open) await this.call(url, c);
+        return open.length === 0;
+      },
+      250,
+    );
   }
 }
 
@@ -90,7 +112,12 @@ export interface LedgerAudit {
 }
 
 /** Every call that answered 200 is debited exactly once, every other not at all, no debit is refunded twice, balance = ledger sum. */
-export async function auditLedger(store: Store, keyId: number, initial: number, calls: Iterable<LogicalCall>): Promise<LedgerAudit> {
+export async function auditLedger(
+  store: Store,
+  keyId: number,
+  initial: number,
+  calls: Iterable<LogicalCall>,
+): Promise<LedgerAudit> {
   const ledger = await store.ledger(keyId);
   const net = new Map<string, number>();
   const refundsOf = new Map<number, number>();

@@ -11,7 +11,8 @@ import { parisStops } from './paris-stops.js';
 import { rng } from './rng.js';
 
 const DEPOT = { latitude: 48.8566, longitude: 2.3522 };
-const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 export function planDay(stops: number, vans: number, seed = 1): object {
   const r = rng(seed);
@@ -19,10 +20,19 @@ export function planDay(stops: number, vans: number, seed = 1): object {
   return {
     departureTime: '2026-06-01T07:00:00+02:00',
     vehicles: Array.from({ length: vans }, (_, k) => ({
-      id: `van-${k + 1}`, start: DEPOT, end: DEPOT, shift: { start: '07:00', end: '19:00' }, capacity: [1200, 120],
+      id: `van-${k + 1}`,
+      start: DEPOT,
+      end: DEPOT,
+      shift: { start: '07:00', end: '19:00' },
+      capacity: [1200, 120],
     })),
     stops: parisStops(stops, seed).map((s) => {
-      const window = int(0, 9) < 3 ? { notBefore: hhmm(int(8 * 60, 14 * 60)) } : int(0, 5) < 2 ? { deadline: hhmm(int(9 * 60, 17 * 60)) } : {};
+      const window =
+        int(0, 9) < 3
+          ? { notBefore: hhmm(int(8 * 60, 14 * 60)) }
+          : int(0, 5) < 2
+            ? { deadline: hhmm(int(9 * 60, 17 * 60)) }
+            : {};
       return { ...s, serviceSeconds: int(120, 300), demand: [int(1, 30), int(1, 3)], ...window };
     }),
   };
@@ -38,29 +48,60 @@ export function peakRssMb(pid: number): number | null {
   }
 }
 
-export interface PlanCall { stops: number; vans: number; call: number; status: number; ms: number; assigned: number; vehiclesUsed: number; error?: string }
+export interface PlanCall {
+  stops: number;
+  vans: number;
+  call: number;
+  status: number;
+  ms: number;
+  assigned: number;
+  vehiclesUsed: number;
+  error?: string;
+}
 
 export function parsePlanSpecs(text: string, fail: (msg: string) => never): Array<{ stops: number; vans: number }> {
   return text.split(',').map((spec) => {
     const [stops, vans, extra] = spec.split(':').map(Number);
-    if (extra !== undefined || !Number.isInteger(stops) || !Number.isInteger(vans) || stops! < 2 || stops! > 1000 || vans! < 1 || vans! > 50) {
+    if (
+      extra !== undefined ||
+      !Number.isInteger(stops) ||
+      !Number.isInteger(vans) ||
+      stops! < 2 ||
+      stops! > 1000 ||
+      vans! < 1 ||
+      vans! > 50
+    ) {
       fail(`--plans takes STOPS:VANS[,STOPS:VANS…] with 2 ≤ STOPS ≤ 1000 and 1 ≤ VANS ≤ 50 (got "${spec}")`);
     }
     return { stops: stops!, vans: vans! };
   });
 }
 
-export async function benchPlans(base: string, key: string, spec: { stops: number; vans: number }, calls: number): Promise<PlanCall[]> {
+export async function benchPlans(
+  base: string,
+  key: string,
+  spec: { stops: number; vans: number },
+  calls: number,
+): Promise<PlanCall[]> {
   const body = JSON.stringify(planDay(spec.stops, spec.vans));
   const rows: PlanCall[] = [];
   for (let call = 1; call <= calls; call++) {
     const started = performance.now();
-    const res = await fetch(`${base}/api/v1/plans`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body });
-    const answer = await res.json() as { totals?: { assigned: number; vehiclesUsed: number }; error?: string };
+    const res = await fetch(`${base}/api/v1/plans`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body,
+    });
+    const answer = (await res.json()) as { totals?: { assigned: number; vehiclesUsed: number }; error?: string };
     const ms = performance.now() - started;
     rows.push({
-      ...spec, call, status: res.status, ms: Math.round(ms),
-      assigned: answer.totals?.assigned ?? 0, vehiclesUsed: answer.totals?.vehiclesUsed ?? 0, ...(answer.error ? { error: answer.error } : {}),
+      ...spec,
+      call,
+      status: res.status,
+      ms: Math.round(ms),
+      assigned: answer.totals?.assigned ?? 0,
+      vehiclesUsed: answer.totals?.vehiclesUsed ?? 0,
+      ...(answer.error ? { error: answer.error } : {}),
     });
   }
   return rows;

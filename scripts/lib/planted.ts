@@ -41,7 +41,6 @@ export const PLANTED_FAMILIES: PlantedFamily[] = [
   { name: 'greedy-tight-200', n: 200, hasEnd: true, slackS: 120, share: 40, service: [0, 300], plant: 'greedy' },
 ];
 
-
 export function plantedInstance(f: PlantedFamily, seed: number) {
   const r = rng(seed);
   const m = f.n + 1 + (f.hasEnd ? 1 : 0);
@@ -63,7 +62,9 @@ export function plantedInstance(f: PlantedFamily, seed: number) {
     tour = [];
     let cur = 0;
     while (left.size > 0) {
-      const near = [...left].sort((a, b) => durations[cur * m + a + 1] - durations[cur * m + b + 1] || a - b).slice(0, 2);
+      const near = [...left]
+        .sort((a, b) => durations[cur * m + a + 1] - durations[cur * m + b + 1] || a - b)
+        .slice(0, 2);
       const pick = near[Math.floor(r() * near.length)];
       left.delete(pick);
       tour.push(pick);

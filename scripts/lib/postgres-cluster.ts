@@ -25,14 +25,22 @@ export interface PostgresServer {
 
 const CANDIDATE_BIN_DIRS = [
   process.env.PG_BIN_DIR,
-  '/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/14/bin',
-  '/usr/local/pgsql/bin', '/usr/local/bin', '/usr/bin',
+  '/usr/lib/postgresql/17/bin',
+  '/usr/lib/postgresql/16/bin',
+  '/usr/lib/postgresql/15/bin',
+  '/usr/lib/postgresql/14/bin',
+  '/usr/local/pgsql/bin',
+  '/usr/local/bin',
+  '/usr/bin',
 ].filter((d): d is string => !!d);
 
 function findBinDir(): string {
-  for (const dir of CANDIDATE_BIN_DIRS) if (existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
+  for (const dir of CANDIDATE_BIN_DIRS)
+    if (existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
   // or set PG_BIN_DIR, or point TEST_DATABASE_URL at a server
-  throw new MissingPrerequisite('PostgreSQL (initdb and pg_ctl, for the PostgreSQL store tests; or set PG_BIN_DIR or TEST_DATABASE_URL)');
+  throw new MissingPrerequisite(
+    'PostgreSQL (initdb and pg_ctl, for the PostgreSQL store tests; or set PG_BIN_DIR or TEST_DATABASE_URL)',
+  );
 }
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
@@ -42,17 +50,24 @@ function runAsServerUser(bin: string, args: string[]): void {
   const [cmd, argv] = isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
   const result = spawnSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
   if (result.status !== 0) {
-    throw new Error(`${[cmd, ...argv].join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
+    throw new Error(
+      `${[cmd, ...argv].join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`,
+    );
   }
 }
 
 let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${Date.now().toString(36)}_${counter++}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+const uniqueName = (prefix: string) =>
+  `${prefix}_${process.pid}_${Date.now().toString(36)}_${counter++}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
 
 async function adminQuery(adminUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  try { await client.query(sql); } finally { await client.end(); }
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 function withDatabase(url: string, database: string): string {
@@ -80,7 +95,8 @@ export async function startPostgres(): Promise<PostgresServer> {
       adminUrl,
       createDatabase: databaseCreator(adminUrl, created),
       async stop() {
-        for (const name of created.splice(0)) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+        for (const name of created.splice(0))
+          await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
       },
     };
   }
@@ -96,13 +112,40 @@ export async function startPostgres(): Promise<PostgresServer> {
     for (const p of [dir, data, socket]) chownSync(p, uid, gid);
   }
   chmodSync(data, 0o700);
-  runAsServerUser(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  runAsServerUser(join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ]);
   const port = await freePort();
   const options = [
-    `-p ${port}`, `-k ${socket}`, '-c listen_addresses=127.0.0.1', '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off',
-    '-c max_connections=300', '-c shared_buffers=64MB',
+    `-p ${port}`,
+    `-k ${socket}`,
+    '-c listen_addresses=127.0.0.1',
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c max_connections=300',
+    '-c shared_buffers=64MB',
   ].join(' ');
-  runAsServerUser(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+  runAsServerUser(join(bin, 'pg_ctl'), [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'server.log'),
+    '-o',
+    options,
+    '-w',
+    '-t',
+    '60',
+    'start',
+  ]);
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let stopped = false;
   const stop = async () => {
@@ -117,7 +160,11 @@ export async function startPostgres(): Promise<PostgresServer> {
   // a test process that dies without calling stop() must not leave a server behind
   process.once('exit', () => {
     if (stopped) return;
-    try { runAsServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']); } catch { /* already gone */ }
+    try {
+      runAsServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      /* already gone */
+    }
     rmSync(dir, { recursive: true, force: true });
   });
   return {

@@ -14,7 +14,9 @@ const SECTION_NAME_WARNING = /^warning: Can't find string offset for section nam
 export async function injectCapturingOutput(inject, ...args) {
   const lines = [];
   const { log, warn } = console;
-  const capture = (...parts) => { lines.push(parts.join(' ')); };
+  const capture = (...parts) => {
+    lines.push(parts.join(' '));
+  };
   console.log = capture;
   console.warn = capture;
   try {

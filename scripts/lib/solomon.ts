@@ -15,14 +15,31 @@ export const SCALE = 100_000;
 /** Vehicle cost of the vehicles-first objective (above any scaled total distance). */
 export const VEHICLE_COST = 1_000_000_000_000;
 
-export interface SolomonCustomer { number: number; x: number; y: number; demand: number; ready: number; due: number; service: number }
-export interface SolomonInstance { name: string; vehicles: number; capacity: number; /** [0] is the depot. */ nodes: SolomonCustomer[] }
+export interface SolomonCustomer {
+  number: number;
+  x: number;
+  y: number;
+  demand: number;
+  ready: number;
+  due: number;
+  service: number;
+}
+export interface SolomonInstance {
+  name: string;
+  vehicles: number;
+  capacity: number;
+  /** [0] is the depot. */ nodes: SolomonCustomer[];
+}
 /**
  * Best known values. Solomon's bks.csv has the hierarchical best (vehicles, then distance) and the distance-only
  * optimum; the Gehring–Homberger one (12th DIMACS challenge) only the distance-only best known (vehicles and
  * distance are NaN there).
  */
-export interface BestKnown { vehicles: number; distance: number; distanceOnly: number }
+export interface BestKnown {
+  vehicles: number;
+  distance: number;
+  distanceOnly: number;
+}
 
 /**
  * How arcs are measured. `solomon`: unrounded Euclidean (the hierarchical literature), with totals also reported
@@ -33,7 +50,10 @@ export interface BestKnown { vehicles: number; distance: number; distanceOnly: n
 export type ArcConvention = 'solomon' | 'dimacs';
 
 export function parseSolomon(text: string): SolomonInstance {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const name = lines.shift();
   if (!name) throw new Error('empty file');
   let fleet: [number, number] | null = null;
@@ -43,7 +63,16 @@ export function parseSolomon(text: string): SolomonInstance {
     const nums = words.map(Number);
     if (nums.some((x) => !Number.isFinite(x))) continue; // a header line
     if (fleet === null && nums.length === 2) fleet = [nums[0], nums[1]];
-    else if (nums.length === 7) nodes.push({ number: nums[0], x: nums[1], y: nums[2], demand: nums[3], ready: nums[4], due: nums[5], service: nums[6] });
+    else if (nums.length === 7)
+      nodes.push({
+        number: nums[0],
+        x: nums[1],
+        y: nums[2],
+        demand: nums[3],
+        ready: nums[4],
+        due: nums[5],
+        service: nums[6],
+      });
     else throw new Error(`unexpected line: ${line}`);
   }
   if (!fleet) throw new Error('no VEHICLE block');
@@ -63,7 +92,11 @@ export function truncatedArc(inst: SolomonInstance, a: number, b: number): numbe
 }
 
 /** The solver's problem: location 0 is the depot, job j is customer j + 1. */
-export function solomonProblem(inst: SolomonInstance, vehiclesFirst = false, convention: ArcConvention = 'solomon'): FleetProblem {
+export function solomonProblem(
+  inst: SolomonInstance,
+  vehiclesFirst = false,
+  convention: ArcConvention = 'solomon',
+): FleetProblem {
   const m = inst.nodes.length;
   const travel = new Int32Array(m * m);
   const distance = new Int32Array(m * m);
@@ -87,8 +120,20 @@ export function solomonProblem(inst: SolomonInstance, vehiclesFirst = false, con
     locations: m,
     travel,
     distance,
-    vehicles: Array.from({ length: inst.vehicles }, () => ({ start: 0, end: 0, shiftStart: scaled(depot.ready), shiftEnd: scaled(depot.due), capacity: [inst.capacity] })),
-    jobs: inst.nodes.slice(1).map((c, j) => ({ location: j + 1, service: scaled(c.service), ready: scaled(c.ready), due: scaled(c.due), demand: [c.demand] })),
+    vehicles: Array.from({ length: inst.vehicles }, () => ({
+      start: 0,
+      end: 0,
+      shiftStart: scaled(depot.ready),
+      shiftEnd: scaled(depot.due),
+      capacity: [inst.capacity],
+    })),
+    jobs: inst.nodes.slice(1).map((c, j) => ({
+      location: j + 1,
+      service: scaled(c.service),
+      ready: scaled(c.ready),
+      due: scaled(c.due),
+      demand: [c.demand],
+    })),
     objective: vehiclesFirst ? { vehicleCost: VEHICLE_COST, durationWeight: 0, distanceWeight: 1 } : DISTANCE_OBJECTIVE,
   };
 }
@@ -103,8 +148,16 @@ export function solomonModel(inst: SolomonInstance, convention: ArcConvention = 
   return {
     travel: (a, b) => arc(inst, a, b),
     distance: (a, b) => arc(inst, a, b),
-    vehicles: Array.from({ length: inst.vehicles }, () => ({ start: 0, end: 0, shiftStart: depot.ready, shiftEnd: depot.due, capacity: [inst.capacity] })),
-    jobs: inst.nodes.slice(1).map((c, j) => ({ location: j + 1, service: c.service, ready: c.ready, due: c.due, demand: [c.demand] })),
+    vehicles: Array.from({ length: inst.vehicles }, () => ({
+      start: 0,
+      end: 0,
+      shiftStart: depot.ready,
+      shiftEnd: depot.due,
+      capacity: [inst.capacity],
+    })),
+    jobs: inst.nodes
+      .slice(1)
+      .map((c, j) => ({ location: j + 1, service: c.service, ready: c.ready, due: c.due, demand: [c.demand] })),
   };
 }
 
@@ -115,10 +168,17 @@ export function solomonModel(inst: SolomonInstance, convention: ArcConvention = 
  * convention of the distance_only optima and of DIMACS best-known values).
  * Throws PlanViolation when a rule is broken or a customer is missing.
  */
-export function checkSolomon(inst: SolomonInstance, routes: number[][], convention: ArcConvention = 'solomon'): { distance: number; tenths: number } {
+export function checkSolomon(
+  inst: SolomonInstance,
+  routes: number[][],
+  convention: ArcConvention = 'solomon',
+): { distance: number; tenths: number } {
   const used = routes.filter((r) => r.length > 0);
   if (used.length > inst.vehicles) throw new Error(`${used.length} routes for ${inst.vehicles} vehicles`);
-  const sims = checkPlan(solomonModel(inst, convention), used.map((r, v) => ({ vehicle: v, jobs: r.map((c) => c - 1) })));
+  const sims = checkPlan(
+    solomonModel(inst, convention),
+    used.map((r, v) => ({ vehicle: v, jobs: r.map((c) => c - 1) })),
+  );
   let tenths = 0;
   for (const r of used) {
     let at = 0;
@@ -143,8 +203,14 @@ const DIMACS_HEADER = 'instance,customers,bks_distance,time_limit_s,proven_optim
  * unrounded) or Gehring–Homberger's (DIMACS distance-only values, arcs truncated to one decimal), told apart by
  * the header. Without a bks.csv gaps are not reported and arcs are unrounded.
  */
-export function loadSolomonDir(dir: string): { instances: SolomonInstance[]; bks: Map<string, BestKnown>; convention: ArcConvention } {
-  const files = readdirSync(dir).filter((f) => /\.txt$/i.test(f) && !/readme/i.test(f)).sort(byInstanceName);
+export function loadSolomonDir(dir: string): {
+  instances: SolomonInstance[];
+  bks: Map<string, BestKnown>;
+  convention: ArcConvention;
+} {
+  const files = readdirSync(dir)
+    .filter((f) => /\.txt$/i.test(f) && !/readme/i.test(f))
+    .sort(byInstanceName);
   const instances = files.map((f) => parseSolomon(readFileSync(join(dir, f), 'utf8')));
   const bks = new Map<string, BestKnown>();
   let convention: ArcConvention = 'solomon';
@@ -157,8 +223,10 @@ export function loadSolomonDir(dir: string): { instances: SolomonInstance[]; bks
   if (lines[0]?.trim() === DIMACS_HEADER) convention = 'dimacs';
   for (const line of lines.slice(1)) {
     const f = line.trim().split(',');
-    if (convention === 'dimacs' && f.length === 5) bks.set(f[0], { vehicles: NaN, distance: NaN, distanceOnly: Number(f[2]) });
-    else if (convention === 'solomon' && f.length === 4) bks.set(f[0], { vehicles: Number(f[1]), distance: Number(f[2]), distanceOnly: Number(f[3]) });
+    if (convention === 'dimacs' && f.length === 5)
+      bks.set(f[0], { vehicles: NaN, distance: NaN, distanceOnly: Number(f[2]) });
+    else if (convention === 'solomon' && f.length === 4)
+      bks.set(f[0], { vehicles: Number(f[1]), distance: Number(f[2]), distanceOnly: Number(f[3]) });
   }
   return { instances, bks, convention };
 }

@@ -51,7 +51,8 @@ export function closedTourProblem(inst: TsplibInstance) {
   const m = N + 1;
   const ext = (i: number) => (i === N ? 0 : i);
   const durations = new Int32Array(m * m);
-  for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) durations[i * m + j] = euc2d(inst.coords[ext(i)], inst.coords[ext(j)]);
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < m; j++) durations[i * m + j] = euc2d(inst.coords[ext(i)], inst.coords[ext(j)]);
   return {
     durations,
     size: m,
@@ -73,7 +74,9 @@ export function tourLength(inst: TsplibInstance, tour: number[]): number {
 }
 
 export function loadTsplibDir(dir: string): { instances: TsplibInstance[]; optima: Record<string, number> } {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.tsp')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.tsp'))
+    .sort();
   const instances = files.map((f) => parseTsplib(readFileSync(join(dir, f), 'utf8'), basename(f, '.tsp')));
   let optima: Record<string, number> = {};
   try {

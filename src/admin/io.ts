@@ -28,22 +28,39 @@ export function parse(args: string[], options: OptionSpec, positionals: number, 
     numbers.set(placeholder, arg);
     return placeholder;
   });
-  const unmask = (value: string | boolean | undefined) => (typeof value === 'string' ? numbers.get(value) ?? value : value);
+  const unmask = (value: string | boolean | undefined) =>
+    typeof value === 'string' ? (numbers.get(value) ?? value) : value;
   let parsed;
   try {
     parsed = parseArgs({ args: masked, options, allowPositionals: true, strict: true });
   } catch (err) {
     const unknown = /Unknown option '([^']+)'/.exec((err as Error).message)?.[1];
-    if (unknown) throw new UsageError(`unknown option ${unknown}${Object.keys(options).length ? `; options: ${Object.keys(options).map((o) => `--${o}`).join(', ')}` : '; this command takes no options'}`);
+    if (unknown)
+      throw new UsageError(
+        `unknown option ${unknown}${
+          Object.keys(options).length
+            ? `; options: ${Object.keys(options)
+                .map((o) => `--${o}`)
+                .join(', ')}`
+            : '; this command takes no options'
+        }`,
+      );
     const missingValue = /Option '([^']+?)(?: <value>)?' argument missing/.exec((err as Error).message)?.[1];
     if (missingValue) throw new UsageError(`${missingValue.replace(/^-\w, /, '')} needs a value`);
     throw new UsageError((err as Error).message.split('\n')[0]);
   }
-  const values = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, unmask(v as string | boolean | undefined)]));
+  const values = Object.fromEntries(
+    Object.entries(parsed.values).map(([k, v]) => [k, unmask(v as string | boolean | undefined)]),
+  );
   const given = parsed.positionals.map((p) => unmask(p) as string);
   if (given.length !== positionals) {
-    const expected = positionals === 0 ? 'no arguments' : `${positionals} argument${positionals > 1 ? 's' : ''} (${names.join(' ')})`;
-    throw new UsageError(given.length < positionals ? `missing ${names.slice(given.length).join(' ')}` : `expected ${expected}, got ${given.length}: ${given.join(' ')}`);
+    const expected =
+      positionals === 0 ? 'no arguments' : `${positionals} argument${positionals > 1 ? 's' : ''} (${names.join(' ')})`;
+    throw new UsageError(
+      given.length < positionals
+        ? `missing ${names.slice(given.length).join(' ')}`
+        : `expected ${expected}, got ${given.length}: ${given.join(' ')}`,
+    );
   }
   return { values, positionals: given };
 }

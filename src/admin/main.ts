@@ -10,17 +10,26 @@ export async function runAdminCommand(args: string[], program = NPM_PROGRAM): Pr
   const debug = args.includes('--debug');
   const argv = args.filter((a) => a !== '--debug');
   try {
-    return await runAdmin(argv, loadConfig(), {
-      out: (line) => process.stdout.write(`${line}\n`),
-      err: (line) => process.stderr.write(`${line}\n`),
-    }, program);
+    return await runAdmin(
+      argv,
+      loadConfig(),
+      {
+        out: (line) => process.stdout.write(`${line}\n`),
+        err: (line) => process.stderr.write(`${line}\n`),
+      },
+      program,
+    );
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       return 78;
     }
     const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(debug && err instanceof Error ? `${err.stack}\n` : `admin: ${message.split('\n')[0]} (run again with --debug for details)\n`);
+    process.stderr.write(
+      debug && err instanceof Error
+        ? `${err.stack}\n`
+        : `admin: ${message.split('\n')[0]} (run again with --debug for details)\n`,
+    );
     return 1;
   }
 }

@@ -82,7 +82,10 @@ export class Billing {
   private readonly chargeTtlMs: number;
   private readonly owner: ChargeOwner;
 
-  constructor(private readonly store: Store, options: BillingOptions) {
+  constructor(
+    private readonly store: Store,
+    options: BillingOptions,
+  ) {
     this.limits = options.limits;
     this.clock = options.clock ?? (() => new Date());
     this.observer = options.observer;
@@ -96,24 +99,37 @@ export class Billing {
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
     if (!match) {
       const bare = parseApiKey(authorization.trim()) !== null;
-      throw unauthorized(`Malformed Authorization header: expected "Bearer <API_KEY>"${bare ? '; put the word Bearer and a space before the key' : ''}.`);
+      throw unauthorized(
+        `Malformed Authorization header: expected "Bearer <API_KEY>"${bare ? '; put the word Bearer and a space before the key' : ''}.`,
+      );
     }
     const token = match[1];
     const kind = parseApiKey(token);
-    if (!kind) throw unauthorized('Invalid API key: a key starts with svc_test_ or svc_live_ followed by 43 characters; copy it whole.');
+    if (!kind)
+      throw unauthorized(
+        'Invalid API key: a key starts with svc_test_ or svc_live_ followed by 43 characters; copy it whole.',
+      );
     const record = await this.store.findKeyByHash(hashApiKey(token));
     if (!record || record.kind !== kind) throw unauthorized('Invalid API key.');
     if (record.revokedAt) throw unauthorized('This API key has been revoked.');
     return record;
   }
 
-  async issueKey(kind: KeyKind, options: { email?: string | null; stops?: number; reason?: 'purchase' | 'admin_credit' } = {}): Promise<IssuedKey> {
+  async issueKey(
+    kind: KeyKind,
+    options: { email?: string | null; stops?: number; reason?: 'purchase' | 'admin_credit' } = {},
+  ): Promise<IssuedKey> {
     const stops = options.stops ?? 0;
     if (kind === 'test' && stops > 0) throw new RangeError('test keys hold no balance');
     const { key, keyHash, last4 } = newKeyMaterial(kind);
     const record = await this.store.createKey({
-      kind, keyHash, last4, email: options.email ?? null,
-      initialStops: stops, reason: options.reason ?? 'admin_credit', now: this.clock(),
+      kind,
+      keyHash,
+      last4,
+      email: options.email ?? null,
+      initialStops: stops,
+      reason: options.reason ?? 'admin_credit',
+      now: this.clock(),
     });
     return { key, record };
   }
@@ -122,13 +138,20 @@ export class Billing {
    * Live keys: takes `stops` from the balance or throws 402 having taken nothing. `requestId` is the service's
    * own id of the call; `clientRequestId` the caller's X-Request-Id, stored beside it.
    */
-  async debit(key: ApiKeyRecord, stops: number, requestId: string, clientRequestId: string | null = null): Promise<Debit> {
+  async debit(
+    key: ApiKeyRecord,
+    stops: number,
+    requestId: string,
+    clientRequestId: string | null = null,
+  ): Promise<Debit> {
     const pending = await this.pendingMark();
     const outcome = await this.store.debit(key.id, stops, requestId, this.clock(), pending, clientRequestId);
     if (!outcome.ok) {
-      throw new DomainError('insufficient_stops',
+      throw new DomainError(
+        'insufficient_stops',
         `This call needs ${stops} stops but the key's balance is ${outcome.balance}. Buy a pack to top up.`,
-        { extra: { required: stops, balance: outcome.balance } });
+        { extra: { required: stops, balance: outcome.balance } },
+      );
     }
     this.observer?.debited(stops);
     return { debitId: outcome.debitId, stops, balance: outcome.balance, owner: pending.owner };
@@ -144,8 +167,10 @@ export class Billing {
   /** Test keys: at most `maxStopsPerCall` stops in one call, else 400 sandbox_limit. */
   checkSandboxCallSize(stops: number): void {
     if (stops > this.limits.maxStopsPerCall) {
-      throw new DomainError('sandbox_limit',
-        `Test keys accept at most ${this.limits.maxStopsPerCall} stops per call; this call has ${stops}. Use a live key for larger routes.`);
+      throw new DomainError(
+        'sandbox_limit',
+        `Test keys accept at most ${this.limits.maxStopsPerCall} stops per call; this call has ${stops}. Use a live key for larger routes.`,
+      );
     }
   }
 
@@ -159,17 +184,32 @@ export class Billing {
     const pending = await this.pendingMark();
     const nowMs = this.clock().getTime();
     const outcome = await this.store.reserveSandbox({
-      keyId: key.id, nowMs, windowStartMs: minuteWindowStart(nowMs), day: parisDay(nowMs), requestId, stops,
-      callsPerMinute: this.limits.callsPerMinute, stopsPerDay: this.limits.stopsPerDay, pending,
+      keyId: key.id,
+      nowMs,
+      windowStartMs: minuteWindowStart(nowMs),
+      day: parisDay(nowMs),
+      requestId,
+      stops,
+      callsPerMinute: this.limits.callsPerMinute,
+      stopsPerDay: this.limits.stopsPerDay,
+      pending,
     });
     if (!outcome.ok) {
       if (outcome.exceeded === 'minute') {
         const resetMs = (outcome.usage.oldestCallMs ?? nowMs) + MINUTE_MS;
-        throw rateLimited(this.limits.callsPerMinute, resetMs, nowMs,
-          `Test keys allow ${this.limits.callsPerMinute} calls per minute.`);
+        throw rateLimited(
+          this.limits.callsPerMinute,
+          resetMs,
+          nowMs,
+          `Test keys allow ${this.limits.callsPerMinute} calls per minute.`,
+        );
       }
-      throw rateLimited(this.limits.stopsPerDay, nextParisMidnightMs(nowMs), nowMs,
-        `Test keys allow ${this.limits.stopsPerDay} stops per day (Europe/Paris); ${outcome.usage.stopsToday} used today, this call needs ${stops}.`);
+      throw rateLimited(
+        this.limits.stopsPerDay,
+        nextParisMidnightMs(nowMs),
+        nowMs,
+        `Test keys allow ${this.limits.stopsPerDay} stops per day (Europe/Paris); ${outcome.usage.stopsToday} used today, this call needs ${stops}.`,
+      );
     }
     return {
       reservationId: outcome.reservationId,
@@ -189,20 +229,28 @@ export class Billing {
    * with the response (together with its Idempotency-Key record) or cancelled,
    * which gives everything back.
    */
-  async openCharge(key: ApiKeyRecord, stops: number, requestId: string, clientRequestId: string | null = null): Promise<Charge> {
+  async openCharge(
+    key: ApiKeyRecord,
+    stops: number,
+    requestId: string,
+    clientRequestId: string | null = null,
+  ): Promise<Charge> {
     if (key.kind === 'live') {
       const debit = await this.debit(key, stops, requestId, clientRequestId);
       return {
         fields: { stopsCharged: debit.stops, stopsBalance: debit.balance },
         settle: (idempotency) => this.settle({ debitId: debit.debitId, idempotency }, debit.owner),
-        cancel: async () => { await this.refund(debit); },
+        cancel: async () => {
+          await this.refund(debit);
+        },
       };
     }
     const reservation = await this.reserveSandbox(key, stops, requestId);
     return {
       fields: { stopsCharged: 0, sandbox: true, sandboxStopsRemainingToday: reservation.stopsRemainingToday },
       rateLimit: reservation.minuteWindow,
-      settle: (idempotency) => this.settle({ sandboxReservationId: reservation.reservationId, idempotency }, reservation.owner),
+      settle: (idempotency) =>
+        this.settle({ sandboxReservationId: reservation.reservationId, idempotency }, reservation.owner),
       cancel: () => this.releaseSandbox(reservation),
     };
   }
@@ -210,10 +258,16 @@ export class Billing {
   private async settle(charge: SettleCharge, owner: string): Promise<void> {
     if (await this.store.settleCharge(charge)) return;
     if (await this.owner.lost(owner).catch(() => false)) {
-      throw new DomainError('optimization_failed', 'The server running this call stalled for longer than its instance lease, so another '
-        + 'instance took over its unfinished calls and gave this charge back; the route was not returned. Nothing was charged: retry the call.');
+      throw new DomainError(
+        'optimization_failed',
+        'The server running this call stalled for longer than its instance lease, so another ' +
+          'instance took over its unfinished calls and gave this charge back; the route was not returned. Nothing was charged: retry the call.',
+      );
     }
-    throw new DomainError('optimization_failed', 'The call took too long to complete and its charge was given back. Nothing was charged.');
+    throw new DomainError(
+      'optimization_failed',
+      'The call took too long to complete and its charge was given back. Nothing was charged.',
+    );
   }
 
   async releaseSandbox(reservation: SandboxReservation): Promise<void> {
@@ -248,7 +302,12 @@ export class Billing {
 
   async sandboxQuotas(key: ApiKeyRecord): Promise<SandboxQuotas> {
     const nowMs = this.clock().getTime();
-    const usage = await this.store.sandboxUsage({ keyId: key.id, nowMs, windowStartMs: minuteWindowStart(nowMs), day: parisDay(nowMs) });
+    const usage = await this.store.sandboxUsage({
+      keyId: key.id,
+      nowMs,
+      windowStartMs: minuteWindowStart(nowMs),
+      day: parisDay(nowMs),
+    });
     return {
       sandboxStopsRemainingToday: Math.max(0, this.limits.stopsPerDay - usage.stopsToday),
       sandboxCallsRemainingThisMinute: Math.max(0, this.limits.callsPerMinute - usage.callsInWindow),
@@ -258,5 +317,10 @@ export class Billing {
 
 function rateLimited(limit: number, resetMs: number, nowMs: number, message: string): DomainError {
   const resetAt = new Date(resetMs).toISOString();
-  return tooManyRequests('sandbox_rate_limited', `${message} Retry after ${resetAt}.`, { limit, resetSeconds: (resetMs - nowMs) / 1000 }, { limit, resetAt });
+  return tooManyRequests(
+    'sandbox_rate_limited',
+    `${message} Retry after ${resetAt}.`,
+    { limit, resetSeconds: (resetMs - nowMs) / 1000 },
+    { limit, resetAt },
+  );
 }

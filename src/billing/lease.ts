@@ -70,7 +70,13 @@ export class InstanceLease implements ChargeOwner {
   }
 
   /** Writes a new lease row for this process. */
-  static async acquire(store: Store, holder: Omit<LeaseHolder, 'instanceId'>, timing: LeaseTiming, events: LeaseEvents = {}, clock: Clock = () => new Date()): Promise<InstanceLease> {
+  static async acquire(
+    store: Store,
+    holder: Omit<LeaseHolder, 'instanceId'>,
+    timing: LeaseTiming,
+    events: LeaseEvents = {},
+    clock: Clock = () => new Date(),
+  ): Promise<InstanceLease> {
     const now = clock();
     const id = newInstanceId();
     await store.acquireLease({ instanceId: id, ...holder }, now, now.getTime() + timing.expiryMs);
@@ -94,7 +100,9 @@ export class InstanceLease implements ChargeOwner {
 
   /** Renews the lease and runs the recovery sweep, in one transaction; concurrent callers share one run. */
   beat(): Promise<RecoveryReport> {
-    this.beating ??= this.renewAndSweep().finally(() => { this.beating = null; });
+    this.beating ??= this.renewAndSweep().finally(() => {
+      this.beating = null;
+    });
     return this.beating;
   }
 
@@ -114,7 +122,8 @@ export class InstanceLease implements ChargeOwner {
     clearInterval(this.timer);
     await this.beating?.catch(() => {});
     const report = await this.store.releaseLease(this.id, this.clock());
-    if (report.refunded.length + report.releasedSandbox + report.releasedIdempotencyClaims > 0) this.events.recovered?.(report, this.id);
+    if (report.refunded.length + report.releasedSandbox + report.releasedIdempotencyClaims > 0)
+      this.events.recovered?.(report, this.id);
     return report;
   }
 
@@ -135,7 +144,10 @@ export class InstanceLease implements ChargeOwner {
     } else if (report.renewed) {
       this.renewedAtMs = now.getTime();
     }
-    if (report.refunded.length + report.releasedSandbox + report.releasedIdempotencyClaims + report.settledLeases.length > 0) {
+    if (
+      report.refunded.length + report.releasedSandbox + report.releasedIdempotencyClaims + report.settledLeases.length >
+      0
+    ) {
       this.events.recovered?.(report, by);
     }
     return report;

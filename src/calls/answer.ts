@@ -46,16 +46,22 @@ export function geocodingWarnings(locations: readonly ResolvedLocation[]): Route
   return locations.flatMap((l): RouteWarning[] => {
     if (!l.geocoding || !isCoarserThanStreet(l.geocoding.precision)) return [];
     const vehicle = l.vehicleId === undefined ? '' : ` of vehicle ${JSON.stringify(l.vehicleId)}`;
-    const what = l.role === 'stop' ? `Stop ${JSON.stringify(l.stopId)}` : `${l.role === 'start' ? 'The start' : 'The end'}${vehicle}`;
-    return [{
-      code: 'geocoding_imprecise',
-      location: l.role,
-      ...(l.role === 'stop' ? { stopId: l.stopId! } : {}),
-      ...(l.vehicleId !== undefined ? { vehicleId: l.vehicleId } : {}),
-      precision: l.geocoding.precision,
-      message: `${what} was placed at ${PRECISION_WORDS[l.geocoding.precision] ?? l.geocoding.precision} ("${l.geocoding.label}", ${l.geocoding.provider}), `
-        + 'not at its street: its position, arrival time and the distances around it are approximate.',
-    }];
+    const what =
+      l.role === 'stop'
+        ? `Stop ${JSON.stringify(l.stopId)}`
+        : `${l.role === 'start' ? 'The start' : 'The end'}${vehicle}`;
+    return [
+      {
+        code: 'geocoding_imprecise',
+        location: l.role,
+        ...(l.role === 'stop' ? { stopId: l.stopId! } : {}),
+        ...(l.vehicleId !== undefined ? { vehicleId: l.vehicleId } : {}),
+        precision: l.geocoding.precision,
+        message:
+          `${what} was placed at ${PRECISION_WORDS[l.geocoding.precision] ?? l.geocoding.precision} ("${l.geocoding.label}", ${l.geocoding.provider}), ` +
+          'not at its street: its position, arrival time and the distances around it are approximate.',
+      },
+    ];
   });
 }
 

@@ -76,23 +76,47 @@ async function idempotent(ctx: AppContext, deps: ChargedCallDeps, call: ChargedC
   }
 }
 
-async function workAndCharge(ctx: AppContext, deps: ChargedCallDeps, call: ChargedCall, claim?: IdempotencyClaim): Promise<object> {
+async function workAndCharge(
+  ctx: AppContext,
+  deps: ChargedCallDeps,
+  call: ChargedCall,
+  claim?: IdempotencyClaim,
+): Promise<object> {
   const key = ctx.state.apiKey!;
   const controller = new AbortController();
   const deadlineAt = performance.now() + deps.requestDeadlineMs;
   // the response's 'close' fires early only when the connection goes away before we answer
   const onClose = (): void => {
-    if (!ctx.res.writableFinished) controller.abort(new DomainError('client_closed', 'The client closed the connection; nothing was charged.'));
+    if (!ctx.res.writableFinished)
+      controller.abort(new DomainError('client_closed', 'The client closed the connection; nothing was charged.'));
   };
-  const deadline = setTimeout(() => controller.abort(new DomainError('optimization_failed',
-    `The optimization did not finish within ${deps.requestDeadlineMs} ms. Nothing was charged.`)), deps.requestDeadlineMs);
+  const deadline = setTimeout(
+    () =>
+      controller.abort(
+        new DomainError(
+          'optimization_failed',
+          `The optimization did not finish within ${deps.requestDeadlineMs} ms. Nothing was charged.`,
+        ),
+      ),
+    deps.requestDeadlineMs,
+  );
   ctx.res.once('close', onClose);
   try {
-    const charge = await deps.billing.openCharge(key, call.stops, ctx.state.requestId, ctx.state.clientRequestId ?? null);
+    const charge = await deps.billing.openCharge(
+      key,
+      call.stops,
+      ctx.state.requestId,
+      ctx.state.clientRequestId ?? null,
+    );
     if (charge.rateLimit) ctx.set(rateLimitHeaders(charge.rateLimit));
     try {
       const result = await untilAborted(
-        call.work({ sandbox: key.kind === 'test', requestId: ctx.state.requestId, signal: controller.signal, msLeft: () => deadlineAt - performance.now() }),
+        call.work({
+          sandbox: key.kind === 'test',
+          requestId: ctx.state.requestId,
+          signal: controller.signal,
+          msLeft: () => deadlineAt - performance.now(),
+        }),
         controller.signal,
       );
       controller.signal.throwIfAborted();

@@ -23,7 +23,10 @@ export type IdempotencyStart = { replay: { status: number; body: unknown } } | {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -44,18 +47,35 @@ export class Idempotency {
    * hashed with the body, so the same key sent to another endpoint is a conflict, never a replay.
    */
   async start(keyId: number, idempotencyKey: string, body: unknown, scope?: string): Promise<IdempotencyStart> {
-    if (!KEY_PATTERN.test(idempotencyKey)) throw invalidRequest('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces');
+    if (!KEY_PATTERN.test(idempotencyKey))
+      throw invalidRequest('Idempotency-Key must be 1 to 255 printable ASCII characters without spaces');
     const owner = await this.owner.current();
     const nowMs = this.clock().getTime();
-    const requestHash = createHash('sha256').update(scope === undefined ? canonicalJson(body) : `${scope}\n${canonicalJson(body)}`).digest('hex');
-    const outcome = await this.store.beginIdempotent({ keyId, idempotencyKey, requestHash, nowMs, expiredBeforeMs: nowMs - this.ttlMs, pending: { untilMs: nowMs + this.pendingTtlMs, owner } });
+    const requestHash = createHash('sha256')
+      .update(scope === undefined ? canonicalJson(body) : `${scope}\n${canonicalJson(body)}`)
+      .digest('hex');
+    const outcome = await this.store.beginIdempotent({
+      keyId,
+      idempotencyKey,
+      requestHash,
+      nowMs,
+      expiredBeforeMs: nowMs - this.ttlMs,
+      pending: { untilMs: nowMs + this.pendingTtlMs, owner },
+    });
     switch (outcome.kind) {
       case 'replay':
         return { replay: { status: outcome.status, body: JSON.parse(outcome.body) } };
       case 'conflict':
-        throw new DomainError('idempotency_conflict', 'This Idempotency-Key was already used with a different request body.');
+        throw new DomainError(
+          'idempotency_conflict',
+          'This Idempotency-Key was already used with a different request body.',
+        );
       case 'in_progress':
-        throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.', { retryAfterSeconds: 1 });
+        throw new DomainError(
+          'idempotency_in_progress',
+          'A request with this Idempotency-Key is still being processed; retry shortly.',
+          { retryAfterSeconds: 1 },
+        );
       case 'started':
         return {
           claim: {

@@ -15,14 +15,23 @@ import type { FromSchema } from 'json-schema-to-ts';
 export const DEADLINE_PATTERN = '^([01]\\d|2[0-3]):[0-5]\\d$';
 
 const latitude = {
-  type: 'number', minimum: -90, maximum: 90, 'x-message': 'must be a number from -90 to 90',
-  description: 'Decimal degrees, WGS 84.', examples: [48.8566],
+  type: 'number',
+  minimum: -90,
+  maximum: 90,
+  'x-message': 'must be a number from -90 to 90',
+  description: 'Decimal degrees, WGS 84.',
+  examples: [48.8566],
 } as const;
 const longitude = {
-  type: 'number', minimum: -180, maximum: 180, 'x-message': 'must be a number from -180 to 180',
-  description: 'Decimal degrees, WGS 84.', examples: [2.3522],
+  type: 'number',
+  minimum: -180,
+  maximum: 180,
+  'x-message': 'must be a number from -180 to 180',
+  description: 'Decimal degrees, WGS 84.',
+  examples: [2.3522],
 } as const;
-const addressField = (description: string, example: string) => ({ type: 'string', minLength: 1, maxLength: 500, description, examples: [example] }) as const;
+const addressField = (description: string, example: string) =>
+  ({ type: 'string', minLength: 1, maxLength: 500, description, examples: [example] }) as const;
 
 const coordinateProperties = { latitude, longitude };
 const addressProperties = {
@@ -32,51 +41,114 @@ const addressProperties = {
 };
 
 const stopExtras = {
-  id: { type: 'string', maxLength: 100, description: 'Caller-chosen id, unique within one call (at most 100 characters).', examples: ['parcel-42'] },
+  id: {
+    type: 'string',
+    maxLength: 100,
+    description: 'Caller-chosen id, unique within one call (at most 100 characters).',
+    examples: ['parcel-42'],
+  },
   deadline: {
     type: 'string',
     pattern: DEADLINE_PATTERN,
     'x-message': 'must be a time HH:MM (24-hour, Europe/Paris)',
-    description: 'Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.',
+    description:
+      'Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.',
     examples: ['14:30'],
   },
   serviceSeconds: {
-    type: 'number', minimum: 0, maximum: 3600, 'x-message': 'must be a number of seconds from 0 to 3600',
-    description: 'Time spent at the stop, in seconds (0 to 3600).', examples: [120],
+    type: 'number',
+    minimum: 0,
+    maximum: 3600,
+    'x-message': 'must be a number of seconds from 0 to 3600',
+    description: 'Time spent at the stop, in seconds (0 to 3600).',
+    examples: [120],
   },
 } as const;
 
 /** One closed object: exactly these properties, these required. */
-const closed = <const P extends Record<string, object>, const R extends ReadonlyArray<keyof P & string>>(title: string, description: string, properties: P, required: R) => ({
-  title, description, type: 'object', properties, required, additionalProperties: false,
-}) as const;
+const closed = <const P extends Record<string, object>, const R extends ReadonlyArray<keyof P & string>>(
+  title: string,
+  description: string,
+  properties: P,
+  required: R,
+) =>
+  ({
+    title,
+    description,
+    type: 'object',
+    properties,
+    required,
+    additionalProperties: false,
+  }) as const;
 
-export const coordinatesSchema = closed('Coordinates', 'A point given by its coordinates.', coordinateProperties, ['latitude', 'longitude']);
-export const addressSchema = closed('Address', 'A French street address; the service geocodes it (live keys only).', addressProperties, ['street', 'postalCode', 'city']);
-export const stopWithCoordinatesSchema = closed('StopWithCoordinates', 'A stop given by its coordinates.',
-  { id: stopExtras.id, ...coordinateProperties, deadline: stopExtras.deadline, serviceSeconds: stopExtras.serviceSeconds }, ['id', 'latitude', 'longitude']);
-export const stopWithAddressSchema = closed('StopWithAddress', 'A stop given by its street address (live keys only).',
-  { id: stopExtras.id, ...addressProperties, deadline: stopExtras.deadline, serviceSeconds: stopExtras.serviceSeconds }, ['id', 'street', 'postalCode', 'city']);
+export const coordinatesSchema = closed('Coordinates', 'A point given by its coordinates.', coordinateProperties, [
+  'latitude',
+  'longitude',
+]);
+export const addressSchema = closed(
+  'Address',
+  'A French street address; the service geocodes it (live keys only).',
+  addressProperties,
+  ['street', 'postalCode', 'city'],
+);
+export const stopWithCoordinatesSchema = closed(
+  'StopWithCoordinates',
+  'A stop given by its coordinates.',
+  {
+    id: stopExtras.id,
+    ...coordinateProperties,
+    deadline: stopExtras.deadline,
+    serviceSeconds: stopExtras.serviceSeconds,
+  },
+  ['id', 'latitude', 'longitude'],
+);
+export const stopWithAddressSchema = closed(
+  'StopWithAddress',
+  'A stop given by its street address (live keys only).',
+  { id: stopExtras.id, ...addressProperties, deadline: stopExtras.deadline, serviceSeconds: stopExtras.serviceSeconds },
+  ['id', 'street', 'postalCode', 'city'],
+);
 
 /** Exactly one of a shape by coordinates and a shape by address (a Location, a Stop, a plan's stop). */
-export const eitherShape = <const C extends object, const A extends object>(title: string, description: string, byCoordinates: C, byAddress: A) => ({
-  title, description, oneOf: [byCoordinates, byAddress],
-  'x-message': 'must be either coordinates (latitude, longitude) or an address (street, postalCode, city), not both',
-}) as const;
+export const eitherShape = <const C extends object, const A extends object>(
+  title: string,
+  description: string,
+  byCoordinates: C,
+  byAddress: A,
+) =>
+  ({
+    title,
+    description,
+    oneOf: [byCoordinates, byAddress],
+    'x-message': 'must be either coordinates (latitude, longitude) or an address (street, postalCode, city), not both',
+  }) as const;
 
-export const locationJsonSchema = eitherShape('Location', 'Exactly one of two shapes: coordinates {latitude, longitude} or an address {street, postalCode, city}.',
-  coordinatesSchema, addressSchema);
-export const stopJsonSchema = eitherShape('Stop', 'A Location (either shape) plus its id, an optional deadline and an optional service time.',
-  stopWithCoordinatesSchema, stopWithAddressSchema);
+export const locationJsonSchema = eitherShape(
+  'Location',
+  'Exactly one of two shapes: coordinates {latitude, longitude} or an address {street, postalCode, city}.',
+  coordinatesSchema,
+  addressSchema,
+);
+export const stopJsonSchema = eitherShape(
+  'Stop',
+  'A Location (either shape) plus its id, an optional deadline and an optional service time.',
+  stopWithCoordinatesSchema,
+  stopWithAddressSchema,
+);
 
-const avoidTollsSchema = { type: 'boolean', description: 'Avoid toll roads where the routing engine supports it. Default false.' } as const;
+const avoidTollsSchema = {
+  type: 'boolean',
+  description: 'Avoid toll roads where the routing engine supports it. Default false.',
+} as const;
 
 const departureTimeSchema = {
   type: 'string',
   format: 'departure-time',
   maxLength: 64,
-  'x-message': 'must be an ISO 8601 date-time, e.g. 2026-06-01T08:00:00+02:00 (without an offset it is Europe/Paris local time)',
-  description: 'ISO 8601 date-time (YYYY-MM-DDTHH:MM[:SS[.fraction]] with an optional Z or ±HH:MM). Without an offset it is Europe/Paris local time. Default: now. Must lie within DEPARTURE_WINDOW_DAYS (default 366) days before or after now.',
+  'x-message':
+    'must be an ISO 8601 date-time, e.g. 2026-06-01T08:00:00+02:00 (without an offset it is Europe/Paris local time)',
+  description:
+    'ISO 8601 date-time (YYYY-MM-DDTHH:MM[:SS[.fraction]] with an optional Z or ±HH:MM). Without an offset it is Europe/Paris local time. Default: now. Must lie within DEPARTURE_WINDOW_DAYS (default 366) days before or after now.',
   examples: ['2026-06-01T08:00:00+02:00'],
 } as const;
 

@@ -30,7 +30,12 @@ export type ResolvedLocation = Omit<LabelledLocation, 'location'> & { point: Poi
 
 /** The stops of a call, labelled by their place in `stops` and their id. */
 export function labelledStops(stops: readonly Stop[]): LabelledLocation[] {
-  return stops.map((s, i) => ({ label: `stops[${i}] (id ${JSON.stringify(s.id)})`, role: 'stop', stopId: s.id, location: s }));
+  return stops.map((s, i) => ({
+    label: `stops[${i}] (id ${JSON.stringify(s.id)})`,
+    role: 'stop',
+    stopId: s.id,
+    location: s,
+  }));
 }
 
 /** Why one location could not be geocoded, in words a caller can act on. */

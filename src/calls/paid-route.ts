@@ -45,7 +45,8 @@ export function paidRoute<R extends PaidRequest>(deps: PaidRouteDeps, endpoint: 
   router.post(endpoint.path, deps.auth, deps.body, async (ctx) => {
     const request = endpoint.validate(ctx.request.body);
     checkDepartureWindow(request.departureTime, deps.clock(), deps.departureWindowDays);
-    if (ctx.state.apiKey!.kind === 'test') checkSandboxRequest(deps.billing, request.stops.length, endpoint.locations(request));
+    if (ctx.state.apiKey!.kind === 'test')
+      checkSandboxRequest(deps.billing, request.stops.length, endpoint.locations(request));
     await runChargedCall(ctx, deps, {
       stops: request.stops.length,
       ...(endpoint.idempotencyScope !== undefined ? { idempotencyScope: endpoint.idempotencyScope } : {}),
@@ -59,7 +60,9 @@ export function paidRoute<R extends PaidRequest>(deps: PaidRouteDeps, endpoint: 
 function checkSandboxRequest(billing: Billing, stops: number, locations: readonly LabelledLocation[]): void {
   billing.checkSandboxCallSize(stops);
   if (locations.some((l) => isAddress(l.location))) {
-    throw new DomainError('sandbox_addresses_unsupported',
-      'Test keys accept coordinates only (latitude, longitude); addresses need a live key.');
+    throw new DomainError(
+      'sandbox_addresses_unsupported',
+      'Test keys accept coordinates only (latitude, longitude); addresses need a live key.',
+    );
   }
 }

@@ -51,10 +51,15 @@ export interface RouteLateness {
  * number) where that makes the route no later. `placeOf(stop)` is the place of a stop; `price(order)`
  * is how late the route is in that order.
  */
-export function inputOrderAtSamePlace(order: readonly number[], placeOf: (stop: number) => number, price: (order: readonly number[]) => RouteLateness): number[] {
+export function inputOrderAtSamePlace(
+  order: readonly number[],
+  placeOf: (stop: number) => number,
+  price: (order: readonly number[]) => RouteLateness,
+): number[] {
   // each group in input order; the groups in the input order of their first stop
   const byPlace = new Map<number, number[]>();
-  for (const stop of [...order].sort((a, b) => a - b)) byPlace.set(placeOf(stop), [...(byPlace.get(placeOf(stop)) ?? []), stop]);
+  for (const stop of [...order].sort((a, b) => a - b))
+    byPlace.set(placeOf(stop), [...(byPlace.get(placeOf(stop)) ?? []), stop]);
   const groups = [...byPlace.values()].filter((g) => g.length > 1);
   let current = [...order];
   if (groups.length === 0) return current;
@@ -63,10 +68,15 @@ export function inputOrderAtSamePlace(order: readonly number[], placeOf: (stop: 
     const members = new Set(group);
     const positions = current.flatMap((stop, position) => (members.has(stop) ? [position] : []));
     const candidate = [...current];
-    positions.forEach((position, k) => { candidate[position] = group[k]!; });
+    positions.forEach((position, k) => {
+      candidate[position] = group[k]!;
+    });
     if (candidate.every((stop, i) => stop === current[i])) continue;
     const candidatePrice = price(candidate);
-    if (candidatePrice.totalLatenessS <= currentPrice.totalLatenessS && candidatePrice.durationS <= currentPrice.durationS) {
+    if (
+      candidatePrice.totalLatenessS <= currentPrice.totalLatenessS &&
+      candidatePrice.durationS <= currentPrice.durationS
+    ) {
       current = candidate;
       currentPrice = candidatePrice;
     }

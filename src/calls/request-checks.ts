@@ -11,7 +11,10 @@ export function checkUniqueIds(items: ReadonlyArray<{ id: string }>, field: stri
   items.forEach((item, index) => {
     const first = firstIndexById.get(item.id);
     if (first !== undefined) {
-      throw invalidRequest(`${field}[${index}].id ${JSON.stringify(item.id)} repeats ${field}[${first}].id: ${what} ids must be unique within one call`, `${field}[${index}].id`);
+      throw invalidRequest(
+        `${field}[${index}].id ${JSON.stringify(item.id)} repeats ${field}[${first}].id: ${what} ids must be unique within one call`,
+        `${field}[${index}].id`,
+      );
     }
     firstIndexById.set(item.id, index);
   });
@@ -30,6 +33,8 @@ export function checkDepartureWindow(departureTime: string | undefined, now: Dat
   const earliest = now.getTime() - windowDays * DAY_MS;
   const latest = now.getTime() + windowDays * DAY_MS;
   if (departure < earliest || departure > latest) {
-    throw invalidRequest(`departureTime must be within ${windowDays} days of now: from ${isoSeconds(earliest)} to ${isoSeconds(latest)}`);
+    throw invalidRequest(
+      `departureTime must be within ${windowDays} days of now: from ${isoSeconds(earliest)} to ${isoSeconds(latest)}`,
+    );
   }
 }

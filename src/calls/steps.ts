@@ -5,7 +5,15 @@
  * within the call's budget (503 overloaded, 502).
  */
 import { DomainError } from '../errors.js';
-import { geocodeAll, GeocodingFailedError, type GeocodedPoint, type Geocoder, type Point, type RoutingProvider, type TravelMatrix } from '../geo/index.js';
+import {
+  geocodeAll,
+  GeocodingFailedError,
+  type GeocodedPoint,
+  type Geocoder,
+  type Point,
+  type RoutingProvider,
+  type TravelMatrix,
+} from '../geo/index.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { SolverError } from '../solver/errors.js';
@@ -62,17 +70,30 @@ export class CallSteps {
       } catch (err) {
         if (err instanceof GeocodingFailedError) {
           for (const failure of err.failures) this.deps.metrics?.geocoderCalls.inc({ outcome: failure.reason });
-          this.deps.logger.info({ requestId: context.requestId, failures: err.failures.map((f) => ({ label: f.label, reason: f.reason, error: f.error?.message })) }, 'geocoding failed');
-          throw new DomainError('geocoding_failed',
-            `Could not geocode: ${err.failures.map(describeGeocodingFailure).join('; ')}. Check the street, postal code and city, or send coordinates. Nothing was charged.`);
+          this.deps.logger.info(
+            {
+              requestId: context.requestId,
+              failures: err.failures.map((f) => ({ label: f.label, reason: f.reason, error: f.error?.message })),
+            },
+            'geocoding failed',
+          );
+          throw new DomainError(
+            'geocoding_failed',
+            `Could not geocode: ${err.failures.map(describeGeocodingFailure).join('; ')}. Check the street, postal code and city, or send coordinates. Nothing was charged.`,
+          );
         }
         throw err;
       }
     }
     return labelled.map(({ location, ...base }): ResolvedLocation => {
-      if (!isAddress(location)) return { ...base, point: { latitude: location.latitude, longitude: location.longitude } };
+      if (!isAddress(location))
+        return { ...base, point: { latitude: location.latitude, longitude: location.longitude } };
       const r = found.get(base.label)!;
-      return { ...base, point: { latitude: r.latitude, longitude: r.longitude }, geocoding: { precision: r.precision, provider: r.provider, label: r.label } };
+      return {
+        ...base,
+        point: { latitude: r.latitude, longitude: r.longitude },
+        geocoding: { precision: r.precision, provider: r.provider, label: r.label },
+      };
     });
   }
 
@@ -86,9 +107,19 @@ export class CallSteps {
     } catch (err) {
       context.signal.throwIfAborted();
       this.deps.metrics?.routingCalls.inc({ engine, outcome: 'error' });
-      this.deps.logger.warn({ requestId: context.requestId, engine, err: (err as Error).message }, 'routing engine failed');
-      if (context.sandbox) throw new DomainError('sandbox_unavailable', 'The sandbox routing engine is temporarily unavailable. Try again shortly. Nothing was counted.');
-      throw new DomainError('optimization_failed', 'No routing engine could compute travel times for these points. Nothing was charged.');
+      this.deps.logger.warn(
+        { requestId: context.requestId, engine, err: (err as Error).message },
+        'routing engine failed',
+      );
+      if (context.sandbox)
+        throw new DomainError(
+          'sandbox_unavailable',
+          'The sandbox routing engine is temporarily unavailable. Try again shortly. Nothing was counted.',
+        );
+      throw new DomainError(
+        'optimization_failed',
+        'No routing engine could compute travel times for these points. Nothing was charged.',
+      );
     }
   }
 
@@ -96,7 +127,12 @@ export class CallSteps {
    * Runs a solve within `budgetMs` by the one budget rule (src/calls/budget.ts), timed in the solver
    * metrics; `what` names it in the failure message ("route", "plan").
    */
-  async solve<T>(run: (timeLimitMs: number) => Promise<T>, budgetMs: number, what: string, context: CallContext): Promise<T> {
+  async solve<T>(
+    run: (timeLimitMs: number) => Promise<T>,
+    budgetMs: number,
+    what: string,
+    context: CallContext,
+  ): Promise<T> {
     const started = performance.now();
     try {
       const result = await run(solverTimeLimitMs(budgetMs, context.msLeft()));
@@ -107,7 +143,11 @@ export class CallSteps {
       context.signal.throwIfAborted();
       if (err instanceof SolverError && err.code === 'queue_full') {
         this.deps.metrics?.solverDuration.observe({ outcome: 'overloaded' }, 0);
-        throw new DomainError('overloaded', 'The optimizer is busy with other routes; retry in a moment. Nothing was charged.', { retryAfterSeconds: 1 });
+        throw new DomainError(
+          'overloaded',
+          'The optimizer is busy with other routes; retry in a moment. Nothing was charged.',
+          { retryAfterSeconds: 1 },
+        );
       }
       this.deps.metrics?.solverDuration.observe({ outcome: 'error' }, (performance.now() - started) / 1000);
       this.deps.logger.error({ requestId: context.requestId, err }, 'solver failed');
@@ -127,12 +167,15 @@ export interface CallWorkDeps<Solver> {
 export function wholeSecondsRowMajor(durationsS: readonly (readonly number[])[]): Int32Array {
   const size = durationsS.length;
   const out = new Int32Array(size * size);
-  durationsS.forEach((row, i) => { for (let j = 0; j < size; j++) out[i * size + j] = Math.round(row[j]!); });
+  durationsS.forEach((row, i) => {
+    for (let j = 0; j < size; j++) out[i * size + j] = Math.round(row[j]!);
+  });
   return out;
 }
 
 /** The matrix between `at` (matrix rows, e.g. each location's place), row for row. */
 export function matrixAt(matrix: TravelMatrix, at: readonly number[]): TravelMatrix {
-  const pick = (cells: readonly (readonly number[])[]): number[][] => at.map((from) => at.map((to) => cells[from]![to]!));
+  const pick = (cells: readonly (readonly number[])[]): number[][] =>
+    at.map((from) => at.map((to) => cells[from]![to]!));
   return { durationsS: pick(matrix.durationsS), distancesM: pick(matrix.distancesM) };
 }

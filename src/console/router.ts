@@ -23,8 +23,9 @@ export interface ConsolePayments {
 export const STATIC_DIR = assetPath('console');
 
 /** Console pages: our own files only, no inline script or style. */
-export const CONSOLE_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
-  + "form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'";
+export const CONSOLE_CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; " +
+  "form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'";
 
 /** Swagger UI sets inline styles on its elements, so /docs allows inline styles (never inline scripts). */
 export function docsCsp(publicBaseUrl: string): string {
@@ -32,9 +33,13 @@ export function docsCsp(publicBaseUrl: string): string {
   try {
     // "Try it out" calls the document's server, the public base URL, which may be another origin than the page's.
     connect += ` ${new URL(publicBaseUrl).origin}`;
-  } catch { /* config already validated it */ }
-  return `default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src ${connect}; `
-    + "form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'";
+  } catch {
+    /* config already validated it */
+  }
+  return (
+    `default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src ${connect}; ` +
+    "form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'"
+  );
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -67,7 +72,11 @@ function listFiles(dir: string): string[] {
   return readdirSync(dir).filter((name) => statSync(join(dir, name)).isFile());
 }
 
-function serve(ctx: AppContext, file: StaticFile | undefined, { csp, cacheControl }: { csp: string; cacheControl: string }): void {
+function serve(
+  ctx: AppContext,
+  file: StaticFile | undefined,
+  { csp, cacheControl }: { csp: string; cacheControl: string },
+): void {
   if (!file) return; // falls through to the 404 Error body
   ctx.set('Content-Security-Policy', csp);
   ctx.set('X-Frame-Options', 'DENY');
@@ -91,18 +100,33 @@ const validateTestKeyRequest = compileValidator<{ email: string }>({
  * GET /console/api/payments → {enabled}: whether the console offers packs;
  * GET /console/api/checkout-sessions/<id> → {state, …}: what the success page says after a payment.
  */
-export function consoleRouter({ testKeys, payments, body, staticDir = STATIC_DIR }: { testKeys: ConsoleTestKeys; payments?: ConsolePayments; body: Middleware<AppState>; staticDir?: string }): Router<AppState> {
+export function consoleRouter({
+  testKeys,
+  payments,
+  body,
+  staticDir = STATIC_DIR,
+}: {
+  testKeys: ConsoleTestKeys;
+  payments?: ConsolePayments;
+  body: Middleware<AppState>;
+  staticDir?: string;
+}): Router<AppState> {
   const pages = loadFiles(staticDir, ['index.html', 'checkout-success.html', 'checkout-cancel.html']);
   const assetsDir = join(staticDir, 'assets');
   const assets = loadFiles(assetsDir, listFiles(assetsDir));
-  const page = (name: string): Middleware<AppState> => (ctx) => serve(ctx, pages.get(name), { csp: CONSOLE_CSP, cacheControl: 'no-cache' });
+  const page =
+    (name: string): Middleware<AppState> =>
+    (ctx) =>
+      serve(ctx, pages.get(name), { csp: CONSOLE_CSP, cacheControl: 'no-cache' });
 
   const router = new Router<AppState>();
   router.get('/console', page('index.html'));
   router.get('/console/', page('index.html'));
   router.get('/console/checkout/success', page('checkout-success.html'));
   router.get('/console/checkout/cancel', page('checkout-cancel.html'));
-  router.get('/console/assets/:file', (ctx) => serve(ctx, assets.get(ctx.params.file ?? ''), { csp: CONSOLE_CSP, cacheControl: 'no-cache' }));
+  router.get('/console/assets/:file', (ctx) =>
+    serve(ctx, assets.get(ctx.params.file ?? ''), { csp: CONSOLE_CSP, cacheControl: 'no-cache' }),
+  );
 
   router.post('/console/api/test-keys', body, async (ctx) => {
     const { email } = validateTestKeyRequest(ctx.request.body ?? null);
@@ -131,7 +155,13 @@ export function consoleRouter({ testKeys, payments, body, staticDir = STATIC_DIR
 const SWAGGER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png'];
 
 /** GET /docs: Swagger UI over GET /api/v1/openapi.json; its files under /docs/assets/. */
-export function docsRouter({ publicBaseUrl, staticDir = STATIC_DIR }: { publicBaseUrl: string; staticDir?: string }): Router<AppState> {
+export function docsRouter({
+  publicBaseUrl,
+  staticDir = STATIC_DIR,
+}: {
+  publicBaseUrl: string;
+  staticDir?: string;
+}): Router<AppState> {
   const csp = docsCsp(publicBaseUrl);
   const swagger = loadFiles(assetPath('swagger-ui'), SWAGGER_FILES);
   // swagger-ui.css ends with a source-map comment; the map is not served, so drop the reference.
@@ -144,7 +174,7 @@ export function docsRouter({ publicBaseUrl, staticDir = STATIC_DIR }: { publicBa
   router.get('/docs/', index);
   router.get('/docs/assets/:file', (ctx) => {
     const name = ctx.params.file ?? '';
-    const file = name === 'index.html' ? undefined : own.get(name) ?? swagger.get(name);
+    const file = name === 'index.html' ? undefined : (own.get(name) ?? swagger.get(name));
     serve(ctx, file, { csp, cacheControl: swagger.has(name) ? 'public, max-age=86400' : 'no-cache' });
   });
   return router;

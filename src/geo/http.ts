@@ -4,7 +4,11 @@ export type FetchFailureReason = 'timeout' | 'aborted' | 'network';
 
 /** The request got no answer: each client turns this into its own error type. */
 export class FetchFailure extends Error {
-  constructor(readonly reason: FetchFailureReason, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly reason: FetchFailureReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'FetchFailure';
   }
@@ -33,7 +37,8 @@ export async function fetchText(url: string, opts: FetchTextOptions): Promise<{ 
     });
     return { res, text: await res.text() };
   } catch (err) {
-    if (timeout.aborted && !opts.signal?.aborted) throw new FetchFailure('timeout', `no answer within ${opts.timeoutMs} ms`, { cause: err });
+    if (timeout.aborted && !opts.signal?.aborted)
+      throw new FetchFailure('timeout', `no answer within ${opts.timeoutMs} ms`, { cause: err });
     if (opts.signal?.aborted) throw new FetchFailure('aborted', 'aborted', { cause: err });
     throw new FetchFailure('network', `request failed: ${(err as Error).message}`, { cause: err });
   }

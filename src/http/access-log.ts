@@ -10,15 +10,18 @@ export function accessLog(logger: Logger): Middleware<AppState> {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({
-        requestId: ctx.state.requestId,
-        clientRequestId: ctx.state.clientRequestId,
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        ms: Math.round(ms * 10) / 10,
-        keyId: ctx.state.apiKey?.id,
-      }, 'request');
+      logger.info(
+        {
+          requestId: ctx.state.requestId,
+          clientRequestId: ctx.state.clientRequestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+          keyId: ctx.state.apiKey?.id,
+        },
+        'request',
+      );
     }
   };
 }

@@ -45,8 +45,11 @@ export interface BodyLimits {
 
 export function bodyLimitsOf(config: Pick<Config, 'bodyLimitBytes' | 'limits'>): BodyLimits {
   return {
-    authenticatedBytes: config.bodyLimitBytes, anonymousBytes: config.limits.anonymousBodyLimitBytes,
-    inFlightBytes: config.limits.bodyBytesInFlight, timeoutMs: config.limits.bodyTimeoutMs, maxJsonDepth: config.limits.maxJsonDepth,
+    authenticatedBytes: config.bodyLimitBytes,
+    anonymousBytes: config.limits.anonymousBodyLimitBytes,
+    inFlightBytes: config.limits.bodyBytesInFlight,
+    timeoutMs: config.limits.bodyTimeoutMs,
+    maxJsonDepth: config.limits.maxJsonDepth,
   };
 }
 
@@ -57,10 +60,18 @@ const closing = { closeConnection: true };
 const tooLarge = (limit: number): DomainError =>
   new DomainError('payload_too_large', `The request body is too large (at most ${limit} bytes here).`, closing);
 const busy = (): DomainError =>
-  new DomainError('overloaded', 'The server is receiving too many request bodies at once; retry shortly.', { ...closing, retryAfterSeconds: 1 });
+  new DomainError('overloaded', 'The server is receiving too many request bodies at once; retry shortly.', {
+    ...closing,
+    retryAfterSeconds: 1,
+  });
 const timedOut = (ms: number): DomainError =>
-  new DomainError('request_timeout', `The request body did not arrive within ${Math.round(ms / 1000)} s; send it again.`, closing);
-const notJson = (): DomainError => new DomainError('invalid_request', 'The request body is not valid JSON: send a JSON object.');
+  new DomainError(
+    'request_timeout',
+    `The request body did not arrive within ${Math.round(ms / 1000)} s; send it again.`,
+    closing,
+  );
+const notJson = (): DomainError =>
+  new DomainError('invalid_request', 'The request body is not valid JSON: send a JSON object.');
 
 /** Bytes held by bodies being received, across every request of this process. */
 export class ByteBudget {
@@ -83,11 +94,17 @@ export class ByteBudget {
 }
 
 const DECODERS: Record<string, () => Transform> = {
-  gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress,
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
 };
 
 function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+  return (
+    req.headers['transfer-encoding'] !== undefined ||
+    (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+  );
 }
 
 function declaredLength(req: IncomingMessage): number | null {
@@ -99,13 +116,23 @@ function declaredLength(req: IncomingMessage): number | null {
  * Reads the whole body within `limit` decoded bytes, the budget and the deadline. Resolves with the bytes and
  * how much of the budget they hold (the caller releases it once done with them).
  */
-function readBody(req: IncomingMessage, limit: number, budget: ByteBudget, timeoutMs: number): Promise<{ data: Buffer; reserved: number }> {
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+  budget: ByteBudget,
+  timeoutMs: number,
+): Promise<{ data: Buffer; reserved: number }> {
   const declared = declaredLength(req);
   if (declared !== null && declared > limit) return Promise.reject(tooLarge(limit));
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const decoder = encoding === 'identity' ? null : DECODERS[encoding];
   if (decoder === undefined) {
-    return Promise.reject(new DomainError('invalid_request', `Content-Encoding "${encoding}" is not supported: send the body as is, or gzip, deflate or br.`));
+    return Promise.reject(
+      new DomainError(
+        'invalid_request',
+        `Content-Encoding "${encoding}" is not supported: send the body as is, or gzip, deflate or br.`,
+      ),
+    );
   }
   // a declared length is reserved whole up front, so a thousand stalled uploads are refused before they send
   let reserved = 0;
@@ -149,8 +176,16 @@ function readBody(req: IncomingMessage, limit: number, budget: ByteBudget, timeo
       chunks.push(chunk);
     };
     const onEnd = (): void => finish(null);
-    const onError = (): void => finish(new DomainError('invalid_request', 'The request body could not be read (broken upload or bad compression).', closing));
-    const onAborted = (): void => finish(new DomainError('invalid_request', 'The request body was not received completely.', closing));
+    const onError = (): void =>
+      finish(
+        new DomainError(
+          'invalid_request',
+          'The request body could not be read (broken upload or bad compression).',
+          closing,
+        ),
+      );
+    const onAborted = (): void =>
+      finish(new DomainError('invalid_request', 'The request body was not received completely.', closing));
     const timer = setTimeout(() => finish(timedOut(timeoutMs)), timeoutMs);
     source.on('data', onData);
     source.once('end', onEnd);
@@ -172,7 +207,8 @@ interface Node {
 
 function pathOf(node: Node, key: string): string {
   const parts: Array<string | number> = [key];
-  for (let n: Node | null = node; n && n.parent; n = n.parent) parts.unshift(Array.isArray(n.parent.value) ? Number(n.key) : n.key);
+  for (let n: Node | null = node; n && n.parent; n = n.parent)
+    parts.unshift(Array.isArray(n.parent.value) ? Number(n.key) : n.key);
   return fieldPath(parts);
 }
 
@@ -182,15 +218,20 @@ export function inspectJson(root: unknown, maxDepth: number): void {
   const stack: Node[] = [{ value: root, depth: 1, parent: null, key: '' }];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.depth > maxDepth) throw new DomainError('invalid_request', `The JSON body is nested more than ${maxDepth} levels deep.`);
+    if (node.depth > maxDepth)
+      throw new DomainError('invalid_request', `The JSON body is nested more than ${maxDepth} levels deep.`);
     const isArray = Array.isArray(node.value);
     for (const key of Object.keys(node.value)) {
       if (!isArray && FORBIDDEN_KEYS.has(key)) {
         const path = pathOf(node, key);
-        throw invalidRequest(`${path} is not allowed: "__proto__" and "constructor" cannot be used as property names.`, path);
+        throw invalidRequest(
+          `${path} is not allowed: "__proto__" and "constructor" cannot be used as property names.`,
+          path,
+        );
       }
       const child = (node.value as Record<string, unknown>)[key];
-      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: node.depth + 1, parent: node, key });
+      if (child !== null && typeof child === 'object')
+        stack.push({ value: child, depth: node.depth + 1, parent: node, key });
     }
   }
 }

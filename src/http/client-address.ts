@@ -19,9 +19,8 @@ export type AddressOf = (req: IncomingMessage) => string;
 
 export function clientAddressResolver(trust: TrustProxy): AddressOf {
   if (trust === false || trust === 0) return (req) => normalise(req.socket.remoteAddress ?? '');
-  const trusted: (address: string, hop: number) => boolean = typeof trust === 'number'
-    ? (_address, hop) => hop < trust
-    : proxyaddr.compile(trust);
+  const trusted: (address: string, hop: number) => boolean =
+    typeof trust === 'number' ? (_address, hop) => hop < trust : proxyaddr.compile(trust);
   return (req) => normalise(proxyaddr(req, trusted) ?? req.socket.remoteAddress ?? '');
 }
 

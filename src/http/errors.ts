@@ -47,7 +47,11 @@ export function errorHandler(logger: Logger, hooks: { storageUnavailable?: () =>
         hooks.storageUnavailable?.();
         ctx.status = ERROR_CATALOGUE.storage_unavailable.status;
         ctx.set('Retry-After', '1');
-        ctx.body = { error: 'storage_unavailable', message: 'The service cannot record this call right now (database busy or full); retry shortly. Nothing was charged.' };
+        ctx.body = {
+          error: 'storage_unavailable',
+          message:
+            'The service cannot record this call right now (database busy or full); retry shortly. Nothing was charged.',
+        };
       } else if (domainError) {
         ctx.status = domainError.status;
         ctx.set(errorHeaders(domainError));
@@ -55,10 +59,19 @@ export function errorHandler(logger: Logger, hooks: { storageUnavailable?: () =>
       } else {
         logger.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
         ctx.status = ERROR_CATALOGUE.internal_error.status;
-        ctx.body = { error: 'internal_error', message: `An unexpected error occurred (request ${ctx.state.requestId}).` };
+        ctx.body = {
+          error: 'internal_error',
+          message: `An unexpected error occurred (request ${ctx.state.requestId}).`,
+        };
       }
     }
-    if (ctx.body !== undefined && ctx.body !== null && typeof ctx.body === 'object' && !Buffer.isBuffer(ctx.body) && typeof (ctx.body as NodeJS.ReadableStream).pipe !== 'function') {
+    if (
+      ctx.body !== undefined &&
+      ctx.body !== null &&
+      typeof ctx.body === 'object' &&
+      !Buffer.isBuffer(ctx.body) &&
+      typeof (ctx.body as NodeJS.ReadableStream).pipe !== 'function'
+    ) {
       const body = ctx.body as Record<string, unknown>;
       if (ctx.status >= 400 && typeof body.error === 'string' && body.requestId === undefined && ctx.state.requestId) {
         // every Error body carries the request id of its X-Request-Id header (the caller's own when it sent one; the

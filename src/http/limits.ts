@@ -74,7 +74,10 @@ export class WindowedCounts {
   /** Counts one event for `key`; answers the estimate including it. */
   add(key: string): number {
     const now = this.now();
-    const window = this.rolled(this.windows.get(key) ?? { start: this.windowStart(now), current: 0, previous: 0, touched: now }, now);
+    const window = this.rolled(
+      this.windows.get(key) ?? { start: this.windowStart(now), current: 0, previous: 0, touched: now },
+      now,
+    );
     window.current++;
     window.touched = now;
     this.windows.set(key, window);
@@ -141,13 +144,22 @@ export class FailedAuthLimiter {
   private readonly counts: WindowedCounts;
 
   constructor(max: number, windowMs: number, options: { maxAddresses?: number; now?: () => number } = {}) {
-    this.counts = new WindowedCounts({ limit: max, windowMs, maxKeys: options.maxAddresses ?? 100_000, now: options.now });
+    this.counts = new WindowedCounts({
+      limit: max,
+      windowMs,
+      maxKeys: options.maxAddresses ?? 100_000,
+      now: options.now,
+    });
   }
 
   /** Records a failure; throws 429 when the address is now past the limit. */
   fail(address: string): void {
     if (this.counts.add(address) > this.counts.limit) {
-      throw rateLimited('Too many failed authentications from this address; wait before trying again.', this.counts.limit, this.counts.retryAfterS(address));
+      throw rateLimited(
+        'Too many failed authentications from this address; wait before trying again.',
+        this.counts.limit,
+        this.counts.retryAfterS(address),
+      );
     }
   }
 
@@ -174,18 +186,30 @@ export class CheckoutLimiter {
   private readonly total: WindowedCounts;
 
   constructor(limits: CheckoutLimits) {
-    this.perAddress = new WindowedCounts({ limit: limits.perAddressPerMinute, windowMs: 60_000, maxKeys: limits.maxAddresses, now: limits.now });
+    this.perAddress = new WindowedCounts({
+      limit: limits.perAddressPerMinute,
+      windowMs: 60_000,
+      maxKeys: limits.maxAddresses,
+      now: limits.now,
+    });
     this.total = new WindowedCounts({ limit: limits.perMinute, windowMs: 60_000, maxKeys: 1, now: limits.now });
   }
 
   /** Takes one session for `address`, or throws 429 rate_limited with Retry-After. */
   take(address: string): void {
     if (this.perAddress.estimate(address) + 1 > this.perAddress.limit) {
-      throw rateLimited(`At most ${this.perAddress.limit} checkout sessions per minute may be created from one address; try again shortly.`,
-        this.perAddress.limit, this.perAddress.retryAfterS(address));
+      throw rateLimited(
+        `At most ${this.perAddress.limit} checkout sessions per minute may be created from one address; try again shortly.`,
+        this.perAddress.limit,
+        this.perAddress.retryAfterS(address),
+      );
     }
     if (this.total.estimate('all') + 1 > this.total.limit) {
-      throw rateLimited('Checkout is busy right now (too many sessions this minute); try again shortly.', this.total.limit, this.total.retryAfterS('all'));
+      throw rateLimited(
+        'Checkout is busy right now (too many sessions this minute); try again shortly.',
+        this.total.limit,
+        this.total.retryAfterS('all'),
+      );
     }
     this.perAddress.add(address);
     this.total.add('all');
@@ -199,7 +223,8 @@ export class KeyConcurrency {
 
   acquire(keyId: number): () => void {
     const current = this.inFlight.get(keyId) ?? 0;
-    if (current >= this.max) throw rateLimited(`At most ${this.max} calls may run at once with one key; wait for one to finish.`, this.max, 1);
+    if (current >= this.max)
+      throw rateLimited(`At most ${this.max} calls may run at once with one key; wait for one to finish.`, this.max, 1);
     this.inFlight.set(keyId, current + 1);
     let released = false;
     return () => {

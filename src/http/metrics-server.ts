@@ -13,7 +13,13 @@ export interface MetricsListenerOptions {
   token: string | null;
 }
 
-function sendError(res: ServerResponse, status: number, error: string, message: string, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  error: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
   res.end(JSON.stringify({ error, message }));
 }
@@ -22,14 +28,20 @@ export function metricsServer(metrics: Metrics, token: string | null): Server {
   return createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') return sendError(res, 404, 'not_found', 'This listener serves GET /metrics only.');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, 'method_not_allowed', 'Use GET /metrics.', { Allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendError(res, 405, 'method_not_allowed', 'Use GET /metrics.', { Allow: 'GET, HEAD' });
     if (token !== null && !hasMetricsToken(req.headers.authorization, token)) {
-      return sendError(res, 401, 'unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+      return sendError(res, 401, 'unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".', {
+        'WWW-Authenticate': 'Bearer realm="metrics"',
+      });
     }
-    metrics.registry.metrics().then((body) => {
-      res.writeHead(200, { 'Content-Type': metrics.registry.contentType, 'Cache-Control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    }, () => sendError(res, 500, 'internal_error', 'Collecting the metrics failed.'));
+    metrics.registry.metrics().then(
+      (body) => {
+        res.writeHead(200, { 'Content-Type': metrics.registry.contentType, 'Cache-Control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      () => sendError(res, 500, 'internal_error', 'Collecting the metrics failed.'),
+    );
   });
 }
 

@@ -28,7 +28,10 @@ export function cors(allowedOrigins: string[]): Middleware<AppState> {
     if (allowed) {
       ctx.set('Access-Control-Allow-Origin', any ? '*' : origin);
       if (!any) ctx.vary('Origin');
-      ctx.set('Access-Control-Expose-Headers', 'Retry-After, X-Request-Id, Idempotent-Replayed, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset');
+      ctx.set(
+        'Access-Control-Expose-Headers',
+        'Retry-After, X-Request-Id, Idempotent-Replayed, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
+      );
     }
     if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
       if (allowed) {

@@ -2,7 +2,10 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AbuseLimits } from '../config.js';
 
-export function createHttpServer(listener: RequestListener, limits: Pick<AbuseLimits, 'headersTimeoutMs' | 'bodyTimeoutMs'>): Server {
+export function createHttpServer(
+  listener: RequestListener,
+  limits: Pick<AbuseLimits, 'headersTimeoutMs' | 'bodyTimeoutMs'>,
+): Server {
   // timeouts are enforced by a sweep: every second rather than Node's default 30 s, so a stalled client goes soon after its deadline
   const server = createServer({ connectionsCheckingInterval: 1_000 }, listener);
   server.headersTimeout = limits.headersTimeoutMs;

@@ -11,7 +11,8 @@ import { invalidRequest } from '../errors.js';
 import { isValidDepartureTime } from '../schedule/time.js';
 
 // ajv-formats is CommonJS; under ESM its default export may be wrapped once more.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, verbose: true, messages: true });
 addFormats(ajv);
@@ -37,7 +38,10 @@ export interface ValidationFailure {
  * A rule that recognises a common mistake behind a failure and returns a
  * message naming the fix (and, when the culprit is another field, its path).
  */
-export type MistakeRule = (failure: ValidationFailure, body: unknown) => { message: string; path?: Array<string | number> } | undefined;
+export type MistakeRule = (
+  failure: ValidationFailure,
+  body: unknown,
+) => { message: string; path?: Array<string | number> } | undefined;
 
 export type Validator<T> = (value: unknown) => T;
 
@@ -68,7 +72,9 @@ export function fieldPath(path: Array<string | number>): string {
 
 /** `/stops/3/deadline` → ['stops', 3, 'deadline']. */
 function pathOf(instancePath: string): Array<string | number> {
-  return instancePath.split('/').slice(1)
+  return instancePath
+    .split('/')
+    .slice(1)
     .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
 }
@@ -92,16 +98,22 @@ function describeFailure(errors: ErrorObject[], root: unknown): ValidationFailur
   const oneOf = errors.find((e) => e.keyword === 'oneOf');
   let chosen = errors;
   if (oneOf) {
-    const branches = (oneOf.schema as Array<{ properties?: Record<string, unknown> }>);
+    const branches = oneOf.schema as Array<{ properties?: Record<string, unknown> }>;
     const value = valueAt(root, pathOf(oneOf.instancePath));
     const keys = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
-    const own = branches.map((b, i) => Object.keys(b.properties ?? {})
-      .filter((p) => branches.every((other, j) => j === i || !(p in (other.properties ?? {})))));
+    const own = branches.map((b, i) =>
+      Object.keys(b.properties ?? {}).filter((p) =>
+        branches.every((other, j) => j === i || !(p in (other.properties ?? {}))),
+      ),
+    );
     const present = own.map((props) => props.some((p) => keys.includes(p)));
     if (present.filter(Boolean).length > 1) {
       const custom = (oneOf.parentSchema as Record<string, unknown> | undefined)?.['x-message'];
       return {
-        path: pathOf(oneOf.instancePath), keyword: 'oneOf', value, params: {},
+        path: pathOf(oneOf.instancePath),
+        keyword: 'oneOf',
+        value,
+        params: {},
         message: `${fieldPath(pathOf(oneOf.instancePath))} ${typeof custom === 'string' ? custom : 'must match exactly one shape'}`,
       };
     }
@@ -122,7 +134,13 @@ function describeError(error: ErrorObject): ValidationFailure {
   const path = pathOf(error.instancePath);
   const params = error.params as Record<string, unknown>;
   const field = fieldPath(path);
-  const at = (message: string, where = path, value: unknown = error.data): ValidationFailure => ({ path: where, keyword: error.keyword, value, params, message });
+  const at = (message: string, where = path, value: unknown = error.data): ValidationFailure => ({
+    path: where,
+    keyword: error.keyword,
+    value,
+    params,
+    message,
+  });
   switch (error.keyword) {
     case 'required': {
       const missing = [...path, String(params.missingProperty)];
@@ -130,8 +148,11 @@ function describeError(error: ErrorObject): ValidationFailure {
     }
     case 'additionalProperties': {
       const unknown = [...path, String(params.additionalProperty)];
-      return at(`${field} has an unknown property "${String(params.additionalProperty)}"`, unknown,
-        (error.data as Record<string, unknown> | undefined)?.[String(params.additionalProperty)]);
+      return at(
+        `${field} has an unknown property "${String(params.additionalProperty)}"`,
+        unknown,
+        (error.data as Record<string, unknown> | undefined)?.[String(params.additionalProperty)],
+      );
     }
     case 'type':
       return at(`${field} must be ${article(String(params.type))}`);
@@ -145,7 +166,11 @@ function describeError(error: ErrorObject): ValidationFailure {
       return at(`${field} must not be empty`);
     case 'minimum':
     case 'maximum':
-      return at(typeof custom === 'string' ? `${field} ${custom}` : `${field} must be ${String(params.comparison)} ${String(params.limit)}`);
+      return at(
+        typeof custom === 'string'
+          ? `${field} ${custom}`
+          : `${field} must be ${String(params.comparison)} ${String(params.limit)}`,
+      );
     case 'enum':
       return at(`${field} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`);
     default:

@@ -17,7 +17,14 @@ function usage(publicBaseUrl: string): string[] {
   ];
 }
 
-export function newKeyMail(a: { to: string; key: string; stops: number; balance: number; packId: string; publicBaseUrl: string }): NewOutboxMessage {
+export function newKeyMail(a: {
+  to: string;
+  key: string;
+  stops: number;
+  balance: number;
+  packId: string;
+  publicBaseUrl: string;
+}): NewOutboxMessage {
   return {
     kind: 'new_key',
     to: a.to,
@@ -42,7 +49,14 @@ export function newKeyMail(a: { to: string; key: string; stops: number; balance:
   };
 }
 
-export function topUpMail(a: { to: string; last4: string; stops: number; balance: number; packId: string; publicBaseUrl: string }): NewOutboxMessage {
+export function topUpMail(a: {
+  to: string;
+  last4: string;
+  stops: number;
+  balance: number;
+  packId: string;
+  publicBaseUrl: string;
+}): NewOutboxMessage {
   return {
     kind: 'top_up',
     to: a.to,
@@ -62,7 +76,13 @@ export function topUpMail(a: { to: string; last4: string; stops: number; balance
   };
 }
 
-export function replacementKeyMail(a: { to: string; key: string; oldLast4: string; balance: number; publicBaseUrl: string }): NewOutboxMessage {
+export function replacementKeyMail(a: {
+  to: string;
+  key: string;
+  oldLast4: string;
+  balance: number;
+  publicBaseUrl: string;
+}): NewOutboxMessage {
   return {
     kind: 'replacement_key',
     to: a.to,

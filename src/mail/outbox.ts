@@ -51,7 +51,9 @@ export class Outbox {
   /** Starts the periodic retry. */
   start(): void {
     if (this.timer || this.closed) return;
-    this.timer = setInterval(() => { void this.kick().catch((err) => this.log.warn({ err }, 'outbox retry failed')); }, this.retryIntervalMs);
+    this.timer = setInterval(() => {
+      void this.kick().catch((err) => this.log.warn({ err }, 'outbox retry failed'));
+    }, this.retryIntervalMs);
     this.timer.unref();
   }
 
@@ -116,14 +118,20 @@ export class Outbox {
     try {
       const sent = await this.sender.send({ to: message.to, subject: message.subject, text: message.body });
       await this.store.markMailSent(id, this.clock());
-      this.log.info({ outboxId: id, kind: message.kind, to: message.to, messageId: sent.messageId, attempts: message.attempts + 1 }, 'e-mail sent');
+      this.log.info(
+        { outboxId: id, kind: message.kind, to: message.to, messageId: sent.messageId, attempts: message.attempts + 1 },
+        'e-mail sent',
+      );
       return 'sent';
     } catch (err) {
       const attempts = message.attempts + 1;
       const delay = this.delayAfter(attempts);
       const error = err instanceof Error ? err.message : String(err);
       await this.store.markMailFailed(id, error, new Date(this.clock().getTime() + delay));
-      this.log.warn({ outboxId: id, kind: message.kind, to: message.to, attempts, retryInMs: delay, error }, 'e-mail not sent; kept in the outbox for retry');
+      this.log.warn(
+        { outboxId: id, kind: message.kind, to: message.to, attempts, retryInMs: delay, error },
+        'e-mail not sent; kept in the outbox for retry',
+      );
       return 'failed';
     }
   }

@@ -53,12 +53,19 @@ function smtpSender(config: MailConfig, options: MailSenderOptions): MailSender 
   return {
     mode: 'smtp',
     async send(message) {
-      const info = await transport.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text });
+      const info = await transport.sendMail({
+        from: config.mailFrom,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
       const rejected = (info.rejected ?? []) as unknown[];
       if (rejected.length > 0) throw new Error(`SMTP server rejected the recipient: ${String(info.response ?? '')}`);
       return { messageId: info.messageId };
     },
-    close() { transport.close(); },
+    close() {
+      transport.close();
+    },
   };
 }
 
@@ -67,7 +74,12 @@ function fileSender(config: MailConfig, log: MailLog): MailSender {
   return {
     mode: 'file',
     async send(message) {
-      const info = await transport.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text });
+      const info = await transport.sendMail({
+        from: config.mailFrom,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
       mkdirSync(config.outboxDir, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = join(config.outboxDir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
@@ -76,6 +88,8 @@ function fileSender(config: MailConfig, log: MailLog): MailSender {
       log.info({ to: message.to, subject: message.subject, file }, `e-mail written to ${file} (SMTP_URL is not set)`);
       return { messageId: info.messageId, file };
     },
-    close() { transport.close(); },
+    close() {
+      transport.close();
+    },
   };
 }

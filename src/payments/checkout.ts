@@ -21,10 +21,16 @@ export class StripeCheckout implements CheckoutProvider {
     try {
       session = await this.stripe.checkout.sessions.create({
         mode: 'payment',
-        line_items: [{
-          quantity: 1,
-          price_data: { currency: pack.currency, unit_amount: pack.priceCents, product_data: { name: packName(pack), metadata: { packId: pack.id } } },
-        }],
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: pack.currency,
+              unit_amount: pack.priceCents,
+              product_data: { name: packName(pack), metadata: { packId: pack.id } },
+            },
+          },
+        ],
         customer_email: request.email,
         metadata: { packId: pack.id, stops: String(pack.stops), email: request.email },
         payment_intent_data: { metadata: { packId: pack.id, stops: String(pack.stops) } },
@@ -33,15 +39,35 @@ export class StripeCheckout implements CheckoutProvider {
       });
     } catch (err) {
       const e = err as { type?: string; statusCode?: number; code?: string; message?: string };
-      this.logger.warn({ requestId: context.requestId, stripeError: e.type, statusCode: e.statusCode, code: e.code, message: e.message },
-        'Stripe did not create the checkout session');
-      throw new DomainError('payment_unavailable', 'The payment provider is unavailable right now; please try again in a few minutes.');
+      this.logger.warn(
+        {
+          requestId: context.requestId,
+          stripeError: e.type,
+          statusCode: e.statusCode,
+          code: e.code,
+          message: e.message,
+        },
+        'Stripe did not create the checkout session',
+      );
+      throw new DomainError(
+        'payment_unavailable',
+        'The payment provider is unavailable right now; please try again in a few minutes.',
+      );
     }
     if (!session.url) {
-      this.logger.warn({ requestId: context.requestId, sessionId: session.id }, 'Stripe returned a checkout session without a url');
-      throw new DomainError('payment_unavailable', 'The payment provider returned no payment page; please try again in a few minutes.');
+      this.logger.warn(
+        { requestId: context.requestId, sessionId: session.id },
+        'Stripe returned a checkout session without a url',
+      );
+      throw new DomainError(
+        'payment_unavailable',
+        'The payment provider returned no payment page; please try again in a few minutes.',
+      );
     }
-    this.logger.info({ requestId: context.requestId, sessionId: session.id, packId: pack.id }, 'checkout session created');
+    this.logger.info(
+      { requestId: context.requestId, sessionId: session.id, packId: pack.id },
+      'checkout session created',
+    );
     return { url: session.url };
   }
 }

@@ -51,8 +51,12 @@ export function buildPaymentServices(config: Config, deps: PaymentDeps): Payment
   const webhook = new StripeWebhook(deps.store, outbox, config, logger, clock);
   const packs = listPacks(config.payments);
   if (!stripe) logger.info('payments off: STRIPE_SECRET_KEY is not set, checkout answers 503 payment_unavailable');
-  if (stripe && !config.payments.stripeWebhookSecret) logger.warn('STRIPE_WEBHOOK_SECRET is not set: paid checkouts cannot be fulfilled');
-  logger.info({ mail: sender.mode, ...(sender.mode === 'file' ? { outboxDir: config.mail.outboxDir } : {}) }, 'e-mail delivery ready');
+  if (stripe && !config.payments.stripeWebhookSecret)
+    logger.warn('STRIPE_WEBHOOK_SECRET is not set: paid checkouts cannot be fulfilled');
+  logger.info(
+    { mail: sender.mode, ...(sender.mode === 'file' ? { outboxDir: config.mail.outboxDir } : {}) },
+    'e-mail delivery ready',
+  );
   if (deps.startOutbox !== false) {
     outbox.start();
     // messages left from a previous run (SMTP was down, the process stopped)

@@ -20,9 +20,16 @@ export interface Pack {
 }
 
 export function listPacks(payments: Pick<PaymentsConfig, 'currency' | 'packPrices'>): Pack[] {
-  return PACK_IDS.map((id) => ({ id, stops: PACK_STOPS[id], priceCents: payments.packPrices[id], currency: payments.currency }));
+  return PACK_IDS.map((id) => ({
+    id,
+    stops: PACK_STOPS[id],
+    priceCents: payments.packPrices[id],
+    currency: payments.currency,
+  }));
 }
 
-export const isPackId = (value: unknown): value is PackId => typeof value === 'string' && (PACK_IDS as readonly string[]).includes(value);
+export const isPackId = (value: unknown): value is PackId =>
+  typeof value === 'string' && (PACK_IDS as readonly string[]).includes(value);
 
-export const packName = (pack: Pick<Pack, 'stops'>): string => `Route optimization: ${pack.stops.toLocaleString('en-US')} stops (prepaid)`;
+export const packName = (pack: Pick<Pack, 'stops'>): string =>
+  `Route optimization: ${pack.stops.toLocaleString('en-US')} stops (prepaid)`;

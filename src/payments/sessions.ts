@@ -43,7 +43,11 @@ export function emailHint(email: string): string {
 }
 
 export class CheckoutSessions {
-  constructor(private readonly store: Store, private readonly stripe: Stripe | null, private readonly logger: Logger) {}
+  constructor(
+    private readonly store: Store,
+    private readonly stripe: Stripe | null,
+    private readonly logger: Logger,
+  ) {}
 
   /** Payments are on: STRIPE_SECRET_KEY is set. */
   get enabled(): boolean {
@@ -55,8 +59,12 @@ export class CheckoutSessions {
     const payment = await this.store.findPaymentBySession(sessionId);
     if (payment) {
       return {
-        state: 'paid', stops: payment.stops, emailHint: emailHint(payment.email), keyLast4: payment.keyLast4,
-        createdKey: payment.createdKey, mailSent: payment.mailSentAt !== null,
+        state: 'paid',
+        stops: payment.stops,
+        emailHint: emailHint(payment.email),
+        keyLast4: payment.keyLast4,
+        createdKey: payment.createdKey,
+        mailSent: payment.mailSentAt !== null,
       };
     }
     if (!this.stripe) return { state: 'unknown' };
@@ -66,8 +74,14 @@ export class CheckoutSessions {
     } catch (err) {
       const e = err as { statusCode?: number; code?: string; type?: string };
       if (e.statusCode === 404 || e.code === 'resource_missing') return { state: 'unknown' };
-      this.logger.warn({ stripeError: e.type, statusCode: e.statusCode, code: e.code }, 'Stripe did not answer a checkout session lookup');
-      throw new DomainError('payment_unavailable', 'The payment provider cannot be reached to check this payment right now; try again in a minute. If you paid, the key is e-mailed anyway.');
+      this.logger.warn(
+        { stripeError: e.type, statusCode: e.statusCode, code: e.code },
+        'Stripe did not answer a checkout session lookup',
+      );
+      throw new DomainError(
+        'payment_unavailable',
+        'The payment provider cannot be reached to check this payment right now; try again in a minute. If you paid, the key is e-mailed anyway.',
+      );
     }
     const stops = Number(session.metadata?.stops);
     const details = {
@@ -76,7 +90,8 @@ export class CheckoutSessions {
     };
     if (session.status === 'expired') return { state: 'expired', ...details };
     if (session.status === 'open') return { state: 'open', ...details };
-    if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required') return { state: 'confirming', ...details };
+    if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required')
+      return { state: 'confirming', ...details };
     return { state: 'processing', ...details };
   }
 }

@@ -36,7 +36,8 @@ export class StripeWebhook implements WebhookHandler {
   /** Throws 400 invalid_signature, having changed nothing, unless the body is signed with STRIPE_WEBHOOK_SECRET. */
   verify(rawBody: string | undefined, signature: string | undefined): Stripe.Event {
     const secret = this.config.payments.stripeWebhookSecret;
-    if (!secret) throw invalidSignature('Webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set).');
+    if (!secret)
+      throw invalidSignature('Webhooks are not configured on this server (STRIPE_WEBHOOK_SECRET is not set).');
     if (!signature) throw invalidSignature('Missing Stripe-Signature header.');
     try {
       return verifyStripeEvent(rawBody ?? '', signature, secret);
@@ -49,7 +50,8 @@ export class StripeWebhook implements WebhookHandler {
     const event = this.verify(rawBody, signature);
     switch (event.type) {
       case 'checkout.session.completed':
-        if (event.data.object.payment_status !== 'paid') return this.ignored(event, `payment_status ${event.data.object.payment_status}`);
+        if (event.data.object.payment_status !== 'paid')
+          return this.ignored(event, `payment_status ${event.data.object.payment_status}`);
         return this.fulfil(event, event.data.object);
       case 'checkout.session.async_payment_succeeded':
         return this.fulfil(event, event.data.object);
@@ -66,12 +68,18 @@ export class StripeWebhook implements WebhookHandler {
   private async fulfil(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<WebhookResult> {
     const packId = session.metadata?.packId;
     if (!isPackId(packId)) {
-      this.logger.warn({ eventId: event.id, sessionId: session.id, packId }, 'paid checkout session without a known pack: not ours, ignored');
+      this.logger.warn(
+        { eventId: event.id, sessionId: session.id, packId },
+        'paid checkout session without a known pack: not ours, ignored',
+      );
       return this.ignored(event, 'no known pack in metadata');
     }
     const email = session.customer_email ?? session.customer_details?.email ?? session.metadata?.email ?? null;
     if (!email) {
-      this.logger.error({ eventId: event.id, sessionId: session.id }, 'paid checkout session without an e-mail address: no key issued');
+      this.logger.error(
+        { eventId: event.id, sessionId: session.id },
+        'paid checkout session without an e-mail address: no key issued',
+      );
       return this.ignored(event, 'no e-mail address');
     }
     const stops = PACK_STOPS[packId];
@@ -86,19 +94,32 @@ export class StripeWebhook implements WebhookHandler {
       amountCents: session.amount_total ?? 0,
       currency: session.currency ?? this.config.payments.currency,
       newKey: { keyHash, last4 },
-      composeMail: ({ createdKey, key: record, balance }) => createdKey
-        ? newKeyMail({ to: email, key, stops, balance, packId, publicBaseUrl })
-        : topUpMail({ to: email, last4: record.last4, stops, balance, packId, publicBaseUrl }),
+      composeMail: ({ createdKey, key: record, balance }) =>
+        createdKey
+          ? newKeyMail({ to: email, key, stops, balance, packId, publicBaseUrl })
+          : topUpMail({ to: email, last4: record.last4, stops, balance, packId, publicBaseUrl }),
       now: this.clock(),
     });
     if (outcome.kind === 'duplicate') {
-      this.logger.info({ eventId: event.id, sessionId: session.id, matched: outcome.matched }, 'Stripe event already fulfilled: nothing credited');
+      this.logger.info(
+        { eventId: event.id, sessionId: session.id, matched: outcome.matched },
+        'Stripe event already fulfilled: nothing credited',
+      );
       return { received: true, result: 'duplicate' };
     }
-    this.logger.info({
-      eventId: event.id, sessionId: session.id, paymentId: outcome.paymentId, keyId: outcome.key.id, last4: outcome.key.last4,
-      createdKey: outcome.createdKey, stops, balance: outcome.balance,
-    }, outcome.createdKey ? 'pack paid: new live key issued' : 'pack paid: live key topped up');
+    this.logger.info(
+      {
+        eventId: event.id,
+        sessionId: session.id,
+        paymentId: outcome.paymentId,
+        keyId: outcome.key.id,
+        last4: outcome.key.last4,
+        createdKey: outcome.createdKey,
+        stops,
+        balance: outcome.balance,
+      },
+      outcome.createdKey ? 'pack paid: new live key issued' : 'pack paid: live key topped up',
+    );
     // deliver right away, without holding Stripe's request; failures stay in the outbox for the retry timer
     void this.outbox.kick().catch((err) => this.logger.warn({ err }, 'outbox delivery failed'));
     return { received: true, result: 'credited', createdKey: outcome.createdKey };

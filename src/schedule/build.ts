@@ -108,7 +108,8 @@ export function buildSchedule(input: ScheduleInput): ScheduleResult {
   if (order.length !== n || new Set(order).size !== n || order.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
     throw new RangeError('buildSchedule: order must be a permutation of the stop indices');
   }
-  if (times.stops.length !== n) throw new RangeError(`buildSchedule: times for ${times.stops.length} stops, the route has ${n}`);
+  if (times.stops.length !== n)
+    throw new RangeError(`buildSchedule: times for ${times.stops.length} stops, the route has ${n}`);
   const dist = matrixCell(input.distancesM, 'distancesM', n + 1 + (hasEnd ? 1 : 0));
 
   const departure = input.departure.toUTC().startOf('second');
@@ -123,10 +124,18 @@ export function buildSchedule(input: ScheduleInput): ScheduleResult {
     metres += dist(prev, si + 1);
     prev = si + 1;
     const arrivee = at(t.arrivalS);
-    schedule.push(t.waitS > 0 ? { colisId: stop.id, arrivee, serviceStart: at(t.startS) } : { colisId: stop.id, arrivee });
+    schedule.push(
+      t.waitS > 0 ? { colisId: stop.id, arrivee, serviceStart: at(t.startS) } : { colisId: stop.id, arrivee },
+    );
     if (t.latenessS > 0) {
-      if (stop.deadline === undefined) throw new RangeError(`buildSchedule: the solver found ${stop.id} late, and it has no deadline`);
-      late.push({ colisId: stop.id, arrivee, limite: formatUtc(deadlineInstant(stop.deadline, departure)), retardMin: retardMinutes(t.latenessS) });
+      if (stop.deadline === undefined)
+        throw new RangeError(`buildSchedule: the solver found ${stop.id} late, and it has no deadline`);
+      late.push({
+        colisId: stop.id,
+        arrivee,
+        limite: formatUtc(deadlineInstant(stop.deadline, departure)),
+        retardMin: retardMinutes(t.latenessS),
+      });
     }
   });
   if (hasEnd) metres += dist(prev, n + 1);

@@ -10,9 +10,27 @@
  * `solve_fleet` (plans fail with 'unsupported'), 1–3 lack `evaluate_route` ('unsupported').
  */
 import { SolverError } from './errors.ts';
-import { ABI_VERSION, MAX_SIZE, NO_DEADLINE, OPERATOR_NAMES, REPORT_LEN, ROUTE_OUT_HEAD, STOP_FIELDS, Status } from './abi-constants.generated.ts';
+import {
+  ABI_VERSION,
+  MAX_SIZE,
+  NO_DEADLINE,
+  OPERATOR_NAMES,
+  REPORT_LEN,
+  ROUTE_OUT_HEAD,
+  STOP_FIELDS,
+  Status,
+} from './abi-constants.generated.ts';
 import { callModule, checkOptions, invalid } from './marshal.ts';
-import type { OperatorCounter, OperatorName, RouteTimes, SolveOptions, SolveProblem, SolveReport, SolveResult, StopTimes } from './types.ts';
+import type {
+  OperatorCounter,
+  OperatorName,
+  RouteTimes,
+  SolveOptions,
+  SolveProblem,
+  SolveReport,
+  SolveResult,
+  StopTimes,
+} from './types.ts';
 
 export { ABI_VERSION, MAX_SIZE, NO_DEADLINE, OPERATOR_NAMES, REPORT_LEN, Status };
 export { invalid, statusName, type StatusName } from './marshal.ts';
@@ -27,24 +45,62 @@ export interface SolverExports {
   alloc(size: number, align: number): number;
   dealloc(ptr: number, size: number, align: number): void;
   solve(
-    durations: number, size: number, service: number, deadline: number, hasEnd: number,
-    seed: number, timeLimitMs: number, maxIterations: number, stallIterations: number, out: number,
+    durations: number,
+    size: number,
+    service: number,
+    deadline: number,
+    hasEnd: number,
+    seed: number,
+    timeLimitMs: number,
+    maxIterations: number,
+    stallIterations: number,
+    out: number,
   ): number;
   /** ABI 2. */
   solve_with_report?(
-    durations: number, size: number, service: number, deadline: number, hasEnd: number,
-    seed: number, timeLimitMs: number, maxIterations: number, stallIterations: number, out: number,
-    report: number, reportLen: number, events: number, eventsCapacity: number,
+    durations: number,
+    size: number,
+    service: number,
+    deadline: number,
+    hasEnd: number,
+    seed: number,
+    timeLimitMs: number,
+    maxIterations: number,
+    stallIterations: number,
+    out: number,
+    report: number,
+    reportLen: number,
+    events: number,
+    eventsCapacity: number,
   ): number;
   /** ABI 4. */
   evaluate_route?(
-    durations: number, size: number, service: number, deadline: number, hasEnd: number, order: number, out: number,
+    durations: number,
+    size: number,
+    service: number,
+    deadline: number,
+    hasEnd: number,
+    order: number,
+    out: number,
   ): number;
   /** ABI 3 (16 parameters in its first builds, 17 since). */
   solve_fleet?(
-    travel: number, distance: number, locations: number, vehicles: number, vehicleCount: number,
-    jobs: number, jobCount: number, dims: number, capacity: number, demand: number, allowed: number,
-    objective: number, seed: number, timeLimitMs: number, maxIterations: number, out: number,
+    travel: number,
+    distance: number,
+    locations: number,
+    vehicles: number,
+    vehicleCount: number,
+    jobs: number,
+    jobCount: number,
+    dims: number,
+    capacity: number,
+    demand: number,
+    allowed: number,
+    objective: number,
+    seed: number,
+    timeLimitMs: number,
+    maxIterations: number,
+    out: number,
     stallIterations: number,
   ): number;
   trap_for_test(): void;
@@ -94,7 +150,13 @@ export function legacyDeadlines(deadlineS: Int32Array): Int32Array {
 export function readStopTimes(out: Float64Array, at: number, count: number): StopTimes[] {
   return Array.from({ length: count }, (_, k) => {
     const f = at + STOP_FIELDS * k;
-    return { arrivalS: out[f]!, waitS: out[f + 1]!, startS: out[f + 2]!, departureS: out[f + 3]!, latenessS: out[f + 4]! };
+    return {
+      arrivalS: out[f]!,
+      waitS: out[f + 1]!,
+      startS: out[f + 2]!,
+      departureS: out[f + 3]!,
+      latenessS: out[f + 4]!,
+    };
   });
 }
 
@@ -138,7 +200,10 @@ export class WasmSolver {
     this.exports = instance.exports as unknown as SolverExports;
     const v = this.exports.abi_version();
     if (!SUPPORTED_ABI_VERSIONS.includes(v)) {
-      throw new SolverError('load_failed', `solver ABI version ${v}, expected one of ${SUPPORTED_ABI_VERSIONS.join(', ')}`);
+      throw new SolverError(
+        'load_failed',
+        `solver ABI version ${v}, expected one of ${SUPPORTED_ABI_VERSIONS.join(', ')}`,
+      );
     }
     this.abiVersion = v;
   }
@@ -177,11 +242,21 @@ export class WasmSolver {
       [outLength, wantReport ? REPORT_LEN : 0, wantReport ? 4 * EVENT_CAPACITY : 0],
       ([dPtr, sPtr, lPtr], [outPtr, reportPtr, eventsPtr]) => {
         const args = [
-          dPtr!, p.size, sPtr!, lPtr!, p.hasEnd ? 1 : 0,
-          (o.seed ?? 1) >>> 0, o.timeLimitMs ?? 0, o.maxIterations ?? 0, o.stallIterations ?? 0, outPtr!,
+          dPtr!,
+          p.size,
+          sPtr!,
+          lPtr!,
+          p.hasEnd ? 1 : 0,
+          (o.seed ?? 1) >>> 0,
+          o.timeLimitMs ?? 0,
+          o.maxIterations ?? 0,
+          o.stallIterations ?? 0,
+          outPtr!,
         ] as const;
         const t0 = this.clock();
-        const status = wantReport ? e.solve_with_report!(...args, reportPtr!, REPORT_LEN, eventsPtr!, EVENT_CAPACITY) : e.solve(...args);
+        const status = wantReport
+          ? e.solve_with_report!(...args, reportPtr!, REPORT_LEN, eventsPtr!, EVENT_CAPACITY)
+          : e.solve(...args);
         solveMs = this.clock() - t0;
         return status;
       },
@@ -197,7 +272,11 @@ export class WasmSolver {
    * (`evaluate_route`, ABI 4; SolverError 'unsupported' on older modules).
    */
   evaluate(p: SolveProblem, order: readonly number[]): RouteTimes {
-    if (!this.canTime) throw new SolverError('unsupported', `solver module of ABI version ${this.abiVersion} cannot time a route (needs 4)`);
+    if (!this.canTime)
+      throw new SolverError(
+        'unsupported',
+        `solver module of ABI version ${this.abiVersion} cannot time a route (needs 4)`,
+      );
     checkProblem(p);
     const n = p.size - 1 - (p.hasEnd ? 1 : 0);
     if (order.length !== n || order.some((s) => !Number.isInteger(s) || s < 0 || s >= n)) {
@@ -208,7 +287,8 @@ export class WasmSolver {
       e,
       [p.durations, p.serviceS, p.deadlineS, Uint32Array.from(order)],
       [routeOutLength(this.abiVersion, n)],
-      ([dPtr, sPtr, lPtr, orderPtr], [outPtr]) => e.evaluate_route!(dPtr!, p.size, sPtr!, lPtr!, p.hasEnd ? 1 : 0, orderPtr!, outPtr!),
+      ([dPtr, sPtr, lPtr, orderPtr], [outPtr]) =>
+        e.evaluate_route!(dPtr!, p.size, sPtr!, lPtr!, p.hasEnd ? 1 : 0, orderPtr!, outPtr!),
       'the route',
     );
     return readRouteOut(out!, n, true).times!;
@@ -223,7 +303,12 @@ function readReport(r: Float64Array, ev: Float64Array): SolveReport {
   const written = r[3]!;
   const improvements = [];
   for (let k = 0; k < written; k++) {
-    improvements.push({ ms: ev[4 * k]!, iteration: ev[4 * k + 1]!, latenessS: ev[4 * k + 2]!, durationS: ev[4 * k + 3]! });
+    improvements.push({
+      ms: ev[4 * k]!,
+      iteration: ev[4 * k + 1]!,
+      latenessS: ev[4 * k + 2]!,
+      durationS: ev[4 * k + 3]!,
+    });
   }
   const operators = {} as Record<OperatorName, OperatorCounter>;
   OPERATOR_NAMES.forEach((name, k) => {

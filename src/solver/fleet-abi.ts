@@ -6,12 +6,29 @@
  */
 import { SolverError } from './errors.ts';
 import {
-  FLEET_OUT_HEAD, FLEET_ROUTE_FIELDS, FLEET_VEHICLE_TIMES, JOB_FIELDS, MAX_DIMS, MAX_LOCATIONS, MAX_VEHICLES, NO_DEADLINE,
-  REASON_CODES, STOP_FIELDS, Status, VEHICLE_FIELDS,
+  FLEET_OUT_HEAD,
+  FLEET_ROUTE_FIELDS,
+  FLEET_VEHICLE_TIMES,
+  JOB_FIELDS,
+  MAX_DIMS,
+  MAX_LOCATIONS,
+  MAX_VEHICLES,
+  NO_DEADLINE,
+  REASON_CODES,
+  STOP_FIELDS,
+  Status,
+  VEHICLE_FIELDS,
 } from './abi-constants.generated.ts';
 import { readStopTimes, type SolverExports, type WasmSolver } from './abi.ts';
 import { callModule, checkOptions, invalid } from './marshal.ts';
-import { SERVICE_OBJECTIVE, type FleetOptions, type FleetProblem, type FleetResult, type FleetRoute, type UnassignedReason } from './fleet-types.ts';
+import {
+  SERVICE_OBJECTIVE,
+  type FleetOptions,
+  type FleetProblem,
+  type FleetResult,
+  type FleetRoute,
+  type UnassignedReason,
+} from './fleet-types.ts';
 
 export { JOB_FIELDS, MAX_DIMS, MAX_LOCATIONS, MAX_VEHICLES, VEHICLE_FIELDS };
 /** reasons::Reason as numbers, in code order. */
@@ -32,27 +49,33 @@ const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSaf
 /** What the module cannot check itself: array lengths and types, allowed indices within the 64-bit masks. */
 export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
   const m = p.locations;
-  if (!Number.isInteger(m) || m < 1 || m > MAX_LOCATIONS) throw invalid(Status.BAD_MATRIX, `locations must be an integer in 1..${MAX_LOCATIONS}`);
-  if (!(p.travel instanceof Int32Array) || p.travel.length !== m * m) throw invalid(Status.BAD_MATRIX, `travel must be an Int32Array of ${m * m}`);
+  if (!Number.isInteger(m) || m < 1 || m > MAX_LOCATIONS)
+    throw invalid(Status.BAD_MATRIX, `locations must be an integer in 1..${MAX_LOCATIONS}`);
+  if (!(p.travel instanceof Int32Array) || p.travel.length !== m * m)
+    throw invalid(Status.BAD_MATRIX, `travel must be an Int32Array of ${m * m}`);
   if (p.distance !== undefined && (!(p.distance instanceof Int32Array) || p.distance.length !== m * m)) {
     throw invalid(Status.BAD_MATRIX, `distance must be an Int32Array of ${m * m} or absent`);
   }
-  if (!Array.isArray(p.vehicles) || p.vehicles.length === 0) throw invalid(Status.NO_VEHICLES, 'give at least one vehicle');
+  if (!Array.isArray(p.vehicles) || p.vehicles.length === 0)
+    throw invalid(Status.NO_VEHICLES, 'give at least one vehicle');
   if (p.vehicles.length > MAX_VEHICLES) throw invalid(Status.TOO_MANY_VEHICLES, `at most ${MAX_VEHICLES} vehicles`);
   if (!Array.isArray(p.jobs) || p.jobs.length === 0) throw invalid(Status.NO_JOBS, 'give at least one job');
   const numbers = (what: string, xs: Array<number | undefined>) => {
-    for (const x of xs) if (x !== undefined && !isInt(x)) throw invalid(Status.BAD_NUMBER, `${what}: ${String(x)} is not a safe integer`);
+    for (const x of xs)
+      if (x !== undefined && !isInt(x)) throw invalid(Status.BAD_NUMBER, `${what}: ${String(x)} is not a safe integer`);
   };
   p.vehicles.forEach((v, k) => {
     numbers(`vehicle ${k}`, [v.start, v.end, v.shiftStart, v.shiftEnd, v.maxStops, ...(v.capacity ?? [])]);
     if (!isInt(v.start)) throw invalid(Status.BAD_LOCATION, `vehicle ${k}: start must be a location index`);
   });
   p.jobs.forEach((j, k) => {
-    if (j.deadline === NO_DEADLINE) throw invalid(Status.BAD_NUMBER, `job ${k}: deadline ${NO_DEADLINE} is the module's "none"; leave the field out`);
+    if (j.deadline === NO_DEADLINE)
+      throw invalid(Status.BAD_NUMBER, `job ${k}: deadline ${NO_DEADLINE} is the module's "none"; leave the field out`);
     numbers(`job ${k}`, [j.location, j.service, j.ready, j.due, j.deadline, ...(j.demand ?? [])]);
     if (!isInt(j.location)) throw invalid(Status.BAD_LOCATION, `job ${k}: location must be a location index`);
     for (const v of j.allowedVehicles ?? []) {
-      if (!Number.isInteger(v) || v < 0 || v >= p.vehicles.length) throw invalid(Status.BAD_VEHICLE_INDEX, `job ${k}: allowed vehicle ${v} is not a vehicle index`);
+      if (!Number.isInteger(v) || v < 0 || v >= p.vehicles.length)
+        throw invalid(Status.BAD_VEHICLE_INDEX, `job ${k}: allowed vehicle ${v} is not a vehicle index`);
     }
   });
   const ob = p.objective ?? SERVICE_OBJECTIVE;
@@ -64,7 +87,11 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
 export function flattenFleet(p: FleetProblem, abiVersion = 4) {
   const nv = p.vehicles.length;
   const nj = p.jobs.length;
-  const dims = Math.max(0, ...p.vehicles.map((v) => v.capacity?.length ?? 0), ...p.jobs.map((j) => j.demand?.length ?? 0));
+  const dims = Math.max(
+    0,
+    ...p.vehicles.map((v) => v.capacity?.length ?? 0),
+    ...p.jobs.map((j) => j.demand?.length ?? 0),
+  );
   const opt = (x: number | undefined) => (x === undefined ? -1 : x);
   const vehicles = new Float64Array(VEHICLE_FIELDS * nv);
   const capacity = new Float64Array(nv * dims);
@@ -77,7 +104,14 @@ export function flattenFleet(p: FleetProblem, abiVersion = 4) {
   const restricted = p.jobs.some((j) => j.allowedVehicles !== undefined);
   const allowed = restricted ? new Uint32Array(2 * nj) : null;
   p.jobs.forEach((j, k) => {
-    const deadline = j.deadline === undefined ? (abiVersion >= 4 ? NO_DEADLINE : -1) : abiVersion >= 4 ? j.deadline : Math.max(0, j.deadline);
+    const deadline =
+      j.deadline === undefined
+        ? abiVersion >= 4
+          ? NO_DEADLINE
+          : -1
+        : abiVersion >= 4
+          ? j.deadline
+          : Math.max(0, j.deadline);
     jobs.set([j.location, j.service ?? 0, j.ready ?? 0, opt(j.due), deadline], k * JOB_FIELDS);
     demand.set(j.demand ?? [], k * dims);
     if (allowed) {
@@ -137,7 +171,14 @@ export function readFleetOut(out: Float64Array, nv: number, nj: number, abiVersi
   return {
     routes,
     unassigned,
-    cost: { unassigned: out[0]!, lateness: out[1]!, main: out[2]!, vehicles: out[5]!, duration: out[6]!, distance: out[7]! },
+    cost: {
+      unassigned: out[0]!,
+      lateness: out[1]!,
+      main: out[2]!,
+      vehicles: out[5]!,
+      duration: out[6]!,
+      distance: out[7]!,
+    },
     iterations: out[3]!,
     bestIteration: out[4]!,
   };
@@ -151,7 +192,13 @@ const LEAST_TIME_LIMIT_MS = 0.001;
  * since the caller's clock started for this call) is taken off the time limit when the module is
  * called, so that marshalling counts against the budget as well.
  */
-export function runFleet(e: SolverExports, p: FleetProblem, o: FleetOptions, spentMs: () => number = () => 0, abiVersion = 4): Omit<FleetResult, 'solveMs'> {
+export function runFleet(
+  e: SolverExports,
+  p: FleetProblem,
+  o: FleetOptions,
+  spentMs: () => number = () => 0,
+  abiVersion = 4,
+): Omit<FleetResult, 'solveMs'> {
   checkFleetProblem(p, o);
   const f = flattenFleet(p, abiVersion);
   const outLength = fleetOutLength(f.nv, f.nj, abiVersion);
@@ -163,8 +210,23 @@ export function runFleet(e: SolverExports, p: FleetProblem, o: FleetOptions, spe
       const limit = o.timeLimitMs ?? 0;
       const timeLimitMs = limit > 0 ? Math.max(LEAST_TIME_LIMIT_MS, limit - spentMs()) : 0;
       return e.solve_fleet!(
-        travel!, distance!, p.locations, vehicles!, f.nv, jobs!, f.nj, f.dims, capacity!, demand!, allowed!, objective!,
-        (o.seed ?? 1) >>> 0, timeLimitMs, o.maxIterations ?? 0, outPtr!, o.stallIterations ?? 0,
+        travel!,
+        distance!,
+        p.locations,
+        vehicles!,
+        f.nv,
+        jobs!,
+        f.nj,
+        f.dims,
+        capacity!,
+        demand!,
+        allowed!,
+        objective!,
+        (o.seed ?? 1) >>> 0,
+        timeLimitMs,
+        o.maxIterations ?? 0,
+        outPtr!,
+        o.stallIterations ?? 0,
       );
     },
     'the fleet problem',
@@ -174,7 +236,8 @@ export function runFleet(e: SolverExports, p: FleetProblem, o: FleetOptions, spe
 
 /** Plan several vehicles on an instance (ABI 3 or later); SolverError('unsupported') on an older module. */
 export function solveFleet(s: WasmSolver, p: FleetProblem, o: FleetOptions = {}): FleetResult {
-  if (!s.canPlanFleets) throw new SolverError('unsupported', `solver module of ABI version ${s.abiVersion} cannot plan fleets (needs 3)`);
+  if (!s.canPlanFleets)
+    throw new SolverError('unsupported', `solver module of ABI version ${s.abiVersion} cannot plan fleets (needs 3)`);
   const t0 = s.clock();
   const r = runFleet(s.exports, p, o, () => s.clock() - t0, s.abiVersion);
   return { ...r, solveMs: s.clock() - t0 };

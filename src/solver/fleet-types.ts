@@ -3,7 +3,10 @@
  * Times are integers in the matrix's unit (seconds for the service; the Solomon
  * bench uses a fixed-point scale). Locations are indices into the matrices.
  */
-import { DISTANCE_OBJECTIVE as GENERATED_DISTANCE_OBJECTIVE, SERVICE_OBJECTIVE as GENERATED_SERVICE_OBJECTIVE } from './abi-constants.generated.ts';
+import {
+  DISTANCE_OBJECTIVE as GENERATED_DISTANCE_OBJECTIVE,
+  SERVICE_OBJECTIVE as GENERATED_SERVICE_OBJECTIVE,
+} from './abi-constants.generated.ts';
 import type { RouteTimes } from './types.ts';
 
 export interface FleetVehicle {

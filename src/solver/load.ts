@@ -20,7 +20,9 @@ export function compileSolverModule(wasmPath: string = DEFAULT_WASM_PATH): WebAs
   }
   let module: WebAssembly.Module;
   try {
-    module = new WebAssembly.Module(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Uint8Array<ArrayBuffer>);
+    module = new WebAssembly.Module(
+      new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Uint8Array<ArrayBuffer>,
+    );
   } catch (err) {
     throw new SolverError('load_failed', `cannot compile solver module ${wasmPath}: ${(err as Error).message}`);
   }

@@ -59,10 +59,15 @@ export function callModule(
     const outputPtrs = outputs.map((count) => (count > 0 ? alloc(8 * count, 8) : 0));
     const status = invoke(inputPtrs, outputPtrs);
     if (status !== Status.OK) {
-      throw invalid(status, `solver rejected ${what}: ${statusName(status)} (${STATUS_MEANING[status] ?? 'unknown status'})`);
+      throw invalid(
+        status,
+        `solver rejected ${what}: ${statusName(status)} (${STATUS_MEANING[status] ?? 'unknown status'})`,
+      );
     }
     // views made after the call: memory.grow detaches the old ones
-    return outputPtrs.map((ptr, k) => (ptr === 0 ? new Float64Array(0) : new Float64Array(e.memory.buffer, ptr, outputs[k]).slice()));
+    return outputPtrs.map((ptr, k) =>
+      ptr === 0 ? new Float64Array(0) : new Float64Array(e.memory.buffer, ptr, outputs[k]).slice(),
+    );
   } catch (err) {
     trapped = err instanceof WebAssembly.RuntimeError;
     throw err;
@@ -84,8 +89,13 @@ const isU32 = (x: unknown): boolean => typeof x === 'number' && Number.isInteger
 /** Checks the options both entry points take, with the same statuses: BAD_TIME_LIMIT, BAD_NUMBER. */
 export function checkOptions(o: CallOptions): void {
   const t = o.timeLimitMs ?? 0;
-  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) throw invalid(Status.BAD_TIME_LIMIT, 'timeLimitMs must be a finite number >= 0');
-  for (const [k, v] of [['seed', o.seed], ['maxIterations', o.maxIterations], ['stallIterations', o.stallIterations]] as const) {
+  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0)
+    throw invalid(Status.BAD_TIME_LIMIT, 'timeLimitMs must be a finite number >= 0');
+  for (const [k, v] of [
+    ['seed', o.seed],
+    ['maxIterations', o.maxIterations],
+    ['stallIterations', o.stallIterations],
+  ] as const) {
     if (v !== undefined && !isU32(v)) throw invalid(Status.BAD_NUMBER, `${k} must be an integer in 0..2^32-1`);
   }
 }

@@ -28,7 +28,10 @@ export class SolverPool {
   constructor(o: SolverPoolOptions = {}) {
     const module = compileSolverModule(o.wasmPath ?? DEFAULT_WASM_PATH);
     if (!WebAssembly.Module.exports(module).some((e) => e.name === 'evaluate_route')) {
-      throw new SolverError('load_failed', `solver module ${o.wasmPath ?? DEFAULT_WASM_PATH} is older than ABI 4: the service needs its schedules (evaluate_route); rebuild it with npm run build:solver`);
+      throw new SolverError(
+        'load_failed',
+        `solver module ${o.wasmPath ?? DEFAULT_WASM_PATH} is older than ABI 4: the service needs its schedules (evaluate_route); rebuild it with npm run build:solver`,
+      );
     }
     useModuleForTimes(module);
     this.size = Math.max(1, Math.floor(o.size ?? availableParallelism()));
@@ -81,7 +84,13 @@ export class SolverPool {
     };
     const r = (await this.dispatch(task, o.signal)) as TaskResult;
     if (!r.ok) throw fromResult(r);
-    const result: SolveResult = { order: r.order, latenessS: r.latenessS, durationS: r.durationS, solveMs: r.solveMs, iterations: r.iterations };
+    const result: SolveResult = {
+      order: r.order,
+      latenessS: r.latenessS,
+      durationS: r.durationS,
+      solveMs: r.solveMs,
+      iterations: r.iterations,
+    };
     if (r.times) result.times = r.times;
     if (r.report) result.report = r.report;
     return result;
@@ -99,7 +108,17 @@ export class SolverPool {
       throw new SolverError('queue_full', `solver queue is full (${this.maxQueue} waiting)`);
     }
     if (o.signal?.aborted) throw new SolverError('aborted', 'solve aborted');
-    const r = (await this.dispatch({ kind: 'fleet', problem: p, seed: o.seed, timeLimitMs, maxIterations: o.maxIterations, stallIterations: o.stallIterations }, o.signal)) as FleetTaskResult;
+    const r = (await this.dispatch(
+      {
+        kind: 'fleet',
+        problem: p,
+        seed: o.seed,
+        timeLimitMs,
+        maxIterations: o.maxIterations,
+        stallIterations: o.stallIterations,
+      },
+      o.signal,
+    )) as FleetTaskResult;
     if (!r.ok) throw fromResult(r);
     return r.fleet;
   }
@@ -107,12 +126,22 @@ export class SolverPool {
   /** Test hook: make a worker's instance trap. Rejects with SolverError('trap'). */
   async trapForTest(): Promise<never> {
     const r = (await this.dispatch({ kind: 'trap' })) as TaskResult;
-    throw fromResult(r.ok ? { ok: false, code: 'worker_failed', message: 'trap task succeeded', instances: r.instances } : r);
+    throw fromResult(
+      r.ok ? { ok: false, code: 'worker_failed', message: 'trap task succeeded', instances: r.instances } : r,
+    );
   }
 
   /** Number of WebAssembly instances the worker that runs this probe has created (tests). */
   async instancesForTest(): Promise<number> {
-    const r = (await this.dispatch({ kind: 'solve', durations: new Int32Array(1), size: 1, serviceS: new Int32Array(0), deadlineS: new Int32Array(0), hasEnd: false, timeLimitMs: 0 })) as TaskResult;
+    const r = (await this.dispatch({
+      kind: 'solve',
+      durations: new Int32Array(1),
+      size: 1,
+      serviceS: new Int32Array(0),
+      deadlineS: new Int32Array(0),
+      hasEnd: false,
+      timeLimitMs: 0,
+    })) as TaskResult;
     return r.instances;
   }
 

@@ -42,7 +42,17 @@ export type FleetTaskResult =
   | { ok: false; code: string; message: string; status?: number; statusName?: string; instances: number };
 
 export type TaskResult =
-  | { ok: true; order: number[]; latenessS: number; durationS: number; iterations: number; solveMs: number; times?: RouteTimes; report?: SolveReport; instances: number }
+  | {
+      ok: true;
+      order: number[];
+      latenessS: number;
+      durationS: number;
+      iterations: number;
+      solveMs: number;
+      times?: RouteTimes;
+      report?: SolveReport;
+      instances: number;
+    }
   | { ok: false; code: string; message: string; status?: number; statusName?: string; instances: number };
 
 const module: WebAssembly.Module = workerData.module;
@@ -71,13 +81,25 @@ export default function run(task: Task): TaskResult | FleetTaskResult {
     return { ok: true, ...r, instances };
   } catch (err) {
     if (err instanceof SolverError) {
-      return { ok: false, code: err.code, message: err.message, status: err.status, statusName: err.statusName, instances };
+      return {
+        ok: false,
+        code: err.code,
+        message: err.message,
+        status: err.status,
+        statusName: err.statusName,
+        instances,
+      };
     }
     if (err instanceof WebAssembly.RuntimeError) {
       solver = null; // fresh instance for the next task
       return { ok: false, code: 'trap', message: `solver trapped: ${err.message}`, instances };
     }
     solver = null;
-    return { ok: false, code: 'worker_failed', message: `solver worker error: ${(err as Error)?.message ?? String(err)}`, instances };
+    return {
+      ok: false,
+      code: 'worker_failed',
+      message: `solver worker error: ${(err as Error)?.message ?? String(err)}`,
+      instances,
+    };
   }
 }

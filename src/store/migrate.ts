@@ -18,7 +18,8 @@ export function readMigrations(dir: string): Migration[] {
     }))
     .sort((a, b) => a.version - b.version);
   migrations.forEach((m, i) => {
-    if (i > 0 && migrations[i - 1].version === m.version) throw new Error(`Two migrations share number ${m.version} in ${dir}`);
+    if (i > 0 && migrations[i - 1].version === m.version)
+      throw new Error(`Two migrations share number ${m.version} in ${dir}`);
   });
   return migrations;
 }

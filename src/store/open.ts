@@ -9,8 +9,13 @@ import { SqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
 export async function openStore(
-  config: Pick<Config, 'databaseUrl' | 'databasePath' | 'databaseBusyTimeoutMs'> & Partial<Pick<Config, 'databasePoolSize'>>,
+  config: Pick<Config, 'databaseUrl' | 'databasePath' | 'databaseBusyTimeoutMs'> &
+    Partial<Pick<Config, 'databasePoolSize'>>,
 ): Promise<Store> {
-  if (config.databaseUrl) return PostgresStore.open(config.databaseUrl, { poolSize: config.databasePoolSize, lockTimeoutMs: config.databaseBusyTimeoutMs });
+  if (config.databaseUrl)
+    return PostgresStore.open(config.databaseUrl, {
+      poolSize: config.databasePoolSize,
+      lockTimeoutMs: config.databaseBusyTimeoutMs,
+    });
   return new SqliteStore(config.databasePath, { busyTimeoutMs: config.databaseBusyTimeoutMs });
 }

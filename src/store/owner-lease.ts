@@ -5,7 +5,8 @@
  */
 import type { OwnerLease, PendingCharge } from '../billing/rules/recovery.js';
 
-export const OWNER_LEASE_COLUMNS = 'x.instance_id AS lease_id, x.ended_at_ms AS lease_ended_at_ms, x.expires_at_ms AS lease_expires_at_ms';
+export const OWNER_LEASE_COLUMNS =
+  'x.instance_id AS lease_id, x.ended_at_ms AS lease_ended_at_ms, x.expires_at_ms AS lease_expires_at_ms';
 export const joinOwnerLease = (t: string): string => `LEFT JOIN instance_leases x ON x.instance_id = ${t}.owner`;
 
 export interface OwnerLeaseColumns {
@@ -17,9 +18,14 @@ export interface OwnerLeaseColumns {
 }
 
 export const chargeOf = (row: OwnerLeaseColumns): PendingCharge => ({
-  owner: row.owner, expiresAtMs: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
+  owner: row.owner,
+  expiresAtMs: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
 });
 
-export const ownerLeaseOf = (row: OwnerLeaseColumns): OwnerLease | null => (row.lease_id === null ? null : {
-  endedAtMs: row.lease_ended_at_ms === null ? null : Number(row.lease_ended_at_ms), expiresAtMs: Number(row.lease_expires_at_ms),
-});
+export const ownerLeaseOf = (row: OwnerLeaseColumns): OwnerLease | null =>
+  row.lease_id === null
+    ? null
+    : {
+        endedAtMs: row.lease_ended_at_ms === null ? null : Number(row.lease_ended_at_ms),
+        expiresAtMs: Number(row.lease_expires_at_ms),
+      };

@@ -39,8 +39,18 @@ const isRetryable = (err: unknown): boolean => {
   return code === '40001' || code === '40P01';
 };
 
-const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i;
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i;
 
 /**
  * Errors of the connection itself (refused, reset, pool wait timed out) have no
@@ -81,15 +91,20 @@ export const POSTGRES_DIALECT: Dialect = {
   kind: 'postgres',
   forUpdate: (of) => (of ? ` FOR UPDATE OF ${of}` : ' FOR UPDATE'),
   skipLocked: ' FOR UPDATE SKIP LOCKED',
-  serialize: (lock: SerialLock): Statement => (lock.kind === 'console-keys'
-    ? { sql: 'SELECT pg_advisory_xact_lock($1)', params: [CONSOLE_KEYS_LOCK], want: 'count' }
-    : { sql: `SELECT pg_advisory_xact_lock(hashtext('purchase:' || lower($1)))`, params: [lock.email], want: 'count' }),
+  serialize: (lock: SerialLock): Statement =>
+    lock.kind === 'console-keys'
+      ? { sql: 'SELECT pg_advisory_xact_lock($1)', params: [CONSOLE_KEYS_LOCK], want: 'count' }
+      : {
+          sql: `SELECT pg_advisory_xact_lock(hashtext('purchase:' || lower($1)))`,
+          params: [lock.email],
+          want: 'count',
+        },
   emailEquals: (param) => `lower(email) = lower(${param})`,
 };
 
 const exec = async (client: PoolClient, { sql, params, want }: Statement): Promise<unknown> => {
   const result = await client.query(sql, params as unknown[]);
-  return want === 'rows' ? result.rows : result.rowCount ?? 0;
+  return want === 'rows' ? result.rows : (result.rowCount ?? 0);
 };
 
 export interface PostgresStoreOptions {
@@ -119,7 +134,9 @@ export function createPostgresPool(url: string, options: PostgresStoreOptions = 
     application_name: 'route-optimization-service',
     ...options.pool,
     types: TYPES,
-    onConnect: async (client) => { await client.query(`SET lock_timeout = ${lockTimeoutMs}`); },
+    onConnect: async (client) => {
+      await client.query(`SET lock_timeout = ${lockTimeoutMs}`);
+    },
   });
   // an idle connection that breaks (server restart) must not crash the process: the next query reports it
   pool.on('error', () => {});
@@ -128,7 +145,9 @@ export function createPostgresPool(url: string, options: PostgresStoreOptions = 
 
 /** Applies the numbered migrations not yet applied, under a session advisory lock. Returns the versions applied. */
 export async function applyPostgresMigrations(pool: pg.Pool): Promise<number[]> {
-  const client = await pool.connect().catch((err: unknown) => { throw mapPostgresError(err); });
+  const client = await pool.connect().catch((err: unknown) => {
+    throw mapPostgresError(err);
+  });
   const done: number[] = [];
   try {
     // instances starting together wait for each other's migrations as long as they take
@@ -138,13 +157,18 @@ export async function applyPostgresMigrations(pool: pg.Pool): Promise<number[]> 
     try {
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)`);
-      const applied = new Set((await client.query('SELECT version FROM schema_migrations')).rows.map((r: { version: number }) => r.version));
+      const applied = new Set(
+        (await client.query('SELECT version FROM schema_migrations')).rows.map((r: { version: number }) => r.version),
+      );
       for (const migration of readMigrations(MIGRATIONS_DIR)) {
         if (applied.has(migration.version)) continue;
         await client.query('BEGIN');
         try {
           await client.query(migration.sql);
-          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())', [migration.version, migration.name]);
+          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())', [
+            migration.version,
+            migration.name,
+          ]);
           await client.query('COMMIT');
         } catch (err) {
           await client.query('ROLLBACK').catch(() => {});
@@ -184,7 +208,9 @@ export class PgDb implements SqlDb {
       let broken = false;
       // a connection lost mid-transaction is also emitted as 'error' on the checked-out client: without a
       // listener that would crash the process (the query in flight rejects with the same error)
-      const onError = (): void => { broken = true; };
+      const onError = (): void => {
+        broken = true;
+      };
       client.on('error', onError);
       try {
         await client.query(begin);
@@ -192,7 +218,9 @@ export class PgDb implements SqlDb {
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => { broken = true; });
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
         throw err;
       } finally {
         client.off('error', onError);

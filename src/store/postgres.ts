@@ -13,7 +13,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { applyPostgresMigrations, createPostgresPool, mapPostgresError, PgDb, type PostgresStoreOptions } from './postgres-db.js';
+import {
+  applyPostgresMigrations,
+  createPostgresPool,
+  mapPostgresError,
+  PgDb,
+  type PostgresStoreOptions,
+} from './postgres-db.js';
 import { WRITE_PROBE_BYTES, WRITE_PROBE_SQL } from './sql.js';
 import { subjectStores, type Subjects } from './subjects.js';
 import type { Store } from './types.js';
@@ -53,8 +59,10 @@ export class PostgresStore implements Store {
   }
 
   async backup(_destination: string): Promise<void> {
-    throw new Error('db backup copies the SQLite file only. This service runs on PostgreSQL (DATABASE_URL): back it up with pg_dump, e.g. '
-      + '`pg_dump --format=custom --file=service.dump "$DATABASE_URL"` (consistent while the service runs), or with your provider\'s snapshots / WAL archiving.');
+    throw new Error(
+      'db backup copies the SQLite file only. This service runs on PostgreSQL (DATABASE_URL): back it up with pg_dump, e.g. ' +
+        '`pg_dump --format=custom --file=service.dump "$DATABASE_URL"` (consistent while the service runs), or with your provider\'s snapshots / WAL archiving.',
+    );
   }
 
   async ping(): Promise<void> {

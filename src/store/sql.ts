@@ -34,7 +34,7 @@ type Answer = { value: unknown } | { error: unknown };
 
 /** Gives a statement's answer back to the work, or its error (so the work's `finally` blocks run); the work's next step. */
 const resume = <T>(work: Work<T>, answer: Answer): IteratorResult<Statement, T> =>
-  ('error' in answer ? work.throw(answer.error) : work.next(answer.value));
+  'error' in answer ? work.throw(answer.error) : work.next(answer.value);
 
 /** Drives `work` with a driver whose statements answer at once. */
 export function drive<T>(work: Work<T>, exec: (s: Statement) => unknown): T {
@@ -54,7 +54,14 @@ export function drive<T>(work: Work<T>, exec: (s: Statement) => unknown): T {
 /** The same, for a driver whose statements answer asynchronously. */
 export async function driveAsync<T>(work: Work<T>, exec: (s: Statement) => Promise<unknown>): Promise<T> {
   let next = work.next();
-  while (!next.done) next = resume(work, await exec(next.value).then((value) => ({ value }), (error: unknown) => ({ error })));
+  while (!next.done)
+    next = resume(
+      work,
+      await exec(next.value).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+    );
   return next.value;
 }
 
@@ -96,7 +103,8 @@ export interface SqlDb {
 }
 
 /** `$first, $first+1, …` for an IN list of `count` parameters. */
-export const placeholders = (count: number, first = 1): string => Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
+export const placeholders = (count: number, first = 1): string =>
+  Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
 
 /** Bytes the write probe writes: more pages than one paid call writes, so a probe that passes means a call can. */
 export const WRITE_PROBE_BYTES = 32 * 1024;

@@ -47,14 +47,20 @@ export class SqliteDb implements SqlDb {
   readonly dialect = SQLITE_DIALECT;
   private readonly statements = new Map<string, Prepared>();
 
-  constructor(readonly db: Database.Database, readonly busyTimeoutMs: number) {}
+  constructor(
+    readonly db: Database.Database,
+    readonly busyTimeoutMs: number,
+  ) {}
 
   /** Runs one statement now, on this connection. */
   exec({ sql, params, want }: Statement): unknown {
     let prepared = this.statements.get(sql);
     if (!prepared) {
       const order: number[] = [];
-      const text = sql.replace(/\$(\d+)/g, (_, n: string) => { order.push(Number(n) - 1); return '?'; });
+      const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
+        order.push(Number(n) - 1);
+        return '?';
+      });
       prepared = { statement: this.db.prepare(text), order };
       this.statements.set(sql, prepared);
     }

@@ -38,8 +38,11 @@ export function applySqliteMigrations(db: Database.Database): number[] {
     if (applied.has(migration.version)) continue;
     db.transaction(() => {
       db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-        .run(migration.version, migration.name, new Date().toISOString());
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
     }).immediate();
     done.push(migration.version);
   }
@@ -64,7 +67,10 @@ export class SqliteStore implements Store {
       tightenIfExists(`${path}-shm`);
     }
     // the single executable passes its embedded addon (better-sqlite3 accepts the loaded object; its types list only a path)
-    this.db = new Database(path, { timeout: busyTimeoutMs, nativeBinding: sqliteNativeBinding() as Database.Options['nativeBinding'] });
+    this.db = new Database(path, {
+      timeout: busyTimeoutMs,
+      nativeBinding: sqliteNativeBinding() as Database.Options['nativeBinding'],
+    });
     // opening and migrating happen once, before the service listens: they may wait for a lock the whole budget
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('foreign_keys = ON');
@@ -88,8 +94,15 @@ export class SqliteStore implements Store {
   }
 
   async probeWrite(now: Date): Promise<void> {
-    await this.conn.attempt(() => this.conn.exec({ sql: WRITE_PROBE_SQL, params: [now.toISOString(), randomBytes(WRITE_PROBE_BYTES)], want: 'count' }),
-      Math.min(PROBE_BUDGET_MS, this.conn.busyTimeoutMs));
+    await this.conn.attempt(
+      () =>
+        this.conn.exec({
+          sql: WRITE_PROBE_SQL,
+          params: [now.toISOString(), randomBytes(WRITE_PROBE_BYTES)],
+          want: 'count',
+        }),
+      Math.min(PROBE_BUDGET_MS, this.conn.busyTimeoutMs),
+    );
   }
 
   async ping(): Promise<void> {

@@ -16,6 +16,13 @@ export type Subjects = Omit<Store, keyof DatabaseStore>;
 
 /** Every subject's store on one database. */
 export const subjectStores = (db: SqlDb): Subjects => ({
-  ...keyStore(db), ...ledgerStore(db), ...chargeStore(db), ...sandboxStore(db), ...idempotencyStore(db), ...leaseStore(db),
-  ...paymentStore(db), ...outboxStore(db), ...geocodeCacheStore(db),
+  ...keyStore(db),
+  ...ledgerStore(db),
+  ...chargeStore(db),
+  ...sandboxStore(db),
+  ...idempotencyStore(db),
+  ...leaseStore(db),
+  ...paymentStore(db),
+  ...outboxStore(db),
+  ...geocodeCacheStore(db),
 });

@@ -42,6 +42,17 @@ export interface DatabaseStore {
   probeWrite(now: Date): Promise<void>;
 }
 
-export interface Store extends DatabaseStore, KeyStore, LedgerStore, ChargeStore, SandboxStore, IdempotencyStore, LeaseStore, PaymentStore, OutboxStore, GeocodeCacheStore {}
+export interface Store
+  extends
+    DatabaseStore,
+    KeyStore,
+    LedgerStore,
+    ChargeStore,
+    SandboxStore,
+    IdempotencyStore,
+    LeaseStore,
+    PaymentStore,
+    OutboxStore,
+    GeocodeCacheStore {}
 
 export { isStorageUnavailable } from '../storage-errors.js';

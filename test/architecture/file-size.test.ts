@@ -11,7 +11,8 @@ const MAX_LINES = 400;
 test(`no TypeScript file in src/ is over ${MAX_LINES} lines`, () => {
   const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   assert.ok(files.length > 50, `found ${files.length} files`);
-  const long = files.map((f) => ({ file: relative(SRC, join(SRC, f)), lines: readFileSync(join(SRC, f), 'utf8').split('\n').length }))
+  const long = files
+    .map((f) => ({ file: relative(SRC, join(SRC, f)), lines: readFileSync(join(SRC, f), 'utf8').split('\n').length }))
     .filter((f) => f.lines > MAX_LINES);
   assert.deepEqual(long, []);
 });

@@ -8,7 +8,10 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const PRETTIER = join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
 
 test('every file Prettier covers is formatted (run npm run format)', () => {
-  const r = spawnSync(process.execPath, [PRETTIER, '--check', '--log-level', 'warn', '.'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [PRETTIER, '--check', '--log-level', 'warn', '.'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, `not formatted (npm run format fixes them):\n${r.stdout}${r.stderr}`);
 });
 

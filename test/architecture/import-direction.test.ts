@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { SCRIPTS_RULES, SRC_LAYERS, SRC_RULES, SRC_SUBPARTS, checkImports, checkPicture, describeViolation, partOf } from './import-rules.js';
+import {
+  SCRIPTS_RULES,
+  SRC_LAYERS,
+  SRC_RULES,
+  SRC_SUBPARTS,
+  checkImports,
+  checkPicture,
+  describeViolation,
+  partOf,
+} from './import-rules.js';
 import { checkSuffixes, describeSuffixViolation, nativeWorkerGraph } from './import-suffix.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
@@ -24,14 +33,20 @@ test('every part a rule names exists in src/ (a rule about a renamed part could 
   const parts = new Set(readdirSync(SRC).map((name) => name.replace(/\.(ts|json)$/, '')));
   for (const dir of readdirSync(join(SRC, 'api'))) parts.add(`api/${dir}`);
   parts.add('billing/rules');
-  const named = SRC_RULES.flatMap((r) => [...r.from, ...(r.but ?? []), ...r.never, ...(r.except ?? [])])
-    .filter((p) => p !== '*' && p !== 'api/*' && !p.startsWith('../') && !p.includes('/*/'));
-  assert.deepEqual(named.filter((p) => !parts.has(p) && !existsSync(join(SRC, `${p}.ts`))), []);
+  const named = SRC_RULES.flatMap((r) => [...r.from, ...(r.but ?? []), ...r.never, ...(r.except ?? [])]).filter(
+    (p) => p !== '*' && p !== 'api/*' && !p.startsWith('../') && !p.includes('/*/'),
+  );
+  assert.deepEqual(
+    named.filter((p) => !parts.has(p) && !existsSync(join(SRC, `${p}.ts`))),
+    [],
+  );
 });
 
 test('every entry of src/ is in one layer, and the picture of docs/architecture.md shows exactly the entries of src/', () => {
   const members = SRC_LAYERS.flatMap((l) => l.members);
-  const entries = readdirSync(SRC, { withFileTypes: true }).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+  const entries = readdirSync(SRC, { withFileTypes: true })
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
   assert.deepEqual([...members].sort(), entries);
   assert.deepEqual(checkPicture(SRC, readFileSync(ARCHITECTURE, 'utf8')), { unplaced: [], unknown: [] });
 });
@@ -58,7 +73,10 @@ test('the checker fails on a fixture that breaks the rules: static, re-exported 
     'store/bad.ts:2 store→api/optimize',
     'store/bad.ts:3 store→billing',
   ]);
-  assert.match(describeViolation(violations.find((v) => v.file === 'store/bad.ts')!), /store\/bad\.ts:2 imports '\.\.\/api\/optimize\/thing\.js' \(store → api\/optimize\): the store runs SQL/);
+  assert.match(
+    describeViolation(violations.find((v) => v.file === 'store/bad.ts')!),
+    /store\/bad\.ts:2 imports '\.\.\/api\/optimize\/thing\.js' \(store → api\/optimize\): the store runs SQL/,
+  );
 });
 
 test('a part is the first folder below the root, or a finer cut (an endpoint of api/, billing/rules); a file at the root is its own part; what lies outside is ../<folder>', () => {
@@ -73,8 +91,13 @@ test('a part is the first folder below the root, or a finer cut (an endpoint of 
 
 test('the billing rules are pure: src/billing/rules/ imports nothing outside itself, and no package', () => {
   const dir = join(SRC, 'billing', 'rules');
-  const outside = readdirSync(dir).flatMap((file) => ts.preProcessFile(readFileSync(join(dir, file), 'utf8'), true, true).importedFiles
-    .map((i) => i.fileName).filter((name) => !name.startsWith('./')).map((name) => `${file}: ${name}`));
+  const outside = readdirSync(dir).flatMap((file) =>
+    ts
+      .preProcessFile(readFileSync(join(dir, file), 'utf8'), true, true)
+      .importedFiles.map((i) => i.fileName)
+      .filter((name) => !name.startsWith('./'))
+      .map((name) => `${file}: ${name}`),
+  );
   assert.deepEqual(outside, []);
 });
 
@@ -82,7 +105,10 @@ test('the domain parts and payments neither import the HTTP layer or the API nor
   const parts = ['billing', 'payments', 'geo', 'solver', 'store'];
   for (const part of parts) {
     const rule = SRC_RULES.find((r) => r.from.includes(part));
-    assert.ok(rule && rule.never.includes('http') && rule.never.includes('api'), `${part} must never import http/ or api/`);
+    assert.ok(
+      rule && rule.never.includes('http') && rule.never.includes('api'),
+      `${part} must never import http/ or api/`,
+    );
   }
   // a status or an answer header is the HTTP layer's to write, from the DomainError's code (src/http/errors.ts)
   const answering = /\bctx\.(status|set)\b|['"](Retry-After|RateLimit-\w+|WWW-Authenticate)['"]/;
@@ -91,7 +117,8 @@ test('the domain parts and payments neither import the HTTP layer or the API nor
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts') && answering.test(readFileSync(path, 'utf8'))) found.push(path.slice(SRC.length));
+      else if (entry.name.endsWith('.ts') && answering.test(readFileSync(path, 'utf8')))
+        found.push(path.slice(SRC.length));
     }
   };
   for (const part of parts) walk(join(SRC, part));
@@ -100,9 +127,12 @@ test('the domain parts and payments neither import the HTTP layer or the API nor
 
 test('one import suffix: .js, but .ts in what a worker thread loads without tsx; a .js or .mjs module names the file as it is (src/, scripts/, test/)', () => {
   const graph = nativeWorkerGraph(ROOT);
-  for (const file of ['src/solver/worker.ts', 'src/solver/abi.ts', 'scripts/lib/compare/solve-task.ts']) assert.ok(graph.has(join(ROOT, file)), file);
+  for (const file of ['src/solver/worker.ts', 'src/solver/abi.ts', 'scripts/lib/compare/solve-task.ts'])
+    assert.ok(graph.has(join(ROOT, file)), file);
   assert.ok(!graph.has(join(ROOT, 'src/solver/pool.ts')), 'the pool runs in the main thread');
-  const violations = checkSuffixes(ROOT, ['src', 'scripts', 'test'], graph, (path) => path.startsWith(join(ROOT, 'test/architecture/fixture')));
+  const violations = checkSuffixes(ROOT, ['src', 'scripts', 'test'], graph, (path) =>
+    path.startsWith(join(ROOT, 'test/architecture/fixture')),
+  );
   assert.deepEqual(violations.map(describeSuffixViolation), []);
 });
 

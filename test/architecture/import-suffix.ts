@@ -14,7 +14,12 @@ import ts from 'typescript';
 /** The TypeScript modules a worker thread imports natively (from its .mjs entry). */
 export const NATIVE_WORKER_MODULES = ['src/solver/worker.ts', 'scripts/lib/compare/solve-task.ts'];
 
-export interface SuffixViolation { file: string; line: number; specifier: string; expected: '.js' | '.ts' | 'an existing file' }
+export interface SuffixViolation {
+  file: string;
+  line: number;
+  specifier: string;
+  expected: '.js' | '.ts' | 'an existing file';
+}
 
 function* sourceFiles(dir: string, skip: (path: string) => boolean): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -25,12 +30,17 @@ function* sourceFiles(dir: string, skip: (path: string) => boolean): Generator<s
   }
 }
 
-interface RelativeImport { specifier: string; line: number; target: string }
+interface RelativeImport {
+  specifier: string;
+  line: number;
+  target: string;
+}
 
 function relativeImports(file: string): RelativeImport[] {
   const text = readFileSync(file, 'utf8');
-  return ts.preProcessFile(text, true, true).importedFiles
-    .filter((i) => i.fileName.startsWith('.'))
+  return ts
+    .preProcessFile(text, true, true)
+    .importedFiles.filter((i) => i.fileName.startsWith('.'))
     .map((i) => ({
       specifier: i.fileName,
       line: text.slice(0, i.pos).split('\n').length,
@@ -57,14 +67,24 @@ export function nativeWorkerGraph(root: string, entries: string[] = NATIVE_WORKE
  * `.json` is named as it is); an import without a suffix is wrong everywhere. In a .js or .mjs file: the name of a
  * file that exists.
  */
-export function checkSuffixes(root: string, dirs: string[], graph = nativeWorkerGraph(root), skip: (path: string) => boolean = () => false): SuffixViolation[] {
+export function checkSuffixes(
+  root: string,
+  dirs: string[],
+  graph = nativeWorkerGraph(root),
+  skip: (path: string) => boolean = () => false,
+): SuffixViolation[] {
   const violations: SuffixViolation[] = [];
   for (const dir of dirs) {
     for (const file of sourceFiles(join(root, dir), skip)) {
       if (!file.endsWith('.ts')) {
         for (const i of relativeImports(file)) {
           if (!existsSync(resolve(dirname(file), i.specifier.replace(/\?.*$/, '')))) {
-            violations.push({ file: relative(root, file), line: i.line, specifier: i.specifier, expected: 'an existing file' });
+            violations.push({
+              file: relative(root, file),
+              line: i.line,
+              specifier: i.specifier,
+              expected: 'an existing file',
+            });
           }
         }
         continue;
@@ -73,13 +93,15 @@ export function checkSuffixes(root: string, dirs: string[], graph = nativeWorker
       for (const i of relativeImports(file)) {
         const bare = i.specifier.replace(/\?.*$/, '');
         if (/\.(mjs|cjs|json|wasm|sql|html|css|svg)$/.test(bare)) continue;
-        if (!bare.endsWith(expected)) violations.push({ file: relative(root, file), line: i.line, specifier: i.specifier, expected });
+        if (!bare.endsWith(expected))
+          violations.push({ file: relative(root, file), line: i.line, specifier: i.specifier, expected });
       }
     }
   }
   return violations;
 }
 
-export const describeSuffixViolation = (v: SuffixViolation): string => (v.expected === 'an existing file'
-  ? `${v.file}:${v.line} imports '${v.specifier}': no such file (a .js or .mjs module names the file as it is)`
-  : `${v.file}:${v.line} imports '${v.specifier}': use ${v.expected}`);
+export const describeSuffixViolation = (v: SuffixViolation): string =>
+  v.expected === 'an existing file'
+    ? `${v.file}:${v.line} imports '${v.specifier}': no such file (a .js or .mjs module names the file as it is)`
+    : `${v.file}:${v.line} imports '${v.specifier}': use ${v.expected}`;

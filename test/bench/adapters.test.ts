@@ -28,13 +28,17 @@ const eil51 = loadSet(manifest, 'tsplib').find((i) => i.name === 'eil51')!;
 const planted = loadSet(manifest, 'deadlines').find((i) => i.name === 'tight-50/2000')!;
 const paris = loadSet(manifest, 'city').find((i) => i.name === 'paris-50')!;
 
-test('the frozen ABI-1 reader gives the service marshalling\'s routes at fixed iterations', (t) => {
+test("the frozen ABI-1 reader gives the service marshalling's routes at fixed iterations", (t) => {
   // an ABI 3 build (its `solve` is ABI 1's; ABI 4 reads deadlines and writes its output otherwise)
   let bytes: Buffer;
   try {
-    bytes = execFileSync('git', ['show', '12fcdfc:data/solver/solver.wasm'], { cwd: ROOT, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+    bytes = execFileSync('git', ['show', '12fcdfc:data/solver/solver.wasm'], {
+      cwd: ROOT,
+      maxBuffer: 16 << 20,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
-    t.skip('the ABI 3 build is not in this checkout\'s history');
+    t.skip("the ABI 3 build is not in this checkout's history");
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'abi3-'));
@@ -49,19 +53,42 @@ test('the frozen ABI-1 reader gives the service marshalling\'s routes at fixed i
     assert.deepEqual(frozen.reported, routeCost(inst.problem, frozen.order));
     assert.equal(frozen.events, null);
   }
-  assert.throws(() => wasmSolve(compileSolverModule(SOLVER_WASM), 7, eil51.problem, { seed: 1, budgetMs: 1 }), /speaks ABI 7/);
+  assert.throws(
+    () => wasmSolve(compileSolverModule(SOLVER_WASM), 7, eil51.problem, { seed: 1, budgetMs: 1 }),
+    /speaks ABI 7/,
+  );
 });
 
 test('improvement events are read in the shapes a solver layer may return', () => {
   assert.equal(readEvents(undefined), null);
-  assert.deepEqual(readEvents([{ elapsedMs: 2, latenessS: 0, durationS: 90 }, { ms: 1, durationS: 100 }]), [
-    { ms: 1, latenessS: 0, durationS: 100 },
-    { ms: 2, latenessS: 0, durationS: 90 },
+  assert.deepEqual(
+    readEvents([
+      { elapsedMs: 2, latenessS: 0, durationS: 90 },
+      { ms: 1, durationS: 100 },
+    ]),
+    [
+      { ms: 1, latenessS: 0, durationS: 100 },
+      { ms: 2, latenessS: 0, durationS: 90 },
+    ],
+  );
+  assert.deepEqual(
+    readEvents([
+      [0.5, 10, 300],
+      [3, 0, 320],
+    ]),
+    [
+      { ms: 0.5, latenessS: 10, durationS: 300 },
+      { ms: 3, latenessS: 0, durationS: 320 },
+    ],
+  );
+  assert.deepEqual(readEvents(new Float64Array([4, 0, 250, 1, 5, 260])), [
+    { ms: 1, latenessS: 5, durationS: 260 },
+    { ms: 4, latenessS: 0, durationS: 250 },
   ]);
-  assert.deepEqual(readEvents([[0.5, 10, 300], [3, 0, 320]]), [{ ms: 0.5, latenessS: 10, durationS: 300 }, { ms: 3, latenessS: 0, durationS: 320 }]);
-  assert.deepEqual(readEvents(new Float64Array([4, 0, 250, 1, 5, 260])), [{ ms: 1, latenessS: 5, durationS: 260 }, { ms: 4, latenessS: 0, durationS: 250 }]);
   assert.throws(() => readEvents(new Float64Array([1, 2])), /not \[ms, lateness, duration\] triples/);
-  assert.deepEqual(readEvents([{ ms: 7, iteration: 3, cost: { lateness: 0, duration: 410 } }]), [{ ms: 7, latenessS: 0, durationS: 410 }]);
+  assert.deepEqual(readEvents([{ ms: 7, iteration: 3, cost: { lateness: 0, duration: 410 } }]), [
+    { ms: 7, latenessS: 0, durationS: 410 },
+  ]);
   assert.throws(() => readEvents([{ when: 1 }]), /no finite time and cost/);
 });
 
@@ -100,30 +127,42 @@ function fakeSolvers(): string {
   const node = `#!${process.execPath}\nconst fs = require('fs');\n`;
   const dim = `const dim = Number(/DIMENSION\\s*:\\s*(\\d+)/.exec(fs.readFileSync(problem, 'utf8'))[1]);\n`;
   // LKH: tour rotated to start at the third node
-  writeFileSync(join(dir, 'LKH'), node + `const par = fs.readFileSync(process.argv[2], 'utf8');
+  writeFileSync(
+    join(dir, 'LKH'),
+    node +
+      `const par = fs.readFileSync(process.argv[2], 'utf8');
 const get = (k) => new RegExp(k + '\\\\s*=\\\\s*(\\\\S+)').exec(par)[1];
 const problem = get('PROBLEM_FILE');
 if (!/TIME_LIMIT = \\d/.test(par) || !/SEED = \\d/.test(par)) process.exit(3);
 ${dim}const tour = [];
 for (let k = 0; k < dim; k++) tour.push(((k + 2) % dim) + 1);
 fs.writeFileSync(get('OUTPUT_TOUR_FILE'), 'NAME : x\\nTYPE : TOUR\\nDIMENSION : ' + dim + '\\nTOUR_SECTION\\n' + tour.join('\\n') + '\\n-1\\nEOF\\n');
-`);
+`,
+  );
   // linkern: the identity cycle walked backwards, as an edge file
-  writeFileSync(join(dir, 'linkern'), node + `const a = process.argv.slice(2);
+  writeFileSync(
+    join(dir, 'linkern'),
+    node +
+      `const a = process.argv.slice(2);
 const out = a[a.indexOf('-o') + 1];
 const problem = a[a.length - 1];
 if (!a.includes('-t') || !a.includes('-s')) process.exit(3);
 ${dim}const seq = [0]; for (let k = dim - 1; k >= 1; k--) seq.push(k);
 const lines = [dim + ' ' + dim]; for (let k = 0; k < dim; k++) lines.push(seq[k] + ' ' + seq[(k + 1) % dim] + ' 1');
 fs.writeFileSync(out, lines.join('\\n') + '\\n');
-`);
+`,
+  );
   // vroom: the jobs in decreasing id
-  writeFileSync(join(dir, 'vroom'), node + `const a = process.argv.slice(2);
+  writeFileSync(
+    join(dir, 'vroom'),
+    node +
+      `const a = process.argv.slice(2);
 const input = JSON.parse(fs.readFileSync(a[a.indexOf('-i') + 1], 'utf8'));
 if (input.matrices.car.durations.length !== input.jobs.length + 1 + (input.vehicles[0].end_index === undefined ? 0 : 1)) process.exit(3);
 const steps = [{ type: 'start' }, ...input.jobs.map((j) => j.id).sort((x, y) => y - x).map((id) => ({ type: 'job', id })), { type: 'end' }];
 fs.writeFileSync(a[a.indexOf('-o') + 1], JSON.stringify({ code: 0, unassigned: [], routes: [{ vehicle: 1, steps }] }));
-`);
+`,
+  );
   for (const f of ['LKH', 'linkern', 'vroom']) chmodSync(join(dir, f), 0o755);
   return dir;
 }
@@ -134,11 +173,15 @@ test('external adapters: write the instance, run the solver with the budget, rea
   try {
     const skipped: string[] = [];
     const builds = resolveBuilds(['lkh', 'linkern', 'vroom'], skipped);
-    assert.deepEqual(builds.map((b) => b.label), ['LKH-3', 'linkern', 'VROOM']);
+    assert.deepEqual(
+      builds.map((b) => b.label),
+      ['LKH-3', 'linkern', 'VROOM'],
+    );
     const [lkh, linkern, vroom] = builds;
     const n = (i: typeof eil51) => i.problem.size - 1 - (i.problem.hasEnd ? 1 : 0);
     const ascending = (i: typeof eil51) => Array.from({ length: n(i) }, (_, k) => k);
-    for (const inst of [eil51, paris]) { // EUC_2D coordinates, and an explicit matrix
+    for (const inst of [eil51, paris]) {
+      // EUC_2D coordinates, and an explicit matrix
       const a = runSolveTask({ build: lkh, instance: inst, seed: 2, budgetMs: 50 });
       assert.equal(a.status, 'ok', a.error);
       assert.deepEqual(a.order, ascending(inst));
@@ -152,9 +195,16 @@ test('external adapters: write the instance, run the solver with the budget, rea
     assert.deepEqual(v.order, ascending(planted).reverse());
     assert.deepEqual({ latenessS: v.latenessS, durationS: v.durationS }, routeCost(planted.problem, v.order!));
     // the TSP solvers do not take deadlines: those runs are left out, with one line
-    const { tasks, notRun } = planTasks({ builds: [lkh, vroom], instances: [eil51, planted], seeds: [1], budgets: [10] });
+    const { tasks, notRun } = planTasks({
+      builds: [lkh, vroom],
+      instances: [eil51, planted],
+      seeds: [1],
+      budgets: [10],
+    });
     assert.equal(tasks.length, 3);
-    assert.deepEqual(notRun, ['LKH-3: LKH-3 adapter solves plain tours: instances with deadlines are not run (deadlines): 1 runs not made']);
+    assert.deepEqual(notRun, [
+      'LKH-3: LKH-3 adapter solves plain tours: instances with deadlines are not run (deadlines): 1 runs not made',
+    ]);
   } finally {
     process.env.PATH = saved;
   }

@@ -15,8 +15,16 @@ const T_975_DF1 = 12.706204736174698;
 
 const run = runCompare([
   ...twoBuilds(),
-  '--set', 'tsplib,deadlines', '--instances', 'eil51,berlin52,tight-20/1000,exact-30/10000',
-  '--seeds', '2', '--budgets', '5,20', '--threads', '2',
+  '--set',
+  'tsplib,deadlines',
+  '--instances',
+  'eil51,berlin52,tight-20/1000,exact-30/10000',
+  '--seeds',
+  '2',
+  '--budgets',
+  '5,20',
+  '--threads',
+  '2',
 ]);
 
 /** data-value of the report cell with these attributes. */
@@ -38,13 +46,18 @@ test('the run writes every raw result, scored and valid', () => {
   for (const r of run.results) {
     assert.equal(r.status, 'ok', r.error);
     assert.equal(new Set(r.order).size, r.order!.length);
-    if (r.set === 'tsplib') assert.ok(r.durationS! >= OPTIMA[r.instance], `${r.instance} ${r.durationS} below the optimum`);
+    if (r.set === 'tsplib')
+      assert.ok(r.durationS! >= OPTIMA[r.instance], `${r.instance} ${r.durationS} below the optimum`);
   }
   // ABI 2 builds report their improvement events: the last one is the route returned, reached at timeToFinalMs
   for (const r of run.results) {
     assert.ok(Array.isArray(r.events) && r.events.length > 0, `${r.instance}: no improvement events`);
     const last = r.events[r.events.length - 1] as number[];
-    assert.deepEqual([last[1], last[2]], [r.latenessS, r.durationS], `${r.instance}: the last event is the final route`);
+    assert.deepEqual(
+      [last[1], last[2]],
+      [r.latenessS, r.durationS],
+      `${r.instance}: the last event is the final route`,
+    );
     assert.equal(typeof r.timeToFinalMs, 'number');
   }
   assert.match(run.html, /A, B: from the improvement events the solver reports during the search/);
@@ -57,7 +70,11 @@ function tsplibGap(r: RawResult) {
 test('TSPLIB gap table: per-seed mean, median and max over instances, then mean over seeds with a t interval', () => {
   for (const build of ['A', 'B']) {
     for (const budget of [5, 20]) {
-      const perSeed = [1, 2].map((seed) => run.results.filter((r) => r.set === 'tsplib' && r.build === build && r.budgetMs === budget && r.seed === seed).map(tsplibGap));
+      const perSeed = [1, 2].map((seed) =>
+        run.results
+          .filter((r) => r.set === 'tsplib' && r.build === build && r.budgetMs === budget && r.seed === seed)
+          .map(tsplibGap),
+      );
       assert.ok(perSeed.every((g) => g.length === 2));
       const k = { set: 'tsplib', budget, build };
       const means = perSeed.map((g) => (g[0] + g[1]) / 2);
@@ -67,8 +84,11 @@ test('TSPLIB gap table: per-seed mean, median and max over instances, then mean 
       // two instances: the median is the mean
       near(Number(value({ ...k, stat: 'median' })), mean);
       near(Number(value({ ...k, stat: 'max' })), (maxes[0] + maxes[1]) / 2);
-      const half = T_975_DF1 * (Math.abs(means[0] - means[1]) / Math.SQRT2) / Math.SQRT2;
-      assert.equal(text({ ...k, stat: 'mean' }), `${mean.toFixed(3)} [${(mean - half).toFixed(3)}, ${(mean + half).toFixed(3)}]`);
+      const half = (T_975_DF1 * (Math.abs(means[0] - means[1]) / Math.SQRT2)) / Math.SQRT2;
+      assert.equal(
+        text({ ...k, stat: 'mean' }),
+        `${mean.toFixed(3)} [${(mean - half).toFixed(3)}, ${(mean + half).toFixed(3)}]`,
+      );
       assert.equal(value({ ...k, stat: 'runs' }), '4');
       assert.equal(value({ ...k, stat: 'errors' }), '0');
     }
@@ -78,7 +98,9 @@ test('TSPLIB gap table: per-seed mean, median and max over instances, then mean 
 test('wins, ties and losses and the signed-rank p-value follow from the per-instance mean gaps', () => {
   for (const budget of [5, 20]) {
     const meanGap = (build: string, instance: string) => {
-      const g = run.results.filter((r) => r.build === build && r.budgetMs === budget && r.instance === instance).map(tsplibGap);
+      const g = run.results
+        .filter((r) => r.build === build && r.budgetMs === budget && r.instance === instance)
+        .map(tsplibGap);
       return (g[0] + g[1]) / 2;
     };
     const d = ['eil51', 'berlin52'].map((i) => meanGap('B', i) - meanGap('A', i));
@@ -96,7 +118,9 @@ test('wins, ties and losses and the signed-rank p-value follow from the per-inst
       // a zero among the pairs, or two pairs of equal size: normal approximation (tie, continuity corrected); else exact
       const abs = nz.map(Math.abs);
       const n = nz.length;
-      const ranks = abs.map((a) => abs.filter((b) => b < a - 1e-12).length + (abs.filter((b) => Math.abs(b - a) <= 1e-12).length + 1) / 2);
+      const ranks = abs.map(
+        (a) => abs.filter((b) => b < a - 1e-12).length + (abs.filter((b) => Math.abs(b - a) <= 1e-12).length + 1) / 2,
+      );
       const wPlus = nz.reduce((s, x, i) => s + (x > 0 ? ranks[i] : 0), 0);
       let expected: number;
       if (n === 2 && nz.length === d.length && abs[0] !== abs[1]) {
@@ -124,7 +148,10 @@ test('deadline set: on-time rate and total lateness per build and budget', () =>
       assert.equal(runs.length, 4);
       const k = { set: 'deadlines', budget, build };
       near(Number(value({ ...k, stat: 'on-time' })), runs.filter((r) => r.latenessS === 0).length / 4);
-      assert.equal(Number(value({ ...k, stat: 'lateness' })), runs.reduce((s, r) => s + r.latenessS!, 0));
+      assert.equal(
+        Number(value({ ...k, stat: 'lateness' })),
+        runs.reduce((s, r) => s + r.latenessS!, 0),
+      );
     }
   }
 });
@@ -144,7 +171,10 @@ test('the report is self-contained: nothing fetched at view time, one verdict pe
   // machine, hashes, Node version and the command line
   assert.match(run.html, /[0-9a-f]{64}/);
   assert.ok(run.html.includes(process.version));
-  assert.match(run.html, /A and B are the same bytes \(sha256 [0-9a-f]{16}…\): any difference between them is seed and timing noise/);
+  assert.match(
+    run.html,
+    /A and B are the same bytes \(sha256 [0-9a-f]{16}…\): any difference between them is seed and timing noise/,
+  );
   assert.match(run.html, /npm run bench:compare -- --build A=\S+solver\.wasm --build B=\S+ --set tsplib,deadlines/);
 });
 
@@ -165,6 +195,21 @@ test('bad arguments: exit 2 with a message that names the fix, nothing written',
 function normalCdf(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.5 * z);
-  const r = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  const r =
+    t *
+    Math.exp(
+      -z * z -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
   return x >= 0 ? 1 - r / 2 : r / 2;
 }

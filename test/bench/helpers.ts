@@ -19,9 +19,15 @@ export interface CompareRun {
 }
 
 export function runCompare(args: string[], dir = mkdtempSync(join(tmpdir(), 'bench-compare-test-'))): CompareRun {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/bench-compare.ts'), ...args, '--out', dir], {
-    cwd: ROOT, encoding: 'utf8', timeout: 240_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'scripts/bench-compare.ts'), ...args, '--out', dir],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 240_000,
+    },
+  );
   const read = (f: string) => {
     try {
       return readFileSync(join(dir, f), 'utf8');
@@ -33,7 +39,10 @@ export function runCompare(args: string[], dir = mkdtempSync(join(tmpdir(), 'ben
     dir,
     status: r.status,
     stderr: r.stderr,
-    results: read('results.jsonl').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as RawResult),
+    results: read('results.jsonl')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as RawResult),
     html: read('report.html'),
   };
 }

@@ -9,17 +9,35 @@ import { MANIFEST_PATH, buildManifest, manifestText, readManifest } from '../../
 const manifest = readManifest();
 
 test('data/bench/manifest.json is what scripts/build-bench-manifest.ts builds from the sources', () => {
-  assert.equal(readFileSync(MANIFEST_PATH, 'utf8'), manifestText(buildManifest()), 'run npx tsx scripts/build-bench-manifest.ts');
+  assert.equal(
+    readFileSync(MANIFEST_PATH, 'utf8'),
+    manifestText(buildManifest()),
+    'run npx tsx scripts/build-bench-manifest.ts',
+  );
 });
 
 test('every set names its source, licence and reference; every instance its size', () => {
   for (const [name, set] of Object.entries(manifest.sets)) {
-    for (const k of ['description', 'source', 'licence', 'reference'] as const) assert.ok(set[k].length > 10, `${name}.${k}`);
+    for (const k of ['description', 'source', 'licence', 'reference'] as const)
+      assert.ok(set[k].length > 10, `${name}.${k}`);
     for (const i of set.instances) assert.ok(Number.isInteger(i.n) && i.n > 0, `${name}/${i.name}`);
   }
   assert.equal(manifest.sets.tsplib.instances.length, 33);
   assert.equal(manifest.sets.deadlines.instances.length, 32);
-  assert.deepEqual(manifest.sets.city.instances.map((i) => i.name), ['paris-50', 'paris-100', 'paris-200', 'lyon-50', 'lyon-100', 'lyon-200', 'marseille-50', 'marseille-100', 'marseille-200']);
+  assert.deepEqual(
+    manifest.sets.city.instances.map((i) => i.name),
+    [
+      'paris-50',
+      'paris-100',
+      'paris-200',
+      'lyon-50',
+      'lyon-100',
+      'lyon-200',
+      'marseille-50',
+      'marseille-100',
+      'marseille-200',
+    ],
+  );
 });
 
 test('instances load as valid solver problems', () => {
@@ -40,7 +58,8 @@ test('instances load as valid solver problems', () => {
       for (let j = 0; j < m; j++) {
         assert.equal(p.durations[i * m + j], p.durations[j * m + i], `${inst.name} symmetric`);
         // distinct places: only the depot and its copy (the end) share a point
-        if (i !== j && !((i === 0 && j === m - 1) || (i === m - 1 && j === 0))) assert.ok(p.durations[i * m + j] > 0, `${inst.name} ${i}→${j}`);
+        if (i !== j && !((i === 0 && j === m - 1) || (i === m - 1 && j === 0)))
+          assert.ok(p.durations[i * m + j] > 0, `${inst.name} ${i}→${j}`);
       }
     }
   }

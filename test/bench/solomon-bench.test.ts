@@ -5,18 +5,34 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { checkSolomon, loadSolomonDir, parseSolomon, solomonClass, stratifiedSample } from '../../scripts/lib/solomon.js';
+import {
+  checkSolomon,
+  loadSolomonDir,
+  parseSolomon,
+  solomonClass,
+  stratifiedSample,
+} from '../../scripts/lib/solomon.js';
 import { ROOT } from './helpers.js';
 
 const benchDir = (dir: string, args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/bench-solver.ts'), '--solomon', join(ROOT, dir), ...args], { cwd: ROOT, encoding: 'utf8' });
+  spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'scripts/bench-solver.ts'), '--solomon', join(ROOT, dir), ...args],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
 const bench = (args: string[]) => benchDir('data/solomon', args);
 
 test('--json: one re-checkable line per instance {"instance","routes","distance","vehicles","ms"}', () => {
   const r = bench(['--max-iterations', '30', '--only', 'C101,R201', '--json']);
   assert.equal(r.status, 0, r.stderr);
-  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => l.instance), ['C101', 'R201']);
+  const lines = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => l.instance),
+    ['C101', 'R201'],
+  );
   for (const l of lines) {
     assert.deepEqual(Object.keys(l).slice(0, 5), ['instance', 'routes', 'distance', 'vehicles', 'ms']);
     assert.equal(l.vehicles, l.routes.length);
@@ -35,10 +51,26 @@ test('the table: per instance and per class, feasibility, both totals, the gap',
 });
 
 test('--objective service --stall N: the service objective, stopped after N iterations without improvement', () => {
-  const r = bench(['--max-iterations', '100000', '--stall', '20', '--only', 'C101,R201', '--objective', 'service', '--json']);
+  const r = bench([
+    '--max-iterations',
+    '100000',
+    '--stall',
+    '20',
+    '--only',
+    'C101,R201',
+    '--objective',
+    'service',
+    '--json',
+  ]);
   assert.equal(r.status, 0, r.stderr);
-  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => l.instance), ['C101', 'R201']);
+  const lines = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => l.instance),
+    ['C101', 'R201'],
+  );
   for (const l of lines) {
     assert.ok(l.feasible && l.iterations >= l.bestIteration + 20 && l.iterations < 100_000, JSON.stringify(l));
     assert.ok(Number.isInteger(l.duration) && l.duration > 0);
@@ -46,7 +78,12 @@ test('--objective service --stall N: the service objective, stopped after N iter
 });
 
 test('bad arguments: one line and exit 2, no stack trace', () => {
-  for (const args of [['--objective', 'fastest'], ['--time-limit-ms', '-1'], ['--only', 'X9'], ['--stall', 'soon']]) {
+  for (const args of [
+    ['--objective', 'fastest'],
+    ['--time-limit-ms', '-1'],
+    ['--only', 'X9'],
+    ['--stall', 'soon'],
+  ]) {
     const r = bench(args);
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, /^bench-solver: /);
@@ -57,8 +94,14 @@ test('bad arguments: one line and exit 2, no stack trace', () => {
 test('Gehring–Homberger: --size and --sample pick a stratified, repeatable set; plans solved and re-checked on truncated arcs', () => {
   const r = benchDir('data/homberger', ['--size', '200', '--sample', '6', '--max-iterations', '20', '--json']);
   assert.equal(r.status, 0, r.stderr);
-  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => solomonClass(l.instance)), ['C1', 'C2', 'R1', 'R2', 'RC1', 'RC2']);
+  const lines = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => solomonClass(l.instance)),
+    ['C1', 'C2', 'R1', 'R2', 'RC1', 'RC2'],
+  );
   const { bks } = loadSolomonDir(join(ROOT, 'data/homberger'));
   for (const l of lines) {
     assert.match(l.instance, /^(C|R|RC)[12]_2_\d+$/);
@@ -66,12 +109,21 @@ test('Gehring–Homberger: --size and --sample pick a stratified, repeatable set
     const inst = parseSolomon(readFileSync(join(ROOT, 'data/homberger', `${l.instance}.txt`), 'utf8'));
     const checked = checkSolomon(inst, l.routes, 'dimacs');
     // on truncated arcs the checked total is the truncated total itself, and the gap is against the DIMACS value
-    assert.ok(Math.abs(checked.distance - l.distance) < 1e-6 && Math.abs(checked.tenths - l.truncated) < 1e-6, JSON.stringify(l));
+    assert.ok(
+      Math.abs(checked.distance - l.distance) < 1e-6 && Math.abs(checked.tenths - l.truncated) < 1e-6,
+      JSON.stringify(l),
+    );
     const best = bks.get(l.instance)!.distanceOnly;
     assert.ok(Math.abs(l.gap - (100 * (l.truncated - best)) / best) < 1e-3);
   }
   const again = benchDir('data/homberger', ['--size', '200', '--sample', '6', '--max-iterations', '20', '--json']);
-  assert.deepEqual(again.stdout.trim().split('\n').map((l) => JSON.parse(l).instance), lines.map((l) => l.instance));
+  assert.deepEqual(
+    again.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).instance),
+    lines.map((l) => l.instance),
+  );
 });
 
 test('the DIMACS convention is read from the bks.csv header; the table says so', () => {
@@ -83,14 +135,17 @@ test('the DIMACS convention is read from the bks.csv header; the table says so',
   assert.match(r.stdout, /^C1_2_1\s+yes\s/m);
 });
 
-test('stratifiedSample: the same number per class, evenly spaced, in the instances\' order', () => {
+test("stratifiedSample: the same number per class, evenly spaced, in the instances' order", () => {
   const { instances } = loadSolomonDir(join(ROOT, 'data/homberger'));
   const at200 = instances.filter((i) => i.nodes.length === 201);
   assert.equal(at200.length, 60);
   const sample = stratifiedSample(at200, 12);
   assert.equal(sample.length, 12);
   for (const cls of ['C1', 'C2', 'R1', 'R2', 'RC1', 'RC2']) {
-    assert.deepEqual(sample.filter((i) => solomonClass(i.name) === cls).map((i) => i.name.split('_')[2]), ['3', '8']);
+    assert.deepEqual(
+      sample.filter((i) => solomonClass(i.name) === cls).map((i) => i.name.split('_')[2]),
+      ['3', '8'],
+    );
   }
   assert.equal(stratifiedSample(at200, 7).filter((i) => solomonClass(i.name) === 'C1').length, 2);
 });

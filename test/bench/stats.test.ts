@@ -22,7 +22,7 @@ test('signed-rank, exact: Hollander & Wolfe depression data (R: V = 40, two-side
   close(r.pValue, 0.0390625, 1e-12); // 2 · 10/512
 });
 
-test('signed-rank, normal approximation with a zero and ties: Student\'s sleep data (R: V = 0, p = 0.009091)', () => {
+test("signed-rank, normal approximation with a zero and ties: Student's sleep data (R: V = 0, p = 0.009091)", () => {
   const group1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
   const group2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
   const r = signedRank(group2, group1);

@@ -9,7 +9,9 @@ import { startServiceProcess } from '../helpers/process.js';
 
 async function liveKey(databasePath: string, stops: number): Promise<string> {
   const seed = new SqliteStore(databasePath);
-  const { key } = await new Billing(seed, { limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 } }).issueKey('live', { stops });
+  const { key } = await new Billing(seed, {
+    limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 },
+  }).issueKey('live', { stops });
   await seed.close();
   return key;
 }
@@ -18,7 +20,13 @@ test('SIGTERM under load: /readyz 503 at once, served during the drain delay, th
   const databasePath = join(tempDir('ros-shutdown-'), 'db.sqlite');
   const key = await liveKey(databasePath, 10_000);
   // 4 calls of 2.5 s on 2 workers: the last two finish after the 3 s drain delay, once the listener is closed
-  const server = await startServiceProcess({ DATABASE_PATH: databasePath, SOLVER_TIME_LIMIT_MS: '2500', SOLVER_POOL_SIZE: '2', SHUTDOWN_DRAIN_MS: '3000', LOG_LEVEL: 'info' });
+  const server = await startServiceProcess({
+    DATABASE_PATH: databasePath,
+    SOLVER_TIME_LIMIT_MS: '2500',
+    SOLVER_POOL_SIZE: '2',
+    SHUTDOWN_DRAIN_MS: '3000',
+    LOG_LEVEL: 'info',
+  });
 
   const call = async (seed: number, stops: number) => {
     try {
@@ -27,7 +35,11 @@ test('SIGTERM under load: /readyz 503 at once, served during the drain delay, th
         headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ start: PARIS_START, stops: coordinateStops(stops, seed) }),
       });
-      return { status: res.status, connection: res.headers.get('connection'), body: await res.json() as { stopsCharged?: number } };
+      return {
+        status: res.status,
+        connection: res.headers.get('connection'),
+        body: (await res.json()) as { stopsCharged?: number },
+      };
     } catch {
       return { status: 0, connection: null, body: {} };
     }
@@ -41,10 +53,13 @@ test('SIGTERM under load: /readyz 503 at once, served during the drain delay, th
     ready = await fetch(`${server.url}/readyz`);
   }
   assert.equal(ready.status, 503, 'readiness drops once the signal arrives');
-  assert.equal((await ready.json() as { message: string }).message, 'The service is shutting down.');
+  assert.equal(((await ready.json()) as { message: string }).message, 'The service is shutting down.');
   // the solver is busy with the calls above; an API call that needs no solver shows the listener still serving
-  const balance = () => fetch(`${server.url}/api/v1/balance`, { headers: { Authorization: `Bearer ${key}` } })
-    .then((res) => ({ status: res.status, connection: res.headers.get('connection') }), () => ({ status: 0, connection: null }));
+  const balance = () =>
+    fetch(`${server.url}/api/v1/balance`, { headers: { Authorization: `Bearer ${key}` } }).then(
+      (res) => ({ status: res.status, connection: res.headers.get('connection') }),
+      () => ({ status: 0, connection: null }),
+    );
   const during = await balance();
   assert.equal(during.status, 200, 'a call during the drain delay is still served');
   assert.equal(during.connection, 'close', 'and asks the client to reconnect elsewhere');
@@ -57,7 +72,11 @@ test('SIGTERM under load: /readyz 503 at once, served during the drain delay, th
   const late = await balance();
   assert.equal(late.status, 0, 'after the drain delay the listener is closed');
   const results = await Promise.all(inFlight);
-  assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 200], server.output());
+  assert.deepEqual(
+    results.map((r) => r.status),
+    [200, 200, 200, 200],
+    server.output(),
+  );
   assert.equal(await server.exited, 0);
   assert.match(server.output(), /still serving during the drain delay/);
   assert.match(server.output(), /"msg":"stopped"/);

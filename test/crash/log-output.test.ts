@@ -26,15 +26,31 @@ async function startService(stdout: number | 'pipe', databasePath: string): Prom
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATABASE_PATH: databasePath, OUTBOX_DIR: join(databasePath, '..', 'outbox'), LOG_LEVEL: 'info', METRICS_TOKEN },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_PATH: databasePath,
+      OUTBOX_DIR: join(databasePath, '..', 'outbox'),
+      LOG_LEVEL: 'info',
+      METRICS_TOKEN,
+    },
     stdio: ['ignore', stdout, 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += d; });
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  child.stderr!.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    try { if ((await fetch(`${url}/healthz`)).ok) break; } catch { /* starting */ }
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* starting */
+    }
     if (child.exitCode !== null || i > 400) throw new Error(`service did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -43,7 +59,9 @@ async function startService(stdout: number | 'pipe', databasePath: string): Prom
 
 async function liveKey(databasePath: string): Promise<string> {
   const seed = new SqliteStore(databasePath);
-  const { key } = await new Billing(seed, { limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 } }).issueKey('live', { stops: 1_000 });
+  const { key } = await new Billing(seed, {
+    limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 },
+  }).issueKey('live', { stops: 1_000 });
   await seed.close();
   return key;
 }
@@ -62,7 +80,11 @@ function fill(path: string, logPath: string): void {
   const fd = openSync(path, 'w');
   try {
     for (let size = chunk.length; size >= 1;) {
-      try { writeSync(fd, chunk, 0, size); } catch { size = Math.floor(size / 2); }
+      try {
+        writeSync(fd, chunk, 0, size);
+      } catch {
+        size = Math.floor(size / 2);
+      }
     }
   } finally {
     closeSync(fd);
@@ -83,9 +105,13 @@ const exitWithin = (service: Service, ms: number) =>
 
 async function traffic(url: string, key: string): Promise<number[]> {
   const statuses: number[] = [];
-  for (let i = 0; i < 20; i++) statuses.push((await fetch(`${url}/api/v1/balance`, { headers: { Authorization: 'Bearer svc_live_nope' } })).status);
+  for (let i = 0; i < 20; i++)
+    statuses.push(
+      (await fetch(`${url}/api/v1/balance`, { headers: { Authorization: 'Bearer svc_live_nope' } })).status,
+    );
   const res = await fetch(`${url}/api/v1/optimize`, {
-    method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ start: PARIS_START, stops: coordinateStops(3) }),
   });
   statuses.push(res.status);
@@ -124,7 +150,10 @@ test('stdout on a full disk: requests are served, lines dropped and counted, one
     }
     await traffic(service.url, key);
     await new Promise((r) => setTimeout(r, 300));
-    const lines = readFileSync(logPath, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { msg: string; level: number; droppedLines?: number });
+    const lines = readFileSync(logPath, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { msg: string; level: number; droppedLines?: number });
     const warnings = lines.filter((l) => l.msg.startsWith('logging resumed'));
     assert.equal(warnings.length, 1, 'one warning when logging resumes');
     assert.equal(warnings[0].level, 40);
@@ -154,7 +183,7 @@ test('stdout is a pipe whose reader went away (EPIPE): requests are served, line
     await new Promise((r) => setTimeout(r, 100));
     const statuses = await traffic(service.url, key);
     assert.deepEqual(statuses, [...Array(20).fill(401), 200, 200]);
-    assert.ok(await droppedLines(service.url) >= 21);
+    assert.ok((await droppedLines(service.url)) >= 21);
     service.child.kill('SIGTERM');
     assert.equal(await exitWithin(service, 15_000), 0);
   } finally {

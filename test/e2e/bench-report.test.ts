@@ -19,11 +19,21 @@ let browser: Browser;
 
 before(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's Chromium (apt-get install -y chromium). CI installs it.`);
+    throw new Error(
+      `${CHROMIUM} is missing: the browser tests need Debian's Chromium (apt-get install -y chromium). CI installs it.`,
+    );
   }
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 
@@ -32,7 +42,17 @@ after(async () => {
 });
 
 test('the report opens offline and shows its tables and charts', async () => {
-  const run = runCompare([...twoBuilds(), '--set', 'tsplib', '--instances', 'eil51,berlin52', '--seeds', '2', '--budgets', '5,20']);
+  const run = runCompare([
+    ...twoBuilds(),
+    '--set',
+    'tsplib',
+    '--instances',
+    'eil51,berlin52',
+    '--seeds',
+    '2',
+    '--budgets',
+    '5,20',
+  ]);
   assert.equal(run.status, 0, run.stderr);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, offline: true });
   const requested: string[] = [];
@@ -61,7 +81,7 @@ test('the report opens offline and shows its tables and charts', async () => {
   assert.ok((await anytime.locator('path').count()) > 2, 'anytime chart has lines');
   const box = await anytime.boundingBox();
   assert.ok(box && box.width > 300 && box.height > 200, `anytime chart is ${JSON.stringify(box)}`);
-  assert.match(await anytime.textContent() ?? '', /time \(ms, log scale\)/);
+  assert.match((await anytime.textContent()) ?? '', /time \(ms, log scale\)/);
   const perInstance = page.locator('figure[data-chart="per-instance"] svg');
   assert.equal(await perInstance.count(), 2);
   for (let i = 0; i < 2; i++) {

@@ -41,7 +41,9 @@ async function watchedPage(expected: Array<{ status: number; path: string }> = [
     if (message.type() !== 'error') return;
     const text = message.text();
     const url = message.location().url ?? '';
-    const allowed = expected.some(({ status, path }) => text.includes(`status of ${status}`) && new URL(url, server.url).pathname === path);
+    const allowed = expected.some(
+      ({ status, path }) => text.includes(`status of ${status}`) && new URL(url, server.url).pathname === path,
+    );
     if (!allowed) errors.push(`console.error: ${text} (${url})`);
   });
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
@@ -56,7 +58,15 @@ before(async () => {
   if (!existsSync(CHROMIUM)) throw new MissingPrerequisite(`Chromium (${CHROMIUM}, for the browser tests)`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   server = await startTestServer();
 });
@@ -73,7 +83,11 @@ describe('web console in Chromium', () => {
     try {
       await page.goto(`${server.url}/console`);
       await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip-link', 'the first Tab reaches the skip link');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.className),
+        'skip-link',
+        'the first Tab reaches the skip link',
+      );
 
       await page.getByLabel('E-mail address', { exact: true }).fill('someone@example.com');
       await page.getByRole('button', { name: 'Create test key' }).click();
@@ -94,17 +108,26 @@ describe('web console in Chromium', () => {
       assert.equal(await page.locator('#my-key-input').inputValue(), key);
 
       // kept in page memory only
-      const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+      const stored = await page.evaluate(
+        () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+      );
       assert.ok(!stored.includes(key), 'the key is not stored in the browser');
 
       // and it is a working key
       const balance = await server.request('GET', '/api/v1/balance', { key });
-      assert.deepEqual(balance.body, { sandbox: true, sandboxStopsRemainingToday: 200, sandboxCallsRemainingThisMinute: 20 });
+      assert.deepEqual(balance.body, {
+        sandbox: true,
+        sandboxStopsRemainingToday: 200,
+        sandboxCallsRemainingThisMinute: 20,
+      });
 
       // payments are off on this server (no STRIPE_SECRET_KEY): no pack form, a note saying how to turn them on
       const off = page.locator('#payments-off');
       await off.waitFor({ state: 'visible' });
-      assert.match((await off.textContent())!, /payments are not configured[\s\S]*STRIPE_SECRET_KEY[\s\S]*keys create --kind live --stops/);
+      assert.match(
+        (await off.textContent())!,
+        /payments are not configured[\s\S]*STRIPE_SECRET_KEY[\s\S]*keys create --kind live --stops/,
+      );
       assert.ok(await page.locator('#buy-form').isHidden());
       assert.equal(await page.locator('#packs input[name="packId"]').count(), 0);
       assert.deepEqual(errors, []);
@@ -126,58 +149,100 @@ describe('web console in Chromium', () => {
       await page.getByRole('button', { name: /^Sample/ }).click();
       assert.equal(await page.locator('#stops-body tr').count(), 10);
       // deadlines are 24-hour text (HH:MM), not <input type="time">, which shows 08:00 AM in some locales
-      for (const input of await page.locator('#stops-body input[aria-label$="deadline (Paris time, optional)"]').all()) {
+      for (const input of await page
+        .locator('#stops-body input[aria-label$="deadline (Paris time, optional)"]')
+        .all()) {
         assert.equal(await input.getAttribute('type'), 'text');
         assert.equal(await input.getAttribute('placeholder'), 'HH:MM');
         assert.match(await input.inputValue(), /^(\d{2}:\d{2})?$/);
       }
       assert.match(await page.locator('#departure').inputValue(), /^\d{4}-\d{2}-\d{2}T08:00$/);
 
-      const responsePromise = page.waitForResponse((r) => r.url().endsWith('/api/v1/optimize') && r.request().method() === 'POST');
+      const responsePromise = page.waitForResponse(
+        (r) => r.url().endsWith('/api/v1/optimize') && r.request().method() === 'POST',
+      );
       await page.getByRole('button', { name: 'Optimize route' }).click();
       const response = await responsePromise;
       assert.equal(response.status(), 200);
-      const route = await response.json() as { order: string[]; lateStops: Array<{ colisId: string }> | null; schedule: unknown[]; sandbox: boolean };
+      const route = (await response.json()) as {
+        order: string[];
+        lateStops: Array<{ colisId: string }> | null;
+        schedule: unknown[];
+        sandbox: boolean;
+      };
       assert.equal(route.order.length, 10);
       assert.equal(route.sandbox, true);
 
       await page.locator('#playground-result').waitFor({ state: 'visible' });
-      const markers = await page.locator('#route-map svg .stop-marker').evaluateAll((nodes) => nodes.map((node) => ({
-        id: node.getAttribute('data-stop-id'),
-        order: Number(node.getAttribute('data-order')),
-        label: node.querySelector('text')?.textContent,
-        late: node.classList.contains('late'),
-      })));
+      const markers = await page.locator('#route-map svg .stop-marker').evaluateAll((nodes) =>
+        nodes.map((node) => ({
+          id: node.getAttribute('data-stop-id'),
+          order: Number(node.getAttribute('data-order')),
+          label: node.querySelector('text')?.textContent,
+          late: node.classList.contains('late'),
+        })),
+      );
       assert.equal(markers.length, 10, 'one marker per stop');
-      assert.deepEqual(markers.map((m) => m.id), route.order, 'markers follow the visiting order');
-      assert.deepEqual(markers.map((m) => m.label), route.order.map((_, i) => String(i + 1)), 'numbered 1..n');
-      assert.deepEqual(markers.map((m) => m.order), route.order.map((_, i) => i + 1));
+      assert.deepEqual(
+        markers.map((m) => m.id),
+        route.order,
+        'markers follow the visiting order',
+      );
+      assert.deepEqual(
+        markers.map((m) => m.label),
+        route.order.map((_, i) => String(i + 1)),
+        'numbered 1..n',
+      );
+      assert.deepEqual(
+        markers.map((m) => m.order),
+        route.order.map((_, i) => i + 1),
+      );
       const lateIds = new Set((route.lateStops ?? []).map((l) => l.colisId));
-      assert.deepEqual(markers.filter((m) => m.late).map((m) => m.id).sort(), [...lateIds].sort(), 'late stops coloured');
+      assert.deepEqual(
+        markers
+          .filter((m) => m.late)
+          .map((m) => m.id)
+          .sort(),
+        [...lateIds].sort(),
+        'late stops coloured',
+      );
       assert.equal(await page.locator('#route-map svg .start-marker').count(), 1);
       assert.equal(await page.locator('#route-map svg .end-marker').count(), 0, 'no end point was sent');
       assert.equal(await page.locator('#route-map svg polyline.route-line').count(), 1);
 
-      const rows = await page.locator('#schedule-table tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent)));
+      const rows = await page
+        .locator('#schedule-table tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent)));
       assert.equal(rows.length, 10, 'a schedule row per stop');
-      assert.deepEqual(rows.map((r) => r[1]), route.order);
+      assert.deepEqual(
+        rows.map((r) => r[1]),
+        route.order,
+      );
       for (const row of rows) assert.match(row[2]!, /^\d{2}:\d{2}/, 'arrivals in HH:MM Paris time');
       // arrivals are rounded up to the minute as lateness is: a late stop's shown arrival minus its deadline is
       // its retardMin, a stop on time is shown at or before its deadline (08:15:40 read "08:15", late by 1 min)
       const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-      const lateness = new Map((route.lateStops ?? []).map((l) => [l.colisId, (l as { retardMin?: number }).retardMin]));
+      const lateness = new Map(
+        (route.lateStops ?? []).map((l) => [l.colisId, (l as { retardMin?: number }).retardMin]),
+      );
       for (const row of rows) {
         const [, id, arrival, deadline, , status] = row as string[];
         if (deadline === '—') continue;
         if (lateness.has(id)) {
-          assert.equal(minutes(arrival) - minutes(deadline), lateness.get(id), `${id}: shown ${arrival}, deadline ${deadline}, ${status}`);
+          assert.equal(
+            minutes(arrival) - minutes(deadline),
+            lateness.get(id),
+            `${id}: shown ${arrival}, deadline ${deadline}, ${status}`,
+          );
           assert.equal(status, `Late by ${lateness.get(id)} min`);
         } else {
           assert.ok(minutes(arrival) <= minutes(deadline), `${id}: on time, shown ${arrival}, deadline ${deadline}`);
         }
       }
       // coordinates only: no "Located" column, and the schedule fits beside the map at 1280 px
-      const fits = await page.locator('#schedule-table').evaluate((table) => ({ table: table.scrollWidth, box: table.parentElement!.clientWidth }));
+      const fits = await page
+        .locator('#schedule-table')
+        .evaluate((table) => ({ table: table.scrollWidth, box: table.parentElement!.clientWidth }));
       assert.ok(fits.table <= fits.box, `schedule ${fits.table} px wide in ${fits.box} px`);
       assert.equal(await page.locator('#schedule-table th', { hasText: 'Located' }).isVisible(), false);
 
@@ -190,7 +255,7 @@ describe('web console in Chromium', () => {
       await page.getByRole('button', { name: 'Same as start' }).click();
       const second = page.waitForResponse((r) => r.url().endsWith('/api/v1/optimize'));
       await page.getByRole('button', { name: 'Optimize route' }).click();
-      const closed = await (await second).json() as { returnAt: string | null; order: string[] };
+      const closed = (await (await second).json()) as { returnAt: string | null; order: string[] };
       assert.ok(closed.returnAt);
       await page.locator('#route-map svg .end-marker').waitFor();
       assert.match((await page.locator('#totals').textContent())!, /Return\s*\d{2}:\d{2}/);
@@ -214,7 +279,11 @@ describe('web console in Chromium', () => {
       await page.locator('#my-key-result').waitFor({ state: 'visible' });
 
       await page.locator('label[for="mode-csv"]').click();
-      await page.locator('#stops-text').fill('id,latitude,longitude,deadline,serviceSeconds\na,48.8606,2.3376,10:30,\nb,48.8530,2.3499,,120\n"c, the third",48.8738,2.2950');
+      await page
+        .locator('#stops-text')
+        .fill(
+          'id,latitude,longitude,deadline,serviceSeconds\na,48.8606,2.3376,10:30,\nb,48.8530,2.3499,,120\n"c, the third",48.8738,2.2950',
+        );
       const request = page.waitForRequest((r) => r.url().endsWith('/api/v1/optimize'));
       await page.getByRole('button', { name: 'Optimize route' }).click();
       const sent = (await request).postDataJSON() as { stops: unknown[] };
@@ -247,14 +316,24 @@ describe('web console in Chromium', () => {
   test('address stops (JSON, live key): each schedule row shows where the address was placed, and the geocoding warnings are listed', async () => {
     const fake = await startFakeGeoplateforme([
       ...PARIS_ADDRESSES,
-      { street: 'Allée Introuvable', postcode: '75004', city: 'Paris', citycode: '75104', latitude: 48.8546, longitude: 2.3575, type: 'municipality' },
+      {
+        street: 'Allée Introuvable',
+        postcode: '75004',
+        city: 'Paris',
+        citycode: '75104',
+        latitude: 48.8546,
+        longitude: 2.3575,
+        type: 'municipality',
+      },
     ]);
     const geo = await startTestServer({ env: { GEOPLATEFORME_URL: fake.url } });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-    page.on('console', (m) => { if (m.type() === 'error' && !/status of 404/.test(m.text())) errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 404/.test(m.text())) errors.push(m.text());
+    });
     try {
       const key = await geo.createKey('live', 50);
       await page.goto(`${geo.url}/console`);
@@ -273,10 +352,16 @@ describe('web console in Chromium', () => {
       await page.getByRole('button', { name: 'Optimize route' }).click();
       const response = await responsePromise;
       assert.equal(response.status(), 200);
-      assert.deepEqual((response.request().postDataJSON() as { stops: unknown[] }).stops, stops, 'addresses are sent as typed');
+      assert.deepEqual(
+        (response.request().postDataJSON() as { stops: unknown[] }).stops,
+        stops,
+        'addresses are sent as typed',
+      );
       await page.locator('#playground-result').waitFor({ state: 'visible' });
 
-      const rows = await page.locator('#schedule-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.children[1]!.textContent, tr.lastElementChild!.textContent]));
+      const rows = await page
+        .locator('#schedule-table tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [tr.children[1]!.textContent, tr.lastElementChild!.textContent]));
       const located = new Map(rows.map(([id, text]) => [id, text]));
       assert.equal(located.get('rivoli'), 'House number1 Rue de Rivoli 75004 Paris (geoplateforme)');
       assert.equal(located.get('vosges'), 'House number6 Place des Vosges 75004 Paris (geoplateforme)');
@@ -286,13 +371,19 @@ describe('web console in Chromium', () => {
       assert.equal(await warnings.isVisible(), true);
       const items = await warnings.locator('li').allTextContents();
       assert.equal(items.length, 1);
-      assert.match(items[0]!, /^Stop "nowhere" was placed at its commune \("Paris", geoplateforme\), not at its street/);
+      assert.match(
+        items[0]!,
+        /^Stop "nowhere" was placed at its commune \("Paris", geoplateforme\), not at its street/,
+      );
 
       // the table cannot hold addresses: switching to it says so and keeps the JSON
       await page.locator('label[for="mode-table"]').click();
       const error = page.locator('#playground-error');
       await error.waitFor({ state: 'visible' });
-      assert.match((await error.textContent())!, /stop "rivoli" is an address: the table takes coordinates, keep addresses in JSON/);
+      assert.match(
+        (await error.textContent())!,
+        /stop "rivoli" is an address: the table takes coordinates, keep addresses in JSON/,
+      );
       assert.equal(await page.locator('#mode-json').isChecked(), true);
       mkdirSync(OUTPUT_DIR, { recursive: true });
       await page.locator('#playground').screenshot({ path: join(OUTPUT_DIR, 'playground-addresses.png') });
@@ -308,7 +399,9 @@ describe('web console in Chromium', () => {
     const bogus = `svc_test_${'x'.repeat(43)}`;
     const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
     const { page, errors, close } = await watchedPage([
-      { status: 401, path: '/api/v1/balance' }, { status: 401, path: '/api/v1/optimize' }, ...packsExpected,
+      { status: 401, path: '/api/v1/balance' },
+      { status: 401, path: '/api/v1/optimize' },
+      ...packsExpected,
     ]);
     try {
       await page.goto(`${server.url}/console`);
@@ -337,8 +430,12 @@ describe('web console in Chromium', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (m) => {
-      if (m.type() === 'error' && !(/status of 429/.test(m.text()) && m.location().url?.endsWith('/console/api/test-keys'))
-        && !(/status of 404/.test(m.text()) && m.location().url?.endsWith('/api/v1/packs'))) errors.push(m.text());
+      if (
+        m.type() === 'error' &&
+        !(/status of 429/.test(m.text()) && m.location().url?.endsWith('/console/api/test-keys')) &&
+        !(/status of 404/.test(m.text()) && m.location().url?.endsWith('/api/v1/packs'))
+      )
+        errors.push(m.text());
     });
     page.on('pageerror', (e) => errors.push(e.message));
     try {
@@ -369,7 +466,9 @@ describe('web console in Chromium', () => {
     try {
       await page.goto(`${server.url}/console`);
       let posted = false;
-      page.on('request', (r) => { if (r.url().endsWith('/console/api/test-keys')) posted = true; });
+      page.on('request', (r) => {
+        if (r.url().endsWith('/console/api/test-keys')) posted = true;
+      });
       await page.getByLabel('E-mail address', { exact: true }).fill('not-an-address');
       await page.getByRole('button', { name: 'Create test key' }).click();
       await page.locator('#test-key-error').waitFor({ state: 'visible' });
@@ -384,7 +483,9 @@ describe('web console in Chromium', () => {
   test('the API reference renders the OpenAPI document with the local Swagger UI', async () => {
     const { page, errors, close } = await watchedPage();
     const outside: string[] = [];
-    page.on('request', (r) => { if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) outside.push(r.url()); });
+    page.on('request', (r) => {
+      if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) outside.push(r.url());
+    });
     try {
       const documentResponse = page.waitForResponse((r) => r.url().endsWith('/api/v1/openapi.json'));
       await page.goto(`${server.url}/docs`);
@@ -392,12 +493,19 @@ describe('web console in Chromium', () => {
       await page.locator('.opblock').first().waitFor();
       const paths = await page.locator('.opblock-summary-path').allTextContents();
       for (const path of ['/api/v1/optimize', '/api/v1/balance', '/api/v1/checkout']) {
-        assert.ok(paths.some((p) => p.replace(/\u200b/g, '').includes(path)), `${path} is rendered (got ${paths.join(', ')})`);
+        assert.ok(
+          paths.some((p) => p.replace(/\u200b/g, '').includes(path)),
+          `${path} is rendered (got ${paths.join(', ')})`,
+        );
       }
       assert.match((await page.locator('.info .title').textContent())!, /Route Optimization Service/);
       // operations are grouped under described tags, none under an untitled "default"
       const tags = (await page.locator('.opblock-tag').allTextContents()).map((t) => t.replace(/\u200b/g, ''));
-      for (const tag of ['Optimization', 'Account', 'Payments']) assert.ok(tags.some((t) => t.startsWith(tag) && t.length > tag.length + 10), `tag ${tag} with its description (got ${tags.join(' | ')})`);
+      for (const tag of ['Optimization', 'Account', 'Payments'])
+        assert.ok(
+          tags.some((t) => t.startsWith(tag) && t.length > tag.length + 10),
+          `tag ${tag} with its description (got ${tags.join(' | ')})`,
+        );
       assert.ok(!tags.some((t) => /^default/.test(t)), tags.join(' | '));
       // "Webhooks" once: Swagger UI's own heading of the webhooks, no empty tag group of the same name
       const webhooks = await page.getByText('Webhooks', { exact: true }).count();
@@ -446,7 +554,10 @@ describe('web console in Chromium', () => {
       assert.doesNotMatch((await page.locator('main').textContent())!, /thank/i);
       await page.goto(`${server.url}/console/checkout/success?session_id=cs_test_123`);
       await page.locator('h1', { hasText: 'Unknown payment session' }).waitFor();
-      assert.match((await page.locator('#checkout-status').textContent())!, /knows no checkout session with the id in this address/);
+      assert.match(
+        (await page.locator('#checkout-status').textContent())!,
+        /knows no checkout session with the id in this address/,
+      );
       await page.goto(`${server.url}/console/checkout/cancel`);
       assert.match((await page.locator('h1').textContent())!, /Payment cancelled/);
       await page.getByRole('link', { name: 'Choose a pack' }).click();
@@ -460,7 +571,15 @@ describe('web console in Chromium', () => {
   test('with payments on: the packs are offered, and after payment the success page names the key and where it went', async () => {
     const stripe = await startFakeStripe();
     const dir = tempDir('ros-e2e-paid-');
-    const paid = await startTestServer({ dir, env: { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_API_BASE: stripe.url, STRIPE_WEBHOOK_SECRET: 'whsec_e2e', OUTBOX_DIR: join(dir, 'outbox') } });
+    const paid = await startTestServer({
+      dir,
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_e2e',
+        STRIPE_API_BASE: stripe.url,
+        STRIPE_WEBHOOK_SECRET: 'whsec_e2e',
+        OUTBOX_DIR: join(dir, 'outbox'),
+      },
+    });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -471,7 +590,9 @@ describe('web console in Chromium', () => {
       assert.equal(await page.locator('#packs input[name="packId"]').count(), 4);
       assert.ok(await page.locator('#payments-off').isHidden());
 
-      const checkout = await paid.request('POST', '/api/v1/checkout', { body: { email: 'dispatch@example.com', packId: 'pack_2k' } });
+      const checkout = await paid.request('POST', '/api/v1/checkout', {
+        body: { email: 'dispatch@example.com', packId: 'pack_2k' },
+      });
       const sessionId = /cs_test_\w+/.exec(checkout.body.url)![0];
       await page.goto(`${paid.url}/console/checkout/success?session_id=${sessionId}`);
       await page.locator('h1', { hasText: 'Payment not finished' }).waitFor();
@@ -480,11 +601,22 @@ describe('web console in Chromium', () => {
       stripe.sessions.get(sessionId)!.payment_status = 'paid';
       await page.reload();
       await page.locator('h1', { hasText: 'Payment received' }).waitFor();
-      assert.match((await page.locator('#checkout-status').textContent())!, /live key is being prepared and will be e-mailed to d…h@example\.com/);
+      assert.match(
+        (await page.locator('#checkout-status').textContent())!,
+        /live key is being prepared and will be e-mailed to d…h@example\.com/,
+      );
 
       const payload = JSON.stringify(stripe.event('checkout.session.completed', sessionId, { payment_status: 'paid' }));
       const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_e2e' });
-      assert.equal((await paid.request('POST', '/api/v1/webhooks/stripe', { rawBody: payload, headers: { 'Stripe-Signature': signature } })).status, 200);
+      assert.equal(
+        (
+          await paid.request('POST', '/api/v1/webhooks/stripe', {
+            rawBody: payload,
+            headers: { 'Stripe-Signature': signature },
+          })
+        ).status,
+        200,
+      );
       await page.reload();
       await page.locator('h1', { hasText: 'Payment received' }).waitFor();
       const text = (await page.locator('#checkout-status').textContent())!;
@@ -503,7 +635,12 @@ describe('web console in Chromium', () => {
 
 describe('fleet playground in Chromium', () => {
   interface Plan {
-    routes: Array<{ vehicleId: string; order: string[]; load: number[]; schedule: Array<{ colisId: string; arrivee: string; serviceStart?: string }> }>;
+    routes: Array<{
+      vehicleId: string;
+      order: string[];
+      load: number[];
+      schedule: Array<{ colisId: string; arrivee: string; serviceStart?: string }>;
+    }>;
     unassigned: Array<{ id: string; reason: string }>;
     totals: { stops: number; assigned: number; vehiclesUsed: number };
     sandbox?: boolean;
@@ -521,7 +658,7 @@ describe('fleet playground in Chromium', () => {
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/plans') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Plan the day' }).click();
     const response = await answer;
-    return { status: response.status(), plan: await response.json() as Plan };
+    return { status: response.status(), plan: (await response.json()) as Plan };
   }
 
   test('the sample needs both vans: a coloured route and a schedule per vehicle, every stop once, opening times kept', async () => {
@@ -534,10 +671,17 @@ describe('fleet playground in Chromium', () => {
       assert.match(await page.locator('#plans-departure').inputValue(), /^\d{4}-\d{2}-\d{2}T08:00$/);
       for (const field of ['shiftStart', 'shiftEnd']) {
         const input = page.locator(`#vehicles-body input[data-field="${field}"]`).first();
-        assert.equal(await input.getAttribute('type'), 'text', `${field}: 24-hour text, not a locale-dependent time input`);
+        assert.equal(
+          await input.getAttribute('type'),
+          'text',
+          `${field}: 24-hour text, not a locale-dependent time input`,
+        );
         assert.match(await input.inputValue(), /^\d{2}:\d{2}$/);
       }
-      const sent = JSON.parse(await page.locator('#plans-stops').inputValue()) as Array<{ id: string; demand: number[] }>;
+      const sent = JSON.parse(await page.locator('#plans-stops').inputValue()) as Array<{
+        id: string;
+        demand: number[];
+      }>;
       assert.equal(sent.length, 10);
 
       const { status, plan } = await planDay(page);
@@ -548,24 +692,46 @@ describe('fleet playground in Chromium', () => {
       for (const route of plan.routes) assert.ok(route.load[0]! <= 12, `${route.vehicleId} carries ${route.load[0]}`);
 
       await page.locator('#plans-result').waitFor({ state: 'visible' });
-      const markers = await page.locator('#plans-map svg .stop-marker').evaluateAll((nodes) => nodes.map((node) => ({
-        id: node.getAttribute('data-stop-id'), vehicle: node.getAttribute('data-vehicle-id'), label: node.querySelector('text')?.textContent,
-      })));
-      const expected = plan.routes.flatMap((r) => r.order.map((id, i) => ({ id, vehicle: r.vehicleId, label: String(i + 1) })));
+      const markers = await page.locator('#plans-map svg .stop-marker').evaluateAll((nodes) =>
+        nodes.map((node) => ({
+          id: node.getAttribute('data-stop-id'),
+          vehicle: node.getAttribute('data-vehicle-id'),
+          label: node.querySelector('text')?.textContent,
+        })),
+      );
+      const expected = plan.routes.flatMap((r) =>
+        r.order.map((id, i) => ({ id, vehicle: r.vehicleId, label: String(i + 1) })),
+      );
       assert.deepEqual(markers, expected, 'one marker per stop, in its vehicle and numbered in visiting order');
-      assert.deepEqual([...new Set(markers.map((m) => m.id))].sort(), sent.map((s) => s.id).sort(), 'every stop exactly once');
+      assert.deepEqual(
+        [...new Set(markers.map((m) => m.id))].sort(),
+        sent.map((s) => s.id).sort(),
+        'every stop exactly once',
+      );
       assert.equal(await page.locator('#plans-map svg polyline.route-line').count(), 2);
-      const colours = await page.locator('#plans-map svg polyline.route-line').evaluateAll((lines) => lines.map((l) => l.getAttribute('stroke')));
+      const colours = await page
+        .locator('#plans-map svg polyline.route-line')
+        .evaluateAll((lines) => lines.map((l) => l.getAttribute('stroke')));
       assert.equal(new Set(colours).size, 2, 'each vehicle in its own colour');
       assert.equal(await page.locator('#plans-map svg .start-marker').count(), 1, 'one depot, one start marker');
 
-      const schedules = await page.locator('#plans-schedules .plan-route').evaluateAll((sections) => sections.map((s) => ({
-        vehicle: s.getAttribute('data-vehicle-id'),
-        rows: Array.from(s.querySelectorAll('tbody tr')).map((tr) => Array.from(tr.children).map((c) => c.textContent)),
-      })));
-      assert.deepEqual(schedules.map((s) => s.vehicle), plan.routes.map((r) => r.vehicleId));
+      const schedules = await page.locator('#plans-schedules .plan-route').evaluateAll((sections) =>
+        sections.map((s) => ({
+          vehicle: s.getAttribute('data-vehicle-id'),
+          rows: Array.from(s.querySelectorAll('tbody tr')).map((tr) =>
+            Array.from(tr.children).map((c) => c.textContent),
+          ),
+        })),
+      );
+      assert.deepEqual(
+        schedules.map((s) => s.vehicle),
+        plan.routes.map((r) => r.vehicleId),
+      );
       for (const [i, s] of schedules.entries()) {
-        assert.deepEqual(s.rows.map((r) => r[1]), plan.routes[i]!.order);
+        assert.deepEqual(
+          s.rows.map((r) => r[1]),
+          plan.routes[i]!.order,
+        );
         for (const row of s.rows) assert.match(row[2]!, /^\d{2}:\d{2}/, 'arrivals in HH:MM Paris time');
       }
       const a03 = schedules.flatMap((s) => s.rows).find((r) => r[1] === 'A03')!;
@@ -594,12 +760,18 @@ describe('fleet playground in Chromium', () => {
     try {
       await openWithKey(page);
       await page.getByRole('button', { name: /^Fleet sample/ }).click();
-      const stops = JSON.parse(await page.locator('#plans-stops').inputValue()) as Array<{ id: string; demand: number[] }>;
+      const stops = JSON.parse(await page.locator('#plans-stops').inputValue()) as Array<{
+        id: string;
+        demand: number[];
+      }>;
       stops[0]!.demand = [40];
       await page.locator('#plans-stops').fill(JSON.stringify(stops));
       const { status, plan } = await planDay(page);
       assert.equal(status, 200);
-      assert.deepEqual(plan.unassigned.map((u) => [u.id, u.reason]), [['A01', 'capacity']]);
+      assert.deepEqual(
+        plan.unassigned.map((u) => [u.id, u.reason]),
+        [['A01', 'capacity']],
+      );
       const item = page.locator('#plans-unassigned li');
       await item.waitFor({ state: 'visible' });
       assert.equal(await item.getAttribute('data-reason'), 'capacity');
@@ -620,7 +792,9 @@ describe('fleet playground in Chromium', () => {
       await page.locator('#plans-stops').fill(JSON.stringify(stops));
       const refused = await planDay(page);
       assert.equal(refused.status, 400);
-      await page.waitForFunction(() => document.querySelector('#plans-error .error-code')?.textContent === 'invalid_request');
+      await page.waitForFunction(
+        () => document.querySelector('#plans-error .error-code')?.textContent === 'invalid_request',
+      );
       assert.match((await error.textContent())!, /demand/);
       assert.deepEqual(errors, []);
     } finally {

@@ -25,7 +25,12 @@ export interface FakeBan {
 
 /** The body BAN returns for one match. */
 export function banFeatureCollection(
-  match: { latitude: number; longitude: number; score: number; type?: 'housenumber' | 'street' | 'locality' | 'municipality' } | null,
+  match: {
+    latitude: number;
+    longitude: number;
+    score: number;
+    type?: 'housenumber' | 'street' | 'locality' | 'municipality';
+  } | null,
   query = '',
 ): unknown {
   const features = match
@@ -77,18 +82,44 @@ export async function startFakeBan(
     if (req.method === 'POST' && u.pathname === '/search/csv/' && state.csv) {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
-      const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: new Uint8Array(Buffer.concat(chunks)) }).formData();
-      const rows = parseCsv(await (form.get('data') as Blob).text(), { columns: true, bom: true }) as Array<Record<string, string>>;
+      const form = await new Request('http://fake/', {
+        method: 'POST',
+        headers: { 'content-type': req.headers['content-type'] ?? '' },
+        body: new Uint8Array(Buffer.concat(chunks)),
+      }).formData();
+      const rows = parseCsv(await (form.get('data') as Blob).text(), { columns: true, bom: true }) as Array<
+        Record<string, string>
+      >;
       const columns = form.getAll('columns').map(String);
       const postcode = form.get('postcode');
       const header = Object.keys(rows[0] ?? {});
-      const added = ['latitude', 'longitude', 'result_label', 'result_score', 'result_type', 'result_id', 'result_housenumber'];
+      const added = [
+        'latitude',
+        'longitude',
+        'result_label',
+        'result_score',
+        'result_type',
+        'result_id',
+        'result_housenumber',
+      ];
       const out = rows.map((row) => {
-        const q = new URLSearchParams({ q: columns.map((c) => row[c] ?? '').join(' '), ...(postcode && row[String(postcode)] ? { postcode: row[String(postcode)]! } : {}) });
+        const q = new URLSearchParams({
+          q: columns.map((c) => row[c] ?? '').join(' '),
+          ...(postcode && row[String(postcode)] ? { postcode: row[String(postcode)]! } : {}),
+        });
         const answer = state.respond(q);
-        const f = answer !== 'stall' && answer.status === 200 ? (answer.body as { features: any[] }).features[0] : undefined;
+        const f =
+          answer !== 'stall' && answer.status === 200 ? (answer.body as { features: any[] }).features[0] : undefined;
         const extra = f
-          ? [f.geometry.coordinates[1], f.geometry.coordinates[0], f.properties.label, f.properties.score, f.properties.type, f.properties.id, f.properties.housenumber ?? '']
+          ? [
+              f.geometry.coordinates[1],
+              f.geometry.coordinates[0],
+              f.properties.label,
+              f.properties.score,
+              f.properties.type,
+              f.properties.id,
+              f.properties.housenumber ?? '',
+            ]
           : added.map(() => '');
         return [...header.map((h) => row[h]), ...extra];
       });
@@ -110,12 +141,24 @@ export async function startFakeBan(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    get requests() { return state.requests; },
-    get paths() { return state.paths; },
-    get respond() { return state.respond; },
-    set respond(f) { state.respond = f; },
-    get csv() { return state.csv; },
-    set csv(on) { state.csv = on; },
+    get requests() {
+      return state.requests;
+    },
+    get paths() {
+      return state.paths;
+    },
+    get respond() {
+      return state.respond;
+    },
+    set respond(f) {
+      state.respond = f;
+    },
+    get csv() {
+      return state.csv;
+    },
+    set csv(on) {
+      state.csv = on;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -59,9 +59,15 @@ export async function startFakeNominatim(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    get requests() { return state.requests; },
-    get respond() { return state.respond; },
-    set respond(f) { state.respond = f; },
+    get requests() {
+      return state.requests;
+    },
+    get respond() {
+      return state.respond;
+    },
+    set respond(f) {
+      state.respond = f;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

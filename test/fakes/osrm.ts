@@ -100,7 +100,13 @@ export async function startFakeOsrm(opts: { maxTableSize?: number; mode?: FakeOs
         return s === d ? 0 : fakeLeg(coordinates[s]!, coordinates[d]!).distance;
       }),
     );
-    send(res, 200, { code: 'Ok', durations, distances, sources: sources.map(waypoint), destinations: destinations.map(waypoint) });
+    send(res, 200, {
+      code: 'Ok',
+      durations,
+      distances,
+      sources: sources.map(waypoint),
+      destinations: destinations.map(waypoint),
+    });
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const mode = state.mode;
@@ -112,12 +118,24 @@ export async function startFakeOsrm(opts: { maxTableSize?: number; mode?: FakeOs
   const { port } = server.address() as AddressInfo;
   const fake: FakeOsrm = {
     url: `http://127.0.0.1:${port}`,
-    get requests() { return state.requests; },
-    get mode() { return state.mode; },
-    set mode(m) { state.mode = m; },
-    get maxTableSize() { return state.maxTableSize; },
-    set maxTableSize(n) { state.maxTableSize = n; },
-    get held() { return held.length; },
+    get requests() {
+      return state.requests;
+    },
+    get mode() {
+      return state.mode;
+    },
+    set mode(m) {
+      state.mode = m;
+    },
+    get maxTableSize() {
+      return state.maxTableSize;
+    },
+    set maxTableSize(n) {
+      state.maxTableSize = n;
+    },
+    get held() {
+      return held.length;
+    },
     release() {
       state.mode = { kind: 'ok' };
       for (const [req, res] of held.splice(0)) answer(req, res);

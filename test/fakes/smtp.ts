@@ -37,7 +37,10 @@ export function parseMail(raw: string): { headers: Record<string, string>; text:
   const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
   let text = body;
   if (encoding === 'quoted-printable') {
-    text = Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+    text = Buffer.from(
+      body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
   } else if (encoding === 'base64') {
     text = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   }
@@ -79,7 +82,10 @@ export async function startFakeSmtp(port = 0): Promise<FakeSmtp> {
         if (left <= 0) throw new Error(`fake SMTP: expected ${count} message(s), got ${messages.length}`);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, Math.min(left, 100));
-          waiters.push(() => { clearTimeout(t); resolve(); });
+          waiters.push(() => {
+            clearTimeout(t);
+            resolve();
+          });
         });
       }
       return messages;

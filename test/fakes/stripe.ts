@@ -29,7 +29,8 @@ export interface FakeStripe {
   close(): Promise<void>;
 }
 
-const rid = (prefix: string, n = 24): string => prefix + randomBytes(n).toString('base64url').replace(/[-_]/g, 'x').slice(0, n);
+const rid = (prefix: string, n = 24): string =>
+  prefix + randomBytes(n).toString('base64url').replace(/[-_]/g, 'x').slice(0, n);
 
 function sessionFrom(form: Record<string, string>): Record<string, any> {
   const id = rid('cs_test_a1', 56);
@@ -38,7 +39,8 @@ function sessionFrom(form: Record<string, string>): Record<string, any> {
     const m = /^metadata\[(.+)\]$/.exec(k);
     if (m) metadata[m[1]] = v;
   }
-  const amount = Number(form['line_items[0][price_data][unit_amount]'] ?? 0) * Number(form['line_items[0][quantity]'] ?? 1);
+  const amount =
+    Number(form['line_items[0][price_data][unit_amount]'] ?? 0) * Number(form['line_items[0][quantity]'] ?? 1);
   const created = Math.floor(Date.now() / 1000);
   return {
     id,
@@ -61,7 +63,9 @@ function sessionFrom(form: Record<string, string>): Record<string, any> {
     custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
     customer: null,
     customer_creation: 'if_required',
-    customer_details: form.customer_email ? { address: null, email: form.customer_email, name: null, phone: null, tax_exempt: 'none', tax_ids: null } : null,
+    customer_details: form.customer_email
+      ? { address: null, email: form.customer_email, name: null, phone: null, tax_exempt: 'none', tax_ids: null }
+      : null,
     customer_email: form.customer_email ?? null,
     expires_at: created + 86_400,
     invoice: null,
@@ -126,10 +130,20 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (req.method === 'GET' && retrieve) {
         const session = sessions.get(decodeURIComponent(retrieve[1]));
         if (session) send(200, session);
-        else send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'session', message: `No such checkout.session: '${retrieve[1]}'` } });
+        else
+          send(404, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              param: 'session',
+              message: `No such checkout.session: '${retrieve[1]}'`,
+            },
+          });
         return;
       }
-      send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}).` } });
+      send(404, {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path}).` },
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -9,7 +9,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../src/errors.js';
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
 type Json = Record<string, any>;
 
@@ -27,7 +28,8 @@ function closeObjects(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(closeObjects);
   if (!node || typeof node !== 'object') return node;
   const copy: Json = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, closeObjects(v)]));
-  if (copy.properties && copy.additionalProperties === undefined && copy.allOf === undefined && copy.type === 'object') copy.additionalProperties = false;
+  if (copy.properties && copy.additionalProperties === undefined && copy.allOf === undefined && copy.type === 'object')
+    copy.additionalProperties = false;
   return copy;
 }
 
@@ -35,7 +37,17 @@ function closeObjects(node: unknown): unknown {
 function closeAllOfErrors(node: Json, root: Json): Json {
   if (node.allOf && node.allOf.length === 1 && node.allOf[0].$ref === '#/components/schemas/Error') {
     const base = root.components.schemas.Error;
-    return { ...base, properties: { ...base.properties, ...Object.fromEntries(Object.entries(node.properties ?? {}).map(([k, v]) => [k, { ...base.properties[k], ...(v as Json) }])) }, required: [...new Set([...(base.required ?? []), ...(node.required ?? [])])], additionalProperties: false };
+    return {
+      ...base,
+      properties: {
+        ...base.properties,
+        ...Object.fromEntries(
+          Object.entries(node.properties ?? {}).map(([k, v]) => [k, { ...base.properties[k], ...(v as Json) }]),
+        ),
+      },
+      required: [...new Set([...(base.required ?? []), ...(node.required ?? [])])],
+      additionalProperties: false,
+    };
   }
   return node;
 }
@@ -57,7 +69,13 @@ export class OpenApiResponseValidator {
     this.operations = [];
     const add = (template: string, item: Json) => {
       for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
-        if (item[method]) this.operations.push({ method: method.toUpperCase(), template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`), operation: item[method] });
+        if (item[method])
+          this.operations.push({
+            method: method.toUpperCase(),
+            template,
+            pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+            operation: item[method],
+          });
       }
     };
     for (const [template, item] of Object.entries(this.doc.paths ?? {})) add(template, item as Json);
@@ -70,7 +88,12 @@ export class OpenApiResponseValidator {
 
   /** The operations the document lists: "POST /api/v1/optimize" → its operationId. */
   listOperations(): Array<{ method: string; path: string; operationId: string; operation: Json }> {
-    return this.operations.map((o) => ({ method: o.method, path: o.template, operationId: o.operation.operationId, operation: o.operation }));
+    return this.operations.map((o) => ({
+      method: o.method,
+      path: o.template,
+      operationId: o.operation.operationId,
+      operation: o.operation,
+    }));
   }
 
   /** Problems found, empty when the answer matches the document. Paths the document does not list are not checked. */
@@ -81,7 +104,9 @@ export class OpenApiResponseValidator {
     const match = this.operations.find((o) => o.method === observed.method && o.pattern.test(observed.path));
     if (!match) {
       // a method the path does not have: answered with an Error body, 405 + Allow
-      return observed.status === 405 ? this.checkBody(label, { $ref: 'openapi#/components/schemas/Error' }, observed.body) : [`${label}: a path the document lists, a method it does not, answered ${observed.status} instead of 405`];
+      return observed.status === 405
+        ? this.checkBody(label, { $ref: 'openapi#/components/schemas/Error' }, observed.body)
+        : [`${label}: a path the document lists, a method it does not, answered ${observed.status} instead of 405`];
     }
     const responses: Json = match.operation.responses;
     const response: Json | undefined = responses[String(observed.status)] ?? responses.default;
@@ -95,17 +120,26 @@ export class OpenApiResponseValidator {
         continue;
       }
       const type = definition.schema?.type;
-      if (type === 'integer' && !/^\d+$/.test(value)) problems.push(`${label}: header ${name} "${value}" is not an integer`);
-      if (definition.schema?.enum && !definition.schema.enum.includes(value)) problems.push(`${label}: header ${name} "${value}" not in ${definition.schema.enum}`);
+      if (type === 'integer' && !/^\d+$/.test(value))
+        problems.push(`${label}: header ${name} "${value}" is not an integer`);
+      if (definition.schema?.enum && !definition.schema.enum.includes(value))
+        problems.push(`${label}: header ${name} "${value}" not in ${definition.schema.enum}`);
     }
     const content: Json | undefined = response.content;
     if (!content) return problems;
-    if (!/^application\/json/.test(observed.headers.get('content-type') ?? '')) problems.push(`${label}: content-type ${observed.headers.get('content-type')} is not JSON`);
+    if (!/^application\/json/.test(observed.headers.get('content-type') ?? ''))
+      problems.push(`${label}: content-type ${observed.headers.get('content-type')} is not JSON`);
     const schema = content['application/json']?.schema;
     if (schema) problems.push(...this.checkBody(label, schema, observed.body));
     const code = (observed.body as { error?: unknown } | null)?.error;
-    if (observed.status >= 400 && typeof code === 'string' && ERROR_CATALOGUE[code as ErrorCode]?.status !== observed.status) {
-      problems.push(`${label}: error code ${code} has status ${ERROR_CATALOGUE[code as ErrorCode]?.status} in the catalogue`);
+    if (
+      observed.status >= 400 &&
+      typeof code === 'string' &&
+      ERROR_CATALOGUE[code as ErrorCode]?.status !== observed.status
+    ) {
+      problems.push(
+        `${label}: error code ${code} has status ${ERROR_CATALOGUE[code as ErrorCode]?.status} in the catalogue`,
+      );
     }
     return problems;
   }
@@ -118,7 +152,12 @@ export class OpenApiResponseValidator {
       this.compiled.set(schema, validate);
     }
     if (validate(body)) return [];
-    return (validate.errors ?? []).slice(0, 5).map((e) => `${label}: body${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : ''} (${e.schemaPath}) in ${JSON.stringify(body).slice(0, 300)}`);
+    return (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${label}: body${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : ''} (${e.schemaPath}) in ${JSON.stringify(body).slice(0, 300)}`,
+      );
   }
 }
 
@@ -126,5 +165,10 @@ export class OpenApiResponseValidator {
 function rewriteRefs(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rewriteRefs);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi${v}` : rewriteRefs(v)]));
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi${v}` : rewriteRefs(v),
+    ]),
+  );
 }

@@ -26,8 +26,11 @@ export async function planProblems(request: Json, answer: Json, routing?: Routin
   if (seen.length !== stops.size || new Set(seen).size !== stops.size || seen.some((id) => !stops.has(id))) {
     problems.push(`each stop must be once in a route or unassigned: ${JSON.stringify(seen)}`);
   }
-  const vehicleOrder = request.vehicles.map((v: Json) => v.id).filter((id: string) => answer.routes.some((r: Json) => r.vehicleId === id));
-  if (JSON.stringify(vehicleOrder) !== JSON.stringify(answer.routes.map((r: Json) => r.vehicleId))) problems.push('routes must follow the order of vehicles, one per used vehicle');
+  const vehicleOrder = request.vehicles
+    .map((v: Json) => v.id)
+    .filter((id: string) => answer.routes.some((r: Json) => r.vehicleId === id));
+  if (JSON.stringify(vehicleOrder) !== JSON.stringify(answer.routes.map((r: Json) => r.vehicleId)))
+    problems.push('routes must follow the order of vehicles, one per used vehicle');
   const departure = request.departureTime as string;
   let lateStops = 0;
   let km = 0;
@@ -37,53 +40,87 @@ export async function planProblems(request: Json, answer: Json, routing?: Routin
     if (route.order.length === 0) problems.push(`${label}: an unused vehicle has no route`);
     const served = route.order.map((id: string) => stops.get(id));
     const dims = request.vehicles.find((x: Json) => x.capacity)?.capacity.length ?? 0;
-    const load = Array.from({ length: dims }, (_, d) => served.reduce((t: number, s: Json) => t + (s.demand?.[d] ?? 0), 0));
-    if (JSON.stringify(load) !== JSON.stringify(route.load)) problems.push(`${label}: load ${JSON.stringify(route.load)}, demands add up to ${JSON.stringify(load)}`);
-    if (v.capacity && load.some((l: number, d: number) => l > v.capacity[d])) problems.push(`${label}: load ${JSON.stringify(load)} over capacity ${JSON.stringify(v.capacity)}`);
-    if (v.maxStops !== undefined && route.order.length > v.maxStops) problems.push(`${label}: ${route.order.length} stops over maxStops ${v.maxStops}`);
-    for (const s of served) if (s.allowedVehicles && !s.allowedVehicles.includes(v.id)) problems.push(`${label}: serves ${s.id}, allowed only ${s.allowedVehicles}`);
-    if (JSON.stringify(route.waypoints.map((w: Json) => w.id)) !== JSON.stringify(route.order) || route.waypoints.some((w: Json, i: number) => w.order !== i + 1)) problems.push(`${label}: waypoints out of order`);
-    if (JSON.stringify(route.schedule.map((e: Json) => e.colisId)) !== JSON.stringify(route.order)) problems.push(`${label}: schedule out of order`);
+    const load = Array.from({ length: dims }, (_, d) =>
+      served.reduce((t: number, s: Json) => t + (s.demand?.[d] ?? 0), 0),
+    );
+    if (JSON.stringify(load) !== JSON.stringify(route.load))
+      problems.push(`${label}: load ${JSON.stringify(route.load)}, demands add up to ${JSON.stringify(load)}`);
+    if (v.capacity && load.some((l: number, d: number) => l > v.capacity[d]))
+      problems.push(`${label}: load ${JSON.stringify(load)} over capacity ${JSON.stringify(v.capacity)}`);
+    if (v.maxStops !== undefined && route.order.length > v.maxStops)
+      problems.push(`${label}: ${route.order.length} stops over maxStops ${v.maxStops}`);
+    for (const s of served)
+      if (s.allowedVehicles && !s.allowedVehicles.includes(v.id))
+        problems.push(`${label}: serves ${s.id}, allowed only ${s.allowedVehicles}`);
+    if (
+      JSON.stringify(route.waypoints.map((w: Json) => w.id)) !== JSON.stringify(route.order) ||
+      route.waypoints.some((w: Json, i: number) => w.order !== i + 1)
+    )
+      problems.push(`${label}: waypoints out of order`);
+    if (JSON.stringify(route.schedule.map((e: Json) => e.colisId)) !== JSON.stringify(route.order))
+      problems.push(`${label}: schedule out of order`);
 
     const expectedDepart = Math.max(ms(departure), v.shift?.start ? parisTime(v.shift.start, departure) : -Infinity);
-    if (ms(route.departAt) !== Math.floor(expectedDepart / 1000) * 1000) problems.push(`${label}: departAt ${route.departAt}, expected ${new Date(expectedDepart).toISOString()}`);
+    if (ms(route.departAt) !== Math.floor(expectedDepart / 1000) * 1000)
+      problems.push(`${label}: departAt ${route.departAt}, expected ${new Date(expectedDepart).toISOString()}`);
     // identical coordinates are one point, as in the service (0 s between them)
     const keys = [v.start, ...served, ...(v.end ? [v.end] : [])].map((p: Json) => `${p.latitude},${p.longitude}`);
     const distinct = [...new Set(keys)];
-    const matrix = routing ? (await routing.matrix(distinct.map((k) => ({ latitude: Number(k.split(',')[0]), longitude: Number(k.split(',')[1]) })), { avoidTolls: false })).durationsS : undefined;
-    const legs = matrix ? keys.map((a) => keys.map((b) => matrix[distinct.indexOf(a)]![distinct.indexOf(b)]!)) : undefined;
+    const matrix = routing
+      ? (
+          await routing.matrix(
+            distinct.map((k) => ({ latitude: Number(k.split(',')[0]), longitude: Number(k.split(',')[1]) })),
+            { avoidTolls: false },
+          )
+        ).durationsS
+      : undefined;
+    const legs = matrix
+      ? keys.map((a) => keys.map((b) => matrix[distinct.indexOf(a)]![distinct.indexOf(b)]!))
+      : undefined;
     let t = ms(route.departAt);
     let late = 0;
     route.schedule.forEach((entry: Json, i: number) => {
       const s = served[i];
       const arrival = ms(entry.arrivee);
-      if (legs && arrival !== t + Math.round(legs[i]![i + 1]!) * 1000) problems.push(`${label}: arrival at ${s.id} ${entry.arrivee} does not follow its leg`);
+      if (legs && arrival !== t + Math.round(legs[i]![i + 1]!) * 1000)
+        problems.push(`${label}: arrival at ${s.id} ${entry.arrivee} does not follow its leg`);
       if (arrival < t) problems.push(`${label}: arrival at ${s.id} before leaving the previous stop`);
       const notBefore = s.notBefore ? parisTime(s.notBefore, departure) : -Infinity;
       const start = entry.serviceStart ? ms(entry.serviceStart) : arrival;
-      if (entry.serviceStart && !(arrival < notBefore && start === notBefore)) problems.push(`${label}: serviceStart at ${s.id} must be its notBefore, after an early arrival`);
+      if (entry.serviceStart && !(arrival < notBefore && start === notBefore))
+        problems.push(`${label}: serviceStart at ${s.id} must be its notBefore, after an early arrival`);
       if (start < notBefore) problems.push(`${label}: service at ${s.id} starts before its notBefore`);
       if (s.deadline && arrival > parisTime(s.deadline, departure)) late++;
       t = start + Math.round(s.serviceSeconds ?? 0) * 1000;
     });
     if (v.end) {
       const back = ms(route.returnAt);
-      if (legs && back !== t + Math.round(legs[served.length]![served.length + 1]!) * 1000) problems.push(`${label}: returnAt does not follow the last leg`);
+      if (legs && back !== t + Math.round(legs[served.length]![served.length + 1]!) * 1000)
+        problems.push(`${label}: returnAt does not follow the last leg`);
       t = back;
     } else if (route.returnAt !== null) problems.push(`${label}: returnAt must be null without an end`);
-    if (v.shift?.end && t > parisTime(v.shift.end, departure)) problems.push(`${label}: done at ${new Date(t).toISOString()}, after its shift end ${v.shift.end}`);
-    if (Math.abs(route.estimatedTimeMin - Math.round((t - ms(route.departAt)) / 6000) / 10) > 1e-9) problems.push(`${label}: estimatedTimeMin ${route.estimatedTimeMin}`);
-    if ((route.lateStops?.length ?? 0) !== late) problems.push(`${label}: ${late} late stops, lateStops says ${route.lateStops?.length ?? 0}`);
+    if (v.shift?.end && t > parisTime(v.shift.end, departure))
+      problems.push(`${label}: done at ${new Date(t).toISOString()}, after its shift end ${v.shift.end}`);
+    if (Math.abs(route.estimatedTimeMin - Math.round((t - ms(route.departAt)) / 6000) / 10) > 1e-9)
+      problems.push(`${label}: estimatedTimeMin ${route.estimatedTimeMin}`);
+    if ((route.lateStops?.length ?? 0) !== late)
+      problems.push(`${label}: ${late} late stops, lateStops says ${route.lateStops?.length ?? 0}`);
     lateStops += late;
     km += route.totalDistanceKm;
   }
   const totals = answer.totals;
   const expected = {
-    stops: stops.size, assigned: stops.size - answer.unassigned.length, unassigned: answer.unassigned.length,
-    vehiclesUsed: answer.routes.length, lateStops,
+    stops: stops.size,
+    assigned: stops.size - answer.unassigned.length,
+    unassigned: answer.unassigned.length,
+    vehiclesUsed: answer.routes.length,
+    lateStops,
   };
-  for (const [k, value] of Object.entries(expected)) if (totals[k] !== value) problems.push(`totals.${k} ${totals[k]}, expected ${value}`);
-  if (Math.abs(totals.totalDistanceKm - km) > 0.011) problems.push(`totals.totalDistanceKm ${totals.totalDistanceKm}, routes add up to ${km}`);
-  for (const u of answer.unassigned) if (!u.message.includes(JSON.stringify(u.id))) problems.push(`unassigned ${u.id}: the message must name the stop`);
+  for (const [k, value] of Object.entries(expected))
+    if (totals[k] !== value) problems.push(`totals.${k} ${totals[k]}, expected ${value}`);
+  if (Math.abs(totals.totalDistanceKm - km) > 0.011)
+    problems.push(`totals.totalDistanceKm ${totals.totalDistanceKm}, routes add up to ${km}`);
+  for (const u of answer.unassigned)
+    if (!u.message.includes(JSON.stringify(u.id))) problems.push(`unassigned ${u.id}: the message must name the stop`);
   return problems;
 }

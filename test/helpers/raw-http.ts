@@ -28,9 +28,14 @@ export function rawExchange(url: string, head: string, body: string | Buffer = '
   socket.on('error', () => {});
   let data = Buffer.alloc(0);
   let closed = false;
-  socket.on('close', () => { closed = true; });
+  socket.on('close', () => {
+    closed = true;
+  });
   const response = new Promise<RawResponse>((resolve, reject) => {
-    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no response within 30 s; got ${data.toString('latin1').slice(0, 200)}`)); }, 30_000);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no response within 30 s; got ${data.toString('latin1').slice(0, 200)}`));
+    }, 30_000);
     const tryParse = (): RawResponse | null => {
       const end = data.indexOf('\r\n\r\n');
       if (end === -1) return null;
@@ -42,7 +47,12 @@ export function rawExchange(url: string, head: string, body: string | Buffer = '
       }
       const length = Number(headers['content-length'] ?? 0);
       if (data.length < end + 4 + length) return null;
-      return { status: Number(statusLine.split(' ')[1]), headers, body: data.subarray(end + 4, end + 4 + length).toString('utf8'), closed: false };
+      return {
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: data.subarray(end + 4, end + 4 + length).toString('utf8'),
+        closed: false,
+      };
     };
     const onData = (chunk: Buffer): void => {
       data = Buffer.concat([data, chunk]);
@@ -53,11 +63,17 @@ export function rawExchange(url: string, head: string, body: string | Buffer = '
       const settle = (): void => resolve({ ...parsed, closed });
       if (closed) return settle();
       const wait = setTimeout(settle, closeWaitMs);
-      socket.once('close', () => { clearTimeout(wait); settle(); });
+      socket.once('close', () => {
+        clearTimeout(wait);
+        settle();
+      });
     };
     socket.on('data', onData);
     socket.once('close', () => {
-      if (tryParse() === null) { clearTimeout(timer); reject(new Error(`connection closed without a response: ${data.toString('latin1').slice(0, 200)}`)); }
+      if (tryParse() === null) {
+        clearTimeout(timer);
+        reject(new Error(`connection closed without a response: ${data.toString('latin1').slice(0, 200)}`));
+      }
     });
   });
   socket.once('connect', () => {

@@ -22,7 +22,11 @@ export interface TestServer {
   config: Config;
   services: Services;
   dir: string;
-  request(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  request(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
   createKey(kind: 'test' | 'live', stops?: number): Promise<string>;
   /** A key's balance, the sum of its ledger and the ledger reasons in order. */
   ledgerOf(key: string): Promise<{ balance: number; sum: number; reasons: string[] }>;
@@ -39,12 +43,19 @@ export function tempDir(prefix = 'ros-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export async function startTestServer(options: { env?: Record<string, string>; overrides?: ServiceOverrides; dir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { env?: Record<string, string>; overrides?: ServiceOverrides; dir?: string } = {},
+): Promise<TestServer> {
   const dir = options.dir ?? tempDir();
   // Tests never reach the public geocoder: unless a test points GEOPLATEFORME_URL at a fake (or picks
   // its own GEOCODER), addresses are placed by the embedded gazetteer alone.
   const hermeticGeocoder = options.env?.GEOPLATEFORME_URL === undefined ? { GEOCODER: 'embedded' } : {};
-  const config = loadConfig({ DATABASE_PATH: join(dir, 'service.db'), LOG_LEVEL: 'silent', ...hermeticGeocoder, ...options.env });
+  const config = loadConfig({
+    DATABASE_PATH: join(dir, 'service.db'),
+    LOG_LEVEL: 'silent',
+    ...hermeticGeocoder,
+    ...options.env,
+  });
   const logger = createLogger(config.logLevel);
   // as main.ts does: bind first, then open the store and take the instance lease; the same timeouts
   // (keep-alive outlives fetch's pooled connections, 4 s idle)
@@ -81,10 +92,23 @@ export async function startTestServer(options: { env?: Record<string, string>; o
       });
       const text = await response.text();
       let parsed: unknown = text;
-      try { parsed = text ? JSON.parse(text) : null; } catch { /* keep text */ }
-      const problems = method === 'OPTIONS' || method === 'HEAD' ? []
-        : contract.check({ method, path: path.split('?')[0], status: response.status, headers: response.headers, body: parsed });
-      if (problems.length > 0) throw new Error(`The answer does not match the OpenAPI document:\n  ${problems.join('\n  ')}`);
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        /* keep text */
+      }
+      const problems =
+        method === 'OPTIONS' || method === 'HEAD'
+          ? []
+          : contract.check({
+              method,
+              path: path.split('?')[0],
+              status: response.status,
+              headers: response.headers,
+              body: parsed,
+            });
+      if (problems.length > 0)
+        throw new Error(`The answer does not match the OpenAPI document:\n  ${problems.join('\n  ')}`);
       return { status: response.status, headers: response.headers, body: parsed };
     },
     async createKey(kind, stops = 0) {
@@ -94,7 +118,11 @@ export async function startTestServer(options: { env?: Record<string, string>; o
       const record = await services.store.findKeyByHash(hashApiKey(key));
       if (!record) throw new Error('no such key');
       const ledger = await services.store.ledger(record.id);
-      return { balance: record.balance, sum: ledger.reduce((t, e) => t + e.delta, 0), reasons: ledger.map((e) => e.reason) };
+      return {
+        balance: record.balance,
+        sum: ledger.reduce((t, e) => t + e.delta, 0),
+        reasons: ledger.map((e) => e.reason),
+      };
     },
     async close() {
       server.closeAllConnections();
@@ -109,8 +137,12 @@ export async function startTestServer(options: { env?: Record<string, string>; o
 export function manualClock(start: string | Date) {
   let now = new Date(start).getTime();
   const clock = () => new Date(now);
-  clock.set = (value: string | Date) => { now = new Date(value).getTime(); };
-  clock.advance = (ms: number) => { now += ms; };
+  clock.set = (value: string | Date) => {
+    now = new Date(value).getTime();
+  };
+  clock.advance = (ms: number) => {
+    now += ms;
+  };
   return clock;
 }
 

@@ -3,8 +3,12 @@ import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
-before(async () => { server = await startTestServer({ env: { BODY_LIMIT_BYTES: '4096' } }); });
-after(async () => { await server.close(); });
+before(async () => {
+  server = await startTestServer({ env: { BODY_LIMIT_BYTES: '4096' } });
+});
+after(async () => {
+  await server.close();
+});
 
 function assertErrorBody(res: { status: number; headers: Headers; body: any }, status: number, code: string): void {
   assert.equal(res.status, status, JSON.stringify(res.body));
@@ -35,7 +39,10 @@ test('every endpoint but checkout needs a key: missing, malformed, unknown, wron
     { Authorization: `Bearer ${revoked}` },
   ];
   for (const headers of cases) {
-    for (const [method, path] of [['GET', '/api/v1/balance'], ['POST', '/api/v1/optimize']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/balance'],
+      ['POST', '/api/v1/optimize'],
+    ] as const) {
       const res = await server.request(method, path, { headers, ...(method === 'POST' ? { body: {} } : {}) });
       assertErrorBody(res, 401, 'unauthorized');
       assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer/);
@@ -61,8 +68,11 @@ test('balance: live {stopsBalance}; test {sandbox, sandboxStopsRemainingToday, s
   const live = await server.createKey('live', 1234);
   assert.deepEqual((await server.request('GET', '/api/v1/balance', { key: live })).body, { stopsBalance: 1234 });
   const testKey = await server.createKey('test');
-  assert.deepEqual((await server.request('GET', '/api/v1/balance', { key: testKey })).body,
-    { sandbox: true, sandboxStopsRemainingToday: 200, sandboxCallsRemainingThisMinute: 20 });
+  assert.deepEqual((await server.request('GET', '/api/v1/balance', { key: testKey })).body, {
+    sandbox: true,
+    sandboxStopsRemainingToday: 200,
+    sandboxCallsRemainingThisMinute: 20,
+  });
 });
 
 test('checkout needs no key: a bad body is 400 invalid_request naming the field; payments off is 503 payment_unavailable', async () => {
@@ -71,13 +81,20 @@ test('checkout needs no key: a bad body is 400 invalid_request naming the field;
   assert.match(bad.body.message, /^email must be an e-mail address$/);
   const badPack = await server.request('POST', '/api/v1/checkout', { body: { email: 'a@b.fr', packId: 'pack_1k' } });
   assert.match(badPack.body.message, /^packId must be one of pack_2k, pack_10k, pack_50k, pack_250k$/);
-  assertErrorBody(await server.request('POST', '/api/v1/checkout', { body: { email: 'a@b.fr' } }), 400, 'invalid_request');
+  assertErrorBody(
+    await server.request('POST', '/api/v1/checkout', { body: { email: 'a@b.fr' } }),
+    400,
+    'invalid_request',
+  );
 });
 
 test('402 insufficient_stops with required and balance; nothing is debited', async () => {
   const key = await server.createKey('live', 3);
   const stops = [1, 2, 3, 4].map((i) => ({ id: `s${i}`, latitude: 48.85 + i / 100, longitude: 2.35 }));
-  const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: { latitude: 48.85, longitude: 2.35 }, stops } });
+  const res = await server.request('POST', '/api/v1/optimize', {
+    key,
+    body: { start: { latitude: 48.85, longitude: 2.35 }, stops },
+  });
   assertErrorBody(res, 402, 'insufficient_stops');
   assert.equal(res.body.required, 4);
   assert.equal(res.body.balance, 3);
@@ -86,7 +103,10 @@ test('402 insufficient_stops with required and balance; nothing is debited', asy
 
 test('validation comes before billing: an invalid body is 400 and debits nothing', async () => {
   const key = await server.createKey('live', 10);
-  const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: { latitude: 48.85, longitude: 2.35 }, stops: [{ id: 'a', latitude: 1, longitude: 1 }] } });
+  const res = await server.request('POST', '/api/v1/optimize', {
+    key,
+    body: { start: { latitude: 48.85, longitude: 2.35 }, stops: [{ id: 'a', latitude: 1, longitude: 1 }] },
+  });
   assertErrorBody(res, 400, 'invalid_request');
   assert.match(res.body.message, /^stops must contain at least 2 items/);
   assert.equal(res.body.param, 'stops');
@@ -96,9 +116,21 @@ test('validation comes before billing: an invalid body is 400 and debits nothing
 
 test('malformed JSON, a JSON primitive and a body past the size limit are Error bodies', async () => {
   const key = await server.createKey('live', 10);
-  assertErrorBody(await server.request('POST', '/api/v1/optimize', { key, rawBody: '{"start": ' }), 400, 'invalid_request');
-  assertErrorBody(await server.request('POST', '/api/v1/optimize', { key, rawBody: '"hello"' }), 400, 'invalid_request');
-  assertErrorBody(await server.request('POST', '/api/v1/optimize', { key, rawBody: JSON.stringify({ pad: 'x'.repeat(5000) }) }), 413, 'payload_too_large');
+  assertErrorBody(
+    await server.request('POST', '/api/v1/optimize', { key, rawBody: '{"start": ' }),
+    400,
+    'invalid_request',
+  );
+  assertErrorBody(
+    await server.request('POST', '/api/v1/optimize', { key, rawBody: '"hello"' }),
+    400,
+    'invalid_request',
+  );
+  assertErrorBody(
+    await server.request('POST', '/api/v1/optimize', { key, rawBody: JSON.stringify({ pad: 'x'.repeat(5000) }) }),
+    413,
+    'payload_too_large',
+  );
 });
 
 test('unknown routes are 404 not_found; a wrong method is 405 method_not_allowed with Allow', async () => {
@@ -123,8 +155,18 @@ test('OpenAPI 3.1 document, version 1.0.0, lists every endpoint and every error 
   assert.equal(res.body.info.version, '1.0.0');
   for (const path of ['/api/v1/optimize', '/api/v1/balance', '/api/v1/checkout']) assert.ok(res.body.paths[path], path);
   const text = JSON.stringify(res.body);
-  for (const code of ['invalid_request', 'sandbox_limit', 'sandbox_addresses_unsupported', 'unauthorized', 'insufficient_stops',
-    'geocoding_failed', 'sandbox_rate_limited', 'optimization_failed', 'sandbox_unavailable', 'payment_unavailable']) {
+  for (const code of [
+    'invalid_request',
+    'sandbox_limit',
+    'sandbox_addresses_unsupported',
+    'unauthorized',
+    'insufficient_stops',
+    'geocoding_failed',
+    'sandbox_rate_limited',
+    'optimization_failed',
+    'sandbox_unavailable',
+    'payment_unavailable',
+  ]) {
     assert.ok(text.includes(`"${code}"`), code);
   }
   const optimize = res.body.paths['/api/v1/optimize'].post.responses;

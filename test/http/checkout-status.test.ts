@@ -13,15 +13,21 @@ import { startTestServer, tempDir, type TestServer } from '../helpers/server.js'
 
 describe('payments off', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer(); });
-  after(async () => { await server.close(); });
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
 
   test('GET /console/api/payments says so; every session is unknown', async () => {
     const res = await server.request('GET', '/console/api/payments');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { enabled: false });
     assert.equal(res.headers.get('cache-control'), 'no-store');
-    assert.deepEqual((await server.request('GET', '/console/api/checkout-sessions/cs_test_abc')).body, { state: 'unknown' });
+    assert.deepEqual((await server.request('GET', '/console/api/checkout-sessions/cs_test_abc')).body, {
+      state: 'unknown',
+    });
   });
 });
 
@@ -33,7 +39,15 @@ describe('payments on', () => {
   before(async () => {
     stripe = await startFakeStripe();
     dir = tempDir('ros-checkout-status-');
-    server = await startTestServer({ dir, env: { STRIPE_SECRET_KEY: 'sk_test_status', STRIPE_API_BASE: stripe.url, STRIPE_WEBHOOK_SECRET: secret, OUTBOX_DIR: join(dir, 'outbox') } });
+    server = await startTestServer({
+      dir,
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_status',
+        STRIPE_API_BASE: stripe.url,
+        STRIPE_WEBHOOK_SECRET: secret,
+        OUTBOX_DIR: join(dir, 'outbox'),
+      },
+    });
   });
   after(async () => {
     await server.close();
@@ -52,7 +66,10 @@ describe('payments on', () => {
   };
   const fulfil = async (id: string) => {
     const payload = JSON.stringify(stripe.event('checkout.session.completed', id, { payment_status: 'paid' }));
-    const res = await server.request('POST', '/api/v1/webhooks/stripe', { rawBody: payload, headers: { 'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }) } });
+    const res = await server.request('POST', '/api/v1/webhooks/stripe', {
+      rawBody: payload,
+      headers: { 'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }) },
+    });
     assert.equal(res.body.result, 'credited');
   };
 
@@ -68,7 +85,14 @@ describe('payments on', () => {
     await fulfil(id);
     await server.services.outbox.kick();
     const key = (await server.services.store.listKeys()).find((k) => k.kind === 'live')!;
-    assert.deepEqual(await status(id), { state: 'paid', stops: 10000, emailHint: 'd…h@example.com', keyLast4: key.last4, createdKey: true, mailSent: true });
+    assert.deepEqual(await status(id), {
+      state: 'paid',
+      stops: 10000,
+      emailHint: 'd…h@example.com',
+      keyLast4: key.last4,
+      createdKey: true,
+      mailSent: true,
+    });
     // a second pack for the same address tops the key up
     const again = await newSession('Dispatch@example.com', 'pack_2k');
     await fulfil(again);
@@ -90,7 +114,8 @@ describe('payments on', () => {
   test('an id Stripe does not know, or that is not a session id, is unknown (malformed ids never reach Stripe)', async () => {
     assert.deepEqual(await status('cs_test_doesnotexist'), { state: 'unknown' });
     const before = stripe.requests.length;
-    for (const id of ['nope', 'cs_test_', 'cs_test_../../v1/customers', 'pi_123']) assert.deepEqual(await status(id), { state: 'unknown' });
+    for (const id of ['nope', 'cs_test_', 'cs_test_../../v1/customers', 'pi_123'])
+      assert.deepEqual(await status(id), { state: 'unknown' });
     assert.equal(stripe.requests.length, before);
   });
 

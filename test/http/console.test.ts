@@ -11,8 +11,12 @@ const issue = (server: TestServer, email: unknown, headers?: Record<string, stri
 
 describe('POST /console/api/test-keys', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer(); });
-  after(async () => { await server.close(); });
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
 
   test('returns 201 with a working test key, not cached', async () => {
     const res = await issue(server, 'someone@example.com');
@@ -23,7 +27,11 @@ describe('POST /console/api/test-keys', () => {
 
     const balance = await server.request('GET', '/api/v1/balance', { key: res.body.key });
     assert.equal(balance.status, 200);
-    assert.deepEqual(balance.body, { sandbox: true, sandboxStopsRemainingToday: 200, sandboxCallsRemainingThisMinute: 20 });
+    assert.deepEqual(balance.body, {
+      sandbox: true,
+      sandboxStopsRemainingToday: 200,
+      sandboxCallsRemainingThisMinute: 20,
+    });
 
     const second = await issue(server, 'someone@example.com');
     assert.equal(second.status, 201);
@@ -34,7 +42,13 @@ describe('POST /console/api/test-keys', () => {
     const { body } = await issue(server, 'sandbox@example.com');
     const res = await server.request('POST', '/api/v1/optimize', {
       key: body.key,
-      body: { start: { latitude: 48.8566, longitude: 2.3522 }, stops: [{ id: 'a', latitude: 48.86, longitude: 2.34 }, { id: 'b', latitude: 48.85, longitude: 2.35 }] },
+      body: {
+        start: { latitude: 48.8566, longitude: 2.3522 },
+        stops: [
+          { id: 'a', latitude: 48.86, longitude: 2.34 },
+          { id: 'b', latitude: 48.85, longitude: 2.35 },
+        ],
+      },
     });
     assert.equal(res.status, 200);
     assert.equal(res.body.sandbox, true);
@@ -80,7 +94,10 @@ describe('POST /console/api/test-keys', () => {
 describe('abuse limits of the console', () => {
   test('per client address: the next key within 24 hours is 429 rate_limited with Retry-After; 24 hours later it works again', async () => {
     const clock = manualClock('2026-06-01T10:00:00Z');
-    const server = await startTestServer({ env: { CONSOLE_TEST_KEYS_PER_IP_PER_DAY: '2', CONSOLE_TEST_KEYS_PER_EMAIL_PER_DAY: '100' }, overrides: { clock } });
+    const server = await startTestServer({
+      env: { CONSOLE_TEST_KEYS_PER_IP_PER_DAY: '2', CONSOLE_TEST_KEYS_PER_EMAIL_PER_DAY: '100' },
+      overrides: { clock },
+    });
     try {
       assert.equal((await issue(server, 'one@example.com')).status, 201);
       clock.advance(3_600_000);
@@ -89,7 +106,11 @@ describe('abuse limits of the console', () => {
       assert.equal(refused.status, 429);
       assert.equal(refused.body.error, 'rate_limited');
       assert.match(refused.body.message, /network address \(2 per 24 hours\)/);
-      assert.equal(refused.body.resetAt, '2026-06-02T10:00:00.000Z', 'the oldest key of the window leaves it 24 hours after it was made');
+      assert.equal(
+        refused.body.resetAt,
+        '2026-06-02T10:00:00.000Z',
+        'the oldest key of the window leaves it 24 hours after it was made',
+      );
       assert.equal(refused.headers.get('retry-after'), String(23 * 3600));
       assert.equal(refused.body.key, undefined);
 
@@ -102,7 +123,9 @@ describe('abuse limits of the console', () => {
   });
 
   test('per e-mail address: case and spaces do not make a new address', async () => {
-    const server = await startTestServer({ env: { CONSOLE_TEST_KEYS_PER_EMAIL_PER_DAY: '2', CONSOLE_TEST_KEYS_PER_IP_PER_DAY: '100' } });
+    const server = await startTestServer({
+      env: { CONSOLE_TEST_KEYS_PER_EMAIL_PER_DAY: '2', CONSOLE_TEST_KEYS_PER_IP_PER_DAY: '100' },
+    });
     try {
       assert.equal((await issue(server, 'Same@Example.com')).status, 201);
       assert.equal((await issue(server, 'same@example.com')).status, 201);
@@ -111,7 +134,10 @@ describe('abuse limits of the console', () => {
       assert.equal(refused.body.error, 'rate_limited');
       assert.match(refused.body.message, /e-mail address \(2 per 24 hours\)/);
       const retryAfter = Number(refused.headers.get('retry-after'));
-      assert.ok(Number.isInteger(retryAfter) && retryAfter > 86_000 && retryAfter <= 86_400, `Retry-After ${retryAfter}`);
+      assert.ok(
+        Number.isInteger(retryAfter) && retryAfter > 86_000 && retryAfter <= 86_400,
+        `Retry-After ${retryAfter}`,
+      );
       assert.equal((await issue(server, 'other@example.com')).status, 201, 'another address is not affected');
     } finally {
       await server.close();
@@ -144,16 +170,31 @@ describe('abuse limits of the console', () => {
 
 describe('console and docs pages', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer(); });
-  after(async () => { await server.close(); });
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
 
   const get = async (path: string) => {
     const res = await fetch(server.url + path);
-    return { status: res.status, type: res.headers.get('content-type'), csp: res.headers.get('content-security-policy'), headers: res.headers, text: await res.text() };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type'),
+      csp: res.headers.get('content-security-policy'),
+      headers: res.headers,
+      text: await res.text(),
+    };
   };
 
   test('pages are HTML with the console CSP', async () => {
-    for (const path of ['/console', '/console/', '/console/checkout/success?session_id=cs_test_1', '/console/checkout/cancel']) {
+    for (const path of [
+      '/console',
+      '/console/',
+      '/console/checkout/success?session_id=cs_test_1',
+      '/console/checkout/cancel',
+    ]) {
       const res = await get(path);
       assert.equal(res.status, 200, path);
       assert.equal(res.type, 'text/html; charset=utf-8', path);
@@ -196,8 +237,15 @@ describe('console and docs pages', () => {
   });
 
   test('unknown files and path tricks are 404 Error bodies', async () => {
-    for (const path of ['/console/assets/nope.js', '/console/assets/..%2Findex.html', '/console/assets/%2e%2e%2f%2e%2e%2fpackage.json',
-      '/docs/assets/index.html', '/docs/assets/swagger-ui-bundle.js.map', '/docs/assets/package.json', '/console/index.html']) {
+    for (const path of [
+      '/console/assets/nope.js',
+      '/console/assets/..%2Findex.html',
+      '/console/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/docs/assets/index.html',
+      '/docs/assets/swagger-ui-bundle.js.map',
+      '/docs/assets/package.json',
+      '/console/index.html',
+    ]) {
       const res = await get(path);
       assert.equal(res.status, 404, path);
       assert.equal(JSON.parse(res.text).error, 'not_found', path);
@@ -216,7 +264,9 @@ describe('console and docs pages', () => {
       if (path.startsWith('/docs/assets/swagger-ui')) continue; // the vendored Swagger UI files themselves are not crawled
       const refs = [
         ...[...res.text.matchAll(/(?:src|href)="([^"#]+)"/g)].map((m) => m[1]!),
-        ...[...res.text.matchAll(/^import [^'"]*['"]([^'"]+)['"]/gm)].map((m) => new URL(m[1]!, server.url + path).pathname),
+        ...[...res.text.matchAll(/^import [^'"]*['"]([^'"]+)['"]/gm)].map(
+          (m) => new URL(m[1]!, server.url + path).pathname,
+        ),
       ];
       for (const ref of refs) {
         assert.ok(ref.startsWith('/'), `${path} refers to ${ref}: only local paths`);
@@ -228,8 +278,10 @@ describe('console and docs pages', () => {
   });
 
   test('no inline script or style in the console files', () => {
-    const files = [...readdirSync(STATIC_DIR).map((f) => join(STATIC_DIR, f)), ...readdirSync(join(STATIC_DIR, 'docs')).map((f) => join(STATIC_DIR, 'docs', f))]
-      .filter((f) => f.endsWith('.html'));
+    const files = [
+      ...readdirSync(STATIC_DIR).map((f) => join(STATIC_DIR, f)),
+      ...readdirSync(join(STATIC_DIR, 'docs')).map((f) => join(STATIC_DIR, 'docs', f)),
+    ].filter((f) => f.endsWith('.html'));
     assert.ok(files.length >= 4);
     for (const file of files) {
       const html = readFileSync(file, 'utf8');

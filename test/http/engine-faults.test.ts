@@ -24,13 +24,19 @@ test('OSRM alone (live): every failure mode → 502 optimization_failed, refunde
     const key = await server.createKey('live', 100);
     for (const [what, mode] of failures) {
       osrm.mode = mode;
-      const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
+      const res = await server.request('POST', '/api/v1/optimize', {
+        key,
+        body: { start: PARIS_START, stops: coordinateStops(3) },
+      });
       assert.equal(res.status, 502, `${what}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.error, 'optimization_failed');
       assert.equal((await server.ledgerOf(key)).balance, 100, `${what}: refunded`);
     }
     osrm.mode = { kind: 'ok' };
-    const ok = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3), avoidTolls: true } });
+    const ok = await server.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: coordinateStops(3), avoidTolls: true },
+    });
     assert.equal(ok.status, 200);
     assert.equal(osrm.requests.at(-1)!.params.get('exclude'), 'toll');
     assert.equal((await server.request('GET', '/readyz')).status, 200);
@@ -42,12 +48,17 @@ test('OSRM alone (live): every failure mode → 502 optimization_failed, refunde
 
 test('OSRM then haversine (live): every failure mode falls back and answers 200', async () => {
   const osrm = await startFakeOsrm();
-  const server = await startTestServer({ env: { ROUTING: 'osrm,haversine', OSRM_URL: osrm.url, OSRM_TIMEOUT_MS: '300' } });
+  const server = await startTestServer({
+    env: { ROUTING: 'osrm,haversine', OSRM_URL: osrm.url, OSRM_TIMEOUT_MS: '300' },
+  });
   try {
     const key = await server.createKey('live', 100);
     for (const [what, mode] of failures) {
       osrm.mode = mode;
-      const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
+      const res = await server.request('POST', '/api/v1/optimize', {
+        key,
+        body: { start: PARIS_START, stops: coordinateStops(3) },
+      });
       assert.equal(res.status, 200, `${what}: ${JSON.stringify(res.body)}`);
     }
     assert.equal((await server.ledgerOf(key)).balance, 100 - 3 * failures.length);
@@ -59,12 +70,17 @@ test('OSRM then haversine (live): every failure mode falls back and answers 200'
 
 test('sandbox engine OSRM failing in any mode → 503 sandbox_unavailable, no stop used', async () => {
   const osrm = await startFakeOsrm();
-  const server = await startTestServer({ env: { SANDBOX_ROUTING: 'osrm', OSRM_URL: osrm.url, OSRM_TIMEOUT_MS: '300' } });
+  const server = await startTestServer({
+    env: { SANDBOX_ROUTING: 'osrm', OSRM_URL: osrm.url, OSRM_TIMEOUT_MS: '300' },
+  });
   try {
     const key = await server.createKey('test');
     for (const [what, mode] of failures) {
       osrm.mode = mode;
-      const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
+      const res = await server.request('POST', '/api/v1/optimize', {
+        key,
+        body: { start: PARIS_START, stops: coordinateStops(3) },
+      });
       assert.equal(res.status, 503, what);
       assert.equal(res.body.error, 'sandbox_unavailable');
     }
@@ -77,11 +93,25 @@ test('sandbox engine OSRM failing in any mode → 503 sandbox_unavailable, no st
 
 test('BAN stalling, failing or answering garbage falls back to the embedded gazetteer; BAN alone failing → 422 geocoding_failed, refunded', async () => {
   let mode: 'stall' | 'error' | 'garbage' = 'stall';
-  const ban = await startFakeBan(() => (mode === 'stall' ? 'stall' : mode === 'error' ? { status: 503, body: { message: 'down' } } : { status: 200, body: '<html>oops' }));
-  const chained = await startTestServer({ env: { GEOCODER: 'ban,embedded', BAN_URL: ban.url, GEOCODER_TIMEOUT_MS: '300' } });
+  const ban = await startFakeBan(() =>
+    mode === 'stall'
+      ? 'stall'
+      : mode === 'error'
+        ? { status: 503, body: { message: 'down' } }
+        : { status: 200, body: '<html>oops' },
+  );
+  const chained = await startTestServer({
+    env: { GEOCODER: 'ban,embedded', BAN_URL: ban.url, GEOCODER_TIMEOUT_MS: '300' },
+  });
   const alone = await startTestServer({ env: { GEOCODER: 'ban', BAN_URL: ban.url, GEOCODER_TIMEOUT_MS: '300' } });
   try {
-    const body = { start: PARIS_START, stops: [...coordinateStops(2), { id: 'lyon', street: '1 rue de la Part-Dieu', postalCode: '69003', city: 'Lyon' }] };
+    const body = {
+      start: PARIS_START,
+      stops: [
+        ...coordinateStops(2),
+        { id: 'lyon', street: '1 rue de la Part-Dieu', postalCode: '69003', city: 'Lyon' },
+      ],
+    };
     for (const m of ['stall', 'error', 'garbage'] as const) {
       mode = m;
       const chainedKey = await chained.createKey('live', 10);

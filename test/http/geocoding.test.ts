@@ -15,19 +15,53 @@ import { PARIS_START, startTestServer, type TestServer } from '../helpers/server
 /** `count` more street addresses with distinct points, in the 11th arrondissement. */
 function syntheticAddresses(count: number, street = 'Rue de la Roquette'): FakeAddress[] {
   return Array.from({ length: count }, (_, i) => ({
-    housenumber: String(i + 1), street, postcode: '75011', city: 'Paris', citycode: '75111',
-    latitude: 48.8532 + i * 0.00011, longitude: 2.3714 + i * 0.00009,
+    housenumber: String(i + 1),
+    street,
+    postcode: '75011',
+    city: 'Paris',
+    citycode: '75111',
+    latitude: 48.8532 + i * 0.00011,
+    longitude: 2.3714 + i * 0.00009,
   }));
 }
 const asStops = (list: FakeAddress[], prefix: string) =>
-  list.map((a, i) => ({ id: `${prefix}${i + 1}`, street: `${a.housenumber} ${a.street}`, postalCode: a.postcode, city: a.city }));
+  list.map((a, i) => ({
+    id: `${prefix}${i + 1}`,
+    street: `${a.housenumber} ${a.street}`,
+    postalCode: a.postcode,
+    city: a.city,
+  }));
 
 const VOSGES = PARIS_ADDRESSES[1]!; // 6 Place des Vosges
 const EXTRA: FakeAddress[] = [
   // another name for the same entrance as 6 Place des Vosges (the same point)
-  { housenumber: '1', street: 'Impasse Guéménée', postcode: '75004', city: 'Paris', citycode: '75104', latitude: VOSGES.latitude, longitude: VOSGES.longitude },
-  { name: 'Les Vignes', postcode: '75004', city: 'Paris', citycode: '75104', latitude: 48.8541, longitude: 2.3601, type: 'locality' },
-  { street: 'Allée Introuvable', postcode: '75004', city: 'Paris', citycode: '75104', latitude: 48.8546, longitude: 2.3575, type: 'municipality' },
+  {
+    housenumber: '1',
+    street: 'Impasse Guéménée',
+    postcode: '75004',
+    city: 'Paris',
+    citycode: '75104',
+    latitude: VOSGES.latitude,
+    longitude: VOSGES.longitude,
+  },
+  {
+    name: 'Les Vignes',
+    postcode: '75004',
+    city: 'Paris',
+    citycode: '75104',
+    latitude: 48.8541,
+    longitude: 2.3601,
+    type: 'locality',
+  },
+  {
+    street: 'Allée Introuvable',
+    postcode: '75004',
+    city: 'Paris',
+    citycode: '75104',
+    latitude: 48.8546,
+    longitude: 2.3575,
+    type: 'municipality',
+  },
 ];
 
 let fake: FakeGeoplateforme;
@@ -51,19 +85,34 @@ test('default chain, service answering: 20 Paris addresses → 20 distinct stree
   reset();
   assert.deepEqual(server.config.geocoding.chain, ['geoplateforme', 'embedded'], 'the default configuration');
   const key = await server.createKey('live', 100);
-  const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: parisAddressStops() } });
+  const res = await server.request('POST', '/api/v1/optimize', {
+    key,
+    body: { start: PARIS_START, stops: parisAddressStops() },
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.waypoints.length, 20);
-  assert.equal(new Set(res.body.waypoints.map((w: any) => `${w.latitude},${w.longitude}`)).size, 20, '20 distinct points');
+  assert.equal(
+    new Set(res.body.waypoints.map((w: any) => `${w.latitude},${w.longitude}`)).size,
+    20,
+    '20 distinct points',
+  );
   for (const w of res.body.waypoints) {
     const i = Number(w.id.slice(1)) - 1;
     const a = PARIS_ADDRESSES[i]!;
     assert.deepEqual([w.latitude, w.longitude], [a.latitude, a.longitude], w.id);
-    assert.deepEqual(w.geocoding, { precision: 'housenumber', provider: 'geoplateforme', label: `${a.housenumber} ${a.street} ${a.postcode} Paris` });
+    assert.deepEqual(w.geocoding, {
+      precision: 'housenumber',
+      provider: 'geoplateforme',
+      label: `${a.housenumber} ${a.street} ${a.postcode} Paris`,
+    });
   }
   assert.equal('warnings' in res.body, false);
   assert.equal(res.body.stopsCharged, 20);
-  assert.deepEqual(fake.requests.map((r) => r.kind), Array(20).fill('search'), '20 addresses: one request each (the batch starts above 20)');
+  assert.deepEqual(
+    fake.requests.map((r) => r.kind),
+    Array(20).fill('search'),
+    '20 addresses: one request each (the batch starts above 20)',
+  );
 });
 
 test('service unreachable: one timeout, not one per address; commune-level points, one geocoding_imprecise warning per stop, the live key charged as usual', async () => {
@@ -72,22 +121,35 @@ test('service unreachable: one timeout, not one per address; commune-level point
   const down = await startTestServer({ env: { GEOPLATEFORME_URL: fake.url, GEOCODER_TIMEOUT_MS: '1000' } });
   try {
     const key = await down.createKey('live', 100);
-    const res = await down.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: parisAddressStops() } });
+    const res = await down.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: parisAddressStops() },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.ok(fake.requests.length <= down.config.geocoding.concurrencyPerCall,
-      `${fake.requests.length} requests reached the service: the breaker opened after the first wave (at most ${down.config.geocoding.concurrencyPerCall} in flight) and the other addresses fell through at once`);
+    assert.ok(
+      fake.requests.length <= down.config.geocoding.concurrencyPerCall,
+      `${fake.requests.length} requests reached the service: the breaker opened after the first wave (at most ${down.config.geocoding.concurrencyPerCall} in flight) and the other addresses fell through at once`,
+    );
     for (const w of res.body.waypoints) {
       assert.equal(w.geocoding.provider, 'embedded');
       assert.equal(w.geocoding.precision, 'municipality');
       assert.match(w.geocoding.label, /^750\d\d Paris \d+e?r? Arrondissement$/);
     }
     assert.equal(res.body.warnings.length, 20);
-    assert.deepEqual(res.body.warnings.map((w: any) => w.stopId).sort(), parisAddressStops().map((s) => s.id).sort());
+    assert.deepEqual(
+      res.body.warnings.map((w: any) => w.stopId).sort(),
+      parisAddressStops()
+        .map((s) => s.id)
+        .sort(),
+    );
     for (const w of res.body.warnings) {
       assert.equal(w.code, 'geocoding_imprecise');
       assert.equal(w.location, 'stop');
       assert.equal(w.precision, 'municipality');
-      assert.match(w.message, /^Stop "p\d\d" was placed at its commune \("750\d\d Paris .*", embedded\), not at its street/);
+      assert.match(
+        w.message,
+        /^Stop "p\d\d" was placed at its commune \("750\d\d Paris .*", embedded\), not at its street/,
+      );
     }
     assert.equal(res.body.stopsCharged, 20);
     assert.equal(res.body.stopsBalance, 80);
@@ -95,7 +157,10 @@ test('service unreachable: one timeout, not one per address; commune-level point
 
     // the next call, breaker open: nothing reaches the service
     const sent = fake.requests.length;
-    const again = await down.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: parisAddressStops() } });
+    const again = await down.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: parisAddressStops() },
+    });
     assert.equal(again.status, 200);
     assert.equal(again.body.warnings.length, 20);
     assert.equal(fake.requests.length, sent);
@@ -112,9 +177,15 @@ test('service refusing connections: the same fallback, commune level with warnin
   const refused = await startTestServer({ env: { GEOPLATEFORME_URL: `http://127.0.0.1:${port}/geocodage` } });
   try {
     const key = await refused.createKey('live', 100);
-    const res = await refused.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: parisAddressStops().slice(0, 5) } });
+    const res = await refused.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: parisAddressStops().slice(0, 5) },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(res.body.warnings.map((w: any) => w.precision), Array(5).fill('municipality'));
+    assert.deepEqual(
+      res.body.warnings.map((w: any) => w.precision),
+      Array(5).fill('municipality'),
+    );
     assert.equal(res.body.stopsCharged, 5);
   } finally {
     await refused.close();
@@ -124,20 +195,34 @@ test('service refusing connections: the same fallback, commune level with warnin
 test('a burst of 200 addresses in 4 concurrent calls, batch endpoint failing: the service never sees more than the configured requests per second', async () => {
   reset();
   fake.respondCsv = () => ({ status: 502, body: 'Bad Gateway' });
-  const burst = await startTestServer({ env: { GEOPLATEFORME_URL: fake.url, GEOCODER_CONCURRENCY: '32', GEOPLATEFORME_RATE_LIMIT: '50' } });
+  const burst = await startTestServer({
+    env: { GEOPLATEFORME_URL: fake.url, GEOCODER_CONCURRENCY: '32', GEOPLATEFORME_RATE_LIMIT: '50' },
+  });
   try {
     const key = await burst.createKey('live', 1000);
     const stops = asStops(syntheticAddresses(200), 'r');
-    const calls = [0, 1, 2, 3].map((k) => burst.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: stops.slice(k * 50, k * 50 + 50) } }));
+    const calls = [0, 1, 2, 3].map((k) =>
+      burst.request('POST', '/api/v1/optimize', {
+        key,
+        body: { start: PARIS_START, stops: stops.slice(k * 50, k * 50 + 50) },
+      }),
+    );
     const answers = await Promise.all(calls);
     for (const res of answers) {
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.ok(res.body.waypoints.every((w: any) => w.geocoding.precision === 'housenumber' && w.geocoding.provider === 'geoplateforme'));
+      assert.ok(
+        res.body.waypoints.every(
+          (w: any) => w.geocoding.precision === 'housenumber' && w.geocoding.provider === 'geoplateforme',
+        ),
+      );
       assert.equal('warnings' in res.body, false);
     }
     const searches = fake.requests.filter((r) => r.kind === 'search').length;
     assert.equal(searches, 200);
-    assert.ok(fake.maxInWindow(1000) <= 50, `the service saw ${fake.maxInWindow(1000)} requests within one second (limit 50)`);
+    assert.ok(
+      fake.maxInWindow(1000) <= 50,
+      `the service saw ${fake.maxInWindow(1000)} requests within one second (limit 50)`,
+    );
   } finally {
     await burst.close();
   }
@@ -151,9 +236,17 @@ test('more than 20 addresses to look up: one CSV batch request instead of one re
   const stops = [...parisAddressStops(), ...asStops(oberkampf, 'o')];
   const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops } });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  assert.deepEqual(fake.requests.map((r) => [r.kind, r.rows]), [['csv', 25]], 'the 20 Paris addresses come from the cache; the 25 others in one batch');
+  assert.deepEqual(
+    fake.requests.map((r) => [r.kind, r.rows]),
+    [['csv', 25]],
+    'the 20 Paris addresses come from the cache; the 25 others in one batch',
+  );
   assert.equal(res.body.waypoints.length, 45);
-  assert.ok(res.body.waypoints.every((w: any) => w.geocoding.precision === 'housenumber' && w.geocoding.provider === 'geoplateforme'));
+  assert.ok(
+    res.body.waypoints.every(
+      (w: any) => w.geocoding.precision === 'housenumber' && w.geocoding.provider === 'geoplateforme',
+    ),
+  );
 });
 
 test('the cache: a second call with the same addresses sends nothing; rows record precision and engine', async () => {
@@ -168,7 +261,9 @@ test('the cache: a second call with the same addresses sends nothing; rows recor
   assert.equal(fake.requests.length, sent, 'every address from the cache');
   assert.deepEqual(second.body.waypoints, first.body.waypoints);
   const a = PARIS_ADDRESSES[0]!;
-  const entry = await server.services.store.getCachedGeocode(`geoplateforme:${normaliseAddressKey({ street: `${a.housenumber} ${a.street}`, postalCode: a.postcode, city: 'Paris' })}`);
+  const entry = await server.services.store.getCachedGeocode(
+    `geoplateforme:${normaliseAddressKey({ street: `${a.housenumber} ${a.street}`, postalCode: a.postcode, city: 'Paris' })}`,
+  );
   assert.deepEqual([entry?.precision, entry?.engine], ['housenumber', 'geoplateforme']);
 });
 
@@ -188,10 +283,24 @@ test('coarser than street: a warning per such location, the start included; stre
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const byId = new Map(res.body.waypoints.map((w: any) => [w.id, w]));
-  assert.deepEqual((byId.get('vignes') as any).geocoding, { precision: 'locality', provider: 'geoplateforme', label: 'Les Vignes 75004 Paris' });
-  assert.deepEqual((byId.get('rue') as any).geocoding, { precision: 'street', provider: 'geoplateforme', label: 'Rue de Rivoli 75004 Paris' });
+  assert.deepEqual((byId.get('vignes') as any).geocoding, {
+    precision: 'locality',
+    provider: 'geoplateforme',
+    label: 'Les Vignes 75004 Paris',
+  });
+  assert.deepEqual((byId.get('rue') as any).geocoding, {
+    precision: 'street',
+    provider: 'geoplateforme',
+    label: 'Rue de Rivoli 75004 Paris',
+  });
   assert.equal('geocoding' in (byId.get('coords') as any), false, 'coordinates sent by the caller carry none');
-  assert.deepEqual(res.body.warnings.map((w: any) => [w.location, w.stopId, w.precision]), [['start', undefined, 'municipality'], ['stop', 'vignes', 'locality']]);
+  assert.deepEqual(
+    res.body.warnings.map((w: any) => [w.location, w.stopId, w.precision]),
+    [
+      ['start', undefined, 'municipality'],
+      ['stop', 'vignes', 'locality'],
+    ],
+  );
   assert.match(res.body.warnings[0].message, /^The start was placed at its commune \("Paris", geoplateforme\)/);
   assert.match(res.body.warnings[1].message, /^Stop "vignes" was placed at a locality/);
 });
@@ -201,40 +310,70 @@ test('GEOCODER_MIN_PRECISION=street: a stop found only at locality level → 422
   const strict = await startTestServer({ env: { GEOPLATEFORME_URL: fake.url, GEOCODER_MIN_PRECISION: 'street' } });
   try {
     const key = await strict.createKey('live', 10);
-    const ok = await strict.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: parisAddressStops().slice(0, 2) } });
+    const ok = await strict.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: parisAddressStops().slice(0, 2) },
+    });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     const res = await strict.request('POST', '/api/v1/optimize', {
-      key, body: { start: PARIS_START, stops: [...parisAddressStops().slice(0, 2), { id: 'vignes', street: 'Les Vignes', postalCode: '75004', city: 'Paris' }] },
+      key,
+      body: {
+        start: PARIS_START,
+        stops: [
+          ...parisAddressStops().slice(0, 2),
+          { id: 'vignes', street: 'Les Vignes', postalCode: '75004', city: 'Paris' },
+        ],
+      },
     });
     assert.equal(res.status, 422);
     assert.equal(res.body.error, 'geocoding_failed');
-    assert.equal(res.body.message,
-      'Could not geocode: stops[2] (id "vignes") was only located at locality level ("Les Vignes 75004 Paris"), and this service requires street level or finer. '
-      + 'Check the street, postal code and city, or send coordinates. Nothing was charged.');
-    assert.deepEqual(await strict.ledgerOf(key), { balance: 8, sum: 8, reasons: ['admin_credit', 'debit', 'debit', 'refund'] });
+    assert.equal(
+      res.body.message,
+      'Could not geocode: stops[2] (id "vignes") was only located at locality level ("Les Vignes 75004 Paris"), and this service requires street level or finer. ' +
+        'Check the street, postal code and city, or send coordinates. Nothing was charged.',
+    );
+    assert.deepEqual(await strict.ledgerOf(key), {
+      balance: 8,
+      sum: 8,
+      reasons: ['admin_credit', 'debit', 'debit', 'refund'],
+    });
   } finally {
     await strict.close();
   }
 });
 
-test('addresses at the same point are separate stops: each one\'s service time is counted, and they are visited in input order', async () => {
+test("addresses at the same point are separate stops: each one's service time is counted, and they are visited in input order", async () => {
   reset();
   const key = await server.createKey('live', 100);
-  const same = { street: `${VOSGES.housenumber} ${VOSGES.street}`, postalCode: '75004', city: 'Paris', serviceSeconds: 300 };
+  const same = {
+    street: `${VOSGES.housenumber} ${VOSGES.street}`,
+    postalCode: '75004',
+    city: 'Paris',
+    serviceSeconds: 300,
+  };
   const stops = [
     { id: 'far', latitude: 48.8867, longitude: 2.3431 },
     { id: 'v1', ...same },
     { id: 'alias', street: '1 Impasse Guéménée', postalCode: '75004', city: 'Paris', serviceSeconds: 300 },
     { id: 'v2', ...same },
   ];
-  const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: { latitude: 48.8534, longitude: 2.3488 }, stops, departureTime: '2026-06-01T08:00:00+02:00' } });
+  const res = await server.request('POST', '/api/v1/optimize', {
+    key,
+    body: { start: { latitude: 48.8534, longitude: 2.3488 }, stops, departureTime: '2026-06-01T08:00:00+02:00' },
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const order: string[] = res.body.order.filter((id: string) => id !== 'far');
   assert.deepEqual(order, ['v1', 'alias', 'v2'], 'input order at the same place');
   const arrivals = new Map(res.body.schedule.map((e: any) => [e.colisId, Date.parse(e.arrivee)]));
-  assert.equal((arrivals.get('alias') as number) - (arrivals.get('v1') as number), 300_000, 'v1\'s 5 minutes of service');
+  assert.equal(
+    (arrivals.get('alias') as number) - (arrivals.get('v1') as number),
+    300_000,
+    "v1's 5 minutes of service",
+  );
   assert.equal((arrivals.get('v2') as number) - (arrivals.get('alias') as number), 300_000);
-  const points = new Set(res.body.waypoints.filter((w: any) => w.id !== 'far').map((w: any) => `${w.latitude},${w.longitude}`));
+  const points = new Set(
+    res.body.waypoints.filter((w: any) => w.id !== 'far').map((w: any) => `${w.latitude},${w.longitude}`),
+  );
   assert.equal(points.size, 1);
 });
 

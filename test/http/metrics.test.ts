@@ -23,14 +23,14 @@ const scrape = (server: TestServer, authorization?: string) =>
 test('GET /metrics is not served on the API port by default', async () => {
   const res = await scrape(open);
   assert.equal(res.status, 404);
-  assert.equal((await res.json() as { error: string }).error, 'not_found');
+  assert.equal(((await res.json()) as { error: string }).error, 'not_found');
 });
 
 test('with METRICS_TOKEN, GET /metrics on the API port needs that bearer token', async () => {
   for (const authorization of [undefined, 'Bearer wrong-token-0123456789abcdef', TOKEN, `Basic ${TOKEN}`]) {
     const res = await scrape(guarded, authorization);
     assert.equal(res.status, 401, `Authorization: ${authorization}`);
-    assert.equal((await res.json() as { error: string }).error, 'unauthorized');
+    assert.equal(((await res.json()) as { error: string }).error, 'unauthorized');
     assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer /);
   }
   const res = await scrape(guarded, `Bearer ${TOKEN}`);
@@ -42,13 +42,28 @@ test('GET /metrics: prefixed names; requests by route and status, stops debited 
   const key = await guarded.createKey('live', 10);
   await guarded.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
   await guarded.request('POST', '/api/v1/optimize', {
-    key, body: { start: PARIS_START, stops: [...coordinateStops(2), { id: 'x', street: '1 rue', postalCode: '99999', city: 'Nulle-Part' }] },
+    key,
+    body: {
+      start: PARIS_START,
+      stops: [...coordinateStops(2), { id: 'x', street: '1 rue', postalCode: '99999', city: 'Nulle-Part' }],
+    },
   });
   const text = await (await scrape(guarded, `Bearer ${TOKEN}`)).text();
   const p = 'route_optimizer_';
-  assert.match(text, new RegExp(`${p}http_requests_total\\{method="POST",route="/api/v1/optimize",status="200"\\} \\d+`));
-  assert.match(text, new RegExp(`${p}http_requests_total\\{method="POST",route="/api/v1/optimize",status="422"\\} \\d+`));
-  assert.match(text, new RegExp(`${p}http_request_duration_seconds_bucket\\{le="0\\.1",method="POST",route="/api/v1/optimize",status="200"\\}`));
+  assert.match(
+    text,
+    new RegExp(`${p}http_requests_total\\{method="POST",route="/api/v1/optimize",status="200"\\} \\d+`),
+  );
+  assert.match(
+    text,
+    new RegExp(`${p}http_requests_total\\{method="POST",route="/api/v1/optimize",status="422"\\} \\d+`),
+  );
+  assert.match(
+    text,
+    new RegExp(
+      `${p}http_request_duration_seconds_bucket\\{le="0\\.1",method="POST",route="/api/v1/optimize",status="200"\\}`,
+    ),
+  );
   const value = (name: string) => Number(new RegExp(`^${p}${name} (\\S+)$`, 'm').exec(text)?.[1]);
   assert.ok(value('stops_debited_total') >= 6);
   assert.ok(value('stops_refunded_total') >= 3);
@@ -63,7 +78,12 @@ test('GET /metrics: prefixed names; requests by route and status, stops debited 
 
 test('requests matching no route are counted by status under one label, whatever their path or method', async () => {
   const count = (text: string, method: string, status = 404) =>
-    Number(new RegExp(`^route_optimizer_http_requests_total\\{method="${method}",route="unmatched",status="${status}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    Number(
+      new RegExp(
+        `^route_optimizer_http_requests_total\\{method="${method}",route="unmatched",status="${status}"\\} (\\d+)$`,
+        'm',
+      ).exec(text)?.[1] ?? 0,
+    );
   const before = await (await scrape(guarded, `Bearer ${TOKEN}`)).text();
   for (let i = 0; i < 25; i++) await fetch(`${guarded.url}/scan/${i}/${Math.random().toString(36).slice(2)}.php`);
   const odd = (await fetch(`${guarded.url}/nowhere`, { method: 'PROPFIND' })).status;
@@ -90,7 +110,10 @@ test('the METRICS_PORT listener serves GET /metrics only, with the token when on
     assert.equal(post.status, 405);
     assert.equal(post.headers.get('allow'), 'GET, HEAD');
     assert.equal((await fetch(url(withToken, '/metrics'))).status, 401);
-    assert.equal((await fetch(url(withToken, '/metrics'), { headers: { Authorization: `Bearer ${TOKEN}` } })).status, 200);
+    assert.equal(
+      (await fetch(url(withToken, '/metrics'), { headers: { Authorization: `Bearer ${TOKEN}` } })).status,
+      200,
+    );
   } finally {
     server.close();
     withToken.close();

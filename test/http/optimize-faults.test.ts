@@ -4,25 +4,48 @@ import type { RouteSolver } from '../../src/api/optimize/pipeline.js';
 import { SolverError } from '../../src/solver/errors.js';
 import { PARIS_START, coordinateStops, startTestServer, type TestServer } from '../helpers/server.js';
 
-async function withSolver(solver: RouteSolver, env: Record<string, string>, run: (s: TestServer) => Promise<void>): Promise<void> {
+async function withSolver(
+  solver: RouteSolver,
+  env: Record<string, string>,
+  run: (s: TestServer) => Promise<void>,
+): Promise<void> {
   const server = await startTestServer({ env, overrides: { solver } });
-  try { await run(server); } finally { await server.close(); }
+  try {
+    await run(server);
+  } finally {
+    await server.close();
+  }
 }
 
-const failing = (error: Error): RouteSolver => ({ solve: async () => { throw error; } });
+const failing = (error: Error): RouteSolver => ({
+  solve: async () => {
+    throw error;
+  },
+});
 const stalling: RouteSolver = { solve: () => new Promise(() => {}) };
 
 test('a solver trap → 502 optimization_failed, refunded; a test key gets its stops back', async () => {
   await withSolver(failing(new SolverError('trap', 'unreachable executed')), {}, async (s) => {
     const live = await s.createKey('live', 10);
-    const res = await s.request('POST', '/api/v1/optimize', { key: live, body: { start: PARIS_START, stops: coordinateStops(4) } });
+    const res = await s.request('POST', '/api/v1/optimize', {
+      key: live,
+      body: { start: PARIS_START, stops: coordinateStops(4) },
+    });
     assert.equal(res.status, 502);
     assert.equal(res.body.error, 'optimization_failed');
     assert.ok(!/unreachable/.test(res.body.message), 'no internals in the message');
     assert.deepEqual(await s.ledgerOf(live), { balance: 10, sum: 10, reasons: ['admin_credit', 'debit', 'refund'] });
 
     const testKey = await s.createKey('test');
-    assert.equal((await s.request('POST', '/api/v1/optimize', { key: testKey, body: { start: PARIS_START, stops: coordinateStops(4) } })).status, 502);
+    assert.equal(
+      (
+        await s.request('POST', '/api/v1/optimize', {
+          key: testKey,
+          body: { start: PARIS_START, stops: coordinateStops(4) },
+        })
+      ).status,
+      502,
+    );
     assert.equal((await s.request('GET', '/api/v1/balance', { key: testKey })).body.sandboxStopsRemainingToday, 200);
   });
 });
@@ -30,7 +53,10 @@ test('a solver trap → 502 optimization_failed, refunded; a test key gets its s
 test('a full solver queue → 503 overloaded with Retry-After, refunded', async () => {
   await withSolver(failing(new SolverError('queue_full', 'queue full')), {}, async (s) => {
     const live = await s.createKey('live', 10);
-    const res = await s.request('POST', '/api/v1/optimize', { key: live, body: { start: PARIS_START, stops: coordinateStops(4) } });
+    const res = await s.request('POST', '/api/v1/optimize', {
+      key: live,
+      body: { start: PARIS_START, stops: coordinateStops(4) },
+    });
     assert.equal(res.status, 503);
     assert.equal(res.body.error, 'overloaded');
     assert.equal(res.headers.get('retry-after'), '1');
@@ -42,7 +68,10 @@ test('a call past the request deadline → 502 optimization_failed, refunded', a
   await withSolver(stalling, { REQUEST_DEADLINE_MS: '1000' }, async (s) => {
     const live = await s.createKey('live', 10);
     const started = Date.now();
-    const res = await s.request('POST', '/api/v1/optimize', { key: live, body: { start: PARIS_START, stops: coordinateStops(4) } });
+    const res = await s.request('POST', '/api/v1/optimize', {
+      key: live,
+      body: { start: PARIS_START, stops: coordinateStops(4) },
+    });
     assert.equal(res.status, 502);
     assert.equal(res.body.error, 'optimization_failed');
     assert.match(res.body.message, /did not finish within 1000 ms/);
@@ -61,11 +90,13 @@ test('a client that disconnects mid-call is refunded', async () => {
       body: JSON.stringify({ start: PARIS_START, stops: coordinateStops(4) }),
       signal: controller.signal,
     }).catch(() => 'aborted');
-    for (let i = 0; i < 100 && (await s.ledgerOf(live)).balance === 10; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && (await s.ledgerOf(live)).balance === 10; i++)
+      await new Promise((r) => setTimeout(r, 20));
     assert.equal((await s.ledgerOf(live)).balance, 6, 'the debit was taken while the call ran');
     controller.abort();
     assert.equal(await call, 'aborted');
-    for (let i = 0; i < 100 && (await s.ledgerOf(live)).balance !== 10; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && (await s.ledgerOf(live)).balance !== 10; i++)
+      await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(await s.ledgerOf(live), { balance: 10, sum: 10, reasons: ['admin_credit', 'debit', 'refund'] });
   });
 });
@@ -75,8 +106,13 @@ test('Idempotency-Key: a second call while the first still runs → 409 idempote
     const live = await s.createKey('live', 10);
     const body = { start: PARIS_START, stops: coordinateStops(3) };
     const first = s.request('POST', '/api/v1/optimize', { key: live, body, headers: { 'Idempotency-Key': 'slow-1' } });
-    for (let i = 0; i < 100 && (await s.ledgerOf(live)).balance === 10; i++) await new Promise((r) => setTimeout(r, 20));
-    const second = await s.request('POST', '/api/v1/optimize', { key: live, body, headers: { 'Idempotency-Key': 'slow-1' } });
+    for (let i = 0; i < 100 && (await s.ledgerOf(live)).balance === 10; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const second = await s.request('POST', '/api/v1/optimize', {
+      key: live,
+      body,
+      headers: { 'Idempotency-Key': 'slow-1' },
+    });
     assert.equal(second.status, 409);
     assert.equal(second.body.error, 'idempotency_in_progress');
     assert.equal((await first).status, 502);
@@ -88,14 +124,21 @@ test('live keys: calls in flight past LIVE_MAX_CONCURRENT_PER_KEY → 429 rate_l
   await withSolver(stalling, { REQUEST_DEADLINE_MS: '1500', LIVE_MAX_CONCURRENT_PER_KEY: '2' }, async (s) => {
     const live = await s.createKey('live', 100);
     const body = { start: PARIS_START, stops: coordinateStops(3) };
-    const running = [s.request('POST', '/api/v1/optimize', { key: live, body }), s.request('POST', '/api/v1/optimize', { key: live, body })];
-    for (let i = 0; i < 100 && (await s.ledgerOf(live)).balance !== 94; i++) await new Promise((r) => setTimeout(r, 20));
+    const running = [
+      s.request('POST', '/api/v1/optimize', { key: live, body }),
+      s.request('POST', '/api/v1/optimize', { key: live, body }),
+    ];
+    for (let i = 0; i < 100 && (await s.ledgerOf(live)).balance !== 94; i++)
+      await new Promise((r) => setTimeout(r, 20));
     const third = await s.request('POST', '/api/v1/optimize', { key: live, body });
     assert.equal(third.status, 429);
     assert.equal(third.body.error, 'rate_limited');
     assert.equal(third.headers.get('retry-after'), '1');
     assert.equal((await s.ledgerOf(live)).balance, 94);
-    assert.deepEqual((await Promise.all(running)).map((r) => r.status), [502, 502]);
+    assert.deepEqual(
+      (await Promise.all(running)).map((r) => r.status),
+      [502, 502],
+    );
     // once they have finished, the key can call again (the slots were released)
     const again = await s.request('POST', '/api/v1/optimize', { key: live, body });
     assert.equal(again.status, 502);

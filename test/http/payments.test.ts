@@ -25,7 +25,11 @@ interface Harness {
   store: Store;
   checkout: CheckoutProvider | null;
   dir: string;
-  request(method: string, path: string, options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  request(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any }>;
   /** Signs `event` as Stripe does and posts it to the webhook. */
   webhook(event: unknown, secret?: string): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -50,7 +54,12 @@ async function startHarness(env: Record<string, string> = {}, outbox: OutboxOpti
     return { status: res.status, body: res.body };
   };
   return {
-    url: server.url, config: server.config, store: server.services.store, checkout: server.services.checkout, dir, request,
+    url: server.url,
+    config: server.config,
+    store: server.services.store,
+    checkout: server.services.checkout,
+    dir,
+    request,
     async webhook(event, secret = WEBHOOK_SECRET) {
       const payload = JSON.stringify(event, null, 2);
       const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
@@ -65,7 +74,11 @@ async function startHarness(env: Record<string, string> = {}, outbox: OutboxOpti
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(what: string, check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 5000): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -102,7 +115,9 @@ describe('GET /api/v1/packs', () => {
           { id: 'pack_250k', stops: 250000, priceCents: 149900, currency: 'eur' },
         ],
       });
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   test('prices and currency come from the config', async () => {
@@ -111,15 +126,23 @@ describe('GET /api/v1/packs', () => {
       const res = await h.request('GET', '/api/v1/packs');
       assert.deepEqual(res.body.packs[1], { id: 'pack_10k', stops: 10000, priceCents: 12345, currency: 'usd' });
       assert.ok(res.body.packs.every((p: { currency: string }) => p.currency === 'usd'));
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 });
 
 describe('POST /api/v1/checkout', () => {
   let fake: FakeStripe;
-  before(async () => { fake = await startFakeStripe(); });
-  after(async () => { await fake.close(); });
-  afterEach(() => { fake.mode = 'ok'; });
+  before(async () => {
+    fake = await startFakeStripe();
+  });
+  after(async () => {
+    await fake.close();
+  });
+  afterEach(() => {
+    fake.mode = 'ok';
+  });
 
   test('503 payment_unavailable when Stripe is not configured', async () => {
     const h = await startHarness();
@@ -129,14 +152,18 @@ describe('POST /api/v1/checkout', () => {
       assert.equal(res.status, 503);
       assert.equal(res.body.error, 'payment_unavailable');
       assert.equal(typeof res.body.message, 'string');
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   test('creates a Stripe Checkout Session for the pack and answers its url', async () => {
     const h = await startHarness({ STRIPE_SECRET_KEY: 'sk_test_fake123', STRIPE_API_BASE: fake.url });
     try {
       const count = fake.requests.length;
-      const res = await h.request('POST', '/api/v1/checkout', { body: { email: 'buyer@example.com', packId: 'pack_10k' } });
+      const res = await h.request('POST', '/api/v1/checkout', {
+        body: { email: 'buyer@example.com', packId: 'pack_10k' },
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(Object.keys(res.body), ['url']);
       assert.equal(fake.requests.length, count + 1);
@@ -158,20 +185,28 @@ describe('POST /api/v1/checkout', () => {
       const session = [...fake.sessions.values()].at(-1)!;
       assert.equal(res.body.url, session.url);
       assert.match(session.id, /^cs_test_/);
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   test('400 invalid_request for a bad body, Stripe not called', async () => {
     const h = await startHarness({ STRIPE_SECRET_KEY: 'sk_test_fake123', STRIPE_API_BASE: fake.url });
     try {
       const count = fake.requests.length;
-      for (const body of [{ email: 'nope', packId: 'pack_2k' }, { email: 'a@example.com', packId: 'pack_1k' }, { email: 'a@example.com' }]) {
+      for (const body of [
+        { email: 'nope', packId: 'pack_2k' },
+        { email: 'a@example.com', packId: 'pack_1k' },
+        { email: 'a@example.com' },
+      ]) {
         const res = await h.request('POST', '/api/v1/checkout', { body });
         assert.equal(res.status, 400);
         assert.equal(res.body.error, 'invalid_request');
       }
       assert.equal(fake.requests.length, count);
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   test('503 payment_unavailable when Stripe answers 500', async () => {
@@ -184,7 +219,9 @@ describe('POST /api/v1/checkout', () => {
       assert.equal(res.body.error, 'payment_unavailable');
       assert.ok(fake.requests.length > count, 'Stripe was called');
       assert.doesNotMatch(res.body.message, /fake/, 'no internals from Stripe in the message');
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   test('503 payment_unavailable, fast, when Stripe cannot be reached', async () => {
@@ -196,21 +233,31 @@ describe('POST /api/v1/checkout', () => {
       assert.equal(res.status, 503);
       assert.equal(res.body.error, 'payment_unavailable');
       assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 });
 
 describe('POST /api/v1/webhooks/stripe', () => {
   let fake: FakeStripe;
-  before(async () => { fake = await startFakeStripe(); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await startFakeStripe();
+  });
+  after(async () => {
+    await fake.close();
+  });
 
   const stripeEnv = () => ({ STRIPE_SECRET_KEY: 'sk_test_fake123', STRIPE_API_BASE: fake.url });
 
   test('a paid session issues a live key, e-mailed over SMTP; replays credit nothing', async (t) => {
     const smtp = await startFakeSmtp();
     t.after(() => smtp.close());
-    const h = await startHarness({ ...stripeEnv(), SMTP_URL: smtp.url, MAIL_FROM: 'Routes <billing@routes.example.com>' });
+    const h = await startHarness({
+      ...stripeEnv(),
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Routes <billing@routes.example.com>',
+    });
     try {
       const sessionId = await checkout(h, fake, 'buyer@example.com', 'pack_2k');
       const event = fake.event('checkout.session.completed', sessionId, { payment_status: 'paid' });
@@ -229,7 +276,9 @@ describe('POST /api/v1/webhooks/stripe', () => {
       assert.deepEqual(balance.body, { stopsBalance: 2000 });
 
       // the stored message is blanked once sent; subject and recipient stay
-      const stored = await until('outbox row marked sent', async () => (await h.store.listMail()).find((m) => m.sentAt));
+      const stored = await until('outbox row marked sent', async () =>
+        (await h.store.listMail()).find((m) => m.sentAt),
+      );
       assert.equal(stored.body, '');
       assert.equal(stored.to, 'buyer@example.com');
       assert.equal(stored.kind, 'new_key');
@@ -241,13 +290,18 @@ describe('POST /api/v1/webhooks/stripe', () => {
       assert.equal(payments[0].stops, 2000);
       assert.equal(payments[0].keyLast4, key!.slice(-4));
       const keyRecord = (await h.store.listKeys())[0];
-      assert.deepEqual((await h.store.ledger(keyRecord.id)).map((l) => [l.delta, l.reason]), [[2000, 'purchase']]);
+      assert.deepEqual(
+        (await h.store.ledger(keyRecord.id)).map((l) => [l.delta, l.reason]),
+        [[2000, 'purchase']],
+      );
 
       // the same event again, then another event of the same session
       const replay = await h.webhook(event);
       assert.equal(replay.status, 200);
       assert.equal(replay.body.result, 'duplicate');
-      const async = await h.webhook(fake.event('checkout.session.async_payment_succeeded', sessionId, { payment_status: 'paid' }));
+      const async = await h.webhook(
+        fake.event('checkout.session.async_payment_succeeded', sessionId, { payment_status: 'paid' }),
+      );
       assert.equal(async.status, 200);
       assert.equal(async.body.result, 'duplicate');
       assert.deepEqual((await h.request('GET', '/api/v1/balance', { key })).body, { stopsBalance: 2000 });
@@ -267,7 +321,10 @@ describe('POST /api/v1/webhooks/stripe', () => {
     const h = await startHarness({ ...stripeEnv(), SMTP_URL: smtp.url });
     try {
       const first = await checkout(h, fake, 'fleet@example.com', 'pack_2k');
-      assert.equal((await h.webhook(fake.event('checkout.session.completed', first, { payment_status: 'paid' }))).body.createdKey, true);
+      assert.equal(
+        (await h.webhook(fake.event('checkout.session.completed', first, { payment_status: 'paid' }))).body.createdKey,
+        true,
+      );
       const key = KEY_IN_MAIL.exec((await smtp.waitFor(1))[0].text)![0];
 
       // same address in another case, paid asynchronously (SEPA): completed unpaid first, then succeeded
@@ -276,14 +333,19 @@ describe('POST /api/v1/webhooks/stripe', () => {
       assert.equal(unpaid.status, 200);
       assert.equal(unpaid.body.result, 'ignored');
       assert.deepEqual((await h.request('GET', '/api/v1/balance', { key })).body, { stopsBalance: 2000 });
-      const paid = await h.webhook(fake.event('checkout.session.async_payment_succeeded', second, { payment_status: 'paid' }));
+      const paid = await h.webhook(
+        fake.event('checkout.session.async_payment_succeeded', second, { payment_status: 'paid' }),
+      );
       assert.deepEqual(paid.body, { received: true, result: 'credited', createdKey: false });
 
       assert.deepEqual((await h.request('GET', '/api/v1/balance', { key })).body, { stopsBalance: 12000 });
       assert.equal((await h.store.listKeys()).length, 1, 'no second key');
       const mails = await smtp.waitFor(2);
       const topUp = mails[1];
-      assert.deepEqual(topUp.to.map((a) => a.toLowerCase()), ['fleet@example.com']);
+      assert.deepEqual(
+        topUp.to.map((a) => a.toLowerCase()),
+        ['fleet@example.com'],
+      );
       assert.doesNotMatch(topUp.raw, /svc_live_/, 'the top-up mail never holds a key');
       assert.ok(topUp.text.includes(key.slice(-4)), 'names the last 4 characters');
       assert.match(topUp.text, /New balance: 12,000 stops/);
@@ -292,7 +354,10 @@ describe('POST /api/v1/webhooks/stripe', () => {
       // a revoked key is not topped up: the next purchase issues a new key
       await h.store.revokeKey((await import('../../src/billing/keys.js')).hashApiKey(key), new Date());
       const third = await checkout(h, fake, 'fleet@example.com', 'pack_2k');
-      assert.equal((await h.webhook(fake.event('checkout.session.completed', third, { payment_status: 'paid' }))).body.createdKey, true);
+      assert.equal(
+        (await h.webhook(fake.event('checkout.session.completed', third, { payment_status: 'paid' }))).body.createdKey,
+        true,
+      );
       const newKey = KEY_IN_MAIL.exec((await smtp.waitFor(3))[2].text)![0];
       assert.notEqual(newKey, key);
       assert.deepEqual((await h.request('GET', '/api/v1/balance', { key: newKey })).body, { stopsBalance: 2000 });
@@ -314,7 +379,13 @@ describe('POST /api/v1/webhooks/stripe', () => {
         { 'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' }) },
         { 'Stripe-Signature': good.replace(/v1=[0-9a-f]{4}/, 'v1=0000') },
         // an old timestamp (replay attack) is refused too
-        { 'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 }) },
+        {
+          'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({
+            payload,
+            secret: WEBHOOK_SECRET,
+            timestamp: Math.floor(Date.now() / 1000) - 3600,
+          }),
+        },
       ];
       for (const headers of cases) {
         const res = await h.request('POST', '/api/v1/webhooks/stripe', { raw: payload, headers });
@@ -324,24 +395,46 @@ describe('POST /api/v1/webhooks/stripe', () => {
       // a body changed after signing
       const tampered = payload.replace('"pack_2k"', '"pack_250k"');
       assert.notEqual(tampered, payload);
-      const res = await h.request('POST', '/api/v1/webhooks/stripe', { raw: tampered, headers: { 'Stripe-Signature': good } });
+      const res = await h.request('POST', '/api/v1/webhooks/stripe', {
+        raw: tampered,
+        headers: { 'Stripe-Signature': good },
+      });
       assert.equal(res.status, 400);
       assert.deepEqual(await stateSnapshot(h.store), { keys: [], payments: [], mail: [] });
 
       // the good signature works on this very payload (so the cases above failed for their signature)
-      const ok = await h.request('POST', '/api/v1/webhooks/stripe', { raw: payload, headers: { 'Stripe-Signature': good } });
+      const ok = await h.request('POST', '/api/v1/webhooks/stripe', {
+        raw: payload,
+        headers: { 'Stripe-Signature': good },
+      });
       assert.equal(ok.status, 200);
       assert.equal((await h.store.listKeys()).length, 1);
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
 
     const noSecret = await startHarness({ ...stripeEnv(), STRIPE_WEBHOOK_SECRET: '' });
     try {
-      const event = { id: 'evt_1', object: 'event', type: 'checkout.session.completed', data: { object: { id: 'cs_test_1', payment_status: 'paid', metadata: { packId: 'pack_2k' }, customer_email: 'x@example.com' } } };
+      const event = {
+        id: 'evt_1',
+        object: 'event',
+        type: 'checkout.session.completed',
+        data: {
+          object: {
+            id: 'cs_test_1',
+            payment_status: 'paid',
+            metadata: { packId: 'pack_2k' },
+            customer_email: 'x@example.com',
+          },
+        },
+      };
       const res = await noSecret.webhook(event);
       assert.equal(res.status, 400);
       assert.equal(res.body.error, 'invalid_signature');
       assert.deepEqual(await stateSnapshot(noSecret.store), { keys: [], payments: [], mail: [] });
-    } finally { await noSecret.close(); }
+    } finally {
+      await noSecret.close();
+    }
   });
 
   test('other event types and sessions of other products are acknowledged and ignored', async () => {
@@ -352,19 +445,29 @@ describe('POST /api/v1/webhooks/stripe', () => {
         fake.event('checkout.session.expired', sessionId, { status: 'expired' }),
         fake.event('checkout.session.async_payment_failed', sessionId),
         fake.event('checkout.session.completed', sessionId, { payment_status: 'paid', metadata: {} }),
-        { id: 'evt_pi', object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_1', object: 'payment_intent' } } },
+        {
+          id: 'evt_pi',
+          object: 'event',
+          type: 'payment_intent.succeeded',
+          data: { object: { id: 'pi_1', object: 'payment_intent' } },
+        },
       ]) {
         const res = await h.webhook(event);
         assert.equal(res.status, 200);
         assert.equal(res.body.result, 'ignored');
       }
       assert.deepEqual(await stateSnapshot(h.store), { keys: [], payments: [], mail: [] });
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   test('SMTP down: the key and credit stand, the outbox keeps the mail with the key, and a retry delivers it once SMTP is up', async (t) => {
     const port = await closedPort();
-    const h = await startHarness({ ...stripeEnv(), SMTP_URL: `smtp://127.0.0.1:${port}` }, { retryIntervalMs: 100, backoffBaseMs: 200 });
+    const h = await startHarness(
+      { ...stripeEnv(), SMTP_URL: `smtp://127.0.0.1:${port}` },
+      { retryIntervalMs: 100, backoffBaseMs: 200 },
+    );
     let late: FakeSmtp | undefined;
     t.after(() => late?.close());
     try {
@@ -373,7 +476,9 @@ describe('POST /api/v1/webhooks/stripe', () => {
       assert.equal(res.status, 200);
       assert.equal(res.body.result, 'credited');
 
-      const failed = await until('a failed attempt', async () => (await h.store.listMail()).find((m) => m.attempts >= 1 && m.lastError));
+      const failed = await until('a failed attempt', async () =>
+        (await h.store.listMail()).find((m) => m.attempts >= 1 && m.lastError),
+      );
       assert.equal(failed.sentAt, null);
       const key = KEY_IN_MAIL.exec(failed.body)?.[0];
       assert.ok(key, 'the full key is kept in the outbox until sent');
@@ -400,8 +505,11 @@ describe('POST /api/v1/webhooks/stripe', () => {
       const res = await h.webhook(fake.event('checkout.session.completed', sessionId, { payment_status: 'paid' }));
       assert.equal(res.body.result, 'credited');
       const outboxDir = h.config.mail.outboxDir;
-      const files = await until('an .eml file', () => existsSync(outboxDir) && readdirSync(outboxDir).filter((f) => f.endsWith('.eml')).length > 0
-        ? readdirSync(outboxDir).filter((f) => f.endsWith('.eml')) : null);
+      const files = await until('an .eml file', () =>
+        existsSync(outboxDir) && readdirSync(outboxDir).filter((f) => f.endsWith('.eml')).length > 0
+          ? readdirSync(outboxDir).filter((f) => f.endsWith('.eml'))
+          : null,
+      );
       assert.equal(files.length, 1);
       const raw = readFileSync(join(outboxDir, files[0]), 'utf8');
       const mail = parseMail(raw);
@@ -411,6 +519,8 @@ describe('POST /api/v1/webhooks/stripe', () => {
       assert.deepEqual((await h.request('GET', '/api/v1/balance', { key })).body, { stopsBalance: 2000 });
       const stored = await until('row sent', async () => (await h.store.listMail()).find((m) => m.sentAt));
       assert.equal(stored.body, '');
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 });

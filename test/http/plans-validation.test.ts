@@ -11,41 +11,236 @@ before(async () => {
   server = await startTestServer();
   key = await server.createKey('live', 10);
 });
-after(async () => { await server.close(); });
+after(async () => {
+  await server.close();
+});
 
 const van = (id: string, extra: Record<string, unknown> = {}) => ({ id, start: PARIS_START, ...extra });
 type Body = { vehicles: Array<Record<string, any>>; stops: Array<Record<string, unknown>> } & Record<string, unknown>;
-const valid = (): Body => ({ vehicles: [van('a', { capacity: [10, 2] }), van('b')], stops: coordinateStops(3).map((s) => ({ ...s })) });
-const change = (edit: (b: Body) => void): Body => { const b = valid(); edit(b); return b; };
+const valid = (): Body => ({
+  vehicles: [van('a', { capacity: [10, 2] }), van('b')],
+  stops: coordinateStops(3).map((s) => ({ ...s })),
+});
+const change = (edit: (b: Body) => void): Body => {
+  const b = valid();
+  edit(b);
+  return b;
+};
 
 const CASES: Array<{ name: string; body: unknown; param: string; message: RegExp }> = [
-  { name: 'no vehicles field', body: { stops: coordinateStops(2) }, param: 'vehicles', message: /vehicles is required/ },
-  { name: 'no vehicle', body: change((b) => { b.vehicles = []; }), param: 'vehicles', message: /a plan needs 1 to 50 vehicles \(got 0\)/ },
-  { name: '51 vehicles', body: change((b) => { b.vehicles = Array.from({ length: 51 }, (_, k) => van(`v${k}`)); }), param: 'vehicles', message: /at most 50 vehicles \(got 51\)/ },
-  { name: 'one stop', body: change((b) => { b.stops = coordinateStops(1); }), param: 'stops', message: /a plan needs 2 to 1000 stops \(got 1\)/ },
-  { name: '1001 stops', body: change((b) => { b.stops = coordinateStops(1001); }), param: 'stops', message: /at most 1000 stops \(got 1001\); split the day/ },
-  { name: 'a vehicle without start', body: change((b) => { b.vehicles = [{ id: 'a' } as never]; }), param: 'vehicles[0].start', message: /start is required/ },
-  { name: 'an empty vehicle id', body: change((b) => { b.vehicles[0]!.id = ''; }), param: 'vehicles[0].id', message: /vehicles\[0\]\.id/ },
-  { name: 'lat/lng for a vehicle start', body: change((b) => { b.vehicles[1]!.start = { lat: 48.85, lng: 2.35 } as never; }), param: 'vehicles[1].start.lat', message: /use latitude and longitude/ },
-  { name: 'an unknown vehicle field', body: change((b) => { (b.vehicles[0] as Record<string, unknown>).speed = 3; }), param: 'vehicles[0].speed', message: /unknown property "speed"/ },
-  { name: 'duplicate vehicle ids', body: change((b) => { b.vehicles[1]!.id = 'a'; }), param: 'vehicles[1].id', message: /repeats vehicles\[0\]\.id: vehicle ids must be unique/ },
-  { name: 'duplicate stop ids', body: change((b) => { b.stops[2]!.id = 's1'; }), param: 'stops[2].id', message: /repeats stops\[0\]\.id: stop ids must be unique/ },
-  { name: 'a shift time in another form', body: change((b) => { b.vehicles[0]!.shift = { start: '8h' } as never; }), param: 'vehicles[0].shift.start', message: /write "08:00"/ },
-  { name: 'a shift that ends before it starts', body: change((b) => { b.vehicles[0]!.shift = { start: '14:00', end: '09:00' } as never; }), param: 'vehicles[0].shift.end', message: /must be after shift\.start "14:00"/ },
-  { name: 'a negative capacity', body: change((b) => { b.vehicles[0]!.capacity = [-1, 2]; }), param: 'vehicles[0].capacity[0]', message: /whole number from 0/ },
-  { name: 'nine capacity dimensions', body: change((b) => { b.vehicles[0]!.capacity = Array(9).fill(1); }), param: 'vehicles[0].capacity', message: /at most 8/ },
-  { name: 'capacities of different lengths', body: change((b) => { b.vehicles[1]!.capacity = [5] as never; }), param: 'vehicles[1].capacity', message: /has 1 dimensions but vehicles\[0\]\.capacity has 2/ },
-  { name: 'maxStops 0', body: change((b) => { (b.vehicles[0] as Record<string, unknown>).maxStops = 0; }), param: 'vehicles[0].maxStops', message: /whole number from 1 to 1000/ },
-  { name: 'a demand of the wrong length', body: change((b) => { b.stops[1]!.demand = [1]; }), param: 'stops[1].demand', message: /has 1 dimensions but the vehicles' capacity has 2/ },
-  { name: 'a demand without any capacity', body: change((b) => { delete (b.vehicles[0] as Record<string, unknown>).capacity; b.stops[0]!.demand = [1]; }), param: 'stops[0].demand', message: /needs vehicles with a capacity of the same length/ },
-  { name: 'allowedVehicles naming no vehicle', body: change((b) => { b.stops[2]!.allowedVehicles = ['a', 'zz']; }), param: 'stops[2].allowedVehicles[1]', message: /"zz" is not the id of a vehicle of this call/ },
-  { name: 'allowedVehicles twice the same', body: change((b) => { b.stops[2]!.allowedVehicles = ['a', 'a']; }), param: 'stops[2].allowedVehicles', message: /must list 1 to 50 vehicle ids, each once/ },
-  { name: 'an empty allowedVehicles', body: change((b) => { b.stops[2]!.allowedVehicles = []; }), param: 'stops[2].allowedVehicles', message: /must contain at least 1 item/ },
-  { name: 'notBefore in another form', body: change((b) => { b.stops[0]!.notBefore = '9:30'; }), param: 'stops[0].notBefore', message: /write "09:30"/ },
-  { name: 'notBefore after the deadline', body: change((b) => { Object.assign(b.stops[0]!, { notBefore: '12:00', deadline: '11:00' }); }), param: 'stops[0].notBefore', message: /after its deadline "11:00".*move notBefore/ },
-  { name: 'a stop with both shapes', body: change((b) => { Object.assign(b.stops[0]!, { street: '1 rue', postalCode: '75004', city: 'Paris' }); }), param: 'stops[0]', message: /not both/ },
-  { name: 'an optimize body', body: { start: PARIS_START, stops: coordinateStops(2) }, param: 'vehicles', message: /vehicles is required/ },
-  { name: 'a departure far away', body: change((b) => { b.departureTime = '2099-01-01T08:00:00Z'; }), param: '', message: /departureTime must be within 366 days of now/ },
+  {
+    name: 'no vehicles field',
+    body: { stops: coordinateStops(2) },
+    param: 'vehicles',
+    message: /vehicles is required/,
+  },
+  {
+    name: 'no vehicle',
+    body: change((b) => {
+      b.vehicles = [];
+    }),
+    param: 'vehicles',
+    message: /a plan needs 1 to 50 vehicles \(got 0\)/,
+  },
+  {
+    name: '51 vehicles',
+    body: change((b) => {
+      b.vehicles = Array.from({ length: 51 }, (_, k) => van(`v${k}`));
+    }),
+    param: 'vehicles',
+    message: /at most 50 vehicles \(got 51\)/,
+  },
+  {
+    name: 'one stop',
+    body: change((b) => {
+      b.stops = coordinateStops(1);
+    }),
+    param: 'stops',
+    message: /a plan needs 2 to 1000 stops \(got 1\)/,
+  },
+  {
+    name: '1001 stops',
+    body: change((b) => {
+      b.stops = coordinateStops(1001);
+    }),
+    param: 'stops',
+    message: /at most 1000 stops \(got 1001\); split the day/,
+  },
+  {
+    name: 'a vehicle without start',
+    body: change((b) => {
+      b.vehicles = [{ id: 'a' } as never];
+    }),
+    param: 'vehicles[0].start',
+    message: /start is required/,
+  },
+  {
+    name: 'an empty vehicle id',
+    body: change((b) => {
+      b.vehicles[0]!.id = '';
+    }),
+    param: 'vehicles[0].id',
+    message: /vehicles\[0\]\.id/,
+  },
+  {
+    name: 'lat/lng for a vehicle start',
+    body: change((b) => {
+      b.vehicles[1]!.start = { lat: 48.85, lng: 2.35 } as never;
+    }),
+    param: 'vehicles[1].start.lat',
+    message: /use latitude and longitude/,
+  },
+  {
+    name: 'an unknown vehicle field',
+    body: change((b) => {
+      (b.vehicles[0] as Record<string, unknown>).speed = 3;
+    }),
+    param: 'vehicles[0].speed',
+    message: /unknown property "speed"/,
+  },
+  {
+    name: 'duplicate vehicle ids',
+    body: change((b) => {
+      b.vehicles[1]!.id = 'a';
+    }),
+    param: 'vehicles[1].id',
+    message: /repeats vehicles\[0\]\.id: vehicle ids must be unique/,
+  },
+  {
+    name: 'duplicate stop ids',
+    body: change((b) => {
+      b.stops[2]!.id = 's1';
+    }),
+    param: 'stops[2].id',
+    message: /repeats stops\[0\]\.id: stop ids must be unique/,
+  },
+  {
+    name: 'a shift time in another form',
+    body: change((b) => {
+      b.vehicles[0]!.shift = { start: '8h' } as never;
+    }),
+    param: 'vehicles[0].shift.start',
+    message: /write "08:00"/,
+  },
+  {
+    name: 'a shift that ends before it starts',
+    body: change((b) => {
+      b.vehicles[0]!.shift = { start: '14:00', end: '09:00' } as never;
+    }),
+    param: 'vehicles[0].shift.end',
+    message: /must be after shift\.start "14:00"/,
+  },
+  {
+    name: 'a negative capacity',
+    body: change((b) => {
+      b.vehicles[0]!.capacity = [-1, 2];
+    }),
+    param: 'vehicles[0].capacity[0]',
+    message: /whole number from 0/,
+  },
+  {
+    name: 'nine capacity dimensions',
+    body: change((b) => {
+      b.vehicles[0]!.capacity = Array(9).fill(1);
+    }),
+    param: 'vehicles[0].capacity',
+    message: /at most 8/,
+  },
+  {
+    name: 'capacities of different lengths',
+    body: change((b) => {
+      b.vehicles[1]!.capacity = [5] as never;
+    }),
+    param: 'vehicles[1].capacity',
+    message: /has 1 dimensions but vehicles\[0\]\.capacity has 2/,
+  },
+  {
+    name: 'maxStops 0',
+    body: change((b) => {
+      (b.vehicles[0] as Record<string, unknown>).maxStops = 0;
+    }),
+    param: 'vehicles[0].maxStops',
+    message: /whole number from 1 to 1000/,
+  },
+  {
+    name: 'a demand of the wrong length',
+    body: change((b) => {
+      b.stops[1]!.demand = [1];
+    }),
+    param: 'stops[1].demand',
+    message: /has 1 dimensions but the vehicles' capacity has 2/,
+  },
+  {
+    name: 'a demand without any capacity',
+    body: change((b) => {
+      delete (b.vehicles[0] as Record<string, unknown>).capacity;
+      b.stops[0]!.demand = [1];
+    }),
+    param: 'stops[0].demand',
+    message: /needs vehicles with a capacity of the same length/,
+  },
+  {
+    name: 'allowedVehicles naming no vehicle',
+    body: change((b) => {
+      b.stops[2]!.allowedVehicles = ['a', 'zz'];
+    }),
+    param: 'stops[2].allowedVehicles[1]',
+    message: /"zz" is not the id of a vehicle of this call/,
+  },
+  {
+    name: 'allowedVehicles twice the same',
+    body: change((b) => {
+      b.stops[2]!.allowedVehicles = ['a', 'a'];
+    }),
+    param: 'stops[2].allowedVehicles',
+    message: /must list 1 to 50 vehicle ids, each once/,
+  },
+  {
+    name: 'an empty allowedVehicles',
+    body: change((b) => {
+      b.stops[2]!.allowedVehicles = [];
+    }),
+    param: 'stops[2].allowedVehicles',
+    message: /must contain at least 1 item/,
+  },
+  {
+    name: 'notBefore in another form',
+    body: change((b) => {
+      b.stops[0]!.notBefore = '9:30';
+    }),
+    param: 'stops[0].notBefore',
+    message: /write "09:30"/,
+  },
+  {
+    name: 'notBefore after the deadline',
+    body: change((b) => {
+      Object.assign(b.stops[0]!, { notBefore: '12:00', deadline: '11:00' });
+    }),
+    param: 'stops[0].notBefore',
+    message: /after its deadline "11:00".*move notBefore/,
+  },
+  {
+    name: 'a stop with both shapes',
+    body: change((b) => {
+      Object.assign(b.stops[0]!, { street: '1 rue', postalCode: '75004', city: 'Paris' });
+    }),
+    param: 'stops[0]',
+    message: /not both/,
+  },
+  {
+    name: 'an optimize body',
+    body: { start: PARIS_START, stops: coordinateStops(2) },
+    param: 'vehicles',
+    message: /vehicles is required/,
+  },
+  {
+    name: 'a departure far away',
+    body: change((b) => {
+      b.departureTime = '2099-01-01T08:00:00Z';
+    }),
+    param: '',
+    message: /departureTime must be within 366 days of now/,
+  },
 ];
 
 for (const c of CASES) {
@@ -66,13 +261,66 @@ test('the plan checker of these tests catches broken plans (so the contract test
   const request = PLAN_REQUEST_EXAMPLES.fleet.value;
   const answer = PLAN_RESPONSE_EXAMPLES.testKey.value;
   assert.deepEqual(await planProblems(request, answer), []);
-  const broken = (edit: (a: any) => void) => { const a = structuredClone(answer) as any; edit(a); return planProblems(request, a); };
-  assert.notDeepEqual(await broken((a) => { a.unassigned = []; }), [], 'a stop missing');
-  assert.notDeepEqual(await broken((a) => { a.routes[1].order.push('louvre'); }), [], 'a stop twice');
-  assert.notDeepEqual(await broken((a) => { a.routes[0].load = [301, 8]; }), [], 'a load that is not the demands');
-  assert.notDeepEqual(await broken((a) => { a.routes.reverse(); }), [], 'routes out of vehicle order');
-  assert.notDeepEqual(await broken((a) => { delete a.routes[1].schedule[1].serviceStart; }), [], 'service before notBefore');
-  assert.notDeepEqual(await broken((a) => { a.routes[0].returnAt = '2026-06-01T10:00:01Z'; a.routes[0].estimatedTimeMin = 240; }), [], 'past the shift end');
-  assert.notDeepEqual(await broken((a) => { a.routes[0].departAt = '2026-06-01T05:30:00Z'; }), [], 'leaving before the shift');
-  assert.notDeepEqual(await broken((a) => { a.totals.assigned = 7; }), [], 'totals');
+  const broken = (edit: (a: any) => void) => {
+    const a = structuredClone(answer) as any;
+    edit(a);
+    return planProblems(request, a);
+  };
+  assert.notDeepEqual(
+    await broken((a) => {
+      a.unassigned = [];
+    }),
+    [],
+    'a stop missing',
+  );
+  assert.notDeepEqual(
+    await broken((a) => {
+      a.routes[1].order.push('louvre');
+    }),
+    [],
+    'a stop twice',
+  );
+  assert.notDeepEqual(
+    await broken((a) => {
+      a.routes[0].load = [301, 8];
+    }),
+    [],
+    'a load that is not the demands',
+  );
+  assert.notDeepEqual(
+    await broken((a) => {
+      a.routes.reverse();
+    }),
+    [],
+    'routes out of vehicle order',
+  );
+  assert.notDeepEqual(
+    await broken((a) => {
+      delete a.routes[1].schedule[1].serviceStart;
+    }),
+    [],
+    'service before notBefore',
+  );
+  assert.notDeepEqual(
+    await broken((a) => {
+      a.routes[0].returnAt = '2026-06-01T10:00:01Z';
+      a.routes[0].estimatedTimeMin = 240;
+    }),
+    [],
+    'past the shift end',
+  );
+  assert.notDeepEqual(
+    await broken((a) => {
+      a.routes[0].departAt = '2026-06-01T05:30:00Z';
+    }),
+    [],
+    'leaving before the shift',
+  );
+  assert.notDeepEqual(
+    await broken((a) => {
+      a.totals.assigned = 7;
+    }),
+    [],
+    'totals',
+  );
 });

@@ -10,14 +10,19 @@ let haversine: RoutingProvider;
 // a small solver budget keeps the tests fast (a plan's budget is min(ceiling, max(200, 10 ms × stops)))
 before(async () => {
   server = await startTestServer({ env: { PLANS_SOLVER_TIME_LIMIT_MS: '150' } });
-  haversine = createRoutingProvider('haversine', { haversine: { circuityFactor: server.config.routing.circuityFactor } });
+  haversine = createRoutingProvider('haversine', {
+    haversine: { circuityFactor: server.config.routing.circuityFactor },
+  });
 });
-after(async () => { await server.close(); });
+after(async () => {
+  await server.close();
+});
 
 const DEPARTURE = '2026-06-01T07:30:00+02:00';
 const example = structuredClone(PLAN_REQUEST_EXAMPLES.fleet.value);
 const van = (id: string, extra: Record<string, unknown> = {}) => ({ id, start: PARIS_START, ...extra });
-const plan = (key: string, body: unknown, headers: Record<string, string> = {}) => server.request('POST', '/api/v1/plans', { key, body, headers });
+const plan = (key: string, body: unknown, headers: Record<string, string> = {}) =>
+  server.request('POST', '/api/v1/plans', { key, body, headers });
 
 async function assertValidPlan(request: unknown, body: unknown): Promise<void> {
   assert.deepEqual(await planProblems(request, body, haversine), []);
@@ -28,13 +33,22 @@ test('test key: the documented example: two vans, waiting for notBefore, the hea
   const res = await plan(key, example);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   await assertValidPlan(example, res.body);
-  assert.deepEqual(res.body.unassigned.map((u: any) => [u.id, u.reason]), [['piano', 'capacity']]);
+  assert.deepEqual(
+    res.body.unassigned.map((u: any) => [u.id, u.reason]),
+    [['piano', 'capacity']],
+  );
   assert.match(res.body.unassigned[0].message, /capacity/);
   const van2 = res.body.routes.find((r: any) => r.vehicleId === 'van-2');
   assert.ok(van2.order.includes('bastille'), 'bastille is allowed only on van-2');
   const etoile = res.body.routes.flatMap((r: any) => r.schedule).find((e: any) => e.colisId === 'etoile');
-  assert.ok(etoile.serviceStart === undefined || etoile.serviceStart === '2026-06-01T08:30:00Z', JSON.stringify(etoile));
-  assert.deepEqual([res.body.stopsCharged, res.body.sandbox, res.body.sandboxStopsRemainingToday, res.body.stopsBalance], [0, true, 193, undefined]);
+  assert.ok(
+    etoile.serviceStart === undefined || etoile.serviceStart === '2026-06-01T08:30:00Z',
+    JSON.stringify(etoile),
+  );
+  assert.deepEqual(
+    [res.body.stopsCharged, res.body.sandbox, res.body.sandboxStopsRemainingToday, res.body.stopsBalance],
+    [0, true, 193, undefined],
+  );
   assert.equal(res.headers.get('ratelimit-remaining'), '19');
 });
 
@@ -49,7 +63,10 @@ test('capacity forces a second vehicle; each load stays within its capacity', as
   assert.equal(res.status, 200, JSON.stringify(res.body));
   await assertValidPlan(body, res.body);
   assert.deepEqual(res.body.unassigned, []);
-  assert.deepEqual(res.body.routes.map((r: any) => r.load), [[10], [10]]);
+  assert.deepEqual(
+    res.body.routes.map((r: any) => r.load),
+    [[10], [10]],
+  );
   for (const r of res.body.routes) assert.ok(r.load[0] <= 10, JSON.stringify(r.load));
 });
 
@@ -60,7 +77,11 @@ test('allowedVehicles: restricted stops ride only on their vehicles; fewest vehi
   const res = await plan(key, body);
   assert.equal(res.status, 200);
   await assertValidPlan(body, res.body);
-  assert.deepEqual(res.body.routes.map((r: any) => r.vehicleId), ['c'], 'one vehicle is enough, and only c may serve s1 and s2');
+  assert.deepEqual(
+    res.body.routes.map((r: any) => r.vehicleId),
+    ['c'],
+    'one vehicle is enough, and only c may serve s1 and s2',
+  );
   assert.equal(res.body.totals.vehiclesUsed, 1);
 });
 
@@ -75,13 +96,19 @@ test('shifts and notBefore: a stop after every shift is unassigned (shift); wait
   }));
   const body = {
     departureTime: DEPARTURE,
-    vehicles: [van('early', { end: PARIS_START, shift: { start: '08:00', end: '11:00' } }), van('late', { shift: { start: '09:00', end: '12:00' }, maxStops: 2 })],
+    vehicles: [
+      van('early', { end: PARIS_START, shift: { start: '08:00', end: '11:00' } }),
+      van('late', { shift: { start: '09:00', end: '12:00' }, maxStops: 2 }),
+    ],
     stops,
   };
   const res = await plan(key, body);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   await assertValidPlan(body, res.body);
-  assert.deepEqual(res.body.unassigned.map((u: any) => [u.id, u.reason]), [['s2', 'shift']]);
+  assert.deepEqual(
+    res.body.unassigned.map((u: any) => [u.id, u.reason]),
+    [['s2', 'shift']],
+  );
   assert.match(res.body.unassigned[0].message, /^Stop "s2" was not planned: .*shift/);
   const waited = res.body.routes.flatMap((r: any) => r.schedule).find((e: any) => e.colisId === 's1');
   assert.ok(waited.serviceStart === undefined || waited.serviceStart === '2026-06-01T08:00:00Z');
@@ -106,17 +133,34 @@ test('live key: one stop debited per stop sent; 402 with nothing taken when shor
 test('live key: addresses of vehicles and stops are geocoded; one that cannot be → 422 naming it, refunded', async () => {
   const key = await server.createKey('live', 10);
   const depot = { street: '1 rue de Rivoli', postalCode: '75004', city: 'Paris' };
-  const body = { departureTime: DEPARTURE, vehicles: [{ id: 'v', start: depot, end: depot }], stops: [...coordinateStops(2), { id: 'lyon', street: '10 rue de la République', postalCode: '69003', city: 'Lyon' }] };
+  const body = {
+    departureTime: DEPARTURE,
+    vehicles: [{ id: 'v', start: depot, end: depot }],
+    stops: [
+      ...coordinateStops(2),
+      { id: 'lyon', street: '10 rue de la République', postalCode: '69003', city: 'Lyon' },
+    ],
+  };
   const res = await plan(key, body);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const lyon = res.body.routes[0].waypoints.find((w: any) => w.id === 'lyon');
   assert.equal(lyon.geocoding.provider, 'embedded');
-  assert.ok(res.body.warnings.some((w: any) => w.location === 'start' && w.vehicleId === 'v' && /vehicle "v"/.test(w.message)), JSON.stringify(res.body.warnings));
-  const bad = await plan(key, { ...body, vehicles: [{ id: 'v', start: { street: '1 rue', postalCode: '99999', city: 'Nulle-Part' } }] });
+  assert.ok(
+    res.body.warnings.some((w: any) => w.location === 'start' && w.vehicleId === 'v' && /vehicle "v"/.test(w.message)),
+    JSON.stringify(res.body.warnings),
+  );
+  const bad = await plan(key, {
+    ...body,
+    vehicles: [{ id: 'v', start: { street: '1 rue', postalCode: '99999', city: 'Nulle-Part' } }],
+  });
   assert.equal(bad.status, 422);
   assert.equal(bad.body.error, 'geocoding_failed');
   assert.match(bad.body.message, /vehicles\[0\]\.start \(id "v"\)/);
-  assert.deepEqual(await server.ledgerOf(key), { balance: 7, sum: 7, reasons: ['admin_credit', 'debit', 'debit', 'refund'] });
+  assert.deepEqual(await server.ledgerOf(key), {
+    balance: 7,
+    sum: 7,
+    reasons: ['admin_credit', 'debit', 'debit', 'refund'],
+  });
 });
 
 test('sandbox: more than 10 stops → 400 sandbox_limit; an address anywhere → 400 sandbox_addresses_unsupported; nothing counted', async () => {
@@ -132,7 +176,11 @@ test('sandbox: more than 10 stops → 400 sandbox_limit; an address anywhere →
     const res = await plan(key, body);
     assert.deepEqual([res.status, res.body.error], [400, 'sandbox_addresses_unsupported']);
   }
-  assert.deepEqual((await server.request('GET', '/api/v1/balance', { key })).body, { sandbox: true, sandboxStopsRemainingToday: 200, sandboxCallsRemainingThisMinute: 20 });
+  assert.deepEqual((await server.request('GET', '/api/v1/balance', { key })).body, {
+    sandbox: true,
+    sandboxStopsRemainingToday: 200,
+    sandboxCallsRemainingThisMinute: 20,
+  });
 });
 
 test('Idempotency-Key: a replay returns the same body without a second debit; another body → 409; the key of a plan is a conflict on optimize and back', async () => {
@@ -145,9 +193,17 @@ test('Idempotency-Key: a replay returns the same body without a second debit; an
   assert.deepEqual(replay.body, first.body);
   const conflict = await plan(key, { ...body, avoidTolls: true }, { 'Idempotency-Key': 'day-1' });
   assert.deepEqual([conflict.status, conflict.body.error], [409, 'idempotency_conflict']);
-  const onOptimize = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(5, 2) }, headers: { 'Idempotency-Key': 'day-1' } });
+  const onOptimize = await server.request('POST', '/api/v1/optimize', {
+    key,
+    body: { start: PARIS_START, stops: coordinateStops(5, 2) },
+    headers: { 'Idempotency-Key': 'day-1' },
+  });
   assert.deepEqual([onOptimize.status, onOptimize.body.error], [409, 'idempotency_conflict']);
-  const optimized = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) }, headers: { 'Idempotency-Key': 'route-1' } });
+  const optimized = await server.request('POST', '/api/v1/optimize', {
+    key,
+    body: { start: PARIS_START, stops: coordinateStops(3) },
+    headers: { 'Idempotency-Key': 'route-1' },
+  });
   assert.equal(optimized.status, 200);
   const onPlans = await plan(key, { start: PARIS_START, stops: coordinateStops(3) }, { 'Idempotency-Key': 'route-1' });
   assert.equal(onPlans.status, 400, 'an optimize body is not a plan');
@@ -160,7 +216,9 @@ test('six vans at one depot, 30 stops with demands: at least five vans, each lea
   const key = await server.createKey('live', 30);
   const body = {
     departureTime: DEPARTURE,
-    vehicles: Array.from({ length: 6 }, (_, k) => van(`van-${k + 1}`, { end: PARIS_START, capacity: [12], shift: { start: '08:00', end: '18:00' } })),
+    vehicles: Array.from({ length: 6 }, (_, k) =>
+      van(`van-${k + 1}`, { end: PARIS_START, capacity: [12], shift: { start: '08:00', end: '18:00' } }),
+    ),
     stops: coordinateStops(30, 11).map((s, i) => ({ ...s, demand: [1 + (i % 3)], serviceSeconds: 120 })),
   };
   const res = await plan(key, body);
@@ -169,6 +227,9 @@ test('six vans at one depot, 30 stops with demands: at least five vans, each lea
   assert.deepEqual(res.body.unassigned, []);
   // 60 units of demand in vans of 12: at least five vans
   assert.ok(res.body.routes.length >= 5, String(res.body.routes.length));
-  assert.equal(res.body.routes.reduce((t: number, r: any) => t + r.load[0], 0), 60);
+  assert.equal(
+    res.body.routes.reduce((t: number, r: any) => t + r.load[0], 0),
+    60,
+  );
   for (const r of res.body.routes) assert.equal(r.departAt, '2026-06-01T06:00:00Z');
 });

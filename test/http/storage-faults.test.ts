@@ -14,14 +14,20 @@ test('database busy (another writer holds the lock): 503 storage_unavailable wit
     const key = await server.createKey('live', 20);
     const other = new Database(join(server.dir, 'service.db'));
     other.exec('BEGIN IMMEDIATE');
-    const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
+    const res = await server.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: coordinateStops(3) },
+    });
     assert.equal(res.status, 503);
     assert.equal(res.body.error, 'storage_unavailable');
     assert.equal(res.headers.get('retry-after'), '1');
     other.exec('ROLLBACK');
     other.close();
     assert.equal((await server.request('GET', '/api/v1/balance', { key })).body.stopsBalance, 20);
-    const ok = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
+    const ok = await server.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: coordinateStops(3) },
+    });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.stopsBalance, 17);
     assert.equal((await server.request('GET', '/healthz')).status, 200);
@@ -47,12 +53,19 @@ test('disk full (a real full filesystem): 503 storage_unavailable, nothing debit
     const fd = openSync(ballast, 'w');
     try {
       for (let size = chunk.length; size >= 1;) {
-        try { writeSync(fd, chunk, 0, size); } catch { size = Math.floor(size / 2); }
+        try {
+          writeSync(fd, chunk, 0, size);
+        } catch {
+          size = Math.floor(size / 2);
+        }
       }
     } finally {
       closeSync(fd);
     }
-    const res = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
+    const res = await server.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: coordinateStops(3) },
+    });
     assert.equal(res.status, 503, JSON.stringify(res.body));
     assert.equal(res.body.error, 'storage_unavailable');
     const notReady = await server.request('GET', '/readyz');
@@ -64,7 +77,10 @@ test('disk full (a real full filesystem): 503 storage_unavailable, nothing debit
     assert.equal((await server.request('GET', '/readyz')).status, 200);
     const record = await server.services.store.findKeyByHash(hashApiKey(key));
     assert.equal(record!.balance, 20, 'nothing debited');
-    const ok = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } });
+    const ok = await server.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: coordinateStops(3) },
+    });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.stopsBalance, 17);
     assert.equal((await server.services.store.checkIntegrity(new Date())).ok, true);
@@ -76,19 +92,30 @@ test('disk full (a real full filesystem): 503 storage_unavailable, nothing debit
 
 test('another process holds the database lock: the event loop stays free (/healthz answers while calls wait), calls succeed once it is released', async () => {
   const server = await startTestServer({ env: { DATABASE_BUSY_TIMEOUT_MS: '10000' } });
-  const holder = spawn(process.execPath, ['-e', `
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `
     const Database = require('better-sqlite3');
     const db = new Database(process.argv[1]);
     db.exec('BEGIN EXCLUSIVE');
     process.stdout.write('locked\\n');
     process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
-  `, join(server.dir, 'service.db')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  `,
+      join(server.dir, 'service.db'),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   try {
     const key = await server.createKey('live', 20);
     await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
     let settled = false;
-    const call = server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } })
-      .finally(() => { settled = true; });
+    const call = server
+      .request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(3) } })
+      .finally(() => {
+        settled = true;
+      });
     await new Promise((r) => setTimeout(r, 300)); // the call is waiting for the lock by now
     for (let i = 0; i < 5; i++) assert.equal((await server.request('GET', '/healthz')).status, 200);
     assert.equal(settled, false, 'the call still waits for the lock, without holding the event loop');
@@ -111,7 +138,10 @@ test('another process holds the database lock: the event loop stays free (/healt
 test('/readyz tells the truth: a database that answers reads but takes no write is not ready', async () => {
   const server = await startTestServer();
   try {
-    assert.deepEqual((await server.request('GET', '/readyz')).body, { status: 'ready', checks: { store: true, solver: true } });
+    assert.deepEqual((await server.request('GET', '/readyz')).body, {
+      status: 'ready',
+      checks: { store: true, solver: true },
+    });
     // a read-only database file: reads still work (SELECT 1 passes) but no paid call could be recorded
     const db = (server.services.store as SqliteStore).db;
     db.pragma('query_only = ON');

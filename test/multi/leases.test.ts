@@ -32,7 +32,13 @@ import { auditLedger, LiveClients, until, type LogicalCall } from '../helpers/li
 import { tempDir } from '../helpers/server.js';
 
 const LEASE = { LEASE_EXPIRY_MS: '3000', LEASE_HEARTBEAT_MS: '1000' };
-const BASE_ENV = { ...LEASE, REQUEST_DEADLINE_MS: '30000', SOLVER_TIME_LIMIT_MS: '100', SOLVER_POOL_SIZE: '1', LOG_LEVEL: 'warn' };
+const BASE_ENV = {
+  ...LEASE,
+  REQUEST_DEADLINE_MS: '30000',
+  SOLVER_TIME_LIMIT_MS: '100',
+  SOLVER_POOL_SIZE: '1',
+  LOG_LEVEL: 'warn',
+};
 const limits = { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 };
 
 let pgServer: PostgresServer;
@@ -56,7 +62,11 @@ after(async () => {
  * debit pending for that long, so a kill right after a pending debit is seen always orphans one
  * (with the default haversine routing a small call can settle between the look and the kill).
  */
-const slowRouting = (): Record<string, string> => ({ ROUTING: 'osrm', OSRM_URL: slowOsrm.url, OSRM_TIMEOUT_MS: '60000' });
+const slowRouting = (): Record<string, string> => ({
+  ROUTING: 'osrm',
+  OSRM_URL: slowOsrm.url,
+  OSRM_TIMEOUT_MS: '60000',
+});
 
 function startLoad(clients: LiveClients, urls: () => string[], count: number): { stop(): Promise<void> } {
   const load = clients.load(urls, count);
@@ -78,19 +88,36 @@ async function freshDb(kind: Kind): Promise<Db> {
   const dir = tempDir('ros-leases-');
   const env: Record<string, string> = { DATABASE_PATH: join(dir, 'service.db'), OUTBOX_DIR: join(dir, 'outbox') };
   if (kind === 'postgres') env.DATABASE_URL = await pgServer.createDatabase('leases');
-  const store = await openStore({ databaseUrl: env.DATABASE_URL ?? null, databasePath: env.DATABASE_PATH, databaseBusyTimeoutMs: 5000 });
+  const store = await openStore({
+    databaseUrl: env.DATABASE_URL ?? null,
+    databasePath: env.DATABASE_PATH,
+    databaseBusyTimeoutMs: 5000,
+  });
   return {
     env,
     store,
     async query<R>(sql: string, params: unknown[] = []) {
       if (kind === 'sqlite') {
         const db = new Database(env.DATABASE_PATH, { readonly: true });
-        try { return db.prepare(sql).all(...params) as R[]; } finally { db.close(); }
+        try {
+          return db.prepare(sql).all(...params) as R[];
+        } finally {
+          db.close();
+        }
       }
       let n = 0;
       const client = new pg.Client({ connectionString: env.DATABASE_URL });
       await client.connect();
-      try { return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as R[]; } finally { await client.end(); }
+      try {
+        return (
+          await client.query(
+            sql.replace(/\?/g, () => `$${++n}`),
+            params,
+          )
+        ).rows as R[];
+      } finally {
+        await client.end();
+      }
     },
     close: () => store.close(),
   };
@@ -105,21 +132,34 @@ async function start(env: Record<string, string>, port?: number): Promise<Servic
 async function adminCheck(env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runAdmin(['db', 'check'], loadConfig({ ...env, LOG_LEVEL: 'silent' }), { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await runAdmin(['db', 'check'], loadConfig({ ...env, LOG_LEVEL: 'silent' }), {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 /** Every call that answered 200 is debited exactly once, every other call not at all, and the balance is the ledger sum. */
-async function assertExactLedger(store: Store, key: ApiKeyRecord, initial: number, calls: Iterable<LogicalCall>): Promise<number> {
+async function assertExactLedger(
+  store: Store,
+  key: ApiKeyRecord,
+  initial: number,
+  calls: Iterable<LogicalCall>,
+): Promise<number> {
   const audit = await auditLedger(store, key.id, initial, calls);
   assert.deepEqual(audit.problems, []);
   return audit.answered;
 }
 
 /** The lease row of a server process (by its pid). */
-async function leaseOf(db: Db, p: ServiceProcess): Promise<{ instance_id: string; end_reason: string | null; ended_by: string | null }> {
+async function leaseOf(
+  db: Db,
+  p: ServiceProcess,
+): Promise<{ instance_id: string; end_reason: string | null; ended_by: string | null }> {
   const rows = await db.query<{ instance_id: string; end_reason: string | null; ended_by: string | null }>(
-    'SELECT instance_id, end_reason, ended_by FROM instance_leases WHERE pid = ? ORDER BY started_at_ms', [p.child.pid]);
+    'SELECT instance_id, end_reason, ended_by FROM instance_leases WHERE pid = ? ORDER BY started_at_ms',
+    [p.child.pid],
+  );
   assert.ok(rows.length > 0, `no lease row for pid ${p.child.pid}`);
   return rows[0];
 }
@@ -133,15 +173,26 @@ describe('instance leases with real server processes', () => {
     const a = await start({ ...env, ...slowRouting() });
     const clients = new LiveClients(key, 'k9');
     const load = startLoad(clients, () => [a.url], 6);
-    await until('calls in flight', 20_000, async () => [...clients.calls.values()].filter((c) => c.status === 200).length >= 5);
+    await until(
+      'calls in flight',
+      20_000,
+      async () => [...clients.calls.values()].filter((c) => c.status === 200).length >= 5,
+    );
     // kill while a debit is pending
-    await until('a pending debit', 20_000, async () => (await db.query('SELECT 1 FROM pending_debits LIMIT 1')).length > 0);
+    await until(
+      'a pending debit',
+      20_000,
+      async () => (await db.query('SELECT 1 FROM pending_debits LIMIT 1')).length > 0,
+    );
     a.child.kill('SIGKILL');
     const killedAt = Date.now();
     await load.stop();
     assert.equal(await a.exited, 'SIGKILL');
     const leaseA = await leaseOf(db, a);
-    const orphaned = await db.query<{ debit_id: number; expires_at_ms: number }>('SELECT debit_id, expires_at_ms FROM pending_debits WHERE owner = ?', [leaseA.instance_id]);
+    const orphaned = await db.query<{ debit_id: number; expires_at_ms: number }>(
+      'SELECT debit_id, expires_at_ms FROM pending_debits WHERE owner = ?',
+      [leaseA.instance_id],
+    );
     const lost = [...clients.calls.values()].filter((c) => c.status === 'lost').length;
     assert.ok(orphaned.length > 0, 'the kill left debits pending');
 
@@ -154,13 +205,26 @@ describe('instance leases with real server processes', () => {
       return r.code === 0 && (await leaseOf(db, a)).end_reason === 'settled' ? r : false;
     });
     const cleanAt = Date.now();
-    console.log(`# sqlite: ${orphaned.length} debits pending at kill -9, ${lost} calls unanswered; db check clean ${cleanAt - killedAt} ms after the kill`);
+    console.log(
+      `# sqlite: ${orphaned.length} debits pending at kill -9, ${lost} calls unanswered; db check clean ${cleanAt - killedAt} ms after the kill`,
+    );
     const leaseB = await leaseOf(db, b);
     const settled = await leaseOf(db, a);
-    assert.deepEqual([settled.end_reason, settled.ended_by], ['settled', leaseB.instance_id], 'the new process settled the dead lease');
-    assert.ok(cleanAt < Math.min(...orphaned.map((o) => Number(o.expires_at_ms))), 'settled at lease expiry, before the charges\' own deadline');
+    assert.deepEqual(
+      [settled.end_reason, settled.ended_by],
+      ['settled', leaseB.instance_id],
+      'the new process settled the dead lease',
+    );
+    assert.ok(
+      cleanAt < Math.min(...orphaned.map((o) => Number(o.expires_at_ms))),
+      "settled at lease expiry, before the charges' own deadline",
+    );
     for (const o of orphaned) {
-      assert.equal((await db.query('SELECT 1 FROM ledger WHERE refund_of = ?', [o.debit_id])).length, 1, `debit ${o.debit_id} refunded once`);
+      assert.equal(
+        (await db.query('SELECT 1 FROM ledger WHERE refund_of = ?', [o.debit_id])).length,
+        1,
+        `debit ${o.debit_id} refunded once`,
+      );
     }
     assert.match(check.err, /^OK: \d+ keys.*1 live instance/m);
 
@@ -185,7 +249,11 @@ describe('instance leases with real server processes', () => {
       const clients = new LiveClients(key, `${kind}-3`);
       let targets = servers.map((s) => s.url);
       const load = startLoad(clients, () => targets, 6);
-      await until('calls answered', 30_000, async () => [...clients.calls.values()].filter((c) => c.status === 200).length >= 10);
+      await until(
+        'calls answered',
+        30_000,
+        async () => [...clients.calls.values()].filter((c) => c.status === 200).length >= 10,
+      );
       await until('a pending debit on the victim', 20_000, async () => {
         const lease = await leaseOf(db, victim);
         return (await db.query('SELECT 1 FROM pending_debits WHERE owner = ?', [lease.instance_id])).length > 0;
@@ -194,7 +262,9 @@ describe('instance leases with real server processes', () => {
       targets = survivors.map((s) => s.url); // the load goes on, on the survivors
       assert.equal(await victim.exited, 'SIGKILL');
       const leaseV = await leaseOf(db, victim);
-      const orphaned = await db.query<{ debit_id: number }>('SELECT debit_id FROM pending_debits WHERE owner = ?', [leaseV.instance_id]);
+      const orphaned = await db.query<{ debit_id: number }>('SELECT debit_id FROM pending_debits WHERE owner = ?', [
+        leaseV.instance_id,
+      ]);
       assert.ok(orphaned.length > 0);
       const settled = await until('the dead lease to be settled', 60_000, async () => {
         const lease = await leaseOf(db, victim);
@@ -204,14 +274,26 @@ describe('instance leases with real server processes', () => {
       const survivorIds = await Promise.all(survivors.map(async (s) => (await leaseOf(db, s)).instance_id));
       assert.ok(survivorIds.includes(settled.ended_by!), `settled by a survivor (${settled.ended_by})`);
       for (const o of orphaned) {
-        assert.equal((await db.query('SELECT 1 FROM ledger WHERE refund_of = ?', [o.debit_id])).length, 1, `debit ${o.debit_id} refunded exactly once`);
+        assert.equal(
+          (await db.query('SELECT 1 FROM ledger WHERE refund_of = ?', [o.debit_id])).length,
+          1,
+          `debit ${o.debit_id} refunded exactly once`,
+        );
       }
       await clients.retryUnanswered(survivors[0].url);
       await assertExactLedger(db.store, record, initial, clients.calls.values());
       const check = await adminCheck(env);
       assert.equal(check.code, 0, check.err);
-      assert.deepEqual((JSON.parse(check.out) as { leases: Array<{ state: string }> }).leases.map((l) => l.state), ['live', 'live']);
-      await Promise.all(survivors.map(async (s) => { s.child.kill('SIGTERM'); assert.equal(await s.exited, 0); }));
+      assert.deepEqual(
+        (JSON.parse(check.out) as { leases: Array<{ state: string }> }).leases.map((l) => l.state),
+        ['live', 'live'],
+      );
+      await Promise.all(
+        survivors.map(async (s) => {
+          s.child.kill('SIGTERM');
+          assert.equal(await s.exited, 0);
+        }),
+      );
       await db.close();
     });
   }
@@ -221,17 +303,30 @@ describe('instance leases with real server processes', () => {
     const osrm = await startFakeOsrm({ mode: { kind: 'hold' } });
     try {
       const { key, record } = await new Billing(db.store, { limits }).issueKey('live', { stops: 100 });
-      const env = { ...db.env, ...BASE_ENV, ROUTING: 'osrm', OSRM_URL: osrm.url, OSRM_TIMEOUT_MS: '60000', LOG_LEVEL: 'info' };
+      const env = {
+        ...db.env,
+        ...BASE_ENV,
+        ROUTING: 'osrm',
+        OSRM_URL: osrm.url,
+        OSRM_TIMEOUT_MS: '60000',
+        LOG_LEVEL: 'info',
+      };
       const first = await start(env);
       const port = Number(new URL(first.url).port);
       const clients = new LiveClients(key, 'busy');
       const call: LogicalCall = { id: 'busy-1', stops: 12, status: 'lost' };
       const answered = clients.call(first.url, call);
-      await until('the call to be in flight', 20_000, async () => osrm.held > 0 && (await db.query('SELECT 1 FROM pending_debits')).length === 1);
+      await until(
+        'the call to be in flight',
+        20_000,
+        async () => osrm.held > 0 && (await db.query('SELECT 1 FROM pending_debits')).length === 1,
+      );
 
       const snapshot = async () => ({
         // the first server's heartbeat moves heartbeat_at_ms and expires_at_ms; everything else must stay as it is
-        leases: await db.query('SELECT instance_id, host, pid, port, started_at_ms, ended_at_ms, end_reason, ended_by FROM instance_leases ORDER BY instance_id'),
+        leases: await db.query(
+          'SELECT instance_id, host, pid, port, started_at_ms, ended_at_ms, end_reason, ended_by FROM instance_leases ORDER BY instance_id',
+        ),
         ledger: await db.query('SELECT * FROM ledger ORDER BY id'),
         keys: await db.query('SELECT * FROM api_keys ORDER BY id'),
         pending: await db.query('SELECT * FROM pending_debits ORDER BY debit_id'),
@@ -242,15 +337,22 @@ describe('instance leases with real server processes', () => {
       const second = spawnServiceProcess(env, port);
       running.push(second);
       assert.equal(await second.exited, 1);
-      assert.equal(second.output(), `port ${port} is already in use; set PORT to another port\n`, 'one line, no stack trace');
+      assert.equal(
+        second.output(),
+        `port ${port} is already in use; set PORT to another port\n`,
+        'one line, no stack trace',
+      );
       assert.deepEqual(await snapshot(), before, 'the second server changed nothing in the database');
-      assert.equal(osrm.held, 1, 'the first server\'s call was still in flight all along');
+      assert.equal(osrm.held, 1, "the first server's call was still in flight all along");
 
       osrm.release();
       await answered;
       assert.equal(call.status, 200, call.message);
       await assertExactLedger(db.store, record, 100, [call]);
-      assert.deepEqual((await db.store.ledger(record.id)).map((e) => e.reason), ['admin_credit', 'debit']);
+      assert.deepEqual(
+        (await db.store.ledger(record.id)).map((e) => e.reason),
+        ['admin_credit', 'debit'],
+      );
       first.child.kill('SIGTERM');
       assert.equal(await first.exited, 0);
       assert.equal((await db.store.checkIntegrity(new Date())).ok, true);
@@ -266,14 +368,26 @@ describe('instance leases with real server processes', () => {
       const osrm = await startFakeOsrm({ mode: { kind: 'hold' } });
       try {
         const { key, record } = await new Billing(db.store, { limits }).issueKey('live', { stops: 100 });
-        const env = { ...db.env, ...BASE_ENV, ROUTING: 'osrm', OSRM_URL: osrm.url, OSRM_TIMEOUT_MS: '60000', REQUEST_DEADLINE_MS: '60000' };
+        const env = {
+          ...db.env,
+          ...BASE_ENV,
+          ROUTING: 'osrm',
+          OSRM_URL: osrm.url,
+          OSRM_TIMEOUT_MS: '60000',
+          REQUEST_DEADLINE_MS: '60000',
+        };
         const [frozen, other] = await Promise.all([start(env), start(env)]);
         const clients = new LiveClients(key, `${kind}-stall`);
         const call: LogicalCall = { id: `${kind}-stalled-call`, stops: 9, status: 'lost' };
         const answered = clients.call(frozen.url, call);
         const lease = await leaseOf(db, frozen);
-        await until('the call to be in flight', 20_000, async () => osrm.held > 0
-          && (await db.query('SELECT 1 FROM pending_debits WHERE owner = ?', [lease.instance_id])).length === 1);
+        await until(
+          'the call to be in flight',
+          20_000,
+          async () =>
+            osrm.held > 0 &&
+            (await db.query('SELECT 1 FROM pending_debits WHERE owner = ?', [lease.instance_id])).length === 1,
+        );
 
         frozen.child.kill('SIGSTOP');
         const settled = await until('the frozen lease to be settled', 60_000, async () => {
@@ -281,24 +395,46 @@ describe('instance leases with real server processes', () => {
           return l.end_reason === 'settled' ? l : false;
         });
         assert.equal(settled.ended_by, (await leaseOf(db, other)).instance_id);
-        assert.deepEqual((await db.store.ledger(record.id)).map((e) => e.reason), ['admin_credit', 'debit', 'refund'], 'given back while frozen');
+        assert.deepEqual(
+          (await db.store.ledger(record.id)).map((e) => e.reason),
+          ['admin_credit', 'debit', 'refund'],
+          'given back while frozen',
+        );
 
         osrm.release(); // the routing answer waits in the frozen process's socket
         frozen.child.kill('SIGCONT');
         await answered;
         assert.equal(call.status, 502);
-        assert.match(call.message ?? '', /stalled for longer than its instance lease.*another instance took over its unfinished calls.*Nothing was charged/);
+        assert.match(
+          call.message ?? '',
+          /stalled for longer than its instance lease.*another instance took over its unfinished calls.*Nothing was charged/,
+        );
         await assertExactLedger(db.store, record, 100, [call]);
-        assert.deepEqual((await db.store.ledger(record.id)).map((e) => e.reason), ['admin_credit', 'debit', 'refund'], 'refunded once, not again by the woken call');
+        assert.deepEqual(
+          (await db.store.ledger(record.id)).map((e) => e.reason),
+          ['admin_credit', 'debit', 'refund'],
+          'refunded once, not again by the woken call',
+        );
 
         // it carries on under a new lease: the retry succeeds and is charged once
         await clients.call(frozen.url, call);
         assert.equal(call.status, 200, call.message);
         await assertExactLedger(db.store, record, 100, [call]);
-        const leases = await db.query<{ end_reason: string | null }>('SELECT end_reason FROM instance_leases WHERE pid = ? ORDER BY started_at_ms', [frozen.child.pid]);
-        assert.deepEqual(leases.map((l) => l.end_reason), ['settled', null]);
+        const leases = await db.query<{ end_reason: string | null }>(
+          'SELECT end_reason FROM instance_leases WHERE pid = ? ORDER BY started_at_ms',
+          [frozen.child.pid],
+        );
+        assert.deepEqual(
+          leases.map((l) => l.end_reason),
+          ['settled', null],
+        );
         assert.match(frozen.output(), /could not renew its lease for \d+ ms .* continuing as instance [0-9a-f]{12}/);
-        await Promise.all([frozen, other].map(async (s) => { s.child.kill('SIGTERM'); assert.equal(await s.exited, 0); }));
+        await Promise.all(
+          [frozen, other].map(async (s) => {
+            s.child.kill('SIGTERM');
+            assert.equal(await s.exited, 0);
+          }),
+        );
         const check = await adminCheck(env);
         assert.equal(check.code, 0, check.err);
       } finally {

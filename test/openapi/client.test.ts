@@ -16,7 +16,6 @@ import { startFakeStripe, type FakeStripe } from '../fakes/stripe.js';
 import type { components, paths } from './generated/api.js';
 import { PLAN_REQUEST_EXAMPLES } from '../../src/api/openapi/plan-examples.js';
 
-
 const WEBHOOK_SECRET = 'whsec_test_client_secret';
 
 let dir: string;
@@ -32,7 +31,10 @@ before(async () => {
   server = await startTestServer({
     dir,
     env: {
-      STRIPE_SECRET_KEY: 'sk_test_client', STRIPE_API_BASE: stripe.url, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, SANDBOX_CALLS_PER_MINUTE: '4',
+      STRIPE_SECRET_KEY: 'sk_test_client',
+      STRIPE_API_BASE: stripe.url,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      SANDBOX_CALLS_PER_MINUTE: '4',
       OUTBOX_DIR: join(dir, 'outbox'),
     },
   });
@@ -45,7 +47,13 @@ before(async () => {
       const body = await response.clone().text();
       const url = new URL(request.url);
       called.add(`${request.method} ${url.pathname} ${response.status}`);
-      const problems = contract.check({ method: request.method, path: url.pathname, status: response.status, headers: response.headers, body: body ? JSON.parse(body) : null });
+      const problems = contract.check({
+        method: request.method,
+        path: url.pathname,
+        status: response.status,
+        headers: response.headers,
+        body: body ? JSON.parse(body) : null,
+      });
       assert.deepEqual(problems, [], problems.join('\n'));
       return response;
     },
@@ -65,7 +73,10 @@ test('optimize: 200 for a test key and a live key, typed end to end', async () =
     start: PARIS_START,
     end: { latitude: 48.85, longitude: 2.35 },
     departureTime: '2026-06-01T08:00:00+02:00',
-    stops: [{ id: 'a', latitude: 48.8606, longitude: 2.3376, deadline: '08:03' }, { id: 'b', latitude: 48.853, longitude: 2.3499, serviceSeconds: 60 }],
+    stops: [
+      { id: 'a', latitude: 48.8606, longitude: 2.3376, deadline: '08:03' },
+      { id: 'b', latitude: 48.853, longitude: 2.3499, serviceSeconds: 60 },
+    ],
   };
   const sandbox = await client.POST('/api/v1/optimize', { body: request, headers: bearer(testKey) });
   assert.equal(sandbox.response.status, 200);
@@ -76,7 +87,10 @@ test('optimize: 200 for a test key and a live key, typed end to end', async () =
 
   const liveKey = await server.createKey('live', 10);
   const live = await client.POST('/api/v1/optimize', {
-    body: { start: PARIS_START, stops: [{ id: 'x', street: '10 rue de Rivoli', postalCode: '75004', city: 'Paris' }, ...coordinateStops(2)] },
+    body: {
+      start: PARIS_START,
+      stops: [{ id: 'x', street: '10 rue de Rivoli', postalCode: '75004', city: 'Paris' }, ...coordinateStops(2)],
+    },
     params: { header: { 'Idempotency-Key': 'client-test-1', 'X-Request-Id': 'client-test-req' } },
     headers: bearer(liveKey),
   });
@@ -85,7 +99,10 @@ test('optimize: 200 for a test key and a live key, typed end to end', async () =
   assert.equal(live.data?.stopsBalance, 7);
   assert.equal(live.response.headers.get('x-request-id'), 'client-test-req');
   const replay = await client.POST('/api/v1/optimize', {
-    body: { start: PARIS_START, stops: [{ id: 'x', street: '10 rue de Rivoli', postalCode: '75004', city: 'Paris' }, ...coordinateStops(2)] },
+    body: {
+      start: PARIS_START,
+      stops: [{ id: 'x', street: '10 rue de Rivoli', postalCode: '75004', city: 'Paris' }, ...coordinateStops(2)],
+    },
     params: { header: { 'Idempotency-Key': 'client-test-1' } },
     headers: bearer(liveKey),
   });
@@ -96,33 +113,58 @@ test('optimize: 200 for a test key and a live key, typed end to end', async () =
 test('optimize: the error answers a client sees are typed Error bodies', async () => {
   const testKey = await server.createKey('test');
   const liveKey = await server.createKey('live', 1);
-  const invalid = await client.POST('/api/v1/optimize', { body: { start: PARIS_START, stops: [] }, headers: bearer(testKey) });
+  const invalid = await client.POST('/api/v1/optimize', {
+    body: { start: PARIS_START, stops: [] },
+    headers: bearer(testKey),
+  });
   assert.equal(invalid.response.status, 400);
   assert.equal(invalid.error?.error, 'invalid_request');
   assert.equal(invalid.error?.param, 'stops');
-  const sandboxLimit = await client.POST('/api/v1/optimize', { body: { start: PARIS_START, stops: coordinateStops(11) }, headers: bearer(testKey) });
+  const sandboxLimit = await client.POST('/api/v1/optimize', {
+    body: { start: PARIS_START, stops: coordinateStops(11) },
+    headers: bearer(testKey),
+  });
   assert.equal(sandboxLimit.error?.error, 'sandbox_limit');
-  const unauthorized = await client.POST('/api/v1/optimize', { body: { start: PARIS_START, stops: coordinateStops(2) } });
+  const unauthorized = await client.POST('/api/v1/optimize', {
+    body: { start: PARIS_START, stops: coordinateStops(2) },
+  });
   assert.equal(unauthorized.error?.error, 'unauthorized');
-  const short = await client.POST('/api/v1/optimize', { body: { start: PARIS_START, stops: coordinateStops(2) }, headers: bearer(liveKey) });
+  const short = await client.POST('/api/v1/optimize', {
+    body: { start: PARIS_START, stops: coordinateStops(2) },
+    headers: bearer(liveKey),
+  });
   assert.equal(short.response.status, 402);
   assert.deepEqual([short.error?.required, short.error?.balance], [2, 1]);
   const conflict = await client.POST('/api/v1/optimize', {
-    body: { start: PARIS_START, stops: coordinateStops(3) }, params: { header: { 'Idempotency-Key': 'used-once' } }, headers: bearer(testKey),
+    body: { start: PARIS_START, stops: coordinateStops(3) },
+    params: { header: { 'Idempotency-Key': 'used-once' } },
+    headers: bearer(testKey),
   });
   assert.equal(conflict.response.status, 200);
   const reused = await client.POST('/api/v1/optimize', {
-    body: { start: PARIS_START, stops: coordinateStops(4) }, params: { header: { 'Idempotency-Key': 'used-once' } }, headers: bearer(testKey),
+    body: { start: PARIS_START, stops: coordinateStops(4) },
+    params: { header: { 'Idempotency-Key': 'used-once' } },
+    headers: bearer(testKey),
   });
   assert.equal(reused.error?.error, 'idempotency_conflict');
   const geocoding = await client.POST('/api/v1/optimize', {
-    body: { start: PARIS_START, stops: [{ id: 'x', street: '1 rue Nulle Part', postalCode: '99999', city: 'Atlantis' }, ...coordinateStops(1)] },
+    body: {
+      start: PARIS_START,
+      stops: [{ id: 'x', street: '1 rue Nulle Part', postalCode: '99999', city: 'Atlantis' }, ...coordinateStops(1)],
+    },
     headers: bearer(await server.createKey('live', 10)),
   });
   assert.equal(geocoding.response.status, 422);
   assert.equal(geocoding.error?.error, 'geocoding_failed');
-  for (let i = 0; i < 4; i++) await client.POST('/api/v1/optimize', { body: { start: PARIS_START, stops: coordinateStops(2, i + 5) }, headers: bearer(testKey) });
-  const limited = await client.POST('/api/v1/optimize', { body: { start: PARIS_START, stops: coordinateStops(2) }, headers: bearer(testKey) });
+  for (let i = 0; i < 4; i++)
+    await client.POST('/api/v1/optimize', {
+      body: { start: PARIS_START, stops: coordinateStops(2, i + 5) },
+      headers: bearer(testKey),
+    });
+  const limited = await client.POST('/api/v1/optimize', {
+    body: { start: PARIS_START, stops: coordinateStops(2) },
+    headers: bearer(testKey),
+  });
   assert.equal(limited.response.status, 429);
   assert.equal(limited.error?.error, 'sandbox_rate_limited');
   assert.ok(limited.error?.resetAt);
@@ -130,16 +172,26 @@ test('optimize: the error answers a client sees are typed Error bodies', async (
 
 test('plans: the documented example with a live key, typed end to end; its errors are typed Error bodies', async () => {
   const example = PLAN_REQUEST_EXAMPLES.fleet.value as components['schemas']['PlanRequest'];
-  const live = await client.POST('/api/v1/plans', { body: example, headers: bearer(await server.createKey('live', 10)), params: { header: { 'Idempotency-Key': 'plan-1' } } });
+  const live = await client.POST('/api/v1/plans', {
+    body: example,
+    headers: bearer(await server.createKey('live', 10)),
+    params: { header: { 'Idempotency-Key': 'plan-1' } },
+  });
   assert.equal(live.response.status, 200);
   assert.ok(live.data);
   const placed = [...live.data.routes.flatMap((r) => r.order), ...live.data.unassigned.map((u) => u.id)].sort();
   assert.deepEqual(placed, example.stops.map((s) => s.id).sort());
   assert.deepEqual([live.data.stopsCharged, live.data.stopsBalance], [7, 3]);
-  const invalid = await client.POST('/api/v1/plans', { body: { ...example, vehicles: [] }, headers: bearer(await server.createKey('test')) });
+  const invalid = await client.POST('/api/v1/plans', {
+    body: { ...example, vehicles: [] },
+    headers: bearer(await server.createKey('test')),
+  });
   assert.equal(invalid.response.status, 400);
   assert.equal(invalid.error?.param, 'vehicles');
-  const short = await client.POST('/api/v1/plans', { body: example, headers: bearer(await server.createKey('live', 6)) });
+  const short = await client.POST('/api/v1/plans', {
+    body: example,
+    headers: bearer(await server.createKey('live', 6)),
+  });
   assert.deepEqual([short.response.status, short.error?.required, short.error?.balance], [402, 7, 6]);
 });
 
@@ -155,7 +207,10 @@ test('balance: both shapes, and 401', async () => {
 
 test('packs and checkout: the payment page, and an invalid body', async () => {
   const packs = await client.GET('/api/v1/packs');
-  assert.deepEqual(packs.data?.packs.map((p) => p.id), ['pack_2k', 'pack_10k', 'pack_50k', 'pack_250k']);
+  assert.deepEqual(
+    packs.data?.packs.map((p) => p.id),
+    ['pack_2k', 'pack_10k', 'pack_50k', 'pack_250k'],
+  );
   const checkout = await client.POST('/api/v1/checkout', { body: { email: 'buyer@example.com', packId: 'pack_10k' } });
   assert.equal(checkout.response.status, 200, JSON.stringify(checkout.error));
   assert.match(checkout.data?.url ?? '', /^https:\/\/checkout\.stripe\.com\//);
@@ -177,10 +232,23 @@ test('the Stripe webhook (a webhook of the document, not a client operation) ans
   const sessionId = /cs_test_\w+/.exec(checkout.data!.url)![0];
   const payload = JSON.stringify(stripe.event('checkout.session.completed', sessionId, { payment_status: 'paid' }));
   const post = async (signature: string) => {
-    const res = await fetch(`${server.url}/api/v1/webhooks/stripe`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature }, body: payload });
+    const res = await fetch(`${server.url}/api/v1/webhooks/stripe`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
+      body: payload,
+    });
     const body = await res.json();
     called.add(`POST /api/v1/webhooks/stripe ${res.status}`);
-    assert.deepEqual(contract.check({ method: 'POST', path: '/api/v1/webhooks/stripe', status: res.status, headers: res.headers, body }), []);
+    assert.deepEqual(
+      contract.check({
+        method: 'POST',
+        path: '/api/v1/webhooks/stripe',
+        status: res.status,
+        headers: res.headers,
+        body,
+      }),
+      [],
+    );
     return { status: res.status, body };
   };
   const credited = await post(Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
@@ -192,7 +260,22 @@ test('the Stripe webhook (a webhook of the document, not a client operation) ans
 
 test('every operation of the document was called, and every answer matched it', () => {
   const operations = contract.listOperations().map((o) => `${o.method} ${o.path}`);
-  assert.deepEqual(operations.sort(), ['GET /api/v1/balance', 'GET /api/v1/packs', 'POST /api/v1/checkout', 'POST /api/v1/optimize', 'POST /api/v1/plans', 'POST /api/v1/webhooks/stripe']);
-  for (const operation of operations) assert.ok([...called].some((c) => c.startsWith(`${operation} 2`)), `${operation} answered 2xx at least once`);
-  for (const status of ['400', '401', '402', '409', '422', '429']) assert.ok([...called].some((c) => c.startsWith('POST /api/v1/optimize') && c.endsWith(status)), status);
+  assert.deepEqual(operations.sort(), [
+    'GET /api/v1/balance',
+    'GET /api/v1/packs',
+    'POST /api/v1/checkout',
+    'POST /api/v1/optimize',
+    'POST /api/v1/plans',
+    'POST /api/v1/webhooks/stripe',
+  ]);
+  for (const operation of operations)
+    assert.ok(
+      [...called].some((c) => c.startsWith(`${operation} 2`)),
+      `${operation} answered 2xx at least once`,
+    );
+  for (const status of ['400', '401', '402', '409', '422', '429'])
+    assert.ok(
+      [...called].some((c) => c.startsWith('POST /api/v1/optimize') && c.endsWith(status)),
+      status,
+    );
 });

@@ -28,19 +28,27 @@ function example(): { commands: string[]; main: string } {
 }
 
 /** A child process of this node, awaited without blocking the event loop (the server answers from this process). */
-function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: dir, env });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
 
-const installed = (name: string): string => JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+const installed = (name: string): string =>
+  JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
 
 let server: TestServer;
 let dir: string;
@@ -48,7 +56,10 @@ before(async () => {
   server = await startTestServer();
   dir = tempDir('ros-client-example-');
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ type: 'module', private: true }, null, 2)}\n`);
-  writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify({ compilerOptions: { module: 'NodeNext', strict: true, noEmit: true } }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    `${JSON.stringify({ compilerOptions: { module: 'NodeNext', strict: true, noEmit: true } }, null, 2)}\n`,
+  );
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir'); // what the npm install lines bring
 });
 after(async () => {
@@ -57,15 +68,25 @@ after(async () => {
 });
 
 test('the versions the example pins are the ones the tests run (openapi-fetch, openapi-typescript, TypeScript 5, @types/node)', () => {
-  const pinned = new Map([...example().commands.join(' ').matchAll(/(?:^|\s)((?:@[\w-]+\/)?[\w-]+)@(\d+\.\d+\.\d+)/g)].map((m) => [m[1], m[2]]));
+  const pinned = new Map(
+    [
+      ...example()
+        .commands.join(' ')
+        .matchAll(/(?:^|\s)((?:@[\w-]+\/)?[\w-]+)@(\d+\.\d+\.\d+)/g),
+    ].map((m) => [m[1], m[2]]),
+  );
   assert.deepEqual([...pinned.keys()].sort(), ['@types/node', 'openapi-fetch', 'openapi-typescript', 'typescript']);
-  for (const [name, version] of pinned) assert.equal(version, installed(name), `${name}@${version} in docs/api.md, ${installed(name)} installed`);
+  for (const [name, version] of pinned)
+    assert.equal(version, installed(name), `${name}@${version} in docs/api.md, ${installed(name)} installed`);
   assert.match(pinned.get('typescript')!, /^5\./, 'openapi-typescript 7 needs TypeScript 5');
 });
 
 test('as printed: openapi-typescript writes api.ts, main.ts (./api.js) type-checks under NodeNext, and runs against the server', async () => {
   const { commands, main } = example();
-  const generate = commands.find((c) => c.startsWith('npx openapi-typescript '))!.split(/\s+/).slice(2);
+  const generate = commands
+    .find((c) => c.startsWith('npx openapi-typescript '))!
+    .split(/\s+/)
+    .slice(2);
   assert.deepEqual(generate, [`${DOCUMENTED_SERVER}/api/v1/openapi.json`, '-o', 'api.ts']);
   const cli = join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
   const generated = await run([cli, generate[0]!.replace(DOCUMENTED_SERVER, server.url), ...generate.slice(1)]);
@@ -81,7 +102,10 @@ test('as printed: openapi-typescript writes api.ts, main.ts (./api.js) type-chec
   const key = await server.createKey('test');
   const ran = await run(['main.ts'], { ...process.env, KEY: key });
   assert.equal(ran.status, 0, ran.stderr);
-  assert.match(ran.stdout, /^\[ '[ab]', '[ab]' \] \[\n\s+\{ colisId: '[ab]', arrivee: '\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ' \}/);
+  assert.match(
+    ran.stdout,
+    /^\[ '[ab]', '[ab]' \] \[\n\s+\{ colisId: '[ab]', arrivee: '\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ' \}/,
+  );
 
   // the mistake the page warns about: without the extension, NodeNext refuses the import
   writeFileSync(join(dir, 'main.ts'), main.replace("from './api.js'", "from './api'"));

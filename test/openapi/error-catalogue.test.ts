@@ -29,26 +29,38 @@ function tableLines(markdown: string): string[] {
   return lines.slice(start, end < 0 ? undefined : end);
 }
 
-interface SpecRow { status: number; code: ErrorCode; extra: string }
+interface SpecRow {
+  status: number;
+  code: ErrorCode;
+  extra: string;
+}
 
-const rows: SpecRow[] = tableLines(readFileSync(FIXTURE, 'utf8')).slice(2).map((line) => {
-  const [status, code, , extra] = line.split('|').slice(1, -1).map((cell) => cell.trim());
-  return { status: Number(status), code: (code === '(checkout)' ? CHECKOUT_CODE : code) as ErrorCode, extra };
-});
+const rows: SpecRow[] = tableLines(readFileSync(FIXTURE, 'utf8'))
+  .slice(2)
+  .map((line) => {
+    const [status, code, , extra] = line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
+    return { status: Number(status), code: (code === '(checkout)' ? CHECKOUT_CODE : code) as ErrorCode, extra };
+  });
 const catalogue = ERROR_CATALOGUE as Record<string, { status: number; spec: boolean }>;
 const document = servedDocument() as Record<string, any>;
 
-test('the fixture is the spec\'s table, when the spec lies beside the checkout', (t) => {
+test("the fixture is the spec's table, when the spec lies beside the checkout", (t) => {
   const spec = SPEC_CANDIDATES.find((path) => existsSync(path));
   if (!spec) {
     t.skip(`no spec at ${SPEC_CANDIDATES.join(' or ')}: the catalogue is checked against the fixture alone`);
     return;
   }
-  assert.deepEqual(tableLines(readFileSync(FIXTURE, 'utf8')), tableLines(readFileSync(spec, 'utf8')),
-    `test/fixtures/spec-error-table.md no longer matches ${spec}: copy the table again`);
+  assert.deepEqual(
+    tableLines(readFileSync(FIXTURE, 'utf8')),
+    tableLines(readFileSync(spec, 'utf8')),
+    `test/fixtures/spec-error-table.md no longer matches ${spec}: copy the table again`,
+  );
 });
 
-test('every code of the spec\'s table is in the catalogue with the same status, marked spec: true', () => {
+test("every code of the spec's table is in the catalogue with the same status, marked spec: true", () => {
   assert.equal(rows.length, 10);
   for (const row of rows) {
     assert.ok(row.code in catalogue, `${row.code} is not in ERROR_CATALOGUE`);
@@ -57,14 +69,20 @@ test('every code of the spec\'s table is in the catalogue with the same status, 
   }
 });
 
-test('every spec: true code of the catalogue is in the spec\'s table', () => {
+test("every spec: true code of the catalogue is in the spec's table", () => {
   const inTable = new Set(rows.map((r) => r.code));
-  assert.deepEqual(Object.keys(catalogue).filter((code) => catalogue[code].spec && !inTable.has(code as ErrorCode)), []);
+  assert.deepEqual(
+    Object.keys(catalogue).filter((code) => catalogue[code].spec && !inTable.has(code as ErrorCode)),
+    [],
+  );
 });
 
-test('the extras the table names are in the OpenAPI document: body fields in the Error schema, headers on the code\'s response', () => {
+test("the extras the table names are in the OpenAPI document: body fields in the Error schema, headers on the code's response", () => {
   const withExtras = rows.filter((r) => r.extra !== '');
-  assert.deepEqual(withExtras.map((r) => r.code), ['insufficient_stops', 'sandbox_rate_limited']);
+  assert.deepEqual(
+    withExtras.map((r) => r.code),
+    ['insufficient_stops', 'sandbox_rate_limited'],
+  );
   const errorProperties = document.components.schemas.Error.properties;
   const optimize = document.paths['/api/v1/optimize'].post.responses;
   for (const row of withExtras) {
@@ -74,14 +92,16 @@ test('the extras the table names are in the OpenAPI document: body fields in the
     assert.ok(fields.length > 0 || headers.length > 0, row.extra);
     for (const field of fields) assert.ok(errorProperties[field], `Error.${field} (${row.code})`);
     const response = optimize[String(row.status)];
-    for (const header of headers) assert.ok(response.headers?.[header], `${header} on the ${row.status} of POST /api/v1/optimize (${row.code})`);
+    for (const header of headers)
+      assert.ok(response.headers?.[header], `${header} on the ${row.status} of POST /api/v1/optimize (${row.code})`);
   }
   assert.deepEqual(document.components.schemas.InsufficientStopsError.required, ['required', 'balance']);
 });
 
 test('each OpenAPI error response lists only codes whose catalogue status is its own', () => {
-  const operations = [...Object.values<any>(document.paths), ...Object.values<any>(document.webhooks ?? {})]
-    .flatMap((item) => Object.values<any>(item));
+  const operations = [...Object.values<any>(document.paths), ...Object.values<any>(document.webhooks ?? {})].flatMap(
+    (item) => Object.values<any>(item),
+  );
   let checked = 0;
   for (const operation of operations) {
     for (const [status, response] of Object.entries<any>(operation.responses)) {

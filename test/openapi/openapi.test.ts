@@ -20,27 +20,41 @@ import { GENERATED_TYPES, generateTypes, servedDocument } from './generate.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const document = servedDocument() as Record<string, any>;
 let dir: string;
-before(() => { dir = mkdtempSync(join(tmpdir(), 'ros-openapi-')); });
-after(() => { rmSync(dir, { recursive: true, force: true }); });
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ros-openapi-'));
+});
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
 test('Redocly CLI (recommended rules) reports 0 errors and 0 warnings', { timeout: 120_000 }, () => {
   const file = join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(document, null, 2));
   const cli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
-  const run = spawnSync(process.execPath, [cli, 'lint', file, '--config', join(ROOT, 'test/openapi/redocly.yaml'), '--format=json'], {
-    encoding: 'utf8',
-    // no telemetry, no update check: tests reach no other host
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
-  });
-  const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }> };
-  const problems = report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(', ')}`);
+  const run = spawnSync(
+    process.execPath,
+    [cli, 'lint', file, '--config', join(ROOT, 'test/openapi/redocly.yaml'), '--format=json'],
+    {
+      encoding: 'utf8',
+      // no telemetry, no update check: tests reach no other host
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
+    },
+  );
+  const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+    totals: { errors: number; warnings: number };
+    problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+  };
+  const problems = report.problems.map(
+    (p) => `${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer).join(', ')}`,
+  );
   assert.deepEqual(problems, []);
   assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 });
   assert.equal(run.status, 0, run.stderr.slice(-2000));
 });
 
 test('the rule turned off for GET /api/v1/packs holds everywhere else: every other operation declares its 4xx answers', () => {
-  const operations = Object.values<any>(document.paths).flatMap((item) => Object.values<any>(item))
+  const operations = Object.values<any>(document.paths)
+    .flatMap((item) => Object.values<any>(item))
     .concat(Object.values<any>(document.webhooks).flatMap((item) => Object.values<any>(item)));
   for (const operation of operations) {
     const has4xx = Object.keys(operation.responses).some((s) => /^4\d\d$/.test(s));
@@ -53,7 +67,12 @@ test('Error.error lists every code of the catalogue, each with an example', () =
   const examples = JSON.stringify(document);
   for (const code of CLIENT_ERROR_CODES) {
     assert.ok(examples.includes(`"error":"${code}"`), `an example Error body with ${code}`);
-    assert.ok(document.components.schemas.Error.properties.error.description.includes(`\`${code}\` (${ERROR_CATALOGUE[code].status}`), code);
+    assert.ok(
+      document.components.schemas.Error.properties.error.description.includes(
+        `\`${code}\` (${ERROR_CATALOGUE[code].status}`,
+      ),
+      code,
+    );
   }
 });
 
@@ -62,13 +81,24 @@ test('every operation and response has a summary or description, every tag a des
   const walk = (item: any) => {
     for (const operation of Object.values<any>(item)) {
       assert.ok(operation.summary && operation.description && operation.tags?.length === 1, operation.operationId);
-      for (const t of operation.tags) assert.ok(document.tags.some((d: any) => d.name === t), t);
+      for (const t of operation.tags)
+        assert.ok(
+          document.tags.some((d: any) => d.name === t),
+          t,
+        );
       const body = operation.requestBody?.content?.['application/json'];
-      if (body) assert.ok(Object.keys(body.examples ?? {}).length > 0 && body.example === undefined, `${operation.operationId} request examples`);
+      if (body)
+        assert.ok(
+          Object.keys(body.examples ?? {}).length > 0 && body.example === undefined,
+          `${operation.operationId} request examples`,
+        );
       for (const [status, response] of Object.entries<any>(operation.responses)) {
         assert.ok(response.description, `${operation.operationId} ${status}`);
         const media = response.content?.['application/json'];
-        assert.ok(media && Object.keys(media.examples ?? {}).length > 0 && media.example === undefined, `${operation.operationId} ${status} examples`);
+        assert.ok(
+          media && Object.keys(media.examples ?? {}).length > 0 && media.example === undefined,
+          `${operation.operationId} ${status} examples`,
+        );
         assert.ok(response.headers?.['X-Request-Id'], `${operation.operationId} ${status} X-Request-Id`);
       }
     }
@@ -83,8 +113,11 @@ test('test/openapi/generated/api.ts is what openapi-typescript generates from th
   const fresh = await generateTypes(document);
   const committed = readFileSync(GENERATED_TYPES, 'utf8');
   const firstDifference = [...fresh].findIndex((c, i) => committed[i] !== c);
-  assert.ok(committed === fresh, 'the generated client types are stale: run "npx tsx test/openapi/generate.ts" and commit the result '
-    + `(first difference at character ${firstDifference}: ${JSON.stringify(fresh.slice(Math.max(0, firstDifference - 40), firstDifference + 40))})`);
+  assert.ok(
+    committed === fresh,
+    'the generated client types are stale: run "npx tsx test/openapi/generate.ts" and commit the result ' +
+      `(first difference at character ${firstDifference}: ${JSON.stringify(fresh.slice(Math.max(0, firstDifference - 40), firstDifference + 40))})`,
+  );
 });
 
 /** Requests a generated client must accept, then the ones it must refuse (each on its own line, marked). */
@@ -117,8 +150,14 @@ const INVALID: Array<[string, string]> = [
   ['half an address', `const a: Request = { start: { street: '1 rue', city: 'Paris' }, stops };`],
   ['an unknown field', `const a: Request = { start, stops, vehicle: 'van' };`],
   ['avoidTolls as a string', `const a: Request = { start, stops, avoidTolls: 'yes' };`],
-  ['deadline as a number', `const a: Request = { start, stops: [{ id: 'a', latitude: 1, longitude: 2, deadline: 1430 }] };`],
-  ['an unknown pack', `const c: components['schemas']['CheckoutRequest'] = { email: 'a@example.com', packId: 'pack_1k' };`],
+  [
+    'deadline as a number',
+    `const a: Request = { start, stops: [{ id: 'a', latitude: 1, longitude: 2, deadline: 1430 }] };`,
+  ],
+  [
+    'an unknown pack',
+    `const c: components['schemas']['CheckoutRequest'] = { email: 'a@example.com', packId: 'pack_1k' };`,
+  ],
   ['an unknown error code', `const e: components['schemas']['Error']['error'] = 'teapot';`],
 ];
 
@@ -126,9 +165,18 @@ function diagnose(files: Record<string, string>): readonly ts.Diagnostic[] {
   const project = join(dir, 'client');
   mkdirSync(project, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text);
-  const program = ts.createProgram(Object.keys(files).map((n) => join(project, n)), {
-    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: [],
-  });
+  const program = ts.createProgram(
+    Object.keys(files).map((n) => join(project, n)),
+    {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: true,
+      types: [],
+    },
+  );
   return ts.getPreEmitDiagnostics(program);
 }
 
@@ -157,14 +205,81 @@ test('the answer checker catches an undeclared status, a missing header and an u
   const headers = new Headers({ 'content-type': 'application/json', 'x-request-id': 'r1' });
   const good = { stopsBalance: 3 };
   assert.deepEqual(checker.check({ method: 'GET', path: '/api/v1/balance', status: 200, headers, body: good }), []);
-  assert.match(checker.check({ method: 'GET', path: '/api/v1/balance', status: 200, headers, body: { stopsBalance: 3, bonus: 1 } }).join(), /bonus/);
-  assert.match(checker.check({ method: 'GET', path: '/api/v1/balance', status: 200, headers: new Headers({ 'content-type': 'application/json' }), body: good }).join(), /X-Request-Id missing/);
+  assert.match(
+    checker
+      .check({ method: 'GET', path: '/api/v1/balance', status: 200, headers, body: { stopsBalance: 3, bonus: 1 } })
+      .join(),
+    /bonus/,
+  );
+  assert.match(
+    checker
+      .check({
+        method: 'GET',
+        path: '/api/v1/balance',
+        status: 200,
+        headers: new Headers({ 'content-type': 'application/json' }),
+        body: good,
+      })
+      .join(),
+    /X-Request-Id missing/,
+  );
   // checkout never answers 402: only the default response's codes (404, 405, 500, 501) may appear beyond the declared statuses
-  assert.match(checker.check({ method: 'POST', path: '/api/v1/checkout', status: 402, headers, body: { error: 'insufficient_stops', message: 'x', requestId: 'r1' } }).join(), /allowed values|equal to one of/);
-  assert.match(checker.check({ method: 'POST', path: '/api/v1/checkout', status: 500, headers, body: { error: 'not_found', message: 'x', requestId: 'r1' } }).join(), /has status 404 in the catalogue/);
+  assert.match(
+    checker
+      .check({
+        method: 'POST',
+        path: '/api/v1/checkout',
+        status: 402,
+        headers,
+        body: { error: 'insufficient_stops', message: 'x', requestId: 'r1' },
+      })
+      .join(),
+    /allowed values|equal to one of/,
+  );
+  assert.match(
+    checker
+      .check({
+        method: 'POST',
+        path: '/api/v1/checkout',
+        status: 500,
+        headers,
+        body: { error: 'not_found', message: 'x', requestId: 'r1' },
+      })
+      .join(),
+    /has status 404 in the catalogue/,
+  );
   // an error code the response does not list, and a 429 without its headers
-  assert.match(checker.check({ method: 'GET', path: '/api/v1/balance', status: 401, headers: new Headers({ 'content-type': 'application/json', 'x-request-id': 'r1', 'www-authenticate': 'Bearer' }), body: { error: 'sandbox_limit', message: 'x', requestId: 'r1' } }).join(), /allowed values|must be equal to one of/);
-  assert.match(checker.check({ method: 'GET', path: '/api/v1/balance', status: 429, headers, body: { error: 'rate_limited', message: 'x', requestId: 'r1' } }).join(), /Retry-After missing/);
+  assert.match(
+    checker
+      .check({
+        method: 'GET',
+        path: '/api/v1/balance',
+        status: 401,
+        headers: new Headers({
+          'content-type': 'application/json',
+          'x-request-id': 'r1',
+          'www-authenticate': 'Bearer',
+        }),
+        body: { error: 'sandbox_limit', message: 'x', requestId: 'r1' },
+      })
+      .join(),
+    /allowed values|must be equal to one of/,
+  );
+  assert.match(
+    checker
+      .check({
+        method: 'GET',
+        path: '/api/v1/balance',
+        status: 429,
+        headers,
+        body: { error: 'rate_limited', message: 'x', requestId: 'r1' },
+      })
+      .join(),
+    /Retry-After missing/,
+  );
   // a path the document does not list is not its business
-  assert.deepEqual(checker.check({ method: 'GET', path: '/healthz', status: 200, headers, body: { status: 'ok' } }), []);
+  assert.deepEqual(
+    checker.check({ method: 'GET', path: '/healthz', status: 200, headers, body: { status: 'ok' } }),
+    [],
+  );
 });

@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { ABI_VERSION, DEFAULT_WASM_PATH, NO_DEADLINE, OPERATOR_NAMES, SolverError, Status, compileSolverModule, loadSolver } from '../../src/solver/index.js';
+import {
+  ABI_VERSION,
+  DEFAULT_WASM_PATH,
+  NO_DEADLINE,
+  OPERATOR_NAMES,
+  SolverError,
+  Status,
+  compileSolverModule,
+  loadSolver,
+} from '../../src/solver/index.js';
 import { closedTourProblem, parseTsplib, tourFromOrder, tourLength } from '../../scripts/lib/tsplib.js';
 import { SAMPLE_DIR, bruteForce, evaluate, isPermutation, randomProblem, type EndKind } from './helpers.js';
 
@@ -13,7 +22,16 @@ describe('solver ABI', () => {
   it('module has the documented exports and imports', () => {
     const module = compileSolverModule();
     const exports = WebAssembly.Module.exports(module).map((e) => `${e.kind}:${e.name}`);
-    for (const e of ['memory:memory', 'function:abi_version', 'function:alloc', 'function:dealloc', 'function:solve', 'function:solve_with_report', 'function:solve_fleet', 'function:trap_for_test']) {
+    for (const e of [
+      'memory:memory',
+      'function:abi_version',
+      'function:alloc',
+      'function:dealloc',
+      'function:solve',
+      'function:solve_with_report',
+      'function:solve_fleet',
+      'function:trap_for_test',
+    ]) {
       assert.ok(exports.includes(e), `missing export ${e}`);
     }
     const imports = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}:${i.kind}`);
@@ -48,7 +66,7 @@ describe('solver ABI', () => {
     }
   });
 
-  it('times (ABI 4): every stop\'s arrival, start, departure and lateness against its deadline as given, for the returned order and any other', () => {
+  it("times (ABI 4): every stop's arrival, start, departure and lateness against its deadline as given, for the returned order and any other", () => {
     const solver = loadSolver();
     for (const [k, end] of (['open', 'closed', 'separate'] as const).entries()) {
       const p = randomProblem(400 + k, 25, end, { deadlines: true, service: true });
@@ -79,10 +97,22 @@ describe('solver ABI', () => {
 
   it('no stops: empty order, duration start -> end', () => {
     const solver = loadSolver();
-    const r = solver.solve({ durations: new Int32Array([0, 42, 7, 0]), size: 2, serviceS: new Int32Array(0), deadlineS: new Int32Array(0), hasEnd: true });
+    const r = solver.solve({
+      durations: new Int32Array([0, 42, 7, 0]),
+      size: 2,
+      serviceS: new Int32Array(0),
+      deadlineS: new Int32Array(0),
+      hasEnd: true,
+    });
     assert.deepEqual(r.order, []);
     assert.equal(r.durationS, 42);
-    const open = solver.solve({ durations: new Int32Array([0]), size: 1, serviceS: new Int32Array(0), deadlineS: new Int32Array(0), hasEnd: false });
+    const open = solver.solve({
+      durations: new Int32Array([0]),
+      size: 1,
+      serviceS: new Int32Array(0),
+      deadlineS: new Int32Array(0),
+      hasEnd: false,
+    });
     assert.deepEqual(open.order, []);
     assert.equal(open.durationS, 0);
   });
@@ -115,7 +145,10 @@ describe('solver ABI', () => {
 
   it('TSPLIB sample: closed tours near the optimum, opt tours score their optimum', () => {
     const solver = loadSolver();
-    const optima = JSON.parse(readFileSync(join(SAMPLE_DIR, 'optima.json'), 'utf8')) as Record<string, { optimum: number }>;
+    const optima = JSON.parse(readFileSync(join(SAMPLE_DIR, 'optima.json'), 'utf8')) as Record<
+      string,
+      { optimum: number }
+    >;
     for (const name of ['eil51', 'berlin52', 'st70']) {
       const inst = parseTsplib(readFileSync(join(SAMPLE_DIR, `${name}.tsp`), 'utf8'), name);
       const tourText = readFileSync(join(SAMPLE_DIR, `${name}.opt.tour`), 'utf8');
@@ -128,7 +161,10 @@ describe('solver ABI', () => {
       const tour = tourFromOrder(r.order);
       assert.equal(new Set(tour).size, inst.coords.length);
       assert.equal(tourLength(inst, tour), r.durationS);
-      assert.ok(r.durationS <= optima[name].optimum * 1.02, `${name}: ${r.durationS} vs optimum ${optima[name].optimum}`);
+      assert.ok(
+        r.durationS <= optima[name].optimum * 1.02,
+        `${name}: ${r.durationS} vs optimum ${optima[name].optimum}`,
+      );
     }
   });
 
@@ -139,7 +175,10 @@ describe('solver ABI', () => {
 
   it('in-thread solver recovers after a trap', () => {
     const solver = loadSolver();
-    assert.throws(() => solver.trapForTest(), (e: unknown) => e instanceof SolverError && e.code === 'trap');
+    assert.throws(
+      () => solver.trapForTest(),
+      (e: unknown) => e instanceof SolverError && e.code === 'trap',
+    );
     const p = randomProblem(9, 8, 'open');
     assert.deepEqual(evaluate(p, solver.solve(p).order), bruteForce(p));
   });
@@ -149,16 +188,28 @@ describe('solver ABI', () => {
     assert.equal(solver.abiVersion, ABI_VERSION);
     for (const [k, end] of (['open', 'closed', 'separate'] as const).entries()) {
       const p = randomProblem(300 + k, 70, end, { deadlines: k === 1, service: true });
-      const r = solver.solve(p, { seed: 2, maxIterations: 250, stallIterations: 0xffffffff, timeLimitMs: 0, report: true });
+      const r = solver.solve(p, {
+        seed: 2,
+        maxIterations: 250,
+        stallIterations: 0xffffffff,
+        timeLimitMs: 0,
+        report: true,
+      });
       const rep = r.report!;
       assert.ok(rep, 'report requested');
       assert.equal(rep.improvements.length, rep.improvementsTotal);
       const last = rep.improvements.at(-1)!;
-      assert.deepEqual([last.latenessS, last.durationS, last.iteration], [r.latenessS, r.durationS, rep.finalIteration]);
+      assert.deepEqual(
+        [last.latenessS, last.durationS, last.iteration],
+        [r.latenessS, r.durationS, rep.finalIteration],
+      );
       assert.equal(rep.improvements[0].iteration, 0);
       for (let i = 1; i < rep.improvements.length; i++) {
         const [a, b] = [rep.improvements[i - 1], rep.improvements[i]];
-        assert.ok(b.latenessS < a.latenessS || (b.latenessS === a.latenessS && b.durationS < a.durationS), 'costs strictly improve');
+        assert.ok(
+          b.latenessS < a.latenessS || (b.latenessS === a.latenessS && b.durationS < a.durationS),
+          'costs strictly improve',
+        );
         assert.ok(b.iteration > a.iteration && b.ms >= a.ms);
       }
       assert.ok(rep.msToFinal >= 0 && rep.msToFinal <= r.solveMs + 1);
@@ -167,7 +218,10 @@ describe('solver ABI', () => {
       assert.equal(rep.operators.kick.improving, rep.improvements.length - 1);
       for (const name of OPERATOR_NAMES) {
         const c = rep.operators[name];
-        assert.ok(c.improving <= c.tried && (name === 'kick' || name === 'late_relocate' || c.applied === c.improving), `${name} counters`);
+        assert.ok(
+          c.improving <= c.tried && (name === 'kick' || name === 'late_relocate' || c.applied === c.improving),
+          `${name} counters`,
+        );
       }
       // the report does not change the search
       const plain = solver.solve(p, { seed: 2, maxIterations: 250, stallIterations: 0xffffffff, timeLimitMs: 0 });
@@ -188,11 +242,29 @@ describe('solver ABI', () => {
 
   it('status codes are stable', () => {
     assert.deepEqual(Status, {
-      OK: 0, BAD_SIZE: 1, BAD_LENGTH: 2, NEGATIVE_DURATION: 3, NEGATIVE_SERVICE: 4,
-      BAD_DEADLINE: 5, BAD_FLAG: 6, BAD_TIME_LIMIT: 7, NULL_POINTER: 8, MISALIGNED: 9,
-      NO_VEHICLES: 10, TOO_MANY_VEHICLES: 11, NO_JOBS: 12, BAD_MATRIX: 13, NEGATIVE_VALUE: 14,
-      BAD_LOCATION: 15, NEGATIVE_QUANTITY: 16, BAD_WINDOW: 17, BAD_VEHICLE_INDEX: 18,
-      BAD_OBJECTIVE: 19, TOO_MANY_DIMENSIONS: 20, BAD_NUMBER: 21, BAD_ORDER: 22,
+      OK: 0,
+      BAD_SIZE: 1,
+      BAD_LENGTH: 2,
+      NEGATIVE_DURATION: 3,
+      NEGATIVE_SERVICE: 4,
+      BAD_DEADLINE: 5,
+      BAD_FLAG: 6,
+      BAD_TIME_LIMIT: 7,
+      NULL_POINTER: 8,
+      MISALIGNED: 9,
+      NO_VEHICLES: 10,
+      TOO_MANY_VEHICLES: 11,
+      NO_JOBS: 12,
+      BAD_MATRIX: 13,
+      NEGATIVE_VALUE: 14,
+      BAD_LOCATION: 15,
+      NEGATIVE_QUANTITY: 16,
+      BAD_WINDOW: 17,
+      BAD_VEHICLE_INDEX: 18,
+      BAD_OBJECTIVE: 19,
+      TOO_MANY_DIMENSIONS: 20,
+      BAD_NUMBER: 21,
+      BAD_ORDER: 22,
     });
   });
 });

@@ -18,7 +18,9 @@ export function randomFleet(seed: number, jobs: number, vehicles: number): Fleet
   const pts = Array.from({ length: m }, () => [Math.floor(r() * 1000), Math.floor(r() * 1000)]);
   const travel = new Int32Array(m * m);
   for (let i = 0; i < m; i++) {
-    for (let j = 0; j < m; j++) travel[i * m + j] = i === j ? 0 : Math.floor(Math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1])) + Math.floor(r() * 50);
+    for (let j = 0; j < m; j++)
+      travel[i * m + j] =
+        i === j ? 0 : Math.floor(Math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1])) + Math.floor(r() * 50);
   }
   // the last location cannot be reached from anywhere
   for (let i = 0; i < m - 1; i++) travel[i * m + m - 1] = -1;
@@ -32,7 +34,11 @@ export function randomFleet(seed: number, jobs: number, vehicles: number): Fleet
   }));
   const js: FleetJob[] = Array.from({ length: jobs }, (_, k) => {
     const ready = r() < 0.3 ? Math.floor(r() * 4000) : 0;
-    const job: FleetJob = { location: k + 2 === m - 1 ? m - 1 : k + 2, service: Math.floor(r() * 300), demand: [Math.floor(r() * 8), Math.floor(r() * 3)] };
+    const job: FleetJob = {
+      location: k + 2 === m - 1 ? m - 1 : k + 2,
+      service: Math.floor(r() * 300),
+      demand: [Math.floor(r() * 8), Math.floor(r() * 3)],
+    };
     if (ready > 0) job.ready = ready;
     if (r() < 0.3) job.due = ready + 1500 + Math.floor(r() * 4000);
     if (r() < 0.3) job.deadline = ready + Math.floor(r() * 5000);
@@ -41,32 +47,71 @@ export function randomFleet(seed: number, jobs: number, vehicles: number): Fleet
   });
   js[0].allowedVehicles = [];
   js[1].demand = [1000, 0];
-  return { locations: m, travel, vehicles: vs, jobs: js, objective: { vehicleCost: 10_000, durationWeight: 1, distanceWeight: 0 } };
+  return {
+    locations: m,
+    travel,
+    vehicles: vs,
+    jobs: js,
+    objective: { vehicleCost: 10_000, durationWeight: 1, distanceWeight: 0 },
+  };
 }
 
 /** The native CLI's file: solver-rs/src/bin/fleet.rs (the flat arrays of fleet/flat.rs). */
 export function fleetFile(p: FleetProblem, seed: number, maxIterations: number, stallIterations = 0): string {
   const f = flattenFleet(p);
   const row = (xs: ArrayLike<number>) => Array.from(xs).join(' ');
-  return [
-    row([p.locations, f.nv, f.nj, f.dims, p.distance ? 1 : 0, f.allowed ? 1 : 0, seed, maxIterations, stallIterations]),
-    row(f.objective), row(p.travel), p.distance ? row(p.distance) : '', row(f.vehicles), row(f.jobs),
-    row(f.capacity), row(f.demand), f.allowed ? row(f.allowed) : '',
-  ].join('\n') + '\n';
+  return (
+    [
+      row([
+        p.locations,
+        f.nv,
+        f.nj,
+        f.dims,
+        p.distance ? 1 : 0,
+        f.allowed ? 1 : 0,
+        seed,
+        maxIterations,
+        stallIterations,
+      ]),
+      row(f.objective),
+      row(p.travel),
+      p.distance ? row(p.distance) : '',
+      row(f.vehicles),
+      row(f.jobs),
+      row(f.capacity),
+      row(f.demand),
+      f.allowed ? row(f.allowed) : '',
+    ].join('\n') + '\n'
+  );
 }
 
 /** Build the native fleet CLI (release) and run it on the given files: one JSON line each. */
 export function runNativeFleet(cargo: string, files: string[]): Array<{ status: number; out?: number[] }> {
   const crate = join(ROOT, 'solver-rs');
-  const version = execFileSync(cargo, ['--version'], { encoding: 'utf8' }).trim().replace(/[^\w.]+/g, '-');
+  const version = execFileSync(cargo, ['--version'], { encoding: 'utf8' })
+    .trim()
+    .replace(/[^\w.]+/g, '-');
   const targetDir = join(crate, 'target', `parity-${version}`);
-  execFileSync(cargo, ['build', '--release', '--quiet', '--bin', 'fleet'], { cwd: crate, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CARGO_TARGET_DIR: targetDir } });
+  execFileSync(cargo, ['build', '--release', '--quiet', '--bin', 'fleet'], {
+    cwd: crate,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, CARGO_TARGET_DIR: targetDir },
+  });
   const bin = join(targetDir, 'release', 'fleet');
   if (!existsSync(bin)) throw new Error(`native fleet CLI not found at ${bin}`);
-  return execFileSync(bin, files, { encoding: 'utf8', maxBuffer: 64 << 20 }).trim().split('\n').map((l) => JSON.parse(l));
+  return execFileSync(bin, files, { encoding: 'utf8', maxBuffer: 64 << 20 })
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
-export function writeFleetFile(path: string, p: FleetProblem, seed: number, maxIterations: number, stallIterations = 0): string {
+export function writeFleetFile(
+  path: string,
+  p: FleetProblem,
+  seed: number,
+  maxIterations: number,
+  stallIterations = 0,
+): string {
   writeFileSync(path, fleetFile(p, seed, maxIterations, stallIterations));
   return path;
 }

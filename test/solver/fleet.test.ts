@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { readFleetOut } from '../../src/solver/fleet-abi.js';
-import { DISTANCE_OBJECTIVE, NO_DEADLINE, SolverError, SolverPool, Status, loadSolver, serviceStallIterations, type FleetProblem, type FleetResult } from '../../src/solver/index.js';
+import {
+  DISTANCE_OBJECTIVE,
+  NO_DEADLINE,
+  SolverError,
+  SolverPool,
+  Status,
+  loadSolver,
+  serviceStallIterations,
+  type FleetProblem,
+  type FleetResult,
+} from '../../src/solver/index.js';
 import { checkPlan, modelOf } from '../../scripts/lib/fleet-check.js';
 import { checkSolomon, customerRoutes, parseSolomon, solomonProblem } from '../../scripts/lib/solomon.js';
 import { ROOT, findCargo } from './helpers.js';
@@ -14,11 +24,20 @@ import { randomFleet, runNativeFleet, writeFleetFile } from './fleet-helpers.js'
 
 const SOLOMON = ['C101', 'C201', 'R101', 'R202', 'RC101', 'RC208'];
 const solomon = (name: string) => parseSolomon(readFileSync(join(ROOT, 'data/solomon', `${name}.txt`), 'utf8'));
-const RANDOM: Array<[number, number, number]> = [[1, 30, 3], [2, 60, 5], [3, 120, 8], [4, 12, 2]];
+const RANDOM: Array<[number, number, number]> = [
+  [1, 30, 3],
+  [2, 60, 5],
+  [3, 120, 8],
+  [4, 12, 2],
+];
 
 /** The plan checker's verdict on a WASM answer, compared with what the solver reported. */
 function assertConsistent(p: FleetProblem, r: FleetResult, label: string): void {
-  const sims = checkPlan(modelOf(p), r.routes, r.unassigned.map((u) => u.job));
+  const sims = checkPlan(
+    modelOf(p),
+    r.routes,
+    r.unassigned.map((u) => u.job),
+  );
   r.routes.forEach((route, k) => {
     assert.deepEqual(route.starts, sims[k].starts, `${label}: vehicle ${route.vehicle} schedule`);
     assert.equal(route.duration, sims[k].duration, `${label}: vehicle ${route.vehicle} duration`);
@@ -33,7 +52,11 @@ function assertConsistent(p: FleetProblem, r: FleetResult, label: string): void 
     `${label}: cost parts`,
   );
   const ob = p.objective!;
-  assert.equal(r.cost.main, ob.vehicleCost * r.cost.vehicles + ob.durationWeight * r.cost.duration + ob.distanceWeight * r.cost.distance, `${label}: main cost`);
+  assert.equal(
+    r.cost.main,
+    ob.vehicleCost * r.cost.vehicles + ob.durationWeight * r.cost.duration + ob.distanceWeight * r.cost.distance,
+    `${label}: main cost`,
+  );
 }
 
 describe('fleet solver (WASM)', () => {
@@ -42,18 +65,39 @@ describe('fleet solver (WASM)', () => {
   it('the service objective does not drive around instead of waiting: no route of the plan can drive less at the same duration', () => {
     // the console's sample day: two vans of 12 parcels from one depot, 20 parcels, two stops that open late;
     // the vans wait for those, so many orders share the best duration and only the driving term tells them apart
-    const points = [[48.8566, 2.3522], [48.8738, 2.2950], [48.8867, 2.3431], [48.8462, 2.3371], [48.8530, 2.3499], [48.8606, 2.3376],
-      [48.8412, 2.3210], [48.8796, 2.3730], [48.8353, 2.3725], [48.8650, 2.3817], [48.8470, 2.3950]] as const;
+    const points = [
+      [48.8566, 2.3522],
+      [48.8738, 2.295],
+      [48.8867, 2.3431],
+      [48.8462, 2.3371],
+      [48.853, 2.3499],
+      [48.8606, 2.3376],
+      [48.8412, 2.321],
+      [48.8796, 2.373],
+      [48.8353, 2.3725],
+      [48.865, 2.3817],
+      [48.847, 2.395],
+    ] as const;
     const n = points.length;
-    const metres = (a: readonly number[], b: readonly number[]) => Math.hypot((a[0]! - b[0]!) * 111_320, (a[1]! - b[1]!) * 111_320 * Math.cos((48.85 * Math.PI) / 180));
+    const metres = (a: readonly number[], b: readonly number[]) =>
+      Math.hypot((a[0]! - b[0]!) * 111_320, (a[1]! - b[1]!) * 111_320 * Math.cos((48.85 * Math.PI) / 180));
     const travel = new Int32Array(n * n);
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) travel[i * n + j] = Math.round((metres(points[i]!, points[j]!) * 1.3) / 8.33);
-    const ready = new Map([[3, 5400], [9, 7200]]);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) travel[i * n + j] = Math.round((metres(points[i]!, points[j]!) * 1.3) / 8.33);
+    const ready = new Map([
+      [3, 5400],
+      [9, 7200],
+    ]);
     const problem: FleetProblem = {
       locations: n,
       travel,
       vehicles: [0, 1].map(() => ({ start: 0, end: 0, shiftEnd: 32_400, capacity: [12] })),
-      jobs: [2, 3, 1, 2, 3, 2, 1, 2, 3, 1].map((parcels, k) => ({ location: k + 1, service: 180, demand: [parcels], ...(ready.has(k + 1) ? { ready: ready.get(k + 1) } : {}) })),
+      jobs: [2, 3, 1, 2, 3, 2, 1, 2, 3, 1].map((parcels, k) => ({
+        location: k + 1,
+        service: 180,
+        demand: [parcels],
+        ...(ready.has(k + 1) ? { ready: ready.get(k + 1) } : {}),
+      })),
     };
     // duration and driving of a route visiting `jobs` in this order (start 0, return to the depot)
     const measure = (jobs: readonly number[]) => {
@@ -77,70 +121,130 @@ describe('fleet solver (WASM)', () => {
           moved.splice(k, 0, jobs[i]!);
           yield moved;
         }
-        for (let k = i + 2; k <= jobs.length; k++) yield [...jobs.slice(0, i), ...jobs.slice(i, k).reverse(), ...jobs.slice(k)];
+        for (let k = i + 2; k <= jobs.length; k++)
+          yield [...jobs.slice(0, i), ...jobs.slice(i, k).reverse(), ...jobs.slice(k)];
       }
     };
-    const shorterAtSameDuration = (plan: FleetResult) => plan.routes.flatMap((route) => {
-      const current = measure(route.jobs);
-      assert.deepEqual({ duration: current.duration, driving: current.driving }, { duration: route.duration, driving: route.distance }, 'the test measures routes as the solver does');
-      return [...neighbours(route.jobs)].filter((jobs) => {
-        const other = measure(jobs);
-        return other.duration <= current.duration && other.driving < current.driving && other.duration <= 32_400;
+    const shorterAtSameDuration = (plan: FleetResult) =>
+      plan.routes.flatMap((route) => {
+        const current = measure(route.jobs);
+        assert.deepEqual(
+          { duration: current.duration, driving: current.driving },
+          { duration: route.duration, driving: route.distance },
+          'the test measures routes as the solver does',
+        );
+        return [...neighbours(route.jobs)].filter((jobs) => {
+          const other = measure(jobs);
+          return other.duration <= current.duration && other.driving < current.driving && other.duration <= 32_400;
+        });
       });
-    });
 
     const plan = solver.solveFleet(problem, { seed: 1, maxIterations: 500, timeLimitMs: 0 });
     assert.equal(plan.routes.length, 2);
-    assert.deepEqual(shorterAtSameDuration(plan), [], 'no stop move or reversal drives less without lengthening the route');
+    assert.deepEqual(
+      shorterAtSameDuration(plan),
+      [],
+      'no stop move or reversal drives less without lengthening the route',
+    );
     // without the driving term the same search settles for a zigzag: the check above can fail
-    const durationOnly = solver.solveFleet({ ...problem, objective: { vehicleCost: 2 ** 40, durationWeight: 1, distanceWeight: 0 } }, { seed: 1, maxIterations: 500, timeLimitMs: 0 });
+    const durationOnly = solver.solveFleet(
+      { ...problem, objective: { vehicleCost: 2 ** 40, durationWeight: 1, distanceWeight: 0 } },
+      { seed: 1, maxIterations: 500, timeLimitMs: 0 },
+    );
     assert.notDeepEqual(shorterAtSameDuration(durationOnly), []);
     assert.equal(plan.cost.duration, durationOnly.cost.duration, 'the driving term gives up no duration');
   });
 
-  it('native and WASM builds give identical plans at fixed iterations (Solomon and random days)', { skip: findCargo() === null ? 'no cargo found' : false, timeout: 900_000 }, () => {
-    const cases: Array<{ name: string; p: FleetProblem; seed: number; iters: number; stall?: number }> = [
-      ...SOLOMON.map((name, k) => ({ name, p: solomonProblem(solomon(name), k === 1), seed: k + 1, iters: 150 })),
-      ...RANDOM.map(([seed, n, v]) => ({ name: `random-${seed} (${n} jobs, ${v} vehicles)`, p: randomFleet(seed, n, v), seed, iters: 200 })),
-      // the anytime stop ends these well before their iteration budget
-      { name: 'R101, stall 40', p: solomonProblem(solomon('R101')), seed: 3, iters: 100_000, stall: 40 },
-      { name: 'random-7 (40 jobs, 4 vehicles), stall 30', p: randomFleet(7, 40, 4), seed: 7, iters: 100_000, stall: 30 },
-    ];
-    const dir = mkdtempSync(join(tmpdir(), 'fleet-parity-'));
-    try {
-      const files = cases.map((c, k) => writeFleetFile(join(dir, `${k}.txt`), c.p, c.seed, c.iters, c.stall));
-      const native = runNativeFleet(findCargo()!, files);
-      assert.equal(native.length, cases.length);
-      cases.forEach((c, k) => {
-        assert.equal(native[k].status, 0, c.name);
-        const { solveMs: _ms, ...wasm } = solver.solveFleet(c.p, { seed: c.seed, maxIterations: c.iters, timeLimitMs: 0, stallIterations: c.stall });
-        assert.deepEqual(wasm, readFleetOut(Float64Array.from(native[k].out!), c.p.vehicles.length, c.p.jobs.length), `${c.name}: plans differ`);
-        if (c.stall === undefined) assert.equal(wasm.iterations, c.iters);
-        else assert.ok(wasm.iterations >= wasm.bestIteration + c.stall && wasm.iterations < c.iters, `${c.name}: ${wasm.iterations} iterations, best at ${wasm.bestIteration}`);
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'native and WASM builds give identical plans at fixed iterations (Solomon and random days)',
+    { skip: findCargo() === null ? 'no cargo found' : false, timeout: 900_000 },
+    () => {
+      const cases: Array<{ name: string; p: FleetProblem; seed: number; iters: number; stall?: number }> = [
+        ...SOLOMON.map((name, k) => ({ name, p: solomonProblem(solomon(name), k === 1), seed: k + 1, iters: 150 })),
+        ...RANDOM.map(([seed, n, v]) => ({
+          name: `random-${seed} (${n} jobs, ${v} vehicles)`,
+          p: randomFleet(seed, n, v),
+          seed,
+          iters: 200,
+        })),
+        // the anytime stop ends these well before their iteration budget
+        { name: 'R101, stall 40', p: solomonProblem(solomon('R101')), seed: 3, iters: 100_000, stall: 40 },
+        {
+          name: 'random-7 (40 jobs, 4 vehicles), stall 30',
+          p: randomFleet(7, 40, 4),
+          seed: 7,
+          iters: 100_000,
+          stall: 30,
+        },
+      ];
+      const dir = mkdtempSync(join(tmpdir(), 'fleet-parity-'));
+      try {
+        const files = cases.map((c, k) => writeFleetFile(join(dir, `${k}.txt`), c.p, c.seed, c.iters, c.stall));
+        const native = runNativeFleet(findCargo()!, files);
+        assert.equal(native.length, cases.length);
+        cases.forEach((c, k) => {
+          assert.equal(native[k].status, 0, c.name);
+          const { solveMs: _ms, ...wasm } = solver.solveFleet(c.p, {
+            seed: c.seed,
+            maxIterations: c.iters,
+            timeLimitMs: 0,
+            stallIterations: c.stall,
+          });
+          assert.deepEqual(
+            wasm,
+            readFleetOut(Float64Array.from(native[k].out!), c.p.vehicles.length, c.p.jobs.length),
+            `${c.name}: plans differ`,
+          );
+          if (c.stall === undefined) assert.equal(wasm.iterations, c.iters);
+          else
+            assert.ok(
+              wasm.iterations >= wasm.bestIteration + c.stall && wasm.iterations < c.iters,
+              `${c.name}: ${wasm.iterations} iterations, best at ${wasm.bestIteration}`,
+            );
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
-  it('the native Solomon bench and the WASM one agree: same scaled problem, same plans, and both checkers give the same totals', { skip: findCargo() === null ? 'no cargo found' : false, timeout: 900_000 }, () => {
-    const cargo = findCargo()!;
-    const crate = join(ROOT, 'solver-rs');
-    const version = execFileSync(cargo, ['--version'], { encoding: 'utf8' }).trim().replace(/[^\w.]+/g, '-');
-    const env = { ...process.env, CARGO_TARGET_DIR: join(crate, 'target', `parity-${version}`) };
-    execFileSync(cargo, ['build', '--release', '--quiet', '--bin', 'solomon'], { cwd: crate, stdio: ['ignore', 'ignore', 'inherit'], env });
-    const out = execFileSync(join(crate, 'target', `parity-${version}`, 'release', 'solomon'),
-      ['--solomon', join(ROOT, 'data/solomon'), '--max-iterations', '100', '--only', SOLOMON.join(','), '--json'], { encoding: 'utf8' });
-    const native = out.trim().split('\n').map((l) => JSON.parse(l) as { instance: string; routes: number[][]; distance: number; vehicles: number });
-    assert.deepEqual(native.map((n) => n.instance).sort(), [...SOLOMON].sort());
-    for (const n of native) {
-      const inst = solomon(n.instance);
-      const wasm = solver.solveFleet(solomonProblem(inst), { seed: 1, maxIterations: 100 });
-      assert.deepEqual(customerRoutes(wasm.routes), n.routes, `${n.instance}: native and WASM plans differ`);
-      // the Rust checker (fleet/solomon.rs) and the TypeScript one (fleet-check.ts) on the same routes
-      assert.ok(Math.abs(checkSolomon(inst, n.routes).distance - n.distance) < 1e-9, `${n.instance}: checkers disagree`);
-    }
-  });
+  it(
+    'the native Solomon bench and the WASM one agree: same scaled problem, same plans, and both checkers give the same totals',
+    { skip: findCargo() === null ? 'no cargo found' : false, timeout: 900_000 },
+    () => {
+      const cargo = findCargo()!;
+      const crate = join(ROOT, 'solver-rs');
+      const version = execFileSync(cargo, ['--version'], { encoding: 'utf8' })
+        .trim()
+        .replace(/[^\w.]+/g, '-');
+      const env = { ...process.env, CARGO_TARGET_DIR: join(crate, 'target', `parity-${version}`) };
+      execFileSync(cargo, ['build', '--release', '--quiet', '--bin', 'solomon'], {
+        cwd: crate,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env,
+      });
+      const out = execFileSync(
+        join(crate, 'target', `parity-${version}`, 'release', 'solomon'),
+        ['--solomon', join(ROOT, 'data/solomon'), '--max-iterations', '100', '--only', SOLOMON.join(','), '--json'],
+        { encoding: 'utf8' },
+      );
+      const native = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { instance: string; routes: number[][]; distance: number; vehicles: number });
+      assert.deepEqual(native.map((n) => n.instance).sort(), [...SOLOMON].sort());
+      for (const n of native) {
+        const inst = solomon(n.instance);
+        const wasm = solver.solveFleet(solomonProblem(inst), { seed: 1, maxIterations: 100 });
+        assert.deepEqual(customerRoutes(wasm.routes), n.routes, `${n.instance}: native and WASM plans differ`);
+        // the Rust checker (fleet/solomon.rs) and the TypeScript one (fleet-check.ts) on the same routes
+        assert.ok(
+          Math.abs(checkSolomon(inst, n.routes).distance - n.distance) < 1e-9,
+          `${n.instance}: checkers disagree`,
+        );
+      }
+    },
+  );
 
   it('random days: capacity never exceeded, every job once or unassigned, schedules follow the matrix, reasons', () => {
     for (const [seed, n, v] of [...RANDOM, [5, 40, 4], [6, 80, 10]] as Array<[number, number, number]>) {
@@ -177,10 +281,18 @@ describe('fleet solver (WASM)', () => {
     const s = solver.solveFleet(q, { seed: 1, maxIterations: 100 });
     const heavy = s.routes.map((x) => ({ vehicle: x.vehicle, jobs: x.jobs }));
     heavy[0] = { vehicle: heavy[0].vehicle, jobs: [...heavy[0].jobs, 1] };
-    assert.throws(() => checkPlan(modelOf(q), heavy, s.unassigned.map((u) => u.job).filter((j) => j !== 1)), /capacity|not allowed|after/);
+    assert.throws(
+      () =>
+        checkPlan(
+          modelOf(q),
+          heavy,
+          s.unassigned.map((u) => u.job).filter((j) => j !== 1),
+        ),
+      /capacity|not allowed|after/,
+    );
   });
 
-  it('times (ABI 4): each route\'s departure, every stop\'s arrival, wait, start, departure and lateness against its deadline as given, and the return', () => {
+  it("times (ABI 4): each route's departure, every stop's arrival, wait, start, departure and lateness against its deadline as given, and the return", () => {
     for (const [seed, n, v] of RANDOM) {
       const p = randomFleet(seed, n, v);
       p.jobs[2]!.deadline = -300; // already past at 0
@@ -197,23 +309,41 @@ describe('fleet solver (WASM)', () => {
           const startS = Math.max(arrivalS, job.ready ?? 0);
           t = startS + (job.service ?? 0);
           at = job.location;
-          return { arrivalS, waitS: startS - arrivalS, startS, departureS: t, latenessS: job.deadline === undefined ? 0 : Math.max(0, startS - job.deadline) };
+          return {
+            arrivalS,
+            waitS: startS - arrivalS,
+            startS,
+            departureS: t,
+            latenessS: job.deadline === undefined ? 0 : Math.max(0, startS - job.deadline),
+          };
         });
         const endS = veh.end === undefined ? t : t + p.travel[at * m + veh.end]!;
         const label = `random-${seed}, vehicle ${route.vehicle}`;
-        assert.deepEqual(route.times, { departureS: veh.shiftStart ?? 0, stops, endS, durationS: route.duration, latenessS: route.lateness }, label);
+        assert.deepEqual(
+          route.times,
+          { departureS: veh.shiftStart ?? 0, stops, endS, durationS: route.duration, latenessS: route.lateness },
+          label,
+        );
         assert.equal(endS - (veh.shiftStart ?? 0), route.duration, label);
-        assert.deepEqual(stops.map((x) => x.startS), route.starts, label);
+        assert.deepEqual(
+          stops.map((x) => x.startS),
+          route.starts,
+          label,
+        );
       }
       const late = r.routes.flatMap((x) => x.jobs.map((j, k) => [j, x.times!.stops[k]!.latenessS] as const));
-      for (const [j, latenessS] of late) if (j === 2 || j === 3) assert.ok(latenessS > 0, `job ${j} is necessarily late`);
+      for (const [j, latenessS] of late)
+        if (j === 2 || j === 3) assert.ok(latenessS > 0, `job ${j} is necessarily late`);
     }
   });
 
   it('bad problems are rejected with their status before or inside the module', () => {
     const p = randomFleet(1, 10, 2);
     const bad = (q: FleetProblem, status: number) =>
-      assert.throws(() => solver.solveFleet(q), (e: unknown) => e instanceof SolverError && e.code === 'invalid_input' && e.status === status);
+      assert.throws(
+        () => solver.solveFleet(q),
+        (e: unknown) => e instanceof SolverError && e.code === 'invalid_input' && e.status === status,
+      );
     bad({ ...p, vehicles: [] }, Status.NO_VEHICLES);
     bad({ ...p, jobs: [] }, Status.NO_JOBS);
     bad({ ...p, travel: new Int32Array(3) }, Status.BAD_MATRIX);
@@ -230,7 +360,10 @@ describe('fleet solver (WASM)', () => {
   it('stallIterations stops a time-limited plan once the best has not improved for that many iterations', () => {
     const p = randomFleet(4, 12, 2);
     // distance only: no fleet-minimisation phase, the count starts at the best plan's iteration
-    const d = solver.solveFleet({ ...p, objective: DISTANCE_OBJECTIVE }, { seed: 2, timeLimitMs: 120_000, stallIterations: 25 });
+    const d = solver.solveFleet(
+      { ...p, objective: DISTANCE_OBJECTIVE },
+      { seed: 2, timeLimitMs: 120_000, stallIterations: 25 },
+    );
     assert.equal(d.iterations, d.bestIteration + 25);
     assertConsistent({ ...p, objective: DISTANCE_OBJECTIVE }, d, 'stall, distance');
     // with a vehicle cost the fleet phase runs first (and ends once it stalls too)
@@ -241,13 +374,25 @@ describe('fleet solver (WASM)', () => {
     const { solveMs: _a, ...fixed } = solver.solveFleet(p, { seed: 2, maxIterations: 1_000_000, stallIterations: 25 });
     const { solveMs: _b, ...timed } = s;
     assert.deepEqual(fixed, timed);
-    assert.throws(() => solver.solveFleet(p, { stallIterations: -1 }), (e: unknown) => e instanceof SolverError && e.status === Status.BAD_NUMBER);
-    assert.throws(() => solver.solveFleet(p, { stallIterations: 2.5 }), (e: unknown) => e instanceof SolverError && e.status === Status.BAD_NUMBER);
+    assert.throws(
+      () => solver.solveFleet(p, { stallIterations: -1 }),
+      (e: unknown) => e instanceof SolverError && e.status === Status.BAD_NUMBER,
+    );
+    assert.throws(
+      () => solver.solveFleet(p, { stallIterations: 2.5 }),
+      (e: unknown) => e instanceof SolverError && e.status === Status.BAD_NUMBER,
+    );
   });
 
   it('serviceStallIterations: 100 for small plans, then n²/10, rising with n', () => {
-    assert.deepEqual([1, 10, 20, 31, 32, 100, 300, 1000].map(serviceStallIterations), [100, 100, 100, 100, 103, 1000, 9000, 100_000]);
-    for (let n = 1; n <= 8192; n += 37) assert.ok(serviceStallIterations(n + 1) >= serviceStallIterations(n) && Number.isInteger(serviceStallIterations(n)));
+    assert.deepEqual(
+      [1, 10, 20, 31, 32, 100, 300, 1000].map(serviceStallIterations),
+      [100, 100, 100, 100, 103, 1000, 9000, 100_000],
+    );
+    for (let n = 1; n <= 8192; n += 37)
+      assert.ok(
+        serviceStallIterations(n + 1) >= serviceStallIterations(n) && Number.isInteger(serviceStallIterations(n)),
+      );
   });
 
   it('runs in the worker pool with the same result as in-thread', async () => {
@@ -257,14 +402,28 @@ describe('fleet solver (WASM)', () => {
       const { solveMs: _a, ...inPool } = await pool.solveFleet(p, { seed: 4, maxIterations: 150 });
       const { solveMs: _b, ...inThread } = solver.solveFleet(p, { seed: 4, maxIterations: 150 });
       assert.deepEqual(inPool, inThread);
-      const { solveMs: _c, ...stallPool } = await pool.solveFleet(p, { seed: 4, maxIterations: 100_000, stallIterations: 30 });
-      const { solveMs: _d, ...stallThread } = solver.solveFleet(p, { seed: 4, maxIterations: 100_000, stallIterations: 30 });
+      const { solveMs: _c, ...stallPool } = await pool.solveFleet(p, {
+        seed: 4,
+        maxIterations: 100_000,
+        stallIterations: 30,
+      });
+      const { solveMs: _d, ...stallThread } = solver.solveFleet(p, {
+        seed: 4,
+        maxIterations: 100_000,
+        stallIterations: 30,
+      });
       assert.deepEqual(stallPool, stallThread);
       assert.ok(stallPool.iterations < 100_000);
-      await assert.rejects(pool.solveFleet({ ...p, vehicles: [] }), (e: unknown) => e instanceof SolverError && e.code === 'invalid_input');
+      await assert.rejects(
+        pool.solveFleet({ ...p, vehicles: [] }),
+        (e: unknown) => e instanceof SolverError && e.code === 'invalid_input',
+      );
       const ac = new AbortController();
       ac.abort();
-      await assert.rejects(pool.solveFleet(p, { signal: ac.signal }), (e: unknown) => e instanceof SolverError && e.code === 'aborted');
+      await assert.rejects(
+        pool.solveFleet(p, { signal: ac.signal }),
+        (e: unknown) => e instanceof SolverError && e.code === 'aborted',
+      );
     } finally {
       await pool.close();
     }
@@ -273,9 +432,13 @@ describe('fleet solver (WASM)', () => {
   it('an ABI 3 module built before stallIterations still plans (without times), and runs to its budget; the pool refuses it', (t) => {
     let bytes: Buffer;
     try {
-      bytes = execFileSync('git', ['show', '12fcdfc:data/solver/solver.wasm'], { cwd: ROOT, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+      bytes = execFileSync('git', ['show', '12fcdfc:data/solver/solver.wasm'], {
+        cwd: ROOT,
+        maxBuffer: 16 << 20,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
     } catch {
-      t.skip('that build is not in this checkout\'s history');
+      t.skip("that build is not in this checkout's history");
       return;
     }
     const dir = mkdtempSync(join(tmpdir(), 'abi3-'));
@@ -285,9 +448,24 @@ describe('fleet solver (WASM)', () => {
       const old = loadSolver(file);
       assert.equal(old.abiVersion, 3);
       // the service's pool needs ABI 4 (the schedules); benches still load it in-thread
-      assert.throws(() => new SolverPool({ wasmPath: file }), (e: unknown) => e instanceof SolverError && e.code === 'load_failed' && /ABI 4/.test(e.message));
-      assert.throws(() => old.evaluate({ durations: new Int32Array([0, 5, 5, 0]), size: 2, serviceS: new Int32Array(1), deadlineS: new Int32Array([NO_DEADLINE]), hasEnd: false }, [0]),
-        (e: unknown) => e instanceof SolverError && e.code === 'unsupported');
+      assert.throws(
+        () => new SolverPool({ wasmPath: file }),
+        (e: unknown) => e instanceof SolverError && e.code === 'load_failed' && /ABI 4/.test(e.message),
+      );
+      assert.throws(
+        () =>
+          old.evaluate(
+            {
+              durations: new Int32Array([0, 5, 5, 0]),
+              size: 2,
+              serviceS: new Int32Array(1),
+              deadlineS: new Int32Array([NO_DEADLINE]),
+              hasEnd: false,
+            },
+            [0],
+          ),
+        (e: unknown) => e instanceof SolverError && e.code === 'unsupported',
+      );
       const p = randomFleet(2, 30, 3);
       const r = old.solveFleet(p, { seed: 1, maxIterations: 300, stallIterations: 10 });
       assert.equal(r.iterations, 300);
@@ -301,9 +479,13 @@ describe('fleet solver (WASM)', () => {
   it('a module of ABI 2 (the previous build) still loads and solves single routes; plans say unsupported', (t) => {
     let bytes: Buffer;
     try {
-      bytes = execFileSync('git', ['show', '85df514:data/solver/solver.wasm'], { cwd: ROOT, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+      bytes = execFileSync('git', ['show', '85df514:data/solver/solver.wasm'], {
+        cwd: ROOT,
+        maxBuffer: 16 << 20,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
     } catch {
-      t.skip('the ABI 2 build is not in this checkout\'s history');
+      t.skip("the ABI 2 build is not in this checkout's history");
       return;
     }
     const dir = mkdtempSync(join(tmpdir(), 'abi2-'));
@@ -312,8 +494,20 @@ describe('fleet solver (WASM)', () => {
       writeFileSync(file, bytes);
       const old = loadSolver(file);
       assert.equal(old.abiVersion, 2);
-      assert.equal(old.solve({ durations: new Int32Array([0, 5, 5, 0]), size: 2, serviceS: new Int32Array(1), deadlineS: new Int32Array([NO_DEADLINE]), hasEnd: false }).order.length, 1);
-      assert.throws(() => old.solveFleet(randomFleet(1, 5, 1)), (e: unknown) => e instanceof SolverError && e.code === 'unsupported');
+      assert.equal(
+        old.solve({
+          durations: new Int32Array([0, 5, 5, 0]),
+          size: 2,
+          serviceS: new Int32Array(1),
+          deadlineS: new Int32Array([NO_DEADLINE]),
+          hasEnd: false,
+        }).order.length,
+        1,
+      );
+      assert.throws(
+        () => old.solveFleet(randomFleet(1, 5, 1)),
+        (e: unknown) => e instanceof SolverError && e.code === 'unsupported',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -15,9 +15,13 @@ export const TSPLIB_DIR = SAMPLE_DIR;
 
 export type EndKind = 'open' | 'closed' | 'separate';
 
-
 /** Random asymmetric problem (points + asymmetric noise), optional deadlines and service. */
-export function randomProblem(seed: number, n: number, end: EndKind, opts: { deadlines?: boolean; service?: boolean } = {}): SolveProblem {
+export function randomProblem(
+  seed: number,
+  n: number,
+  end: EndKind,
+  opts: { deadlines?: boolean; service?: boolean } = {},
+): SolveProblem {
   const r = rng(seed);
   const m = n + 1 + (end === 'open' ? 0 : 1);
   const pts = Array.from({ length: m }, () => [Math.floor(r() * 1000), Math.floor(r() * 1000)]);
@@ -30,12 +34,15 @@ export function randomProblem(seed: number, n: number, end: EndKind, opts: { dea
     }
   }
   const serviceS = new Int32Array(n).map(() => (opts.service ? Math.floor(r() * 300) : 0));
-  const deadlineS = new Int32Array(n).map(() => (opts.deadlines && r() < 0.5 ? Math.floor(r() * 600 * n) : NO_DEADLINE));
+  const deadlineS = new Int32Array(n).map(() =>
+    opts.deadlines && r() < 0.5 ? Math.floor(r() * 600 * n) : NO_DEADLINE,
+  );
   return { durations, size: m, serviceS, deadlineS, hasEnd: end !== 'open' };
 }
 
 /** Lateness and duration of an order, recomputed in JS (the contract): the benchmarks' own evaluator. */
-export const evaluate = (p: SolveProblem, order: number[]): { latenessS: number; durationS: number } => orderCost(p, order);
+export const evaluate = (p: SolveProblem, order: number[]): { latenessS: number; durationS: number } =>
+  orderCost(p, order);
 export { compareCost };
 
 /** Best cost over all permutations (n <= 8). */

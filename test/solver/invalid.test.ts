@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 
-import { NO_DEADLINE, SolverError, SolverPool, Status, compileSolverModule, loadSolver, type SolveOptions, type SolveProblem } from '../../src/solver/index.js';
+import {
+  NO_DEADLINE,
+  SolverError,
+  SolverPool,
+  Status,
+  compileSolverModule,
+  loadSolver,
+  type SolveOptions,
+  type SolveProblem,
+} from '../../src/solver/index.js';
 import type { SolverExports } from '../../src/solver/abi.js';
 
 function base(): SolveProblem {
@@ -16,14 +25,33 @@ function base(): SolveProblem {
 
 const cases: Array<[string, (p: SolveProblem) => SolveProblem, number, SolveOptions?]> = [
   ['size 0', (p) => ({ ...p, size: 0, durations: new Int32Array(0) }), Status.BAD_SIZE],
-  ['size 1 with an end', (p) => ({ ...p, size: 1, durations: new Int32Array(1), serviceS: new Int32Array(0), deadlineS: new Int32Array(0), hasEnd: true }), Status.BAD_SIZE],
+  [
+    'size 1 with an end',
+    (p) => ({
+      ...p,
+      size: 1,
+      durations: new Int32Array(1),
+      serviceS: new Int32Array(0),
+      deadlineS: new Int32Array(0),
+      hasEnd: true,
+    }),
+    Status.BAD_SIZE,
+  ],
   ['size above the maximum', (p) => ({ ...p, size: 5000 }), Status.BAD_SIZE],
   ['non-integer size', (p) => ({ ...p, size: 3.5 }), Status.BAD_SIZE],
   ['matrix too short', (p) => ({ ...p, durations: p.durations.slice(0, 15) }), Status.BAD_LENGTH],
   ['service length', (p) => ({ ...p, serviceS: new Int32Array(2) }), Status.BAD_LENGTH],
   ['deadline length', (p) => ({ ...p, deadlineS: new Int32Array(4) }), Status.BAD_LENGTH],
-  ['durations not Int32Array', (p) => ({ ...p, durations: Array.from(p.durations) as unknown as Int32Array }), Status.BAD_LENGTH],
-  ['negative duration', (p) => ({ ...p, durations: p.durations.map((x, i) => (i === 6 ? -1 : x)) }), Status.NEGATIVE_DURATION],
+  [
+    'durations not Int32Array',
+    (p) => ({ ...p, durations: Array.from(p.durations) as unknown as Int32Array }),
+    Status.BAD_LENGTH,
+  ],
+  [
+    'negative duration',
+    (p) => ({ ...p, durations: p.durations.map((x, i) => (i === 6 ? -1 : x)) }),
+    Status.NEGATIVE_DURATION,
+  ],
   ['negative service', (p) => ({ ...p, serviceS: new Int32Array([0, -5, 0]) }), Status.NEGATIVE_SERVICE],
   ['seed out of range', (p) => p, Status.BAD_NUMBER, { seed: -1 }],
   ['negative time limit', (p) => p, Status.BAD_TIME_LIMIT, { timeLimitMs: -1 }],
@@ -56,7 +84,8 @@ describe('invalid inputs', () => {
 
   it('the module itself rejects bad values (JS checks bypassed)', () => {
     const module = compileSolverModule();
-    const ex = new WebAssembly.Instance(module, { env: { now_ms: () => performance.now() } }).exports as unknown as SolverExports;
+    const ex = new WebAssembly.Instance(module, { env: { now_ms: () => performance.now() } })
+      .exports as unknown as SolverExports;
     const put = (a: Int32Array) => {
       const ptr = ex.alloc(Math.max(4, a.byteLength), 4);
       new Int32Array(ex.memory.buffer, ptr, a.length).set(a);
@@ -67,12 +96,16 @@ describe('invalid inputs', () => {
     const s = put(p.serviceS);
     const l = put(p.deadlineS);
     const out = ex.alloc(8 * (3 + 6 * 3), 8);
-    const call = (o: Partial<{ d: number; size: number; s: number; l: number; hasEnd: number; t: number; out: number }>) =>
-      ex.solve(o.d ?? d, o.size ?? 4, o.s ?? s, o.l ?? l, o.hasEnd ?? 0, 1, o.t ?? 0, 0, 0, o.out ?? out);
+    const call = (
+      o: Partial<{ d: number; size: number; s: number; l: number; hasEnd: number; t: number; out: number }>,
+    ) => ex.solve(o.d ?? d, o.size ?? 4, o.s ?? s, o.l ?? l, o.hasEnd ?? 0, 1, o.t ?? 0, 0, 0, o.out ?? out);
     assert.equal(call({}), Status.OK);
     assert.deepEqual(Array.from(new Float64Array(ex.memory.buffer, out, 6)), [0, 9, 0, 2, 0, 1]);
     // then per stop in visiting order: arrival, wait, start, departure, lateness
-    assert.deepEqual(Array.from(new Float64Array(ex.memory.buffer, out + 48, 15)), [3, 0, 3, 3, 0, 7, 0, 7, 7, 0, 9, 0, 9, 9, 0]);
+    assert.deepEqual(
+      Array.from(new Float64Array(ex.memory.buffer, out + 48, 15)),
+      [3, 0, 3, 3, 0, 7, 0, 7, 7, 0, 9, 0, 9, 9, 0],
+    );
     assert.equal(call({ hasEnd: 2 }), Status.BAD_FLAG);
     assert.equal(call({ d: 0 }), Status.NULL_POINTER);
     assert.equal(call({ out: 0 }), Status.NULL_POINTER);
@@ -88,7 +121,7 @@ describe('invalid inputs', () => {
     // ABI 4: -7 is a deadline 7 s before departure (only NO_DEADLINE means none): stop 0 is late
     new Int32Array(ex.memory.buffer, l, 3)[0] = -7;
     assert.equal(call({}), Status.OK);
-    assert.equal(new Float64Array(ex.memory.buffer, out, 1)[0], 5 + 7, "stop 0 first (5 s away), 12 s late");
+    assert.equal(new Float64Array(ex.memory.buffer, out, 1)[0], 5 + 7, 'stop 0 first (5 s away), 12 s late');
     new Int32Array(ex.memory.buffer, l, 3)[0] = NO_DEADLINE;
     new Int32Array(ex.memory.buffer, s, 3)[2] = -1;
     assert.equal(call({}), Status.NEGATIVE_SERVICE);

@@ -9,7 +9,12 @@ describe('SolverPool', () => {
   it('runs concurrent solves and matches the in-thread solver', async () => {
     const pool = new SolverPool({ size: 2 });
     try {
-      const problems = Array.from({ length: 8 }, (_, k) => randomProblem(300 + k, 25 + 5 * k, (['open', 'closed', 'separate'] as const)[k % 3], { deadlines: k % 2 === 0, service: true }));
+      const problems = Array.from({ length: 8 }, (_, k) =>
+        randomProblem(300 + k, 25 + 5 * k, (['open', 'closed', 'separate'] as const)[k % 3], {
+          deadlines: k % 2 === 0,
+          service: true,
+        }),
+      );
       const opts = { seed: 5, maxIterations: 150, timeLimitMs: 0 };
       const results = await Promise.all(problems.map((p) => pool.solve(p, opts)));
       const local = loadSolver();
@@ -80,7 +85,10 @@ describe('SolverPool', () => {
       await assert.rejects(waiting, (e: unknown) => e instanceof SolverError && e.code === 'aborted');
       const r = await pool.solve(p, { maxIterations: 20 });
       assert.ok(isPermutation(r.order, 150));
-      await assert.rejects(pool.solve(p, { signal: AbortSignal.abort() }), (e: unknown) => e instanceof SolverError && e.code === 'aborted');
+      await assert.rejects(
+        pool.solve(p, { signal: AbortSignal.abort() }),
+        (e: unknown) => e instanceof SolverError && e.code === 'aborted',
+      );
     } finally {
       await pool.close();
     }
@@ -117,8 +125,17 @@ describe('SolverPool', () => {
   it('rejects after close and fails to construct on a bad module path', async () => {
     const pool = new SolverPool({ size: 1 });
     await pool.close();
-    await assert.rejects(pool.solve(randomProblem(5, 5, 'open')), (e: unknown) => e instanceof SolverError && e.code === 'closed');
-    assert.throws(() => new SolverPool({ wasmPath: join(ROOT, 'nope.wasm') }), (e: unknown) => e instanceof SolverError && e.code === 'load_failed');
-    assert.throws(() => new SolverPool({ wasmPath: join(ROOT, 'package.json') }), (e: unknown) => e instanceof SolverError && e.code === 'load_failed');
+    await assert.rejects(
+      pool.solve(randomProblem(5, 5, 'open')),
+      (e: unknown) => e instanceof SolverError && e.code === 'closed',
+    );
+    assert.throws(
+      () => new SolverPool({ wasmPath: join(ROOT, 'nope.wasm') }),
+      (e: unknown) => e instanceof SolverError && e.code === 'load_failed',
+    );
+    assert.throws(
+      () => new SolverPool({ wasmPath: join(ROOT, 'package.json') }),
+      (e: unknown) => e instanceof SolverError && e.code === 'load_failed',
+    );
   });
 });

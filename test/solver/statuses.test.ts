@@ -15,7 +15,14 @@ import { WasmSolver } from '../../src/solver/abi.js';
 import { fleetOutLength, flattenFleet } from '../../src/solver/fleet-abi.js';
 import { callModule, type InputArray } from '../../src/solver/marshal.js';
 import {
-  MAX_SIZE, NO_DEADLINE, SolverError, Status, compileSolverModule, loadSolver, type FleetProblem, type SolveProblem,
+  MAX_SIZE,
+  NO_DEADLINE,
+  SolverError,
+  Status,
+  compileSolverModule,
+  loadSolver,
+  type FleetProblem,
+  type SolveProblem,
 } from '../../src/solver/index.js';
 import { MAX_VEHICLES } from '../../src/solver/abi-constants.generated.js';
 import { ROOT } from './helpers.js';
@@ -43,32 +50,71 @@ const route = (): SolveProblem => ({
 });
 
 interface RawRoute {
-  size?: number; hasEnd?: number; timeLimitMs?: number; seed?: number;
+  size?: number;
+  hasEnd?: number;
+  timeLimitMs?: number;
+  seed?: number;
   /** Added to the durations pointer (0 = the null pointer when `nullDurations`). */
-  durationsOffset?: number; nullDurations?: boolean;
+  durationsOffset?: number;
+  nullDurations?: boolean;
 }
 
 /** `solve` called on the module directly, past the host's checks. */
 function rawSolve(o: RawRoute = {}, p: SolveProblem = route()): number {
-  return statusOf(() => callModule(raw, [p.durations, p.serviceS, p.deadlineS], [3 + 6 * 3], ([d, s, l], [out]) =>
-    raw.solve(o.nullDurations ? 0 : d! + (o.durationsOffset ?? 0), o.size ?? p.size, s!, l!, o.hasEnd ?? 0, o.seed ?? 1, o.timeLimitMs ?? 0, 0, 0, out!), 'raw'));
+  return statusOf(() =>
+    callModule(
+      raw,
+      [p.durations, p.serviceS, p.deadlineS],
+      [3 + 6 * 3],
+      ([d, s, l], [out]) =>
+        raw.solve(
+          o.nullDurations ? 0 : d! + (o.durationsOffset ?? 0),
+          o.size ?? p.size,
+          s!,
+          l!,
+          o.hasEnd ?? 0,
+          o.seed ?? 1,
+          o.timeLimitMs ?? 0,
+          0,
+          0,
+          out!,
+        ),
+      'raw',
+    ),
+  );
 }
 
 function rawEvaluate(order: number[], p: SolveProblem = route()): number {
-  return statusOf(() => callModule(raw, [p.durations, p.serviceS, p.deadlineS, Uint32Array.from(order)], [3 + 6 * 3], ([d, s, l, ord], [out]) =>
-    raw.evaluate_route!(d!, p.size, s!, l!, 0, ord!, out!), 'raw'));
+  return statusOf(() =>
+    callModule(
+      raw,
+      [p.durations, p.serviceS, p.deadlineS, Uint32Array.from(order)],
+      [3 + 6 * 3],
+      ([d, s, l, ord], [out]) => raw.evaluate_route!(d!, p.size, s!, l!, 0, ord!, out!),
+      'raw',
+    ),
+  );
 }
 
 const fleet = (): FleetProblem => ({
   locations: 3,
   travel: new Int32Array([0, 4, 6, 4, 0, 3, 6, 3, 0]),
-  vehicles: [{ start: 0, end: 0, capacity: [5] }, { start: 0, capacity: [5] }],
-  jobs: [{ location: 1, service: 10, demand: [2] }, { location: 2, demand: [1], deadline: 30 }],
+  vehicles: [
+    { start: 0, end: 0, capacity: [5] },
+    { start: 0, capacity: [5] },
+  ],
+  jobs: [
+    { location: 1, service: 10, demand: [2] },
+    { location: 2, demand: [1], deadline: 30 },
+  ],
 });
 
 type Flat = ReturnType<typeof flattenFleet>;
 interface RawFleet {
-  timeLimitMs?: number; nullTravel?: boolean; vehiclesOffset?: number; locations?: number;
+  timeLimitMs?: number;
+  nullTravel?: boolean;
+  vehiclesOffset?: number;
+  locations?: number;
   /** Changes the flat arrays before the call. */
   edit?: (f: Flat) => void;
 }
@@ -78,9 +124,34 @@ function rawFleet(o: RawFleet = {}, p: FleetProblem = fleet()): number {
   const f = flattenFleet(p);
   o.edit?.(f);
   const inputs: InputArray[] = [p.travel, p.distance, f.vehicles, f.jobs, f.capacity, f.demand, f.allowed, f.objective];
-  return statusOf(() => callModule(raw, inputs, [fleetOutLength(f.nv, f.nj)], ([travel, distance, vehicles, jobs, capacity, demand, allowed, objective], [out]) =>
-    raw.solve_fleet!(o.nullTravel ? 0 : travel!, distance!, o.locations ?? p.locations, vehicles! + (o.vehiclesOffset ?? 0), f.nv, jobs!, f.nj, f.dims,
-      capacity!, demand!, allowed!, objective!, 1, o.timeLimitMs ?? 0, 10, out!, 0), 'raw'));
+  return statusOf(() =>
+    callModule(
+      raw,
+      inputs,
+      [fleetOutLength(f.nv, f.nj)],
+      ([travel, distance, vehicles, jobs, capacity, demand, allowed, objective], [out]) =>
+        raw.solve_fleet!(
+          o.nullTravel ? 0 : travel!,
+          distance!,
+          o.locations ?? p.locations,
+          vehicles! + (o.vehiclesOffset ?? 0),
+          f.nv,
+          jobs!,
+          f.nj,
+          f.dims,
+          capacity!,
+          demand!,
+          allowed!,
+          objective!,
+          1,
+          o.timeLimitMs ?? 0,
+          10,
+          out!,
+          0,
+        ),
+      'raw',
+    ),
+  );
 }
 
 const host = {
@@ -93,7 +164,11 @@ const host = {
 function abi2Module(): WebAssembly.Module | null {
   let bytes: Buffer;
   try {
-    bytes = execFileSync('git', ['show', '85df514:data/solver/solver.wasm'], { cwd: ROOT, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+    bytes = execFileSync('git', ['show', '85df514:data/solver/solver.wasm'], {
+      cwd: ROOT,
+      maxBuffer: 16 << 20,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return null;
   }
@@ -114,52 +189,222 @@ const withJob = (edit: (j: FleetProblem['jobs'][number]) => void): FleetProblem 
 
 /** Per status: the checks that must each end with it. */
 const CASES: Record<keyof typeof Status, Array<[string, () => number]>> = {
-  OK: [['route', () => host.solve(route())], ['fleet', () => host.fleet(fleet())], ['evaluate', () => host.evaluate([2, 0, 1])], ['raw route', () => rawSolve()], ['raw fleet', () => rawFleet()]],
-  BAD_SIZE: [['size 0', () => host.solve({ ...route(), size: 0, durations: new Int32Array(0) })], ['module: size above MAX_SIZE', () => rawSolve({ size: MAX_SIZE + 1 })], ['module: size 1 with an end', () => rawSolve({ size: 1, hasEnd: 1 })]],
-  BAD_LENGTH: [['durations too short', () => host.solve({ ...route(), durations: new Int32Array(15) })], ['deadlines too long', () => host.evaluate([0, 1, 2], { ...route(), deadlineS: new Int32Array(4) })]],
-  NEGATIVE_DURATION: [['solve', () => host.solve({ ...route(), durations: route().durations.map((x, i) => (i === 6 ? -1 : x)) })], ['evaluate', () => host.evaluate([0, 1, 2], { ...route(), durations: route().durations.map((x, i) => (i === 6 ? -1 : x)) })]],
+  OK: [
+    ['route', () => host.solve(route())],
+    ['fleet', () => host.fleet(fleet())],
+    ['evaluate', () => host.evaluate([2, 0, 1])],
+    ['raw route', () => rawSolve()],
+    ['raw fleet', () => rawFleet()],
+  ],
+  BAD_SIZE: [
+    ['size 0', () => host.solve({ ...route(), size: 0, durations: new Int32Array(0) })],
+    ['module: size above MAX_SIZE', () => rawSolve({ size: MAX_SIZE + 1 })],
+    ['module: size 1 with an end', () => rawSolve({ size: 1, hasEnd: 1 })],
+  ],
+  BAD_LENGTH: [
+    ['durations too short', () => host.solve({ ...route(), durations: new Int32Array(15) })],
+    ['deadlines too long', () => host.evaluate([0, 1, 2], { ...route(), deadlineS: new Int32Array(4) })],
+  ],
+  NEGATIVE_DURATION: [
+    ['solve', () => host.solve({ ...route(), durations: route().durations.map((x, i) => (i === 6 ? -1 : x)) })],
+    [
+      'evaluate',
+      () => host.evaluate([0, 1, 2], { ...route(), durations: route().durations.map((x, i) => (i === 6 ? -1 : x)) }),
+    ],
+  ],
   NEGATIVE_SERVICE: [['solve', () => host.solve({ ...route(), serviceS: new Int32Array([0, -5, 0]) })]],
-  BAD_DEADLINE: [['an ABI 2 module, a deadline below -1 (ABI 4 has none: every value but NO_DEADLINE is a deadline)', () => {
-    const old = abi2Module();
-    assert.equal(host.solve({ ...route(), deadlineS: new Int32Array([-2, NO_DEADLINE + 1, 0]) }), Status.OK);
-    if (old === null) return Status.BAD_DEADLINE; // not in this checkout's history: the module check is covered by the crate's tests
-    const e = new WasmSolver(old).exports;
-    const p = route();
-    return statusOf(() => callModule(e, [p.durations, p.serviceS, new Int32Array([-1, -2, 10])], [6], ([d, s, l], [out]) => e.solve(d!, 4, s!, l!, 0, 1, 0, 0, 0, out!), 'abi 2'));
-  }]],
-  BAD_FLAG: [['hasEnd not a boolean', () => host.solve({ ...route(), hasEnd: 1 as unknown as boolean })], ['module: has_end 2', () => rawSolve({ hasEnd: 2 })]],
+  BAD_DEADLINE: [
+    [
+      'an ABI 2 module, a deadline below -1 (ABI 4 has none: every value but NO_DEADLINE is a deadline)',
+      () => {
+        const old = abi2Module();
+        assert.equal(host.solve({ ...route(), deadlineS: new Int32Array([-2, NO_DEADLINE + 1, 0]) }), Status.OK);
+        if (old === null) return Status.BAD_DEADLINE; // not in this checkout's history: the module check is covered by the crate's tests
+        const e = new WasmSolver(old).exports;
+        const p = route();
+        return statusOf(() =>
+          callModule(
+            e,
+            [p.durations, p.serviceS, new Int32Array([-1, -2, 10])],
+            [6],
+            ([d, s, l], [out]) => e.solve(d!, 4, s!, l!, 0, 1, 0, 0, 0, out!),
+            'abi 2',
+          ),
+        );
+      },
+    ],
+  ],
+  BAD_FLAG: [
+    ['hasEnd not a boolean', () => host.solve({ ...route(), hasEnd: 1 as unknown as boolean })],
+    ['module: has_end 2', () => rawSolve({ hasEnd: 2 })],
+  ],
   BAD_TIME_LIMIT: [
-    ['route', () => host.solve(route(), { timeLimitMs: -1 })], ['fleet', () => host.fleet(fleet(), { timeLimitMs: Number.NaN })],
-    ['module: route', () => rawSolve({ timeLimitMs: Number.POSITIVE_INFINITY })], ['module: fleet', () => rawFleet({ timeLimitMs: -1 })],
+    ['route', () => host.solve(route(), { timeLimitMs: -1 })],
+    ['fleet', () => host.fleet(fleet(), { timeLimitMs: Number.NaN })],
+    ['module: route', () => rawSolve({ timeLimitMs: Number.POSITIVE_INFINITY })],
+    ['module: fleet', () => rawFleet({ timeLimitMs: -1 })],
   ],
-  NULL_POINTER: [['module: route', () => rawSolve({ nullDurations: true })], ['module: fleet', () => rawFleet({ nullTravel: true })]],
-  MISALIGNED: [['module: route', () => rawSolve({ durationsOffset: 1 })], ['module: fleet', () => rawFleet({ vehiclesOffset: 4 })]],
-  NO_VEHICLES: [['fleet', () => host.fleet({ ...fleet(), vehicles: [] })], ['module', () => rawFleet({ edit: (f) => { f.nv = 0; f.vehicles = new Float64Array(0); f.capacity = new Float64Array(0); } })]],
+  NULL_POINTER: [
+    ['module: route', () => rawSolve({ nullDurations: true })],
+    ['module: fleet', () => rawFleet({ nullTravel: true })],
+  ],
+  MISALIGNED: [
+    ['module: route', () => rawSolve({ durationsOffset: 1 })],
+    ['module: fleet', () => rawFleet({ vehiclesOffset: 4 })],
+  ],
+  NO_VEHICLES: [
+    ['fleet', () => host.fleet({ ...fleet(), vehicles: [] })],
+    [
+      'module',
+      () =>
+        rawFleet({
+          edit: (f) => {
+            f.nv = 0;
+            f.vehicles = new Float64Array(0);
+            f.capacity = new Float64Array(0);
+          },
+        }),
+    ],
+  ],
   TOO_MANY_VEHICLES: [
-    ['fleet', () => host.fleet({ ...fleet(), vehicles: Array.from({ length: MAX_VEHICLES + 1 }, () => ({ start: 0 })) })],
-    ['module', () => rawFleet({}, { ...fleet(), vehicles: Array.from({ length: MAX_VEHICLES + 1 }, () => ({ start: 0 })) })],
+    [
+      'fleet',
+      () => host.fleet({ ...fleet(), vehicles: Array.from({ length: MAX_VEHICLES + 1 }, () => ({ start: 0 })) }),
+    ],
+    [
+      'module',
+      () => rawFleet({}, { ...fleet(), vehicles: Array.from({ length: MAX_VEHICLES + 1 }, () => ({ start: 0 })) }),
+    ],
   ],
-  NO_JOBS: [['fleet', () => host.fleet({ ...fleet(), jobs: [] })], ['module', () => rawFleet({ edit: (f) => { f.nj = 0; f.jobs = new Float64Array(0); f.demand = new Float64Array(0); } })]],
-  BAD_MATRIX: [['fleet: travel too short', () => host.fleet({ ...fleet(), travel: new Int32Array(3) })], ['module: 0 locations', () => rawFleet({ locations: 0 })]],
+  NO_JOBS: [
+    ['fleet', () => host.fleet({ ...fleet(), jobs: [] })],
+    [
+      'module',
+      () =>
+        rawFleet({
+          edit: (f) => {
+            f.nj = 0;
+            f.jobs = new Float64Array(0);
+            f.demand = new Float64Array(0);
+          },
+        }),
+    ],
+  ],
+  BAD_MATRIX: [
+    ['fleet: travel too short', () => host.fleet({ ...fleet(), travel: new Int32Array(3) })],
+    ['module: 0 locations', () => rawFleet({ locations: 0 })],
+  ],
   NEGATIVE_VALUE: [['fleet', () => host.fleet({ ...fleet(), travel: new Int32Array([0, -2, 6, 4, 0, 3, 6, 3, 0]) })]],
-  BAD_LOCATION: [['fleet: a job outside the matrix', () => host.fleet(withJob((j) => { j.location = 3; }))], ['fleet: a vehicle end outside the matrix', () => host.fleet({ ...fleet(), vehicles: [{ start: 0, end: 7 }] })]],
-  NEGATIVE_QUANTITY: [['fleet: demand', () => host.fleet(withJob((j) => { j.demand = [-1]; }))], ['fleet: service', () => host.fleet(withJob((j) => { j.service = -1; }))]],
-  BAD_WINDOW: [['fleet: ready after due', () => host.fleet(withJob((j) => { j.ready = 10; j.due = 5; }))]],
+  BAD_LOCATION: [
+    [
+      'fleet: a job outside the matrix',
+      () =>
+        host.fleet(
+          withJob((j) => {
+            j.location = 3;
+          }),
+        ),
+    ],
+    ['fleet: a vehicle end outside the matrix', () => host.fleet({ ...fleet(), vehicles: [{ start: 0, end: 7 }] })],
+  ],
+  NEGATIVE_QUANTITY: [
+    [
+      'fleet: demand',
+      () =>
+        host.fleet(
+          withJob((j) => {
+            j.demand = [-1];
+          }),
+        ),
+    ],
+    [
+      'fleet: service',
+      () =>
+        host.fleet(
+          withJob((j) => {
+            j.service = -1;
+          }),
+        ),
+    ],
+  ],
+  BAD_WINDOW: [
+    [
+      'fleet: ready after due',
+      () =>
+        host.fleet(
+          withJob((j) => {
+            j.ready = 10;
+            j.due = 5;
+          }),
+        ),
+    ],
+  ],
   BAD_VEHICLE_INDEX: [
-    ['fleet', () => host.fleet(withJob((j) => { j.allowedVehicles = [2]; }))],
-    ['module: a mask bit past the fleet', () => rawFleet({ edit: (f) => { f.allowed![0] = 1 << 5; } }, withJob((j) => { j.allowedVehicles = [0]; }))],
+    [
+      'fleet',
+      () =>
+        host.fleet(
+          withJob((j) => {
+            j.allowedVehicles = [2];
+          }),
+        ),
+    ],
+    [
+      'module: a mask bit past the fleet',
+      () =>
+        rawFleet(
+          {
+            edit: (f) => {
+              f.allowed![0] = 1 << 5;
+            },
+          },
+          withJob((j) => {
+            j.allowedVehicles = [0];
+          }),
+        ),
+    ],
   ],
-  BAD_OBJECTIVE: [['fleet', () => host.fleet({ ...fleet(), objective: { vehicleCost: -1, durationWeight: 0, distanceWeight: 0 } })]],
-  TOO_MANY_DIMENSIONS: [['fleet: 9 capacity dimensions', () => host.fleet({ ...fleet(), vehicles: [{ start: 0, capacity: Array.from({ length: 9 }, () => 5) }] })]],
+  BAD_OBJECTIVE: [
+    ['fleet', () => host.fleet({ ...fleet(), objective: { vehicleCost: -1, durationWeight: 0, distanceWeight: 0 } })],
+  ],
+  TOO_MANY_DIMENSIONS: [
+    [
+      'fleet: 9 capacity dimensions',
+      () => host.fleet({ ...fleet(), vehicles: [{ start: 0, capacity: Array.from({ length: 9 }, () => 5) }] }),
+    ],
+  ],
   BAD_NUMBER: [
-    ['fleet: a service of 1.5 s', () => host.fleet(withJob((j) => { j.service = 1.5; }))],
-    ['module: a job field of 1.5', () => rawFleet({ edit: (f) => { f.jobs[1] = 1.5; } })],
+    [
+      'fleet: a service of 1.5 s',
+      () =>
+        host.fleet(
+          withJob((j) => {
+            j.service = 1.5;
+          }),
+        ),
+    ],
+    [
+      'module: a job field of 1.5',
+      () =>
+        rawFleet({
+          edit: (f) => {
+            f.jobs[1] = 1.5;
+          },
+        }),
+    ],
     // the same bad option gives the same status from both entry points
-    ['route: seed -1', () => host.solve(route(), { seed: -1 })], ['fleet: seed -1', () => host.fleet(fleet(), { seed: -1 })],
-    ['route: maxIterations 2^32', () => host.solve(route(), { maxIterations: 2 ** 32 })], ['fleet: maxIterations 2^32', () => host.fleet(fleet(), { maxIterations: 2 ** 32 })],
-    ['route: stallIterations 2.5', () => host.solve(route(), { stallIterations: 2.5 })], ['fleet: stallIterations 2.5', () => host.fleet(fleet(), { stallIterations: 2.5 })],
+    ['route: seed -1', () => host.solve(route(), { seed: -1 })],
+    ['fleet: seed -1', () => host.fleet(fleet(), { seed: -1 })],
+    ['route: maxIterations 2^32', () => host.solve(route(), { maxIterations: 2 ** 32 })],
+    ['fleet: maxIterations 2^32', () => host.fleet(fleet(), { maxIterations: 2 ** 32 })],
+    ['route: stallIterations 2.5', () => host.solve(route(), { stallIterations: 2.5 })],
+    ['fleet: stallIterations 2.5', () => host.fleet(fleet(), { stallIterations: 2.5 })],
   ],
-  BAD_ORDER: [['evaluate: a stop twice', () => host.evaluate([0, 0, 1])], ['module: a stop twice', () => rawEvaluate([0, 0, 1])], ['module: a stop past n', () => rawEvaluate([0, 1, 3])]],
+  BAD_ORDER: [
+    ['evaluate: a stop twice', () => host.evaluate([0, 0, 1])],
+    ['module: a stop twice', () => rawEvaluate([0, 0, 1])],
+    ['module: a stop past n', () => rawEvaluate([0, 1, 3])],
+  ],
 };
 
 describe('every ABI status', () => {

@@ -22,7 +22,12 @@ import { readMigrations } from '../../src/store/migrate.js';
 import { openStore } from '../../src/store/open.js';
 import { PostgresStore } from '../../src/store/postgres.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
-import { isStorageUnavailable, type NewOutboxMessage, type PurchaseRequest, type Store } from '../../src/store/types.js';
+import {
+  isStorageUnavailable,
+  type NewOutboxMessage,
+  type PurchaseRequest,
+  type Store,
+} from '../../src/store/types.js';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { freePort } from '../helpers/process.js';
 import { manualClock, tempDir } from '../helpers/server.js';
@@ -42,47 +47,73 @@ export interface Db {
 }
 
 export let server: PostgresServer;
-before(async () => { server = await startPostgres(); });
-after(async () => { await server?.stop(); });
+before(async () => {
+  server = await startPostgres();
+});
+after(async () => {
+  await server?.stop();
+});
 
 const opened: Store[] = [];
-afterEach(async () => { for (const s of opened.splice(0)) await s.close().catch(() => {}); });
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close().catch(() => {});
+});
 
 export async function freshDb(kind: 'sqlite' | 'postgres'): Promise<Db> {
   if (kind === 'sqlite') {
     const path = join(tempDir('ros-contract-'), 'service.db');
     return {
       location: { kind, path },
-      async open(options = {}) { const s = new SqliteStore(path, options); opened.push(s); return s; },
+      async open(options = {}) {
+        const s = new SqliteStore(path, options);
+        opened.push(s);
+        return s;
+      },
       async lockWrites() {
         const other = new Database(path);
         other.exec('BEGIN EXCLUSIVE');
-        return async () => { other.exec('COMMIT'); other.close(); };
+        return async () => {
+          other.exec('COMMIT');
+          other.close();
+        };
       },
       async query(sql, params = []) {
         const db = new Database(path);
         try {
           const stmt = db.prepare(sql);
-          return stmt.reader ? stmt.all(...params) as Array<Record<string, unknown>> : (stmt.run(...params), []);
-        } finally { db.close(); }
+          return stmt.reader ? (stmt.all(...params) as Array<Record<string, unknown>>) : (stmt.run(...params), []);
+        } finally {
+          db.close();
+        }
       },
     };
   }
   const url = await server.createDatabase('contract');
   return {
     location: { kind, url },
-    async open(options = {}) { const s = await PostgresStore.open(url, { lockTimeoutMs: options.busyTimeoutMs }); opened.push(s); return s; },
+    async open(options = {}) {
+      const s = await PostgresStore.open(url, { lockTimeoutMs: options.busyTimeoutMs });
+      opened.push(s);
+      return s;
+    },
     async lockWrites() {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       await client.query('BEGIN');
       await client.query('LOCK TABLE api_keys IN EXCLUSIVE MODE');
-      return async () => { await client.query('COMMIT'); await client.end(); };
+      return async () => {
+        await client.query('COMMIT');
+        await client.end();
+      };
     },
     async query(sql, params = []) {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
-      try { return (await client.query(sql, params)).rows; } finally { await client.end(); }
+      try {
+        return (await client.query(sql, params)).rows;
+      } finally {
+        await client.end();
+      }
     },
   };
 }
@@ -92,7 +123,15 @@ export const pending = (ms = 60_000) => ({ untilMs: Date.now() + ms, owner: 't' 
 export const limits = { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 };
 
 export async function liveKey(store: Store, stops: number, email: string | null = null) {
-  return store.createKey({ kind: 'live', keyHash: `h${Math.random()}`, last4: 'abcd', email, initialStops: stops, reason: 'admin_credit', now });
+  return store.createKey({
+    kind: 'live',
+    keyHash: `h${Math.random()}`,
+    last4: 'abcd',
+    email,
+    initialStops: stops,
+    reason: 'admin_credit',
+    now,
+  });
 }
 
 export async function ledgerSum(store: Store, keyId: number) {
@@ -116,10 +155,21 @@ export function purchase(overrides: Partial<PurchaseRequest> = {}): PurchaseRequ
   return {
     stripeEventId: `evt_${Math.random().toString(36).slice(2)}`,
     stripeSessionId: `cs_test_${Math.random().toString(36).slice(2)}`,
-    email: 'buyer@example.com', packId: 'pack_2k', stops: 2000, amountCents: 2900, currency: 'eur', newKey,
-    composeMail: ({ createdKey, key: record, balance }): NewOutboxMessage => createdKey
-      ? { kind: 'new_key', to: 'buyer@example.com', subject: 'key', body: `key ${key} balance ${balance}` }
-      : { kind: 'top_up', to: 'buyer@example.com', subject: 'top-up', body: `key ending ${record.last4} balance ${balance}` },
+    email: 'buyer@example.com',
+    packId: 'pack_2k',
+    stops: 2000,
+    amountCents: 2900,
+    currency: 'eur',
+    newKey,
+    composeMail: ({ createdKey, key: record, balance }): NewOutboxMessage =>
+      createdKey
+        ? { kind: 'new_key', to: 'buyer@example.com', subject: 'key', body: `key ${key} balance ${balance}` }
+        : {
+            kind: 'top_up',
+            to: 'buyer@example.com',
+            subject: 'top-up',
+            body: `key ending ${record.last4} balance ${balance}`,
+          },
     now: new Date('2026-03-01T10:00:00Z'),
     ...overrides,
   };
@@ -128,18 +178,22 @@ export function purchase(overrides: Partial<PurchaseRequest> = {}): PurchaseRequ
 export function recordingSender() {
   const sent: MailMessage[] = [];
   const sender: MailSender & { sent: MailMessage[] } = {
-    mode: 'smtp', sent,
-    async send(message) { await new Promise((r) => setTimeout(r, 5)); sent.push(message); return { messageId: `<${sent.length}@test>` }; },
+    mode: 'smtp',
+    sent,
+    async send(message) {
+      await new Promise((r) => setTimeout(r, 5));
+      sent.push(message);
+      return { messageId: `<${sent.length}@test>` };
+    },
     close() {},
   };
   return sender;
 }
 export const silent = { info() {}, warn() {} };
 
-
 export const BACKENDS = ['sqlite', 'postgres'] as const;
 
 /** One subject's contract, described once and run against both stores. */
-export function describeContract(subject: string, body: (kind: typeof BACKENDS[number]) => void): void {
+export function describeContract(subject: string, body: (kind: (typeof BACKENDS)[number]) => void): void {
   for (const kind of BACKENDS) describe(`Store contract, ${subject}: ${kind}`, () => body(kind));
 }

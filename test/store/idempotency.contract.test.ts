@@ -9,16 +9,34 @@ describeContract('idempotency', (kind) => {
     const db = await freshDb(kind);
     const stores = [await db.open(), await db.open(), await db.open()];
     const key = await liveKey(stores[0], 100);
-    const begin = (s: Store, idempotencyKey: string, requestHash: string, nowMs = Date.now(), untilMs = nowMs + 60_000) => s.beginIdempotent({
-      keyId: key.id, idempotencyKey, requestHash, nowMs, expiredBeforeMs: nowMs - 86_400_000, pending: { untilMs, owner: 'a' },
-    });
+    const begin = (
+      s: Store,
+      idempotencyKey: string,
+      requestHash: string,
+      nowMs = Date.now(),
+      untilMs = nowMs + 60_000,
+    ) =>
+      s.beginIdempotent({
+        keyId: key.id,
+        idempotencyKey,
+        requestHash,
+        nowMs,
+        expiredBeforeMs: nowMs - 86_400_000,
+        pending: { untilMs, owner: 'a' },
+      });
     const race = await Promise.all(Array.from({ length: 9 }, (_, i) => begin(stores[i % 3], 'k1', 'hash-a')));
     assert.equal(race.filter((o) => o.kind === 'started').length, 1);
     assert.ok(race.every((o) => o.kind === 'started' || o.kind === 'in_progress'));
     assert.deepEqual(await begin(stores[1], 'k1', 'hash-b'), { kind: 'conflict' });
     const debit = await stores[0].debit(key.id, 3, 'req', now, pending());
     assert.ok(debit.ok);
-    assert.equal(await stores[2].settleCharge({ debitId: debit.debitId, idempotency: { keyId: key.id, idempotencyKey: 'k1', status: 200, body: '{"ok":1}' } }), true);
+    assert.equal(
+      await stores[2].settleCharge({
+        debitId: debit.debitId,
+        idempotency: { keyId: key.id, idempotencyKey: 'k1', status: 200, body: '{"ok":1}' },
+      }),
+      true,
+    );
     assert.deepEqual(await begin(stores[1], 'k1', 'hash-a'), { kind: 'replay', status: 200, body: '{"ok":1}' });
     // abandon frees a pending claim only
     assert.deepEqual(await begin(stores[0], 'k2', 'h'), { kind: 'started' });
@@ -33,19 +51,33 @@ describeContract('idempotency', (kind) => {
     assert.deepEqual(await begin(stores[0], 'k1', 'hash-c', Date.now() + 2 * 86_400_000), { kind: 'started' });
   });
 
-  test('leases: an Idempotency-Key claim is in progress while its instance\'s lease lives, claimable again once the lease has ended', async () => {
+  test("leases: an Idempotency-Key claim is in progress while its instance's lease lives, claimable again once the lease has ended", async () => {
     const db = await freshDb(kind);
     const store = await db.open();
     const key = await liveKey(store, 100);
     const t0 = Date.UTC(2026, 5, 1, 10);
     await store.acquireLease({ instanceId: 'claimer', host: 'h', pid: 1, port: 3000 }, new Date(t0), t0 + 10_000);
-    const begin = (nowMs: number, owner: string) => store.beginIdempotent({
-      keyId: key.id, idempotencyKey: 'k', requestHash: 'h', nowMs, expiredBeforeMs: 0, pending: { untilMs: nowMs + 35_000, owner },
-    });
+    const begin = (nowMs: number, owner: string) =>
+      store.beginIdempotent({
+        keyId: key.id,
+        idempotencyKey: 'k',
+        requestHash: 'h',
+        nowMs,
+        expiredBeforeMs: 0,
+        pending: { untilMs: nowMs + 35_000, owner },
+      });
     assert.deepEqual(await begin(t0, 'claimer'), { kind: 'started' });
-    assert.deepEqual(await begin(t0 + 20_000, 'other'), { kind: 'in_progress' }, 'an expired lease not yet settled keeps its claim');
-    await db.query(kind === 'sqlite' ? `UPDATE instance_leases SET ended_at_ms = ?, end_reason = 'settled', ended_by = 'x'`
-      : `UPDATE instance_leases SET ended_at_ms = $1, end_reason = 'settled', ended_by = 'x'`, [t0 + 20_000]);
+    assert.deepEqual(
+      await begin(t0 + 20_000, 'other'),
+      { kind: 'in_progress' },
+      'an expired lease not yet settled keeps its claim',
+    );
+    await db.query(
+      kind === 'sqlite'
+        ? `UPDATE instance_leases SET ended_at_ms = ?, end_reason = 'settled', ended_by = 'x'`
+        : `UPDATE instance_leases SET ended_at_ms = $1, end_reason = 'settled', ended_by = 'x'`,
+      [t0 + 20_000],
+    );
     assert.deepEqual(await begin(t0 + 20_001, 'other'), { kind: 'started' });
   });
 });

@@ -12,10 +12,29 @@ describeContract('ledger', (kind) => {
     assert.deepEqual(ok.ok && { balance: ok.balance }, { balance: 6 });
     assert.deepEqual(await store.debit(key.id, 7, 'req-2', now, pending()), { ok: false, balance: 6 });
     assert.equal(await ledgerSum(store, key.id), 6);
-    assert.deepEqual((await store.ledger(key.id)).map((e) => e.reason), ['admin_credit', 'debit']);
-    const test = await store.createKey({ kind: 'test', keyHash: 'ht', last4: 'wxyz', email: null, initialStops: 0, reason: 'admin_credit', now });
+    assert.deepEqual(
+      (await store.ledger(key.id)).map((e) => e.reason),
+      ['admin_credit', 'debit'],
+    );
+    const test = await store.createKey({
+      kind: 'test',
+      keyHash: 'ht',
+      last4: 'wxyz',
+      email: null,
+      initialStops: 0,
+      reason: 'admin_credit',
+      now,
+    });
     assert.equal((await store.debit(test.id, 1, 'r', now, pending())).ok, false);
-    const live = await store.createKey({ kind: 'live', keyHash: 'hl', last4: 'wxyz', email: null, initialStops: 5, reason: 'admin_credit', now });
+    const live = await store.createKey({
+      kind: 'live',
+      keyHash: 'hl',
+      last4: 'wxyz',
+      email: null,
+      initialStops: 5,
+      reason: 'admin_credit',
+      now,
+    });
     await store.revokeKey('hl', now);
     assert.equal((await store.debit(live.id, 1, 'r', now, pending())).ok, false);
   });
@@ -32,8 +51,12 @@ describeContract('ledger', (kind) => {
     await store.recoverCharges({ now, by: 'sweeper' });
     const rows = (await store.ledger(key.id)).map((e) => [e.reason, e.delta, e.requestId, e.clientRequestId]);
     assert.deepEqual(rows, [
-      ['admin_credit', 10, null, null], ['debit', -2, 'server-1', 'client-1'], ['debit', -3, 'server-2', 'client-2'], ['debit', -1, 'server-3', null],
-      ['refund', 2, 'server-1', 'client-1'], ['refund', 3, 'server-2', 'client-2'],
+      ['admin_credit', 10, null, null],
+      ['debit', -2, 'server-1', 'client-1'],
+      ['debit', -3, 'server-2', 'client-2'],
+      ['debit', -1, 'server-3', null],
+      ['refund', 2, 'server-1', 'client-1'],
+      ['refund', 3, 'server-2', 'client-2'],
     ]);
   });
 
@@ -48,7 +71,10 @@ describeContract('ledger', (kind) => {
     assert.ok(outcomes.every((o) => o.balance === 10 || !o.refunded));
     assert.deepEqual(await stores[0].refund(debit.debitId, now), { refunded: false, balance: 10 });
     assert.equal(await ledgerSum(stores[0], key.id), 10);
-    assert.deepEqual((await stores[0].ledger(key.id)).map((e) => e.reason), ['admin_credit', 'debit', 'refund']);
+    assert.deepEqual(
+      (await stores[0].ledger(key.id)).map((e) => e.reason),
+      ['admin_credit', 'debit', 'refund'],
+    );
     await assert.rejects(stores[0].refund(key.id, now), /not a debit/);
   });
 
@@ -58,17 +84,26 @@ describeContract('ledger', (kind) => {
     const key = await liveKey(store, 50);
     const barrier = new SharedArrayBuffer(4);
     const workers = 10;
-    const results = await Promise.all(Array.from({ length: workers }, (_, index) => new Promise<boolean>((resolve, reject) => {
-      const worker = tsWorker(new URL('./debit-worker.ts', import.meta.url), {
-        workerData: { location: db.location, keyId: key.id, stops: 10, barrier, workers, index },
-      });
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    })));
+    const results = await Promise.all(
+      Array.from(
+        { length: workers },
+        (_, index) =>
+          new Promise<boolean>((resolve, reject) => {
+            const worker = tsWorker(new URL('./debit-worker.ts', import.meta.url), {
+              workerData: { location: db.location, keyId: key.id, stops: 10, barrier, workers, index },
+            });
+            worker.once('message', resolve);
+            worker.once('error', reject);
+          }),
+      ),
+    );
     assert.equal(results.filter(Boolean).length, 5);
     assert.equal((await store.listKeys())[0].balance, 0);
     const ledger = await store.ledger(key.id);
-    assert.equal(ledger.reduce((s, e) => s + e.delta, 0), 0);
+    assert.equal(
+      ledger.reduce((s, e) => s + e.delta, 0),
+      0,
+    );
     assert.equal(ledger.filter((e) => e.reason === 'debit').length, 5);
   });
 
@@ -77,11 +112,24 @@ describeContract('ledger', (kind) => {
     const store = await db.open();
     const key = await liveKey(store, 100);
     const nowMs = Date.now();
-    await store.beginIdempotent({ keyId: key.id, idempotencyKey: 'k', requestHash: 'h', nowMs, expiredBeforeMs: 0, pending: { untilMs: nowMs + 60_000, owner: 't' } });
+    await store.beginIdempotent({
+      keyId: key.id,
+      idempotencyKey: 'k',
+      requestHash: 'h',
+      nowMs,
+      expiredBeforeMs: 0,
+      pending: { untilMs: nowMs + 60_000, owner: 't' },
+    });
     const debit = await store.debit(key.id, 6, 'req', now, pending());
     assert.ok(debit.ok);
     await store.abandonIdempotent(key.id, 'k');
-    assert.equal(await store.settleCharge({ debitId: debit.debitId, idempotency: { keyId: key.id, idempotencyKey: 'k', status: 200, body: '{}' } }), false);
+    assert.equal(
+      await store.settleCharge({
+        debitId: debit.debitId,
+        idempotency: { keyId: key.id, idempotencyKey: 'k', status: 200, body: '{}' },
+      }),
+      false,
+    );
     assert.deepEqual(await store.refund(debit.debitId, now), { refunded: true, balance: 100 });
   });
 });

@@ -16,19 +16,27 @@ test('on PostgreSQL: a live call is debited; with the database down, 503 storage
     server = await startTestServer({ env: { DATABASE_URL: url, SOLVER_TIME_LIMIT_MS: '50' } });
     assert.equal(server.services.store.kind, 'postgres');
     const key = await server.createKey('live', 20);
-    const ok = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(5) } });
+    const ok = await server.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: coordinateStops(5) },
+    });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.stopsBalance, 15);
     assert.equal((await server.request('GET', '/readyz')).status, 200);
 
     // heartbeats in flight while the server dies: a connection lost mid-transaction must not crash the process
     let beating = true;
-    const beats = (async () => { while (beating) await server!.services.lease.beat().catch(() => {}); })();
+    const beats = (async () => {
+      while (beating) await server!.services.lease.beat().catch(() => {});
+    })();
     await new Promise((r) => setTimeout(r, 50));
     await pgServer.stop();
     beating = false;
     await beats;
-    const down = await server.request('POST', '/api/v1/optimize', { key, body: { start: PARIS_START, stops: coordinateStops(5) } });
+    const down = await server.request('POST', '/api/v1/optimize', {
+      key,
+      body: { start: PARIS_START, stops: coordinateStops(5) },
+    });
     assert.equal(down.status, 503, JSON.stringify(down.body));
     assert.equal(down.body.error, 'storage_unavailable');
     assert.equal(down.headers.get('retry-after'), '1');

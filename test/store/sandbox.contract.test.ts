@@ -14,12 +14,24 @@ describeContract('sandbox', (kind) => {
     const stores = [await db.open(), await db.open(), await db.open()];
     const billings = stores.map((s) => new Billing(s, { limits, clock }));
     const { record } = await billings[0].issueKey('test');
-    const results = await Promise.allSettled(Array.from({ length: 25 }, (_, i) => billings[i % 3].reserveSandbox(record, 2, `r${i}`)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, i) => billings[i % 3].reserveSandbox(record, 2, `r${i}`)),
+    );
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 20);
     for (const r of results) if (r.status === 'rejected') rejected(r.reason, 429, 'sandbox_rate_limited');
-    assert.deepEqual(await billings[1].sandboxQuotas(record), { sandboxStopsRemainingToday: 160, sandboxCallsRemainingThisMinute: 0 });
+    assert.deepEqual(await billings[1].sandboxQuotas(record), {
+      sandboxStopsRemainingToday: 160,
+      sandboxCallsRemainingThisMinute: 0,
+    });
     clock.advance(20_000);
-    const err = rejected(await billings[0].reserveSandbox(record, 2, 'late').then(() => null, (e) => e), 429, 'sandbox_rate_limited');
+    const err = rejected(
+      await billings[0].reserveSandbox(record, 2, 'late').then(
+        () => null,
+        (e) => e,
+      ),
+      429,
+      'sandbox_rate_limited',
+    );
     assert.equal(err.extra.resetAt, '2026-06-01T10:01:00.000Z');
     assert.equal(errorHeaders(err)['Retry-After'], '40');
     clock.set('2026-06-01T10:01:00Z');
@@ -30,12 +42,28 @@ describeContract('sandbox', (kind) => {
     test('sandbox: a call stamped a moment later by another instance, but reserved first, still counts', async () => {
       const db = await freshDb(kind);
       const [a, b] = [await db.open(), await db.open()];
-      const key = await a.createKey({ kind: 'test', keyHash: 'sk', last4: 'sand', email: null, initialStops: 0, reason: 'admin_credit', now });
-      const t0 = Date.parse('2026-06-01T10:00:00Z');
-      const reserve = (s: Store, nowMs: number, i: number) => s.reserveSandbox({
-        keyId: key.id, nowMs, windowStartMs: nowMs - 59_999, day: '2026-06-01', requestId: `r${i}`, stops: 1,
-        callsPerMinute: 20, stopsPerDay: 200, pending: { untilMs: nowMs + 60_000, owner: 'x' },
+      const key = await a.createKey({
+        kind: 'test',
+        keyHash: 'sk',
+        last4: 'sand',
+        email: null,
+        initialStops: 0,
+        reason: 'admin_credit',
+        now,
       });
+      const t0 = Date.parse('2026-06-01T10:00:00Z');
+      const reserve = (s: Store, nowMs: number, i: number) =>
+        s.reserveSandbox({
+          keyId: key.id,
+          nowMs,
+          windowStartMs: nowMs - 59_999,
+          day: '2026-06-01',
+          requestId: `r${i}`,
+          stops: 1,
+          callsPerMinute: 20,
+          stopsPerDay: 200,
+          pending: { untilMs: nowMs + 60_000, owner: 'x' },
+        });
       for (let i = 0; i < 20; i++) assert.equal((await reserve(a, t0 + 5, i)).ok, true);
       const late = await reserve(b, t0 + 3, 99); // read its clock before instance a, reached the database after
       assert.deepEqual(late.ok === false && late.exceeded, 'minute');
@@ -48,15 +76,31 @@ describeContract('sandbox', (kind) => {
     const billing = new Billing(store, { limits, clock });
     const { record } = await billing.issueKey('test');
     const failed = await billing.reserveSandbox(record, 10, 'fails');
-    assert.deepEqual(await billing.sandboxQuotas(record), { sandboxStopsRemainingToday: 190, sandboxCallsRemainingThisMinute: 19 });
+    assert.deepEqual(await billing.sandboxQuotas(record), {
+      sandboxStopsRemainingToday: 190,
+      sandboxCallsRemainingThisMinute: 19,
+    });
     await billing.releaseSandbox(failed);
-    assert.deepEqual(await billing.sandboxQuotas(record), { sandboxStopsRemainingToday: 200, sandboxCallsRemainingThisMinute: 19 });
+    assert.deepEqual(await billing.sandboxQuotas(record), {
+      sandboxStopsRemainingToday: 200,
+      sandboxCallsRemainingThisMinute: 19,
+    });
     clock.advance(61_000);
-    for (let i = 0; i < 19; i++) { await billing.consumeSandbox(await billing.reserveSandbox(record, 10, `d${i}`)); clock.advance(61_000); }
+    for (let i = 0; i < 19; i++) {
+      await billing.consumeSandbox(await billing.reserveSandbox(record, 10, `d${i}`));
+      clock.advance(61_000);
+    }
     await billing.consumeSandbox(await billing.reserveSandbox(record, 5, 'five'));
     assert.equal((await billing.sandboxQuotas(record)).sandboxStopsRemainingToday, 5);
     clock.set('2026-01-15T22:59:59Z'); // 23:59:59 in Paris
-    const err = rejected(await billing.reserveSandbox(record, 6, 'too-many').then(() => null, (e) => e), 429, 'sandbox_rate_limited');
+    const err = rejected(
+      await billing.reserveSandbox(record, 6, 'too-many').then(
+        () => null,
+        (e) => e,
+      ),
+      429,
+      'sandbox_rate_limited',
+    );
     assert.equal(err.extra.limit, 200);
     assert.equal(err.extra.resetAt, '2026-01-15T23:00:00.000Z');
     await billing.reserveSandbox(record, 5, 'fits');

@@ -21,13 +21,20 @@ import { normalise, postgresSchema, sqliteSchema, type SchemaShape } from './sch
  */
 function allowDialectDifferences(schema: SchemaShape, dialect: 'sqlite' | 'postgres'): SchemaShape {
   const copy = structuredClone(schema);
-  if (dialect === 'postgres') copy.api_keys.indexes.api_keys_email.on = copy.api_keys.indexes.api_keys_email.on.map((c) => (c === normalise('lower(email)') ? 'email' : c));
+  if (dialect === 'postgres')
+    copy.api_keys.indexes.api_keys_email.on = copy.api_keys.indexes.api_keys_email.on.map((c) =>
+      c === normalise('lower(email)') ? 'email' : c,
+    );
   return copy;
 }
 
 let server: PostgresServer;
-before(async () => { server = await startPostgres(); });
-after(async () => { await server?.stop(); });
+before(async () => {
+  server = await startPostgres();
+});
+after(async () => {
+  await server?.stop();
+});
 
 test('the SQLite and PostgreSQL migrations describe the same tables, columns, types, keys and indexes', async () => {
   const db = new Database(join(tempDir('ros-schema-'), 'schema.db'));
@@ -52,8 +59,11 @@ test('the comparison sees a difference: a column, a type, an index left out of o
       CREATE INDEX t_b ON t (b) WHERE a IS NOT NULL;`);
     const shape = sqliteSchema(db).t;
     assert.deepEqual(shape, {
-      columns: { id: 'INTEGER not null', a: 'TEXT not null', b: 'INTEGER' }, primaryKey: ['id'], unique: [['a', 'b']],
-      foreignKeys: ['b → t(id)'], indexes: { t_b: { on: ['b'], unique: false, where: 'aisnotnull' } },
+      columns: { id: 'INTEGER not null', a: 'TEXT not null', b: 'INTEGER' },
+      primaryKey: ['id'],
+      unique: [['a', 'b']],
+      foreignKeys: ['b → t(id)'],
+      indexes: { t_b: { on: ['b'], unique: false, where: 'aisnotnull' } },
     });
     db.exec('DROP INDEX t_b');
     assert.notDeepEqual(sqliteSchema(db).t, shape);

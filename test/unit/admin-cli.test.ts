@@ -35,20 +35,32 @@ function usageError(r: { code: number; out: string; err: string }, message: RegE
 
 test('keys credit refuses negative, zero and fractional amounts with one line, without opening the database', async () => {
   const key = `svc_live_${'a'.repeat(43)}`;
-  usageError(await admin(['keys', 'credit', key, '-5']), /^admin keys credit: N must be a whole number of at least 1 \(got "-5"\) \(see .* keys credit --help\)$/);
+  usageError(
+    await admin(['keys', 'credit', key, '-5']),
+    /^admin keys credit: N must be a whole number of at least 1 \(got "-5"\) \(see .* keys credit --help\)$/,
+  );
   usageError(await admin(['keys', 'credit', key, '0']), /N must be a whole number of at least 1 \(got "0"\)/);
   usageError(await admin(['keys', 'credit', key, '2.5']), /N must be a whole number of at least 1 \(got "2\.5"\)/);
   usageError(await admin(['keys', 'credit', key]), /missing N/);
-  usageError(await admin(['keys', 'credit', 'abc', '5']), /KEY must be a full API key, svc_test_… or svc_live_… \(got "abc"\)/);
+  usageError(
+    await admin(['keys', 'credit', 'abc', '5']),
+    /KEY must be a full API key, svc_test_… or svc_live_… \(got "abc"\)/,
+  );
   assert.equal(existsSync(config.databasePath), false, 'argument errors do not create the database');
 });
 
 test('keys create --kind live requires --stops; --stops 0 is an explicit empty key', async () => {
   usageError(await admin(['keys', 'create', '--kind', 'live']), /--kind live needs --stops N/);
-  usageError(await admin(['keys', 'create', '--kind', 'live', '--stops', '-1']), /--stops must be a whole number of at least 0 \(got "-1"\)/);
+  usageError(
+    await admin(['keys', 'create', '--kind', 'live', '--stops', '-1']),
+    /--stops must be a whole number of at least 0 \(got "-1"\)/,
+  );
   usageError(await admin(['keys', 'create', '--kind', 'live', '--stops']), /--stops needs a value/);
   usageError(await admin(['keys', 'create']), /--kind is required: --kind test or --kind live/);
-  usageError(await admin(['keys', 'create', '--kind', 'live', '--stops', '5', '--email', 'nope']), /--email "nope" is not an e-mail address/);
+  usageError(
+    await admin(['keys', 'create', '--kind', 'live', '--stops', '5', '--email', 'nope']),
+    /--email "nope" is not an e-mail address/,
+  );
   const empty = await admin(['keys', 'create', '--kind', 'live', '--stops', '0']);
   assert.equal(empty.code, 0, empty.err);
   assert.match(empty.out, /^svc_live_/);
@@ -56,7 +68,10 @@ test('keys create --kind live requires --stops; --stops 0 is an explicit empty k
 });
 
 test('unknown commands and options: one line naming what exists', async () => {
-  usageError(await admin(['keys', 'frob']), /^admin: unknown command "keys frob"; keys commands: create, revoke, credit, list, resend-email/);
+  usageError(
+    await admin(['keys', 'frob']),
+    /^admin: unknown command "keys frob"; keys commands: create, revoke, credit, list, resend-email/,
+  );
   usageError(await admin(['frob']), /^admin: unknown command "frob"; commands start with keys, payments, outbox, db/);
   usageError(await admin(['keys', 'list', '--verbose']), /unknown option --verbose; options: --json/);
   usageError(await admin(['db', 'check', '--force']), /unknown option --force; this command takes no options/);
@@ -81,7 +96,7 @@ test('--help: the whole usage, a group, and every command, on stdout with exit 0
   assert.equal(none.err, USAGE);
 });
 
-test('usage and errors name the program that was run: npm run by default, the executable\'s own name when it passes it', async () => {
+test("usage and errors name the program that was run: npm run by default, the executable's own name when it passes it", async () => {
   assert.equal(USAGE, usage(NPM_PROGRAM));
   const exe = 'route-optimizer admin';
   const all = await admin(['--help'], config, exe);
@@ -95,14 +110,23 @@ test('usage and errors name the program that was run: npm run by default, the ex
   assert.match((await admin(['keys'], config, exe)).err, /^Usage: route-optimizer admin keys <command>/);
   usageError(await admin(['keys', 'frob'], config, exe), /\(see route-optimizer admin --help\)$/);
   usageError(await admin(['frob'], config, exe), /\(see route-optimizer admin --help\)$/);
-  usageError(await admin(['keys', 'create'], config, exe), /^admin keys create: --kind is required: --kind test or --kind live \(see route-optimizer admin keys create --help\)$/);
-  assert.match((await admin(['keys', 'credit', '--help'])).out, /Example: npm run --silent admin -- keys credit svc_live_… 500/);
+  usageError(
+    await admin(['keys', 'create'], config, exe),
+    /^admin keys create: --kind is required: --kind test or --kind live \(see route-optimizer admin keys create --help\)$/,
+  );
+  assert.match(
+    (await admin(['keys', 'credit', '--help'])).out,
+    /Example: npm run --silent admin -- keys credit svc_live_… 500/,
+  );
 });
 
 test('--json on every listing: keys list, payments list, outbox list', async () => {
   const key = (await admin(['keys', 'create', '--kind', 'live', '--stops', '7', '--email', 'ops@example.com'])).out;
   const keys = JSON.parse((await admin(['keys', 'list', '--json'])).out);
-  assert.deepEqual(keys.map((k: any) => [k.kind, k.last4, k.email, k.balance]), [['live', key.slice(-4), 'ops@example.com', 7]]);
+  assert.deepEqual(
+    keys.map((k: any) => [k.kind, k.last4, k.email, k.balance]),
+    [['live', key.slice(-4), 'ops@example.com', 7]],
+  );
   assert.ok(!JSON.stringify(keys).includes(key), 'never the full key');
   assert.deepEqual(JSON.parse((await admin(['payments', 'list', '--json'])).out), []);
   assert.deepEqual(JSON.parse((await admin(['outbox', 'list', '--json'])).out), []);
@@ -111,13 +135,25 @@ test('--json on every listing: keys list, payments list, outbox list', async () 
 
 test('keys resend-email builds its link from PUBLIC_BASE_URL: without it, one line and exit 2, nothing changed', async () => {
   const key = (await admin(['keys', 'create', '--kind', 'live', '--stops', '7', '--email', 'ops@example.com'])).out;
-  usageError(await admin(['keys', 'resend-email', key]), /^admin keys resend-email: set PUBLIC_BASE_URL to the address customers reach the service at/);
-  assert.equal(JSON.parse((await admin(['keys', 'list', '--json'])).out)[0].revokedAt, null, 'the key was not replaced');
-  const configured = loadConfig({ DATABASE_PATH: config.databasePath, OUTBOX_DIR: join(dir, 'outbox'), PUBLIC_BASE_URL: 'https://routes.example.com', PORT: '4321' });
+  usageError(
+    await admin(['keys', 'resend-email', key]),
+    /^admin keys resend-email: set PUBLIC_BASE_URL to the address customers reach the service at/,
+  );
+  assert.equal(
+    JSON.parse((await admin(['keys', 'list', '--json'])).out)[0].revokedAt,
+    null,
+    'the key was not replaced',
+  );
+  const configured = loadConfig({
+    DATABASE_PATH: config.databasePath,
+    OUTBOX_DIR: join(dir, 'outbox'),
+    PUBLIC_BASE_URL: 'https://routes.example.com',
+    PORT: '4321',
+  });
   const sent = await admin(['keys', 'resend-email', key], configured);
   assert.equal(sent.code, 0, sent.err);
   const { readdirSync, readFileSync } = await import('node:fs');
   const mail = readFileSync(join(dir, 'outbox', readdirSync(join(dir, 'outbox'))[0]), 'utf8').replace(/=\r?\n/g, '');
   assert.match(mail, /https:\/\/routes\.example\.com\/api\/v1\/balance/);
-  assert.ok(!/https?:\/\/localhost/.test(mail), 'no link to the CLI\'s own PORT');
+  assert.ok(!/https?:\/\/localhost/.test(mail), "no link to the CLI's own PORT");
 });

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { assetPath, baseDir, layout, solverWorkerFile, sqliteNativeBinding } from '../../src/assets.js';
 
-const sources = JSON.parse(readFileSync(new URL('../../src/asset-sources.json', import.meta.url), 'utf8')) as Record<string, string>;
+const sources = JSON.parse(readFileSync(new URL('../../src/asset-sources.json', import.meta.url), 'utf8')) as Record<
+  string,
+  string
+>;
 
 test('from source, every asset key resolves to its file or folder in the repository', () => {
   assert.equal(layout, 'source');

@@ -33,7 +33,10 @@ test('an unsettled charge past its expiry is refunded once by the sweep, and can
   await assert.rejects(charge.settle(), (err: any) => err.status === 502 && err.code === 'optimization_failed');
   await charge.cancel(); // the call's own cancel after that changes nothing
   const ledger = await store.ledger(live.id);
-  assert.deepEqual(ledger.map((e) => e.reason), ['admin_credit', 'debit', 'refund']);
+  assert.deepEqual(
+    ledger.map((e) => e.reason),
+    ['admin_credit', 'debit', 'refund'],
+  );
   assert.equal((await store.findKeyByLast4(live.last4))[0].balance, 100);
   assert.equal((await store.checkIntegrity(clock())).ok, true);
 });
@@ -53,7 +56,10 @@ test('a fixed owner (no lease row, as before leases) is given back only past its
   clock.advance(34_999);
   assert.equal((await billing.recoverExpiredCharges()).refunded.length, 0);
   clock.advance(1);
-  assert.deepEqual((await billing.recoverExpiredCharges('someone-else')).refunded.map((r) => r.requestId), ['old']);
+  assert.deepEqual(
+    (await billing.recoverExpiredCharges('someone-else')).refunded.map((r) => r.requestId),
+    ['old'],
+  );
   assert.equal((await store.checkIntegrity(clock())).ok, true);
 });
 
@@ -64,9 +70,15 @@ test('an instance that stalled past its lease: the next charge renews first, fin
   const other = new SqliteStore(path);
   const timing = { expiryMs: 10_000, heartbeatMs: 3_000 };
   const events: string[] = [];
-  const lease = await InstanceLease.acquire(store, { host: 'h', pid: 1, port: 3000 }, timing, {
-    lost: (previous, next, since) => events.push(`lost ${previous} -> ${next} after ${since} ms`),
-  }, clock);
+  const lease = await InstanceLease.acquire(
+    store,
+    { host: 'h', pid: 1, port: 3000 },
+    timing,
+    {
+      lost: (previous, next, since) => events.push(`lost ${previous} -> ${next} after ${since} ms`),
+    },
+    clock,
+  );
   const first = lease.instanceId;
   const billing = new Billing(store, { limits, clock, chargeTtlMs: 35_000, owner: lease });
   const { record } = await billing.issueKey('live', { stops: 100 });
@@ -75,15 +87,24 @@ test('an instance that stalled past its lease: the next charge renews first, fin
   clock.advance(12_000); // the process stalls: no heartbeat
   const survivor = await InstanceLease.acquire(other, { host: 'h2', pid: 2, port: 3001 }, timing, {}, clock);
   const swept = await survivor.beat();
-  assert.deepEqual(swept.settledLeases.map((l) => l.instanceId), [first]);
-  assert.deepEqual(swept.refunded.map((r) => r.requestId), ['in-flight']);
+  assert.deepEqual(
+    swept.settledLeases.map((l) => l.instanceId),
+    [first],
+  );
+  assert.deepEqual(
+    swept.refunded.map((r) => r.requestId),
+    ['in-flight'],
+  );
   // the stalled process wakes: a new call is stamped with a new lease, so it is not swept with the old one
   const next = await billing.openCharge(record, 2, 'next');
   assert.notEqual(lease.instanceId, first);
   assert.deepEqual(events, [`lost ${first} -> ${lease.instanceId} after 12000 ms`]);
   assert.equal((await survivor.beat()).refunded.length, 0);
   await next.settle();
-  await assert.rejects(inFlight.settle(), (err: any) => err.status === 502 && /another instance took over its unfinished calls/.test(err.message));
+  await assert.rejects(
+    inFlight.settle(),
+    (err: any) => err.status === 502 && /another instance took over its unfinished calls/.test(err.message),
+  );
   const check = await other.checkIntegrity(clock());
   assert.equal(check.ok, true, JSON.stringify(check));
   assert.equal((await other.findKeyByLast4(record.last4))[0].balance, 98);
@@ -109,7 +130,11 @@ test('a heartbeat keeps the lease live: a lease renewed every heartbeat is never
   await charge.settle();
   const report = await lease.release();
   assert.equal(report?.refunded.length, 0);
-  assert.deepEqual((await store.checkIntegrity(new Date())).leases.map((l) => l.state), ['live'], 'the released lease is gone from the list; the other is live');
+  assert.deepEqual(
+    (await store.checkIntegrity(new Date())).leases.map((l) => l.state),
+    ['live'],
+    'the released lease is gone from the list; the other is live',
+  );
   await other.release();
   await store.close();
 });

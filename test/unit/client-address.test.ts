@@ -6,7 +6,10 @@ import { clientAddressResolver } from '../../src/http/client-address.js';
 import { loadConfig } from '../../src/config.js';
 
 const req = (peer: string, forwardedFor?: string) =>
-  ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+  }) as unknown as IncomingMessage;
 
 test('no proxy trusted: the socket peer, whatever X-Forwarded-For says', () => {
   const of = clientAddressResolver(false);
@@ -26,7 +29,11 @@ test('N hops: the Nth entry from the right; fewer entries than hops falls back t
 test('a list of trusted proxies: the first address from the right that is not one of them', () => {
   const of = clientAddressResolver(['127.0.0.1', '10.0.0.0/8']);
   assert.equal(of(req('127.0.0.1', 'forged, 203.0.113.7, 10.1.2.3')), '203.0.113.7');
-  assert.equal(of(req('198.51.100.9', 'forged')), '198.51.100.9', 'a peer that is not a trusted proxy is the client itself');
+  assert.equal(
+    of(req('198.51.100.9', 'forged')),
+    '198.51.100.9',
+    'a peer that is not a trusted proxy is the client itself',
+  );
   assert.equal(of(req('127.0.0.1', '10.0.0.5, 10.0.0.6')), '10.0.0.5', 'all trusted: the farthest one');
   const named = clientAddressResolver(['loopback']);
   assert.equal(named(req('127.0.0.1', 'forged, 2001:db8::1')), '2001:db8::1');
@@ -37,9 +44,17 @@ test('TRUST_PROXY is parsed: false, hops, true as one hop, addresses and ranges;
   assert.equal(loadConfig({ TRUST_PROXY: 'false' }).limits.trustProxy, false);
   assert.equal(loadConfig({ TRUST_PROXY: 'true' }).limits.trustProxy, 1);
   assert.equal(loadConfig({ TRUST_PROXY: '2' }).limits.trustProxy, 2);
-  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,fd00::/8, loopback' }).limits.trustProxy,
-    ['10.0.0.1', '192.168.0.0/16', 'fd00::/8', 'loopback']);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,fd00::/8, loopback' }).limits.trustProxy, [
+    '10.0.0.1',
+    '192.168.0.0/16',
+    'fd00::/8',
+    'loopback',
+  ]);
   for (const bad of ['yes', '11', '10.0.0.0/33', '300.1.1.1', 'nginx']) {
-    assert.throws(() => loadConfig({ TRUST_PROXY: bad }), /TRUST_PROXY must be false, a number of proxies from 1 to 10, or a comma-separated list/, bad);
+    assert.throws(
+      () => loadConfig({ TRUST_PROXY: bad }),
+      /TRUST_PROXY must be false, a number of proxies from 1 to 10, or a comma-separated list/,
+      bad,
+    );
   }
 });

@@ -32,5 +32,8 @@ test('the dead public host appears nowhere in src/, data/ or README.md', () => {
   const scanned = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'data')), join(ROOT, 'README.md')];
   assert.ok(scanned.length > 50, `scanned ${scanned.length} files`);
   const hits = scanned.filter((f) => readFileSync(f).toString('latin1').includes(DEAD_HOST));
-  assert.deepEqual(hits.map((f) => f.slice(ROOT.length)), []);
+  assert.deepEqual(
+    hits.map((f) => f.slice(ROOT.length)),
+    [],
+  );
 });

@@ -8,7 +8,9 @@ import { CheckoutLimiter, FailedAuthLimiter, WindowedCounts } from '../../src/ht
 function clock(start = 1_000_000_000_000) {
   let now = start;
   const fn = () => now;
-  fn.advance = (ms: number) => { now += ms; };
+  fn.advance = (ms: number) => {
+    now += ms;
+  };
   return fn;
 }
 

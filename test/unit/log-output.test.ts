@@ -10,7 +10,10 @@ function fakeFd() {
   const writer: FdWriter = {
     write(_fd, data, callback) {
       setImmediate(() => {
-        if (state.busyOnce) { state.busyOnce = false; return callback(fail('EAGAIN'), 0); }
+        if (state.busyOnce) {
+          state.busyOnce = false;
+          return callback(fail('EAGAIN'), 0);
+        }
         if (state.failWith) return callback(fail(state.failWith), 0);
         state.written += data.toString('utf8');
         callback(null, data.length);
@@ -27,7 +30,11 @@ function fakeFd() {
 }
 
 const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
-const lines = (text: string) => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 test('lines are written in order; EAGAIN is waited out without losing a line', async () => {
   const { state, writer } = fakeFd();
@@ -35,7 +42,10 @@ test('lines are written in order; EAGAIN is waited out without losing a line', a
   state.busyOnce = true;
   for (let i = 0; i < 5; i++) output.write(`${JSON.stringify({ n: i })}\n`);
   await settle(60);
-  assert.deepEqual(lines(state.written).map((l) => l.n), [0, 1, 2, 3, 4]);
+  assert.deepEqual(
+    lines(state.written).map((l) => l.n),
+    [0, 1, 2, 3, 4],
+  );
   assert.equal(output.stats().droppedLines, 0);
 });
 
@@ -45,7 +55,10 @@ test('ENOSPC: lines are dropped and counted, nothing throws, and one warning say
   output.write('{"n":"before"}\n');
   await settle();
   state.failWith = 'ENOSPC';
-  for (let i = 0; i < 10; i++) { output.write(`{"n":${i}}\n`); await settle(2); }
+  for (let i = 0; i < 10; i++) {
+    output.write(`{"n":${i}}\n`);
+    await settle(2);
+  }
   await settle(60); // several retries while the disk is still full
   assert.equal(output.stats().failing, 'ENOSPC');
   assert.equal(output.stats().droppedLines, 10);
@@ -60,7 +73,10 @@ test('ENOSPC: lines are dropped and counted, nothing throws, and one warning say
   assert.equal(warnings[0].service, 'svc');
   assert.equal(warnings[0].droppedLines, 10);
   assert.match(String(warnings[0].msg), /10 log lines were dropped .*\(ENOSPC\)/);
-  assert.deepEqual(written.map((l) => l.n ?? 'warning'), ['before', 'warning', 'after']);
+  assert.deepEqual(
+    written.map((l) => l.n ?? 'warning'),
+    ['before', 'warning', 'after'],
+  );
   assert.equal(output.stats().failing, null);
   assert.equal(output.stats().droppedLines, 10, 'the total stays for the metric');
 });
@@ -77,7 +93,12 @@ test('EPIPE (the reader went away) is handled like a full disk', async () => {
 });
 
 test('a reader that stalls cannot make the buffer grow past its cap', async () => {
-  const stalled: FdWriter = { write: () => { /* never calls back */ }, writeSync: () => 0 };
+  const stalled: FdWriter = {
+    write: () => {
+      /* never calls back */
+    },
+    writeSync: () => 0,
+  };
   const output = new LogOutput({ writer: stalled, maxBufferedBytes: 1_000 });
   for (let i = 0; i < 200; i++) output.write(`${'x'.repeat(99)}\n`);
   assert.ok(output.stats().droppedLines >= 189, String(output.stats().droppedLines));
@@ -99,12 +120,24 @@ test('at exit: one synchronous attempt, no retry loop, even while the output fai
   ok.write('{"n":1}\n');
   ok.write('{"n":2}\n');
   ok.flushSync();
-  assert.deepEqual(lines(healthy.state.written).map((l) => l.n), [2], 'the queued line is flushed; the one in flight is left to its async write');
+  assert.deepEqual(
+    lines(healthy.state.written).map((l) => l.n),
+    [2],
+    'the queued line is flushed; the one in flight is left to its async write',
+  );
 });
 
 test('at exit, an output stuck on a write (a full pipe nobody reads) is not written to: the exit cannot hang', async () => {
   let syncCalls = 0;
-  const stuck: FdWriter = { write: () => { /* never completes */ }, writeSync: () => { syncCalls++; return 0; } };
+  const stuck: FdWriter = {
+    write: () => {
+      /* never completes */
+    },
+    writeSync: () => {
+      syncCalls++;
+      return 0;
+    },
+  };
   const output = new LogOutput({ writer: stuck });
   output.write('{"n":1}\n');
   output.write('{"n":2}\n');

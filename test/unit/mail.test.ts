@@ -15,7 +15,14 @@ const base = 'https://routes.example.com';
 test('messages are plain ASCII with short lines, so the key is never wrapped', () => {
   for (const m of [
     newKeyMail({ to: 'a@example.com', key, stops: 250000, balance: 250000, packId: 'pack_250k', publicBaseUrl: base }),
-    topUpMail({ to: 'a@example.com', last4: key.slice(-4), stops: 2000, balance: 4000, packId: 'pack_2k', publicBaseUrl: base }),
+    topUpMail({
+      to: 'a@example.com',
+      last4: key.slice(-4),
+      stops: 2000,
+      balance: 4000,
+      packId: 'pack_2k',
+      publicBaseUrl: base,
+    }),
     replacementKeyMail({ to: 'a@example.com', key, oldLast4: 'abcd', balance: 10, publicBaseUrl: base }),
   ]) {
     assert.match(m.body + m.subject, /^[\x20-\x7e\n]*$/);
@@ -24,11 +31,25 @@ test('messages are plain ASCII with short lines, so the key is never wrapped', (
 });
 
 test('a new-key mail holds the full key; a top-up mail only its last 4 characters and the new balance', () => {
-  const created = newKeyMail({ to: 'a@example.com', key, stops: 2000, balance: 2000, packId: 'pack_2k', publicBaseUrl: base });
+  const created = newKeyMail({
+    to: 'a@example.com',
+    key,
+    stops: 2000,
+    balance: 2000,
+    packId: 'pack_2k',
+    publicBaseUrl: base,
+  });
   assert.equal(created.kind, 'new_key');
   assert.ok(created.body.includes(key));
   assert.match(created.body, /2,000 stops/);
-  const topUp = topUpMail({ to: 'a@example.com', last4: key.slice(-4), stops: 10000, balance: 12000, packId: 'pack_10k', publicBaseUrl: base });
+  const topUp = topUpMail({
+    to: 'a@example.com',
+    last4: key.slice(-4),
+    stops: 10000,
+    balance: 12000,
+    packId: 'pack_10k',
+    publicBaseUrl: base,
+  });
   assert.equal(topUp.kind, 'top_up');
   assert.ok(!topUp.body.includes(key) && !topUp.subject.includes(key));
   assert.doesNotMatch(topUp.body, /svc_live_/);
@@ -40,8 +61,10 @@ test('without SMTP the sender writes a readable-by-owner .eml file', async () =>
   const dir = mkdtempSync(join(tmpdir(), 'ros-mail-'));
   const logged: unknown[] = [];
   try {
-    const sender = createMailSender({ smtpUrl: null, mailFrom: 'Routes <no-reply@routes.example.com>', outboxDir: join(dir, 'outbox') },
-      { info: (obj) => logged.push(obj), warn: () => {} });
+    const sender = createMailSender(
+      { smtpUrl: null, mailFrom: 'Routes <no-reply@routes.example.com>', outboxDir: join(dir, 'outbox') },
+      { info: (obj) => logged.push(obj), warn: () => {} },
+    );
     assert.equal(sender.mode, 'file');
     const sent = await sender.send({ to: 'b@example.com', subject: 'Hello', text: `line one\n  ${key}\n` });
     const files = readdirSync(join(dir, 'outbox'));
@@ -64,8 +87,11 @@ test('without SMTP the sender writes a readable-by-owner .eml file', async () =>
 test('an SMTP sender reports an unreachable server as an error', async () => {
   const { closedPort } = await import('../fakes/smtp.js');
   const port = await closedPort();
-  const sender = createMailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'a@example.com', outboxDir: '/nonexistent' },
-    { info: () => {}, warn: () => {} }, { smtpTimeoutMs: 1000 });
+  const sender = createMailSender(
+    { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'a@example.com', outboxDir: '/nonexistent' },
+    { info: () => {}, warn: () => {} },
+    { smtpTimeoutMs: 1000 },
+  );
   assert.equal(sender.mode, 'smtp');
   await assert.rejects(sender.send({ to: 'b@example.com', subject: 's', text: 't' }), /ECONNREFUSED|connect/i);
   sender.close();

@@ -4,16 +4,22 @@ import { validateOptimizeRequest } from '../../src/api/optimize/validate.js';
 import { DomainError } from '../../src/errors.js';
 
 const point = (i: number) => ({ id: `s${i}`, latitude: 48.85 + i / 1000, longitude: 2.35 });
-const base = () => ({ start: { latitude: 48.85, longitude: 2.35 }, stops: [point(1), point(2)] as Array<Record<string, unknown>> });
+const base = () => ({
+  start: { latitude: 48.85, longitude: 2.35 },
+  stops: [point(1), point(2)] as Array<Record<string, unknown>>,
+});
 
 function rejects(body: unknown, message: RegExp): void {
-  assert.throws(() => validateOptimizeRequest(body), (err: unknown) => {
-    assert.ok(err instanceof DomainError);
-    assert.equal(err.status, 400);
-    assert.equal(err.code, 'invalid_request');
-    assert.match(err.message, message);
-    return true;
-  });
+  assert.throws(
+    () => validateOptimizeRequest(body),
+    (err: unknown) => {
+      assert.ok(err instanceof DomainError);
+      assert.equal(err.status, 400);
+      assert.equal(err.code, 'invalid_request');
+      assert.match(err.message, message);
+      return true;
+    },
+  );
 }
 
 function accepts(body: unknown): void {
@@ -32,7 +38,10 @@ test('stops: 2 to 200 items', () => {
   rejects({ ...base(), stops: [point(1)] }, /^stops must contain at least 2 items/);
   accepts({ ...base(), stops: [point(1), point(2)] });
   accepts({ ...base(), stops: Array.from({ length: 200 }, (_, i) => point(i)) });
-  rejects({ ...base(), stops: Array.from({ length: 201 }, (_, i) => point(i)) }, /^stops must contain at most 200 items/);
+  rejects(
+    { ...base(), stops: Array.from({ length: 201 }, (_, i) => point(i)) },
+    /^stops must contain at most 200 items/,
+  );
   rejects({ start: base().start }, /^stops is required$/);
   rejects({ ...base(), stops: 'many' }, /^stops must be an array$/);
 });
@@ -66,14 +75,20 @@ test('deadline: HH:MM 24-hour', () => {
 
 test('serviceSeconds: 0 to 3600', () => {
   for (const serviceSeconds of [0, 3600, 90.5]) accepts(withStop({ serviceSeconds }));
-  rejects(withStop({ serviceSeconds: 3601 }), /^stops\[0\]\.serviceSeconds must be a number of seconds from 0 to 3600$/);
+  rejects(
+    withStop({ serviceSeconds: 3601 }),
+    /^stops\[0\]\.serviceSeconds must be a number of seconds from 0 to 3600$/,
+  );
   rejects(withStop({ serviceSeconds: -1 }), /^stops\[0\]\.serviceSeconds must be a number of seconds from 0 to 3600$/);
 });
 
 test('a location is exactly one shape: coordinates or an address', () => {
   accepts({ ...base(), start: { street: '1 rue de Rivoli', postalCode: '75004', city: 'Paris' } });
   accepts(withStop({ street: '5 place Bellecour', postalCode: '69002', city: 'Lyon' }, ['latitude', 'longitude']));
-  rejects({ ...base(), start: { latitude: 48.8, longitude: 2.3, city: 'Paris' } }, /^start must be either coordinates .* or an address .*not both$/);
+  rejects(
+    { ...base(), start: { latitude: 48.8, longitude: 2.3, city: 'Paris' } },
+    /^start must be either coordinates .* or an address .*not both$/,
+  );
   rejects({ ...base(), start: { latitude: 48.8 } }, /^start\.longitude is required$/);
   rejects({ ...base(), start: { street: '1 rue', city: 'Paris' } }, /^start\.postalCode is required$/);
   rejects({ ...base(), start: { street: '', postalCode: '75004', city: 'Paris' } }, /^start\.street must not be empty/);
@@ -90,7 +105,12 @@ test('end is optional and validated like start', () => {
 test('avoidTolls is a boolean; departureTime an ISO 8601 date-time with an optional offset', () => {
   accepts({ ...base(), avoidTolls: true });
   rejects({ ...base(), avoidTolls: 'yes' }, /^avoidTolls must be a boolean$/);
-  for (const departureTime of ['2026-06-01T08:00:00Z', '2026-06-01T08:00:00+02:00', '2026-06-01T08:00', '2020-01-01T00:00:00.5Z'])
+  for (const departureTime of [
+    '2026-06-01T08:00:00Z',
+    '2026-06-01T08:00:00+02:00',
+    '2026-06-01T08:00',
+    '2020-01-01T00:00:00.5Z',
+  ])
     accepts({ ...base(), departureTime });
   for (const departureTime of ['tomorrow', '2026-02-30T08:00:00Z', '2026-06-01', '2026-06-01T25:00:00Z', ''])
     rejects({ ...base(), departureTime }, /^departureTime must be an ISO 8601 date-time/);

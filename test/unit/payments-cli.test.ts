@@ -14,7 +14,11 @@ let dir: string;
 let config: Config;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'ros-cli-payments-'));
-  config = loadConfig({ DATABASE_PATH: join(dir, 'service.db'), OUTBOX_DIR: join(dir, 'outbox'), PUBLIC_BASE_URL: 'https://routes.example.com' });
+  config = loadConfig({
+    DATABASE_PATH: join(dir, 'service.db'),
+    OUTBOX_DIR: join(dir, 'outbox'),
+    PUBLIC_BASE_URL: 'https://routes.example.com',
+  });
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -27,16 +31,29 @@ async function admin(argv: string[], cfg: Config = config) {
 
 async function withStore<T>(fn: (store: SqliteStore) => Promise<T>): Promise<T> {
   const store = new SqliteStore(config.databasePath);
-  try { return await fn(store); } finally { await store.close(); }
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
 }
 
 async function paidKey(email: string, stops: number) {
   const key = generateApiKey('live');
-  await withStore((store) => store.recordPurchase({
-    stripeEventId: `evt_${stops}`, stripeSessionId: `cs_test_${stops}`, email, packId: 'pack_2k', stops, amountCents: 2900, currency: 'eur',
-    newKey: { keyHash: hashApiKey(key), last4: lastFour(key) },
-    composeMail: () => ({ kind: 'new_key', to: email, subject: 'Your key', body: key }), now: new Date('2026-03-01T10:00:00Z'),
-  }));
+  await withStore((store) =>
+    store.recordPurchase({
+      stripeEventId: `evt_${stops}`,
+      stripeSessionId: `cs_test_${stops}`,
+      email,
+      packId: 'pack_2k',
+      stops,
+      amountCents: 2900,
+      currency: 'eur',
+      newKey: { keyHash: hashApiKey(key), last4: lastFour(key) },
+      composeMail: () => ({ kind: 'new_key', to: email, subject: 'Your key', body: key }),
+      now: new Date('2026-03-01T10:00:00Z'),
+    }),
+  );
   return key;
 }
 

@@ -41,9 +41,15 @@ function purchase(overrides: Partial<PurchaseRequest> = {}): PurchaseRequest {
     amountCents: 2900,
     currency: 'eur',
     newKey,
-    composeMail: ({ createdKey, key: record, balance }): NewOutboxMessage => createdKey
-      ? { kind: 'new_key', to: 'buyer@example.com', subject: 'key', body: `key ${key} balance ${balance}` }
-      : { kind: 'top_up', to: 'buyer@example.com', subject: 'top-up', body: `key ending ${record.last4} balance ${balance}` },
+    composeMail: ({ createdKey, key: record, balance }): NewOutboxMessage =>
+      createdKey
+        ? { kind: 'new_key', to: 'buyer@example.com', subject: 'key', body: `key ${key} balance ${balance}` }
+        : {
+            kind: 'top_up',
+            to: 'buyer@example.com',
+            subject: 'top-up',
+            body: `key ending ${record.last4} balance ${balance}`,
+          },
     now: new Date('2026-03-01T10:00:00Z'),
     ...overrides,
   };
@@ -61,7 +67,10 @@ describe('store.recordPurchase', () => {
     assert.equal(key?.kind, 'live');
     assert.equal(key?.email, 'buyer@example.com');
     assert.equal(key?.balance, 2000);
-    assert.deepEqual((await store.ledger(key!.id)).map((l) => [l.delta, l.reason, l.requestId]), [[2000, 'purchase', r.stripeSessionId]]);
+    assert.deepEqual(
+      (await store.ledger(key!.id)).map((l) => [l.delta, l.reason, l.requestId]),
+      [[2000, 'purchase', r.stripeSessionId]],
+    );
     const [payment] = await store.listPayments();
     assert.equal(payment.keyId, key!.id);
     assert.equal(payment.createdKey, true);
@@ -75,8 +84,14 @@ describe('store.recordPurchase', () => {
   test('a duplicate event id or session id credits nothing', async () => {
     const first = purchase();
     await store.recordPurchase(first);
-    assert.deepEqual(await store.recordPurchase(purchase({ stripeEventId: first.stripeEventId })), { kind: 'duplicate', matched: 'event' });
-    assert.deepEqual(await store.recordPurchase(purchase({ stripeSessionId: first.stripeSessionId })), { kind: 'duplicate', matched: 'session' });
+    assert.deepEqual(await store.recordPurchase(purchase({ stripeEventId: first.stripeEventId })), {
+      kind: 'duplicate',
+      matched: 'event',
+    });
+    assert.deepEqual(await store.recordPurchase(purchase({ stripeSessionId: first.stripeSessionId })), {
+      kind: 'duplicate',
+      matched: 'session',
+    });
     const keys = await store.listKeys();
     assert.equal(keys.length, 1);
     assert.equal(keys[0].balance, 2000);
@@ -85,15 +100,50 @@ describe('store.recordPurchase', () => {
   });
 
   test('credits the most recent active live key of the e-mail (any case); ignores revoked, test and other keys', async () => {
-    await store.createKey({ kind: 'test', ...material().newKey, email: 'buyer@example.com', initialStops: 0, reason: 'admin_credit', now: new Date() });
+    await store.createKey({
+      kind: 'test',
+      ...material().newKey,
+      email: 'buyer@example.com',
+      initialStops: 0,
+      reason: 'admin_credit',
+      now: new Date(),
+    });
     const older = material();
-    await store.createKey({ kind: 'live', ...older.newKey, email: 'BUYER@example.com', initialStops: 5, reason: 'admin_credit', now: new Date() });
+    await store.createKey({
+      kind: 'live',
+      ...older.newKey,
+      email: 'BUYER@example.com',
+      initialStops: 5,
+      reason: 'admin_credit',
+      now: new Date(),
+    });
     const newer = material();
-    await store.createKey({ kind: 'live', ...newer.newKey, email: 'buyer@example.com', initialStops: 7, reason: 'admin_credit', now: new Date() });
+    await store.createKey({
+      kind: 'live',
+      ...newer.newKey,
+      email: 'buyer@example.com',
+      initialStops: 7,
+      reason: 'admin_credit',
+      now: new Date(),
+    });
     const revoked = material();
-    await store.createKey({ kind: 'live', ...revoked.newKey, email: 'buyer@example.com', initialStops: 0, reason: 'admin_credit', now: new Date() });
+    await store.createKey({
+      kind: 'live',
+      ...revoked.newKey,
+      email: 'buyer@example.com',
+      initialStops: 0,
+      reason: 'admin_credit',
+      now: new Date(),
+    });
     await store.revokeKey(revoked.newKey.keyHash, new Date());
-    await store.createKey({ kind: 'live', ...material().newKey, email: 'other@example.com', initialStops: 0, reason: 'admin_credit', now: new Date() });
+    await store.createKey({
+      kind: 'live',
+      ...material().newKey,
+      email: 'other@example.com',
+      initialStops: 0,
+      reason: 'admin_credit',
+      now: new Date(),
+    });
 
     const outcome = await store.recordPurchase(purchase({ email: 'Buyer@Example.com' }));
     assert.equal(outcome.kind, 'credited');
@@ -109,25 +159,47 @@ describe('store.recordPurchase', () => {
   });
 
   test('all or nothing: a failure inside the transaction leaves no key, credit, payment or mail', async () => {
-    const r = purchase({ composeMail: () => { throw new Error('boom'); } });
+    const r = purchase({
+      composeMail: () => {
+        throw new Error('boom');
+      },
+    });
     await assert.rejects(store.recordPurchase(r), /boom/);
     assert.deepEqual(await store.listKeys(), []);
     assert.deepEqual(await store.listPayments(), []);
     assert.deepEqual(await store.listMail(), []);
     assert.equal(store.db.prepare('SELECT COUNT(*) FROM ledger').pluck().get(), 0);
     // and the same event can then be fulfilled
-    assert.equal((await store.recordPurchase(purchase({ stripeEventId: r.stripeEventId, stripeSessionId: r.stripeSessionId }))).kind, 'credited');
+    assert.equal(
+      (await store.recordPurchase(purchase({ stripeEventId: r.stripeEventId, stripeSessionId: r.stripeSessionId })))
+        .kind,
+      'credited',
+    );
   });
 });
 
 describe('store.replaceKey', () => {
   test('moves the balance to a new key through ledger rows, revokes the old key and queues the mail, in one go', async () => {
     const old = material();
-    const oldRecord = await store.createKey({ kind: 'live', ...old.newKey, email: 'fleet@example.com', initialStops: 1234, reason: 'purchase', now: new Date() });
+    const oldRecord = await store.createKey({
+      kind: 'live',
+      ...old.newKey,
+      email: 'fleet@example.com',
+      initialStops: 1234,
+      reason: 'purchase',
+      now: new Date(),
+    });
     const fresh = material();
     const outcome = await store.replaceKey({
-      oldKeyId: oldRecord.id, newKey: fresh.newKey, now: new Date(),
-      composeMail: ({ newKey, balance }) => ({ kind: 'replacement_key', to: newKey.email!, subject: 'replacement', body: `${fresh.key} ${balance}` }),
+      oldKeyId: oldRecord.id,
+      newKey: fresh.newKey,
+      now: new Date(),
+      composeMail: ({ newKey, balance }) => ({
+        kind: 'replacement_key',
+        to: newKey.email!,
+        subject: 'replacement',
+        body: `${fresh.key} ${balance}`,
+      }),
     });
     assert.equal(outcome.moved, 1234);
     assert.equal(outcome.newKey.balance, 1234);
@@ -137,7 +209,10 @@ describe('store.replaceKey', () => {
     assert.ok(oldNow?.revokedAt);
     // each balance equals the sum of its ledger
     for (const key of await store.listKeys()) {
-      assert.equal((await store.ledger(key.id)).reduce((s, l) => s + l.delta, 0), key.balance);
+      assert.equal(
+        (await store.ledger(key.id)).reduce((s, l) => s + l.delta, 0),
+        key.balance,
+      );
     }
     const [mail] = await store.listMail();
     assert.equal(mail.kind, 'replacement_key');
@@ -146,16 +221,41 @@ describe('store.replaceKey', () => {
   });
 
   test('refuses a revoked key, a test key or a key without e-mail, changing nothing', async () => {
-    const noMail = await store.createKey({ kind: 'live', ...material().newKey, email: null, initialStops: 3, reason: 'purchase', now: new Date() });
-    const test = await store.createKey({ kind: 'test', ...material().newKey, email: 'a@example.com', initialStops: 0, reason: 'admin_credit', now: new Date() });
+    const noMail = await store.createKey({
+      kind: 'live',
+      ...material().newKey,
+      email: null,
+      initialStops: 3,
+      reason: 'purchase',
+      now: new Date(),
+    });
+    const test = await store.createKey({
+      kind: 'test',
+      ...material().newKey,
+      email: 'a@example.com',
+      initialStops: 0,
+      reason: 'admin_credit',
+      now: new Date(),
+    });
     const revokedM = material();
-    const revoked = await store.createKey({ kind: 'live', ...revokedM.newKey, email: 'a@example.com', initialStops: 0, reason: 'purchase', now: new Date() });
+    const revoked = await store.createKey({
+      kind: 'live',
+      ...revokedM.newKey,
+      email: 'a@example.com',
+      initialStops: 0,
+      reason: 'purchase',
+      now: new Date(),
+    });
     await store.revokeKey(revokedM.newKey.keyHash, new Date());
     for (const id of [noMail.id, test.id, revoked.id]) {
-      await assert.rejects(store.replaceKey({
-        oldKeyId: id, newKey: material().newKey, now: new Date(),
-        composeMail: () => ({ kind: 'replacement_key', to: 'a@example.com', subject: 's', body: 'b' }),
-      }));
+      await assert.rejects(
+        store.replaceKey({
+          oldKeyId: id,
+          newKey: material().newKey,
+          now: new Date(),
+          composeMail: () => ({ kind: 'replacement_key', to: 'a@example.com', subject: 's', body: 'b' }),
+        }),
+      );
     }
     assert.equal((await store.listKeys()).length, 3);
     assert.deepEqual(await store.listMail(), []);
@@ -166,7 +266,10 @@ describe('store.replaceKey', () => {
 function scriptedSender() {
   const sent: MailMessage[] = [];
   const sender: MailSender & { down: boolean; sent: MailMessage[]; calls: number } = {
-    mode: 'smtp', down: false, sent, calls: 0,
+    mode: 'smtp',
+    down: false,
+    sent,
+    calls: 0,
     async send(message) {
       sender.calls++;
       if (sender.down) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
@@ -184,7 +287,11 @@ describe('Outbox', () => {
   test('sends due messages once and blanks their body', async () => {
     const sender = scriptedSender();
     const outbox = new Outbox(store, sender, silent);
-    await store.enqueueMail({ kind: 'new_key', to: 'a@example.com', subject: 'Your key', body: 'svc_live_secret' }, null, new Date());
+    await store.enqueueMail(
+      { kind: 'new_key', to: 'a@example.com', subject: 'Your key', body: 'svc_live_secret' },
+      null,
+      new Date(),
+    );
     assert.deepEqual(await outbox.kick(), { sent: 1, failed: 0 });
     assert.deepEqual(await outbox.kick(), { sent: 0, failed: 0 });
     assert.deepEqual(sender.sent, [{ to: 'a@example.com', subject: 'Your key', text: 'svc_live_secret' }]);
@@ -234,13 +341,18 @@ describe('Outbox', () => {
     assert.equal(claimed?.id, id);
     assert.equal(await store.claimMail(id, now, new Date(now.getTime() + 60_000)), null);
     assert.deepEqual(await store.dueMail(now, 10), []);
-    assert.deepEqual(await store.dueMail(new Date(now.getTime() + 60_000), 10), [id], 'due again after the lease (the sender died)');
+    assert.deepEqual(
+      await store.dueMail(new Date(now.getTime() + 60_000), 10),
+      [id],
+      'due again after the lease (the sender died)',
+    );
   });
 
   test('concurrent kicks never send a message twice', async () => {
     const sender = scriptedSender();
     const outbox = new Outbox(store, sender, silent);
-    for (let i = 0; i < 5; i++) await store.enqueueMail({ kind: 'top_up', to: `u${i}@example.com`, subject: 's', body: 'b' }, null, new Date());
+    for (let i = 0; i < 5; i++)
+      await store.enqueueMail({ kind: 'top_up', to: `u${i}@example.com`, subject: 's', body: 'b' }, null, new Date());
     await Promise.all([outbox.kick(), outbox.kick(), outbox.kick()]);
     assert.equal(sender.sent.length, 5);
     assert.equal(sender.calls, 5);
@@ -263,12 +375,21 @@ describe('packs, Stripe client and OpenAPI paths', () => {
   test('stop counts are fixed; prices and currency from the config', () => {
     assert.deepEqual(PACK_STOPS, { pack_2k: 2000, pack_10k: 10000, pack_50k: 50000, pack_250k: 250000 });
     const config = loadConfig({ PACK_250K_PRICE_CENTS: '100000', PAYMENTS_CURRENCY: 'chf' });
-    assert.deepEqual(listPacks(config.payments).at(-1), { id: 'pack_250k', stops: 250000, priceCents: 100000, currency: 'chf' });
+    assert.deepEqual(listPacks(config.payments).at(-1), {
+      id: 'pack_250k',
+      stops: 250000,
+      priceCents: 100000,
+      currency: 'chf',
+    });
   });
 
   test('no secret key: no client; STRIPE_API_BASE points it elsewhere', () => {
     assert.equal(createStripeClient(loadConfig({}).payments), null);
-    assert.ok(createStripeClient(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_BASE: 'http://127.0.0.1:9' }).payments));
+    assert.ok(
+      createStripeClient(
+        loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_BASE: 'http://127.0.0.1:9' }).payments,
+      ),
+    );
   });
 
   test('the OpenAPI paths describe packs; the Stripe webhook is a webhook, not a client operation', () => {

@@ -16,12 +16,15 @@ test('a test file whose prerequisite is missing fails with one line naming the s
   const dir = mkdtempSync(join(tmpdir(), 'ros-prereq-'));
   try {
     const file = join(dir, 'needs-chromium.test.ts');
-    writeFileSync(file, [
-      `import { before, test } from 'node:test';`,
-      `import { MissingPrerequisite } from ${JSON.stringify(HELPER)};`,
-      `before(() => { throw new MissingPrerequisite('Chromium (/nonexistent/chromium, for the browser tests)'); });`,
-      `test('drives the console', () => {});`,
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        `import { before, test } from 'node:test';`,
+        `import { MissingPrerequisite } from ${JSON.stringify(HELPER)};`,
+        `before(() => { throw new MissingPrerequisite('Chromium (/nonexistent/chromium, for the browser tests)'); });`,
+        `test('drives the console', () => {});`,
+      ].join('\n'),
+    );
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
       encoding: 'utf8',
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
@@ -30,7 +33,10 @@ test('a test file whose prerequisite is missing fails with one line naming the s
     });
     const output = `${run.stdout}${run.stderr}`;
     assert.notEqual(run.status, 0, 'the run fails');
-    assert.match(output, /Chromium \(\/nonexistent\/chromium, for the browser tests\) is missing: run "bash scripts\/setup-test-deps\.sh" \(Debian\/Ubuntu, as root or with sudo\) to install the test prerequisites\./);
+    assert.match(
+      output,
+      /Chromium \(\/nonexistent\/chromium, for the browser tests\) is missing: run "bash scripts\/setup-test-deps\.sh" \(Debian\/Ubuntu, as root or with sudo\) to install the test prerequisites\./,
+    );
     assert.doesNotMatch(output, /^\s+at .+:\d+:\d+\)?$/m, `no stack trace:\n${output}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -42,7 +48,8 @@ test('scripts/setup-test-deps.sh names every Debian package the tests need, and 
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const script = readFileSync(join(root, 'scripts/setup-test-deps.sh'), 'utf8');
   const packages = /^PACKAGES=\(([^)]*)\)$/m.exec(script)?.[1].split(/\s+/) ?? [];
-  for (const p of ['chromium', 'fonts-dejavu-core', 'postgresql', 'rustc', 'cargo', 'libstd-rust-dev-wasm32', 'lld-14']) assert.ok(packages.includes(p), p);
+  for (const p of ['chromium', 'fonts-dejavu-core', 'postgresql', 'rustc', 'cargo', 'libstd-rust-dev-wasm32', 'lld-14'])
+    assert.ok(packages.includes(p), p);
   assert.match(readFileSync(join(root, '.ci/run'), 'utf8'), /^\s*bash scripts\/setup-test-deps\.sh$/m);
   const check = spawnSync('bash', ['-n', join(root, 'scripts/setup-test-deps.sh')], { encoding: 'utf8' });
   assert.equal(check.status, 0, check.stderr);

@@ -13,15 +13,27 @@ import { tempDir } from '../helpers/server.js';
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 let saved: number;
 // the loosest umask there is: every file the code creates relies on its own mode only
-before(() => { saved = process.umask(0o000); });
-after(() => { process.umask(saved); });
+before(() => {
+  saved = process.umask(0o000);
+});
+after(() => {
+  process.umask(saved);
+});
 
 test('the database, its WAL and SHM files, and a backup are created 0600 even with umask 000', async () => {
   const dir = tempDir('ros-modes-');
   const path = join(dir, 'data', 'service.db');
   const store = new SqliteStore(path);
   try {
-    await store.createKey({ kind: 'live', keyHash: 'h1', last4: 'abcd', email: 'a@example.com', initialStops: 10, reason: 'admin_credit', now: new Date() });
+    await store.createKey({
+      kind: 'live',
+      keyHash: 'h1',
+      last4: 'abcd',
+      email: 'a@example.com',
+      initialStops: 10,
+      reason: 'admin_credit',
+      now: new Date(),
+    });
     assert.deepEqual([mode(path), mode(`${path}-wal`), mode(`${path}-shm`)], ['600', '600', '600']);
     assert.equal(mode(join(dir, 'data')), '700', 'a directory the store creates is private too');
     const backup = join(dir, 'backups', 'copy.db');
@@ -36,7 +48,15 @@ test('a database created 0644 by an older version is tightened to 0600 when open
   const dir = tempDir('ros-modes-');
   const path = join(dir, 'service.db');
   const old = new SqliteStore(path);
-  await old.createKey({ kind: 'test', keyHash: 'h2', last4: 'abcd', email: null, initialStops: 0, reason: 'admin_credit', now: new Date() });
+  await old.createKey({
+    kind: 'test',
+    keyHash: 'h2',
+    last4: 'abcd',
+    email: null,
+    initialStops: 0,
+    reason: 'admin_credit',
+    now: new Date(),
+  });
   await old.close();
   chmodSync(path, 0o644);
   writeFileSync(`${path}-wal`, '', { mode: 0o644 });
@@ -52,7 +72,10 @@ test('a database created 0644 by an older version is tightened to 0600 when open
 test('outbox e-mails (they may hold a full key) are written 0600 even with umask 000', async () => {
   const dir = tempDir('ros-modes-');
   const outboxDir = join(dir, 'outbox');
-  const sender = createMailSender({ smtpUrl: null, mailFrom: 'a@example.com', outboxDir }, { info: () => {}, warn: () => {} });
+  const sender = createMailSender(
+    { smtpUrl: null, mailFrom: 'a@example.com', outboxDir },
+    { info: () => {}, warn: () => {} },
+  );
   const sent = await sender.send({ to: 'b@example.com', subject: 'Your key', text: 'svc_live_xxx' });
   sender.close();
   assert.equal(readdirSync(outboxDir).length, 1);

@@ -14,7 +14,16 @@ test('npm start, the Containerfile, the executable and the benches start the ser
   assert.equal(start, `exec node ${SERVER_NODE_FLAGS.join(' ')} scripts/dist.mjs main`);
   const cmd = /^CMD (\[.*\])$/m.exec(read('deploy/Containerfile'))?.[1];
   assert.deepEqual(JSON.parse(cmd!), ['node', ...SERVER_NODE_FLAGS, 'dist/main.js']);
-  assert.match(read('scripts/build.mjs'), /execArgv: \[\.\.\.SERVER_NODE_FLAGS\]/, 'the executable embeds them (sea-config execArgv)');
-  assert.match(read('scripts/lib/service-process.ts'), /\[\.\.\.SERVER_NODE_FLAGS, 'dist\/main\.js'\]/, 'the benches run dist/ with them');
-  for (const flag of SERVER_NODE_FLAGS) assert.ok(read('docs/self-hosting.md').includes(`node ${flag} dist/main.js`), `docs name ${flag}`);
+  assert.match(
+    read('scripts/build.mjs'),
+    /execArgv: \[\.\.\.SERVER_NODE_FLAGS\]/,
+    'the executable embeds them (sea-config execArgv)',
+  );
+  assert.match(
+    read('scripts/lib/service-process.ts'),
+    /\[\.\.\.SERVER_NODE_FLAGS, 'dist\/main\.js'\]/,
+    'the benches run dist/ with them',
+  );
+  for (const flag of SERVER_NODE_FLAGS)
+    assert.ok(read('docs/self-hosting.md').includes(`node ${flag} dist/main.js`), `docs name ${flag}`);
 });

@@ -10,7 +10,15 @@ import { tempDir } from '../helpers/server.js';
 const now = new Date('2026-06-01T08:00:00Z');
 
 async function liveKey(store: SqliteStore, stops: number) {
-  return store.createKey({ kind: 'live', keyHash: `h${Math.random()}`, last4: 'abcd', email: null, initialStops: stops, reason: 'admin_credit', now });
+  return store.createKey({
+    kind: 'live',
+    keyHash: `h${Math.random()}`,
+    last4: 'abcd',
+    email: null,
+    initialStops: stops,
+    reason: 'admin_credit',
+    now,
+  });
 }
 
 async function ledgerSum(store: SqliteStore, keyId: number) {
@@ -43,7 +51,10 @@ test('a debit is all or nothing and is written to the ledger', async () => {
   const refused = await store.debit(key.id, 7, 'req-2', now, { untilMs: now.getTime() + 60_000, owner: 't' });
   assert.deepEqual(refused, { ok: false, balance: 6 });
   assert.equal(await ledgerSum(store, key.id), 6);
-  assert.deepEqual((await store.ledger(key.id)).map((e) => e.reason), ['admin_credit', 'debit']);
+  assert.deepEqual(
+    (await store.ledger(key.id)).map((e) => e.reason),
+    ['admin_credit', 'debit'],
+  );
   await store.close();
 });
 
@@ -55,15 +66,34 @@ test('a refund happens exactly once per debit', async () => {
   assert.deepEqual(await store.refund(debit.debitId, now), { refunded: true, balance: 10 });
   assert.deepEqual(await store.refund(debit.debitId, now), { refunded: false, balance: 10 });
   assert.equal(await ledgerSum(store, key.id), 10);
-  assert.deepEqual((await store.ledger(key.id)).map((e) => e.reason), ['admin_credit', 'debit', 'refund']);
+  assert.deepEqual(
+    (await store.ledger(key.id)).map((e) => e.reason),
+    ['admin_credit', 'debit', 'refund'],
+  );
   await store.close();
 });
 
 test('test keys and revoked keys cannot be debited', async () => {
   const store = new SqliteStore(join(tempDir(), 't.db'));
-  const test = await store.createKey({ kind: 'test', keyHash: 'ht', last4: 'wxyz', email: null, initialStops: 0, reason: 'admin_credit', now });
+  const test = await store.createKey({
+    kind: 'test',
+    keyHash: 'ht',
+    last4: 'wxyz',
+    email: null,
+    initialStops: 0,
+    reason: 'admin_credit',
+    now,
+  });
   assert.equal((await store.debit(test.id, 1, 'r', now, { untilMs: now.getTime() + 60_000, owner: 't' })).ok, false);
-  const live = await store.createKey({ kind: 'live', keyHash: 'hl', last4: 'wxyz', email: null, initialStops: 5, reason: 'admin_credit', now });
+  const live = await store.createKey({
+    kind: 'live',
+    keyHash: 'hl',
+    last4: 'wxyz',
+    email: null,
+    initialStops: 5,
+    reason: 'admin_credit',
+    now,
+  });
   assert.equal(await store.revokeKey('hl', now), true);
   assert.equal(await store.revokeKey('hl', now), false);
   assert.equal((await store.debit(live.id, 1, 'r', now, { untilMs: now.getTime() + 60_000, owner: 't' })).ok, false);
@@ -73,7 +103,10 @@ test('test keys and revoked keys cannot be debited', async () => {
 test('the balance cannot go negative even by a direct update (CHECK constraint)', async () => {
   const store = new SqliteStore(join(tempDir(), 'c.db'));
   const key = await liveKey(store, 1);
-  assert.throws(() => store.db.prepare('UPDATE api_keys SET balance = -1 WHERE id = ?').run(key.id), /CHECK constraint/);
+  assert.throws(
+    () => store.db.prepare('UPDATE api_keys SET balance = -1 WHERE id = ?').run(key.id),
+    /CHECK constraint/,
+  );
   await store.close();
 });
 
@@ -82,7 +115,9 @@ test('the dialect seam: $n parameters bound in any order and repeated on SQLite;
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER NOT NULL, b TEXT NOT NULL, flag INTEGER NOT NULL)');
   const sqlite = new SqliteDb(db, 1_000);
   assert.equal(await sqlite.run('INSERT INTO t (b, a, flag) VALUES ($2, $1, $3)', [7, 'seven', true]), 1);
-  assert.deepEqual(await sqlite.rows('SELECT a, b, flag FROM t WHERE a = $1 OR a = $1 + 0 AND b = $2', [7, 'seven']), [{ a: 7, b: 'seven', flag: 1 }]);
+  assert.deepEqual(await sqlite.rows('SELECT a, b, flag FROM t WHERE a = $1 OR a = $1 + 0 AND b = $2', [7, 'seven']), [
+    { a: 7, b: 'seven', flag: 1 },
+  ]);
 
   const seen: string[] = [];
   const outcome = await sqlite.write(function* (): Work<string> {
@@ -97,10 +132,13 @@ test('the dialect seam: $n parameters bound in any order and repeated on SQLite;
   assert.equal(outcome, 'caught inside');
   assert.deepEqual(seen, ['SQLITE_CONSTRAINT_NOTNULL']);
 
-  await assert.rejects(sqlite.write(function* (): Work<void> {
-    yield* run('UPDATE t SET a = $1', [9]);
-    yield* run('INSERT INTO t (a, b, flag) VALUES (NULL, $1, 0)', ['no a']);
-  }), { code: 'SQLITE_CONSTRAINT_NOTNULL' });
+  await assert.rejects(
+    sqlite.write(function* (): Work<void> {
+      yield* run('UPDATE t SET a = $1', [9]);
+      yield* run('INSERT INTO t (a, b, flag) VALUES (NULL, $1, 0)', ['no a']);
+    }),
+    { code: 'SQLITE_CONSTRAINT_NOTNULL' },
+  );
   assert.deepEqual(await sqlite.rows('SELECT a FROM t'), [{ a: 8 }], 'the failed transaction changed nothing');
   db.close();
 });

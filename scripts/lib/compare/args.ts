@@ -33,7 +33,17 @@ export const USAGE = `usage: npm run bench:compare -- --build A.wasm --build B.w
 export class ArgsError extends Error {}
 
 export function parseArgs(argv: string[]): CompareArgs {
-  const a: CompareArgs = { builds: [], sets: ['tsplib'], seeds: 10, budgets: [10, 25, 100, 1000], out: 'report', threads: availableParallelism(), instances: null, rerender: false, help: false };
+  const a: CompareArgs = {
+    builds: [],
+    sets: ['tsplib'],
+    seeds: 10,
+    budgets: [10, 25, 100, 1000],
+    out: 'report',
+    threads: availableParallelism(),
+    instances: null,
+    rerender: false,
+    help: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const val = (): string => {
@@ -47,31 +57,58 @@ export function parseArgs(argv: string[]): CompareArgs {
       return n;
     };
     switch (k) {
-      case '--build': a.builds.push(val()); break;
+      case '--build':
+        a.builds.push(val());
+        break;
       case '--set': {
         const v = val();
         const list = v === 'all' ? [...SET_NAMES] : v.split(',').map((s) => s.trim());
-        for (const s of list) if (!(SET_NAMES as readonly string[]).includes(s)) throw new ArgsError(`--set ${s}: unknown set; use ${SET_NAMES.join(', ')} or all`);
+        for (const s of list)
+          if (!(SET_NAMES as readonly string[]).includes(s))
+            throw new ArgsError(`--set ${s}: unknown set; use ${SET_NAMES.join(', ')} or all`);
         a.sets = [...new Set(list)] as SetName[];
         break;
       }
-      case '--seeds': a.seeds = positiveInt(val(), '--seeds'); break;
+      case '--seeds':
+        a.seeds = positiveInt(val(), '--seeds');
+        break;
       case '--budgets': {
         const v = val();
         const list = v.split(',').map((x) => Number(x.trim()));
-        if (list.some((x) => !Number.isFinite(x) || x <= 0)) throw new ArgsError(`--budgets must be positive milliseconds separated by commas, e.g. 10,25,100,1000; got "${v}"`);
+        if (list.some((x) => !Number.isFinite(x) || x <= 0))
+          throw new ArgsError(
+            `--budgets must be positive milliseconds separated by commas, e.g. 10,25,100,1000; got "${v}"`,
+          );
         a.budgets = [...new Set(list)].sort((x, y) => x - y);
         break;
       }
-      case '--out': a.out = val(); break;
-      case '--threads': a.threads = positiveInt(val(), '--threads'); break;
-      case '--instances': a.instances = val().split(',').map((s) => s.trim()).filter(Boolean); break;
-      case '--rerender': a.rerender = true; break;
-      case '-h': case '--help': a.help = true; break;
-      default: throw new ArgsError(`unknown argument ${k}`);
+      case '--out':
+        a.out = val();
+        break;
+      case '--threads':
+        a.threads = positiveInt(val(), '--threads');
+        break;
+      case '--instances':
+        a.instances = val()
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        break;
+      case '--rerender':
+        a.rerender = true;
+        break;
+      case '-h':
+      case '--help':
+        a.help = true;
+        break;
+      default:
+        throw new ArgsError(`unknown argument ${k}`);
     }
   }
-  if (!a.help && !a.rerender && a.builds.length === 0) throw new ArgsError('give at least one --build (two to compare), e.g. --build data/solver/solver.wasm --build other.wasm');
+  if (!a.help && !a.rerender && a.builds.length === 0)
+    throw new ArgsError(
+      'give at least one --build (two to compare), e.g. --build data/solver/solver.wasm --build other.wasm',
+    );
   return a;
 }
 

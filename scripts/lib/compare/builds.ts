@@ -58,7 +58,9 @@ export function resolveBuilds(args: string[], skipped: string[], log: (line: str
     } else if (what.endsWith('.wasm')) {
       builds.push(wasmBuild(unique(label || basename(what, '.wasm')), resolve(what)));
     } else {
-      throw new BuildError(`--build ${arg}: expected a .wasm file, LABEL=FILE.wasm, native, external, or one of ${Object.keys(EXTERNAL_SOLVERS).join(', ')}`);
+      throw new BuildError(
+        `--build ${arg}: expected a .wasm file, LABEL=FILE.wasm, native, external, or one of ${Object.keys(EXTERNAL_SOLVERS).join(', ')}`,
+      );
     }
   }
   return builds;
@@ -69,18 +71,31 @@ function wasmBuild(label: string, path: string): BuildSpec {
   try {
     bytes = readFileSync(path);
   } catch (err) {
-    throw new BuildError(`--build ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the path of a solver .wasm`);
+    throw new BuildError(
+      `--build ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the path of a solver .wasm`,
+    );
   }
   let abiVersion: number;
   try {
     abiVersion = moduleAbiVersion(compileSolverModule(path));
   } catch (err) {
-    throw new BuildError(`--build ${path}: not a solver module (${(err as Error).message}); build one with npm run build:solver`);
+    throw new BuildError(
+      `--build ${path}: not a solver module (${(err as Error).message}); build one with npm run build:solver`,
+    );
   }
   if (!SUPPORTED_ABI_VERSIONS.includes(abiVersion)) {
-    throw new BuildError(`--build ${path}: the module speaks solver ABI ${abiVersion}; this checkout reads ABI ${SUPPORTED_ABI_VERSIONS.join(' and ')}: compare it from a checkout of its own version`);
+    throw new BuildError(
+      `--build ${path}: the module speaks solver ABI ${abiVersion}; this checkout reads ABI ${SUPPORTED_ABI_VERSIONS.join(' and ')}: compare it from a checkout of its own version`,
+    );
   }
-  return { kind: 'wasm', label, path, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length, abiVersion };
+  return {
+    kind: 'wasm',
+    label,
+    path,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    bytes: bytes.length,
+    abiVersion,
+  };
 }
 
 function which(cmd: string): string | null {
@@ -92,7 +107,12 @@ function which(cmd: string): string | null {
 
 /** cargo from PATH, else rustup's default location. */
 function findCargo(): string | null {
-  return which('cargo') ?? (existsSync(join(process.env.HOME ?? '', '.cargo/bin/cargo')) ? join(process.env.HOME ?? '', '.cargo/bin/cargo') : null);
+  return (
+    which('cargo') ??
+    (existsSync(join(process.env.HOME ?? '', '.cargo/bin/cargo'))
+      ? join(process.env.HOME ?? '', '.cargo/bin/cargo')
+      : null)
+  );
 }
 
 function nativeBuild(label: string, skipped: string[], log: (line: string) => void): BuildSpec | null {
@@ -106,13 +126,27 @@ function nativeBuild(label: string, skipped: string[], log: (line: string) => vo
   const targetDir = join(ROOT, 'solver-rs/target', `compare-native-${version.replace(/[^\w.]+/g, '-')}`);
   log(`building the native runner with ${version}`);
   const built = spawnSync(cargo, ['build', '--offline', '--locked', '--release', '--quiet'], {
-    cwd: NATIVE_CRATE, env: { ...process.env, CARGO_TARGET_DIR: targetDir }, encoding: 'utf8',
+    cwd: NATIVE_CRATE,
+    env: { ...process.env, CARGO_TARGET_DIR: targetDir },
+    encoding: 'utf8',
   });
-  if (built.status !== 0) throw new BuildError(`native build failed (cargo build in ${NATIVE_CRATE}):\n${built.stderr.trim()}`);
+  if (built.status !== 0)
+    throw new BuildError(`native build failed (cargo build in ${NATIVE_CRATE}):\n${built.stderr.trim()}`);
   const path = join(targetDir, 'release', 'route-bench-native');
-  const commit = spawnSync('git', ['-C', ROOT, 'log', '-1', '--format=%h', '--', 'solver-rs'], { encoding: 'utf8' }).stdout.trim();
-  const dirty = spawnSync('git', ['-C', ROOT, 'status', '--porcelain', '--', 'solver-rs'], { encoding: 'utf8' }).stdout.trim() !== '';
-  return { kind: 'native', label, path, sha256: sha256File(path), crateCommit: `${commit || 'unknown'}${dirty ? '+changes' : ''}`, cargo: version };
+  const commit = spawnSync('git', ['-C', ROOT, 'log', '-1', '--format=%h', '--', 'solver-rs'], {
+    encoding: 'utf8',
+  }).stdout.trim();
+  const dirty =
+    spawnSync('git', ['-C', ROOT, 'status', '--porcelain', '--', 'solver-rs'], { encoding: 'utf8' }).stdout.trim() !==
+    '';
+  return {
+    kind: 'native',
+    label,
+    path,
+    sha256: sha256File(path),
+    crateCommit: `${commit || 'unknown'}${dirty ? '+changes' : ''}`,
+    cargo: version,
+  };
 }
 
 function externalBuild(name: ExternalName, label: string, skipped: string[]): BuildSpec | null {
@@ -122,14 +156,26 @@ function externalBuild(name: ExternalName, label: string, skipped: string[]): Bu
     skipped.push(`${label}: skipped, ${solver.missing}`);
     return null;
   }
-  return { kind: 'external', label, solver: name, path: found.path, sha256: sha256File(found.hashFile ?? found.path), version: found.version };
+  return {
+    kind: 'external',
+    label,
+    solver: name,
+    path: found.path,
+    sha256: sha256File(found.hashFile ?? found.path),
+    version: found.version,
+  };
 }
 
 /** One line per pair of builds with the same bytes: their differences can only be noise. */
 export function identicalBuilds(builds: BuildSpec[]): string[] {
   const lines: string[] = [];
-  builds.forEach((a, i) => builds.slice(i + 1).forEach((b) => {
-    if (a.sha256 === b.sha256) lines.push(`${a.label} and ${b.label} are the same bytes (sha256 ${a.sha256.slice(0, 16)}…): any difference between them is seed and timing noise`);
-  }));
+  builds.forEach((a, i) =>
+    builds.slice(i + 1).forEach((b) => {
+      if (a.sha256 === b.sha256)
+        lines.push(
+          `${a.label} and ${b.label} are the same bytes (sha256 ${a.sha256.slice(0, 16)}…): any difference between them is seed and timing noise`,
+        );
+    }),
+  );
   return lines;
 }

@@ -18,7 +18,12 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
 }
 
 const FONT = { font: 'system-ui, sans-serif' };
-const CONFIG = { view: { stroke: '#ddd' }, axis: { labelFont: FONT.font, titleFont: FONT.font }, legend: { labelFont: FONT.font, titleFont: FONT.font }, title: { font: FONT.font } };
+const CONFIG = {
+  view: { stroke: '#ddd' },
+  axis: { labelFont: FONT.font, titleFont: FONT.font },
+  legend: { labelFont: FONT.font, titleFont: FONT.font },
+  title: { font: FONT.font },
+};
 /** Gaps are often 0 and span decades: a symmetric log scale keeps both visible. */
 const GAP_SCALE = { type: 'symlog' as const, constant: 0.01 };
 
@@ -39,7 +44,12 @@ export function anytimeSpec(points: AnytimePoint[], builds: string[], title: str
   };
 }
 
-export function perInstanceSpec(b: BudgetSummary, instances: InstanceSummary[], builds: string[], title: string): TopLevelSpec {
+export function perInstanceSpec(
+  b: BudgetSummary,
+  instances: InstanceSummary[],
+  builds: string[],
+  title: string,
+): TopLevelSpec {
   const order = instances.map((i) => i.name);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -67,7 +77,9 @@ export function perInstanceSpec(b: BudgetSummary, instances: InstanceSummary[], 
 }
 
 export function onTimeSpec(budgets: BudgetSummary[], builds: string[], title: string): TopLevelSpec {
-  const values = budgets.flatMap((b) => b.builds.map((s) => ({ build: s.build, ms: b.budgetMs, onTime: 100 * s.onTimeRate })));
+  const values = budgets.flatMap((b) =>
+    b.builds.map((s) => ({ build: s.build, ms: b.budgetMs, onTime: 100 * s.onTimeRate })),
+  );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,

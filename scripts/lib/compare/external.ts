@@ -43,16 +43,19 @@ export const EXTERNAL_SOLVERS: Record<ExternalName, ExternalSolver> = {
       const problemFile = join(dir, 'problem.tsp');
       const tourFile = join(dir, 'problem.tour');
       writeFileSync(problemFile, tsplibText(inst));
-      writeFileSync(join(dir, 'problem.par'), [
-        `PROBLEM_FILE = ${problemFile}`,
-        `OUTPUT_TOUR_FILE = ${tourFile}`,
-        'RUNS = 1',
-        `SEED = ${o.seed}`,
-        'MAX_TRIALS = 1000000000',
-        `TIME_LIMIT = ${(o.budgetMs / 1000).toFixed(3)}`,
-        'TRACE_LEVEL = 0',
-        '',
-      ].join('\n'));
+      writeFileSync(
+        join(dir, 'problem.par'),
+        [
+          `PROBLEM_FILE = ${problemFile}`,
+          `OUTPUT_TOUR_FILE = ${tourFile}`,
+          'RUNS = 1',
+          `SEED = ${o.seed}`,
+          'MAX_TRIALS = 1000000000',
+          `TIME_LIMIT = ${(o.budgetMs / 1000).toFixed(3)}`,
+          'TRACE_LEVEL = 0',
+          '',
+        ].join('\n'),
+      );
       const elapsedMs = run(path, [join(dir, 'problem.par')], dir, o.budgetMs);
       return fromTour(inst.problem, readTsplibTour(readFileSync(tourFile, 'utf8')), elapsedMs);
     },
@@ -66,7 +69,17 @@ export const EXTERNAL_SOLVERS: Record<ExternalName, ExternalSolver> = {
       const problemFile = join(dir, 'problem.tsp');
       const tourFile = join(dir, 'problem.edges');
       writeFileSync(problemFile, tsplibText(inst));
-      const args = ['-s', String(o.seed), '-t', (o.budgetMs / 1000).toFixed(3), '-R', '1000000000', '-o', tourFile, problemFile];
+      const args = [
+        '-s',
+        String(o.seed),
+        '-t',
+        (o.budgetMs / 1000).toFixed(3),
+        '-R',
+        '1000000000',
+        '-o',
+        tourFile,
+        problemFile,
+      ];
       const elapsedMs = run(path, args, dir, o.budgetMs);
       return fromTour(inst.problem, readEdgeTour(readFileSync(tourFile, 'utf8')), elapsedMs);
     },
@@ -82,7 +95,12 @@ export const EXTERNAL_SOLVERS: Record<ExternalName, ExternalSolver> = {
       writeFileSync(input, JSON.stringify(vroomInput(inst.problem)));
       const args = ['-i', input, '-o', output, '-t', '1', '-l', (o.budgetMs / 1000).toFixed(3)];
       const elapsedMs = run(path, args, dir, o.budgetMs);
-      return { order: readVroomOrder(readFileSync(output, 'utf8'), inst.problem), elapsedMs, timeToFinalMs: null, events: null };
+      return {
+        order: readVroomOrder(readFileSync(output, 'utf8'), inst.problem),
+        elapsedMs,
+        timeToFinalMs: null,
+        events: null,
+      };
     },
   },
   ortools: {
@@ -100,10 +118,18 @@ export const EXTERNAL_SOLVERS: Record<ExternalName, ExternalSolver> = {
       const input = join(dir, 'input.json');
       const output = join(dir, 'output.json');
       const p = inst.problem;
-      writeFileSync(input, JSON.stringify({
-        size: p.size, hasEnd: p.hasEnd, durations: Array.from(p.durations), serviceS: Array.from(p.serviceS),
-        deadlineS: Array.from(p.deadlineS), seed: o.seed, budgetMs: o.budgetMs,
-      }));
+      writeFileSync(
+        input,
+        JSON.stringify({
+          size: p.size,
+          hasEnd: p.hasEnd,
+          durations: Array.from(p.durations),
+          serviceS: Array.from(p.serviceS),
+          deadlineS: Array.from(p.deadlineS),
+          seed: o.seed,
+          budgetMs: o.budgetMs,
+        }),
+      );
       const elapsedMs = run(path, [ORTOOLS_SCRIPT, input, output], dir, o.budgetMs);
       const out = JSON.parse(readFileSync(output, 'utf8')) as { order: number[] };
       return { order: out.order, elapsedMs, timeToFinalMs: null, events: null };
@@ -121,7 +147,10 @@ function run(cmd: string, args: string[], cwd: string, budgetMs: number): number
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 5 * budgetMs + 30_000, maxBuffer: 64 << 20 });
   const elapsedMs = performance.now() - t0;
   if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${cmd} exited with ${r.status ?? r.signal}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  if (r.status !== 0)
+    throw new Error(
+      `${cmd} exited with ${r.status ?? r.signal}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+    );
   return elapsedMs;
 }
 
@@ -136,10 +165,12 @@ function symmetricTourReason(inst: BenchInstance, who: string): string | null {
   const m = p.size;
   const e = m - 1;
   for (let i = 1; i < e; i++) {
-    if (p.durations[i * m + e] !== p.durations[i * m] || p.durations[e * m + i] !== p.durations[i]) return `${who}: the end point is not the start point`;
+    if (p.durations[i * m + e] !== p.durations[i * m] || p.durations[e * m + i] !== p.durations[i])
+      return `${who}: the end point is not the start point`;
   }
   for (let i = 0; i < e; i++) {
-    for (let j = i + 1; j < e; j++) if (p.durations[i * m + j] !== p.durations[j * m + i]) return `${who} adapter needs a symmetric matrix`;
+    for (let j = i + 1; j < e; j++)
+      if (p.durations[i * m + j] !== p.durations[j * m + i]) return `${who} adapter needs a symmetric matrix`;
   }
   return null;
 }
@@ -155,7 +186,15 @@ export function tsplibText(inst: BenchInstance): string {
   }
   const rows: string[] = [];
   for (let i = 0; i < dim; i++) rows.push(Array.from(p.durations.subarray(i * p.size, i * p.size + dim)).join(' '));
-  return [...head, 'EDGE_WEIGHT_TYPE : EXPLICIT', 'EDGE_WEIGHT_FORMAT : FULL_MATRIX', 'EDGE_WEIGHT_SECTION', ...rows, 'EOF', ''].join('\n');
+  return [
+    ...head,
+    'EDGE_WEIGHT_TYPE : EXPLICIT',
+    'EDGE_WEIGHT_FORMAT : FULL_MATRIX',
+    'EDGE_WEIGHT_SECTION',
+    ...rows,
+    'EOF',
+    '',
+  ].join('\n');
 }
 
 /** TOUR_SECTION of a TSPLIB tour file: 1-based node ids ending with -1 → 0-based. */
@@ -173,7 +212,10 @@ export function readTsplibTour(text: string): number[] {
 
 /** Concorde edge file ("ncount ecount", then "a b w" in tour order) → node sequence. */
 export function readEdgeTour(text: string): number[] {
-  const lines = text.trim().split(/\r?\n/).map((l) => l.trim().split(/\s+/).map(Number));
+  const lines = text
+    .trim()
+    .split(/\r?\n/)
+    .map((l) => l.trim().split(/\s+/).map(Number));
   const [count] = lines[0];
   const next = new Map<number, number[]>();
   for (const [a, b] of lines.slice(1)) {
@@ -196,7 +238,8 @@ export function readEdgeTour(text: string): number[] {
 /** A cyclic tour over start + stops (node 0 = start) → stop order. */
 function fromTour(p: SolveProblem, tour: number[], elapsedMs: number): SolveOutcome {
   const at = tour.indexOf(0);
-  if (at < 0 || tour.length !== p.size - 1) throw new Error(`solver returned a tour of ${tour.length} nodes, expected ${p.size - 1}`);
+  if (at < 0 || tour.length !== p.size - 1)
+    throw new Error(`solver returned a tour of ${tour.length} nodes, expected ${p.size - 1}`);
   const rotated = [...tour.slice(at), ...tour.slice(0, at)];
   return { order: rotated.slice(1).map((v) => v - 1), elapsedMs, timeToFinalMs: null, events: null };
 }
@@ -220,9 +263,15 @@ export function vroomInput(p: SolveProblem) {
 }
 
 export function readVroomOrder(text: string, p: SolveProblem): number[] {
-  const out = JSON.parse(text) as { code?: number; error?: string; unassigned?: unknown[]; routes?: Array<{ steps: Array<{ type: string; id?: number }> }> };
+  const out = JSON.parse(text) as {
+    code?: number;
+    error?: string;
+    unassigned?: unknown[];
+    routes?: Array<{ steps: Array<{ type: string; id?: number }> }>;
+  };
   if (out.code !== undefined && out.code !== 0) throw new Error(`vroom error ${out.code}: ${out.error ?? ''}`);
-  if (out.unassigned && out.unassigned.length > 0) throw new Error(`vroom left ${out.unassigned.length} stops unassigned (its deadlines are hard time windows)`);
+  if (out.unassigned && out.unassigned.length > 0)
+    throw new Error(`vroom left ${out.unassigned.length} stops unassigned (its deadlines are hard time windows)`);
   const steps = out.routes?.[0]?.steps ?? [];
   const order = steps.filter((s) => s.type === 'job').map((s) => (s.id as number) - 1);
   if (order.length !== p.size - 1 - (p.hasEnd ? 1 : 0)) throw new Error(`vroom route has ${order.length} stops`);

@@ -17,8 +17,14 @@ export function loadSet(m: Manifest, set: SetName): BenchInstance[] {
         // the closed-tour problem's end node is a copy of city 0
         const euc2d = [...inst.coords, inst.coords[0]];
         return {
-          set, name: e.name, n: e.n, problem: closedTourProblem(inst), euc2d,
-          reference: e.optimum, referenceKind: 'optimum', hasDeadlines: false,
+          set,
+          name: e.name,
+          n: e.n,
+          problem: closedTourProblem(inst),
+          euc2d,
+          reference: e.optimum,
+          referenceKind: 'optimum',
+          hasDeadlines: false,
         };
       });
     case 'deadlines': {
@@ -28,17 +34,29 @@ export function loadSet(m: Manifest, set: SetName): BenchInstance[] {
         if (!f) throw new Error(`manifest: deadline instance ${e.name} names an unknown family ${e.family}`);
         const { problem, plantedDuration } = plantedInstance(f, e.seed);
         if (plantedDuration !== e.bestKnown) {
-          throw new Error(`manifest: ${e.name} planted duration ${plantedDuration} != stored ${e.bestKnown}; the generator changed, run npx tsx scripts/build-bench-manifest.ts`);
+          throw new Error(
+            `manifest: ${e.name} planted duration ${plantedDuration} != stored ${e.bestKnown}; the generator changed, run npx tsx scripts/build-bench-manifest.ts`,
+          );
         }
         return {
-          set, name: e.name, n: e.n, problem, reference: e.bestKnown, referenceKind: 'planted',
+          set,
+          name: e.name,
+          n: e.n,
+          problem,
+          reference: e.bestKnown,
+          referenceKind: 'planted',
           hasDeadlines: true,
         };
       });
     }
     case 'city':
       return m.sets.city.instances.map((e) => ({
-        set, name: e.name, n: e.n, problem: cityProblem(e), referenceKind: 'best-found', hasDeadlines: false,
+        set,
+        name: e.name,
+        n: e.n,
+        problem: cityProblem(e),
+        referenceKind: 'best-found',
+        hasDeadlines: false,
       }));
   }
 }
@@ -52,5 +70,11 @@ export function cityProblem(e: CityEntry): BenchInstance['problem'] {
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < m; j++) if (i !== j) durations[i * m + j] = model.leg(pts[i], pts[j]).durationS;
   }
-  return { durations, size: m, serviceS: new Int32Array(e.n), deadlineS: new Int32Array(e.n).fill(NO_DEADLINE), hasEnd: true };
+  return {
+    durations,
+    size: m,
+    serviceS: new Int32Array(e.n),
+    deadlineS: new Int32Array(e.n).fill(NO_DEADLINE),
+    hasEnd: true,
+  };
 }

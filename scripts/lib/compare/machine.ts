@@ -20,7 +20,9 @@ export interface MachineInfo {
 export function uptime(): string {
   const r = spawnSync('uptime', [], { encoding: 'utf8' });
   if (r.status === 0) return r.stdout.trim().replace(/\s+/g, ' ');
-  return `load average: ${loadavg().map((x) => x.toFixed(2)).join(', ')}`;
+  return `load average: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ')}`;
 }
 
 export function machineInfo(): MachineInfo {

@@ -10,7 +10,12 @@ import type { InstanceMeta, SetSummary } from './summary.js';
 import type { MeanCI } from './stats.js';
 import type { SetName } from './types.js';
 
-export interface SetInfo { description: string; source: string; licence: string; reference: string }
+export interface SetInfo {
+  description: string;
+  source: string;
+  licence: string;
+  reference: string;
+}
 
 export interface RunMeta {
   command: string;
@@ -33,10 +38,17 @@ export interface RunMeta {
   errors: number;
 }
 
-const SET_TITLES: Record<SetName, string> = { tsplib: 'TSPLIB', deadlines: 'Planted deadlines', city: 'City-scale (gazetteer)' };
+const SET_TITLES: Record<SetName, string> = {
+  tsplib: 'TSPLIB',
+  deadlines: 'Planted deadlines',
+  city: 'City-scale (gazetteer)',
+};
 
 export function esc(s: unknown): string {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /** A gap in percent, 3 decimals. */
@@ -55,7 +67,9 @@ function fmtMs(x: number | null): string {
 }
 
 function cell(value: string, attrs: Record<string, string | number> = {}): string {
-  const a = Object.entries(attrs).map(([k, v]) => ` data-${k}="${esc(v)}"`).join('');
+  const a = Object.entries(attrs)
+    .map(([k, v]) => ` data-${k}="${esc(v)}"`)
+    .join('');
   return `<td${a}>${esc(value)}</td>`;
 }
 
@@ -64,11 +78,15 @@ export async function renderReport(meta: RunMeta, summary: SetSummary[]): Promis
   const labels = meta.builds.map((b) => b.label);
   const title = labels.length >= 2 ? `${labels.slice(1).join(', ')} vs ${labels[0]}` : labels.join('');
   parts.push(`<header><h1>Solver comparison: ${esc(title)}</h1>`);
-  parts.push(`<p class="lede">${esc(meta.sets.map((s) => SET_TITLES[s]).join(', '))} · ${meta.seeds.length} seeds · budgets ${esc(meta.budgets.join(', '))} ms · ${esc(meta.startedAt)}</p></header>`);
+  parts.push(
+    `<p class="lede">${esc(meta.sets.map((s) => SET_TITLES[s]).join(', '))} · ${meta.seeds.length} seeds · budgets ${esc(meta.budgets.join(', '))} ms · ${esc(meta.startedAt)}</p></header>`,
+  );
   parts.push(verdicts(summary));
   for (const s of summary) parts.push(await setSection(s, meta));
   parts.push(runSection(meta, summary));
-  parts.push(`<script type="application/json" id="summary-data">${JSON.stringify({ meta, summary }).replace(/</g, '\\u003c')}</script>`);
+  parts.push(
+    `<script type="application/json" id="summary-data">${JSON.stringify({ meta, summary }).replace(/</g, '\\u003c')}</script>`,
+  );
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -85,30 +103,50 @@ ${parts.join('\n')}
 }
 
 function verdicts(summary: SetSummary[]): string {
-  const items = summary.flatMap((s) => s.budgets.flatMap((b) => b.comparisons.map((c) =>
-    `<li data-set="${esc(s.set)}" data-budget="${b.budgetMs}" data-candidate="${esc(c.candidate)}"><b>${esc(SET_TITLES[s.set])}</b>: ${esc(c.sentence)}</li>`)));
-  if (items.length === 0) return '<section id="verdicts"><h2>Verdict</h2><p>One build only: nothing to compare.</p></section>';
+  const items = summary.flatMap((s) =>
+    s.budgets.flatMap((b) =>
+      b.comparisons.map(
+        (c) =>
+          `<li data-set="${esc(s.set)}" data-budget="${b.budgetMs}" data-candidate="${esc(c.candidate)}"><b>${esc(SET_TITLES[s.set])}</b>: ${esc(c.sentence)}</li>`,
+      ),
+    ),
+  );
+  if (items.length === 0)
+    return '<section id="verdicts"><h2>Verdict</h2><p>One build only: nothing to compare.</p></section>';
   return `<section id="verdicts"><h2>Verdict</h2><ul class="verdicts">${items.join('')}</ul></section>`;
 }
 
 async function setSection(s: SetSummary, meta: RunMeta): Promise<string> {
   const info = meta.setInfo[s.set];
-  const out: string[] = [`<section class="set" id="set-${esc(s.set)}"><h2>${esc(SET_TITLES[s.set])} <small>(${s.instances.length} instances)</small></h2>`];
-  if (info) out.push(`<p class="info">${esc(info.description)} Source: ${esc(info.source)}. Licence: ${esc(info.licence)}. Reference for the gaps: ${esc(info.reference)}.</p>`);
+  const out: string[] = [
+    `<section class="set" id="set-${esc(s.set)}"><h2>${esc(SET_TITLES[s.set])} <small>(${s.instances.length} instances)</small></h2>`,
+  ];
+  if (info)
+    out.push(
+      `<p class="info">${esc(info.description)} Source: ${esc(info.source)}. Licence: ${esc(info.licence)}. Reference for the gaps: ${esc(info.reference)}.</p>`,
+    );
 
   // gap table
   const dl = s.hasDeadlines;
   out.push('<h3>Gap per budget</h3>');
-  out.push(`<p class="help">Gap = (duration − reference) / reference, in %. For each seed the mean, median and max over the instances are taken; the table gives their mean over the ${meta.seeds.length} seeds with a 95% t-based confidence interval [low, high].</p>`);
-  out.push(`<div class="scroll"><table class="stats"><thead><tr><th>budget</th><th>build</th><th>runs</th><th>errors</th><th>mean gap %</th><th>median gap %</th><th>max gap %</th><th>mean time ms</th><th>time to final ms (median)</th>${dl ? '<th>on time</th><th>total lateness s</th>' : ''}</tr></thead><tbody>`);
+  out.push(
+    `<p class="help">Gap = (duration − reference) / reference, in %. For each seed the mean, median and max over the instances are taken; the table gives their mean over the ${meta.seeds.length} seeds with a 95% t-based confidence interval [low, high].</p>`,
+  );
+  out.push(
+    `<div class="scroll"><table class="stats"><thead><tr><th>budget</th><th>build</th><th>runs</th><th>errors</th><th>mean gap %</th><th>median gap %</th><th>max gap %</th><th>mean time ms</th><th>time to final ms (median)</th>${dl ? '<th>on time</th><th>total lateness s</th>' : ''}</tr></thead><tbody>`,
+  );
   for (const b of s.budgets) {
     for (const st of b.builds) {
       const k = { set: s.set, budget: b.budgetMs, build: st.build };
-      out.push(`<tr>${cell(`${b.budgetMs} ms`)}${cell(st.build)}${cell(String(st.runs), { ...k, stat: 'runs', value: st.runs })}${cell(String(st.errors), { ...k, stat: 'errors', value: st.errors })}`
-        + `${cell(fmtCI(st.mean), { ...k, stat: 'mean', value: st.mean.mean })}${cell(fmtCI(st.median), { ...k, stat: 'median', value: st.median.mean })}${cell(fmtCI(st.max), { ...k, stat: 'max', value: st.max.mean })}`
-        + `${cell(fmtMs(st.meanElapsedMs))}${cell(fmtMs(st.medianTimeToFinalMs))}`
-        + (dl ? `${cell(`${(100 * st.onTimeRate).toFixed(1)}%`, { ...k, stat: 'on-time', value: st.onTimeRate })}${cell(String(st.totalLatenessS), { ...k, stat: 'lateness', value: st.totalLatenessS })}` : '')
-        + '</tr>');
+      out.push(
+        `<tr>${cell(`${b.budgetMs} ms`)}${cell(st.build)}${cell(String(st.runs), { ...k, stat: 'runs', value: st.runs })}${cell(String(st.errors), { ...k, stat: 'errors', value: st.errors })}` +
+          `${cell(fmtCI(st.mean), { ...k, stat: 'mean', value: st.mean.mean })}${cell(fmtCI(st.median), { ...k, stat: 'median', value: st.median.mean })}${cell(fmtCI(st.max), { ...k, stat: 'max', value: st.max.mean })}` +
+          `${cell(fmtMs(st.meanElapsedMs))}${cell(fmtMs(st.medianTimeToFinalMs))}` +
+          (dl
+            ? `${cell(`${(100 * st.onTimeRate).toFixed(1)}%`, { ...k, stat: 'on-time', value: st.onTimeRate })}${cell(String(st.totalLatenessS), { ...k, stat: 'lateness', value: st.totalLatenessS })}`
+            : '') +
+          '</tr>',
+      );
     }
   }
   out.push('</tbody></table></div>');
@@ -117,12 +155,18 @@ async function setSection(s: SetSummary, meta: RunMeta): Promise<string> {
   const comps = s.budgets.flatMap((b) => b.comparisons);
   if (comps.length > 0) {
     out.push('<h3>Wins, ties and losses per instance</h3>');
-    out.push('<p class="help">Per instance, each build\'s mean over the seeds (lateness first, then the gap) decides the win. The Wilcoxon signed-rank test pairs the per-instance mean gaps (two-sided; W+ sums the ranks of the instances where the candidate\'s gap is higher; n counts the instances that differ).</p>');
-    out.push('<div class="scroll"><table class="stats"><thead><tr><th>budget</th><th>candidate</th><th>baseline</th><th>better</th><th>tied</th><th>worse</th><th>W+</th><th>n</th><th>p</th><th>method</th></tr></thead><tbody>');
+    out.push(
+      '<p class="help">Per instance, each build\'s mean over the seeds (lateness first, then the gap) decides the win. The Wilcoxon signed-rank test pairs the per-instance mean gaps (two-sided; W+ sums the ranks of the instances where the candidate\'s gap is higher; n counts the instances that differ).</p>',
+    );
+    out.push(
+      '<div class="scroll"><table class="stats"><thead><tr><th>budget</th><th>candidate</th><th>baseline</th><th>better</th><th>tied</th><th>worse</th><th>W+</th><th>n</th><th>p</th><th>method</th></tr></thead><tbody>',
+    );
     for (const c of comps) {
       const k = { set: s.set, budget: c.budgetMs, build: c.candidate };
-      out.push(`<tr>${cell(`${c.budgetMs} ms`)}${cell(c.candidate)}${cell(c.baseline)}${cell(String(c.better), { ...k, stat: 'better', value: c.better })}${cell(String(c.tied), { ...k, stat: 'tied', value: c.tied })}${cell(String(c.worse), { ...k, stat: 'worse', value: c.worse })}`
-        + `${cell(c.gapTest ? String(c.gapTest.statistic) : '–')}${cell(c.gapTest ? String(c.gapTest.nonZero) : '0')}${cell(c.gapTest ? c.gapTest.pValue.toPrecision(3) : '–', { ...k, stat: 'p', value: c.gapTest ? c.gapTest.pValue : 'none' })}${cell(c.gapTest?.method ?? 'no difference')}</tr>`);
+      out.push(
+        `<tr>${cell(`${c.budgetMs} ms`)}${cell(c.candidate)}${cell(c.baseline)}${cell(String(c.better), { ...k, stat: 'better', value: c.better })}${cell(String(c.tied), { ...k, stat: 'tied', value: c.tied })}${cell(String(c.worse), { ...k, stat: 'worse', value: c.worse })}` +
+          `${cell(c.gapTest ? String(c.gapTest.statistic) : '–')}${cell(c.gapTest ? String(c.gapTest.nonZero) : '0')}${cell(c.gapTest ? c.gapTest.pValue.toPrecision(3) : '–', { ...k, stat: 'p', value: c.gapTest ? c.gapTest.pValue : 'none' })}${cell(c.gapTest?.method ?? 'no difference')}</tr>`,
+      );
     }
     out.push('</tbody></table></div>');
   }
@@ -132,32 +176,55 @@ async function setSection(s: SetSummary, meta: RunMeta): Promise<string> {
   out.push('<h3>Quality against time</h3>');
   if (a.points.length > 0) {
     const how: string[] = [];
-    if (a.fromEvents.length > 0) how.push(`${a.fromEvents.join(', ')}: from the improvement events the solver reports during the search (runs at the largest budget)`);
-    if (a.fromBudgets.length > 0) how.push(`${a.fromBudgets.join(', ')}: ${a.fromBudgets.length > 1 ? 'these builds report' : 'the build reports'} no improvement events, so the curve is sampled by running each budget (one point per budget: the mean gap of its runs)`);
-    out.push(`<figure class="chart" data-chart="anytime">${await renderSvg(anytimeSpec(a.points, labels(meta), `${SET_TITLES[s.set]}: mean gap against time`))}<figcaption>${esc(how.join('. '))}.</figcaption></figure>`);
+    if (a.fromEvents.length > 0)
+      how.push(
+        `${a.fromEvents.join(', ')}: from the improvement events the solver reports during the search (runs at the largest budget)`,
+      );
+    if (a.fromBudgets.length > 0)
+      how.push(
+        `${a.fromBudgets.join(', ')}: ${a.fromBudgets.length > 1 ? 'these builds report' : 'the build reports'} no improvement events, so the curve is sampled by running each budget (one point per budget: the mean gap of its runs)`,
+      );
+    out.push(
+      `<figure class="chart" data-chart="anytime">${await renderSvg(anytimeSpec(a.points, labels(meta), `${SET_TITLES[s.set]}: mean gap against time`))}<figcaption>${esc(how.join('. '))}.</figcaption></figure>`,
+    );
   }
 
   if (dl) {
-    out.push(`<figure class="chart" data-chart="on-time">${await renderSvg(onTimeSpec(s.budgets, labels(meta), `${SET_TITLES[s.set]}: runs with zero lateness`))}<figcaption>Share of runs that reach every stop by its deadline, per budget.</figcaption></figure>`);
+    out.push(
+      `<figure class="chart" data-chart="on-time">${await renderSvg(onTimeSpec(s.budgets, labels(meta), `${SET_TITLES[s.set]}: runs with zero lateness`))}<figcaption>Share of runs that reach every stop by its deadline, per budget.</figcaption></figure>`,
+    );
   }
 
   // per instance
   out.push('<h3>Per instance</h3>');
   for (const b of s.budgets) {
     if (b.perInstance.length === 0) continue;
-    out.push(`<figure class="chart wide" data-chart="per-instance" data-budget="${b.budgetMs}">${await renderSvg(perInstanceSpec(b, s.instances, labels(meta), `${SET_TITLES[s.set]} at ${b.budgetMs} ms: gap per instance`))}</figure>`);
+    out.push(
+      `<figure class="chart wide" data-chart="per-instance" data-budget="${b.budgetMs}">${await renderSvg(perInstanceSpec(b, s.instances, labels(meta), `${SET_TITLES[s.set]} at ${b.budgetMs} ms: gap per instance`))}</figure>`,
+    );
   }
-  out.push('<details><summary>Per-instance table</summary><div class="scroll"><table class="stats small"><thead><tr><th>budget</th><th>instance</th><th>build</th><th>runs</th><th>mean gap %</th><th>min</th><th>max</th>' + (dl ? '<th>mean lateness s</th>' : '') + '</tr></thead><tbody>');
+  out.push(
+    '<details><summary>Per-instance table</summary><div class="scroll"><table class="stats small"><thead><tr><th>budget</th><th>instance</th><th>build</th><th>runs</th><th>mean gap %</th><th>min</th><th>max</th>' +
+      (dl ? '<th>mean lateness s</th>' : '') +
+      '</tr></thead><tbody>',
+  );
   for (const b of s.budgets) {
     for (const r of b.perInstance) {
       const k = { set: s.set, budget: b.budgetMs, build: r.build, instance: r.instance };
-      out.push(`<tr>${cell(`${b.budgetMs} ms`)}${cell(r.instance)}${cell(r.build)}${cell(String(r.runs))}${cell(fmtGap(r.meanGap), { ...k, stat: 'instance-mean', value: r.meanGap })}${cell(fmtGap(r.minGap))}${cell(fmtGap(r.maxGap))}${dl ? cell(r.meanLatenessS.toFixed(1)) : ''}</tr>`);
+      out.push(
+        `<tr>${cell(`${b.budgetMs} ms`)}${cell(r.instance)}${cell(r.build)}${cell(String(r.runs))}${cell(fmtGap(r.meanGap), { ...k, stat: 'instance-mean', value: r.meanGap })}${cell(fmtGap(r.minGap))}${cell(fmtGap(r.maxGap))}${dl ? cell(r.meanLatenessS.toFixed(1)) : ''}</tr>`,
+      );
     }
   }
   out.push('</tbody></table></div></details>');
 
-  out.push('<details><summary>Instances and references</summary><div class="scroll"><table class="stats small"><thead><tr><th>instance</th><th>n</th><th>reference</th><th>from</th></tr></thead><tbody>');
-  for (const i of s.instances) out.push(`<tr>${cell(i.name)}${cell(String(i.n))}${cell(i.reference === null ? '–' : String(i.reference))}${cell(i.referenceSource)}</tr>`);
+  out.push(
+    '<details><summary>Instances and references</summary><div class="scroll"><table class="stats small"><thead><tr><th>instance</th><th>n</th><th>reference</th><th>from</th></tr></thead><tbody>',
+  );
+  for (const i of s.instances)
+    out.push(
+      `<tr>${cell(i.name)}${cell(String(i.n))}${cell(i.reference === null ? '–' : String(i.reference))}${cell(i.referenceSource)}</tr>`,
+    );
   out.push('</tbody></table></div></details>');
   if (s.notes.length > 0) out.push(`<ul class="notes">${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
   out.push('</section>');
@@ -173,13 +240,20 @@ function runSection(meta: RunMeta, summary: SetSummary[]): string {
   const m = meta.machine;
   const events = new Set(summary.flatMap((s) => s.anytime.fromEvents));
   const rows = meta.builds.map((b) => {
-    const what = b.kind === 'wasm' ? `WebAssembly, ABI ${b.abiVersion}, ${b.bytes} bytes` : b.kind === 'native' ? `native (${b.cargo}), crate ${b.crateCommit}` : `external: ${b.version}`;
+    const what =
+      b.kind === 'wasm'
+        ? `WebAssembly, ABI ${b.abiVersion}, ${b.bytes} bytes`
+        : b.kind === 'native'
+          ? `native (${b.cargo}), crate ${b.crateCommit}`
+          : `external: ${b.version}`;
     return `<tr>${cell(b.label)}${cell(what)}${cell(b.path)}<td><code>${esc(b.sha256)}</code></td>${cell(events.has(b.label) ? 'yes' : 'no')}</tr>`;
   });
   const lines = [
     `<section id="run"><h2>How this report was made</h2>`,
     `<p>Reproduce: <code id="command">${esc(meta.command)}</code></p>`,
-    '<div class="scroll"><table class="stats"><thead><tr><th>build</th><th>kind</th><th>file</th><th>sha256</th><th>improvement events</th></tr></thead><tbody>', ...rows, '</tbody></table></div>',
+    '<div class="scroll"><table class="stats"><thead><tr><th>build</th><th>kind</th><th>file</th><th>sha256</th><th>improvement events</th></tr></thead><tbody>',
+    ...rows,
+    '</tbody></table></div>',
     '<dl class="machine">',
     `<dt>machine</dt><dd>${esc(`${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os} (${m.host})`)}</dd>`,
     `<dt>Node</dt><dd>${esc(m.node)}</dd>`,
@@ -191,9 +265,11 @@ function runSection(meta: RunMeta, summary: SetSummary[]): string {
     `<dt>solve errors</dt><dd>${meta.errors}</dd>`,
     '</dl>',
   ];
-  if (meta.warnings && meta.warnings.length > 0) lines.push(`<h3>Warnings</h3><ul class="notes">${meta.warnings.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>`);
+  if (meta.warnings && meta.warnings.length > 0)
+    lines.push(`<h3>Warnings</h3><ul class="notes">${meta.warnings.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>`);
   const skipped = [...meta.skipped, ...meta.notRun];
-  if (skipped.length > 0) lines.push(`<h3>Not run</h3><ul class="notes">${skipped.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>`);
+  if (skipped.length > 0)
+    lines.push(`<h3>Not run</h3><ul class="notes">${skipped.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>`);
   lines.push('</section>');
   return lines.join('\n');
 }

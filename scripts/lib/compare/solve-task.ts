@@ -45,16 +45,28 @@ function warmUpProblem() {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return closedTourProblem({ name: 'warm-up', coords: Array.from({ length: 120 }, () => [Math.round(r() * 1000), Math.round(r() * 1000)] as [number, number]) });
+  return closedTourProblem({
+    name: 'warm-up',
+    coords: Array.from({ length: 120 }, () => [Math.round(r() * 1000), Math.round(r() * 1000)] as [number, number]),
+  });
 }
 
 export function runSolveTask(t: SolveTask): RawResult {
-  const base = { build: t.build.label, set: t.instance.set, instance: t.instance.name, n: t.instance.n, seed: t.seed, budgetMs: t.budgetMs };
+  const base = {
+    build: t.build.label,
+    set: t.instance.set,
+    instance: t.instance.name,
+    n: t.instance.n,
+    seed: t.seed,
+    budgetMs: t.budgetMs,
+  };
   try {
     const out = solveWith(t);
     const cost = routeCost(t.instance.problem, out.order);
     if (out.reported && (out.reported.latenessS !== cost.latenessS || out.reported.durationS !== cost.durationS)) {
-      throw new Error(`build reports lateness ${out.reported.latenessS} s, duration ${out.reported.durationS} s; the route's are ${cost.latenessS} s, ${cost.durationS} s`);
+      throw new Error(
+        `build reports lateness ${out.reported.latenessS} s, duration ${out.reported.durationS} s; the route's are ${cost.latenessS} s, ${cost.durationS} s`,
+      );
     }
     return {
       ...base,
@@ -96,19 +108,31 @@ function solveWith(t: SolveTask): SolveOutcome {
 function solveNative(binary: string, t: SolveTask, dir: string): SolveOutcome {
   const p = t.instance.problem;
   const file = join(dir, 'problem.txt');
-  writeFileSync(file, [
-    `${p.size} ${p.hasEnd ? 1 : 0} ${t.seed} ${t.budgetMs}`,
-    Array.from(p.durations).join(' '), Array.from(p.serviceS).join(' '), Array.from(legacyDeadlines(p.deadlineS)).join(' '), '',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      `${p.size} ${p.hasEnd ? 1 : 0} ${t.seed} ${t.budgetMs}`,
+      Array.from(p.durations).join(' '),
+      Array.from(p.serviceS).join(' '),
+      Array.from(legacyDeadlines(p.deadlineS)).join(' '),
+      '',
+    ].join('\n'),
+  );
   const t0 = performance.now();
   const r = spawnSync(binary, [file], { encoding: 'utf8', timeout: 5 * t.budgetMs + 30_000, maxBuffer: 64 << 20 });
   const processMs = performance.now() - t0;
   if (r.error) throw new Error(`native runner: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`native runner exited with ${r.status ?? r.signal}: ${r.stderr.trim()}`);
   const out = JSON.parse(r.stdout) as {
-    status: number; order: number[]; latenessS: number; durationS: number; iterations: number; ms: number;
+    status: number;
+    order: number[];
+    latenessS: number;
+    durationS: number;
+    iterations: number;
+    ms: number;
     /** optional, once the crate reports them: [ms, lateness, duration] triples and the time the final route was reached */
-    events?: unknown; timeToFinalMs?: number;
+    events?: unknown;
+    timeToFinalMs?: number;
   };
   if (out.status !== 0) throw new Error(`native solver rejected the problem: status ${out.status}`);
   const events = readEvents(out.events);
@@ -117,7 +141,12 @@ function solveNative(binary: string, t: SolveTask, dir: string): SolveOutcome {
     reported: { latenessS: out.latenessS, durationS: out.durationS },
     // the solve itself (comparable with the WASM builds), not the process start-up
     elapsedMs: Number.isFinite(out.ms) ? out.ms : processMs,
-    timeToFinalMs: typeof out.timeToFinalMs === 'number' ? out.timeToFinalMs : events && events.length > 0 ? events[events.length - 1].ms : null,
+    timeToFinalMs:
+      typeof out.timeToFinalMs === 'number'
+        ? out.timeToFinalMs
+        : events && events.length > 0
+          ? events[events.length - 1].ms
+          : null,
     events,
     iterations: out.iterations,
   };

@@ -75,7 +75,11 @@ export interface BudgetSummary {
   comparisons: Comparison[];
 }
 
-export interface AnytimePoint { build: string; ms: number; gap: number }
+export interface AnytimePoint {
+  build: string;
+  ms: number;
+  gap: number;
+}
 
 export interface SetSummary {
   set: SetName;
@@ -111,19 +115,30 @@ function summarizeSet(set: SetName, input: SummaryInput): SetSummary {
   const notes: string[] = [];
 
   const instances: InstanceSummary[] = metas.map((m) => {
-    const atLargest = ok.filter((r) => r.instance === m.name && r.budgetMs === largest && r.latenessS === 0).map((r) => r.durationS!);
+    const atLargest = ok
+      .filter((r) => r.instance === m.name && r.budgetMs === largest && r.latenessS === 0)
+      .map((r) => r.durationS!);
     const bestFound = atLargest.length > 0 ? Math.min(...atLargest) : null;
     if (m.referenceKind === 'optimum') {
       const below = ok.filter((r) => r.instance === m.name && r.latenessS === 0 && r.durationS! < m.storedReference!);
-      if (below.length > 0) notes.push(`${m.name}: ${below.length} runs are shorter than the optimum ${m.storedReference}: the instance data or the evaluator is wrong`);
+      if (below.length > 0)
+        notes.push(
+          `${m.name}: ${below.length} runs are shorter than the optimum ${m.storedReference}: the instance data or the evaluator is wrong`,
+        );
       return { ...m, reference: m.storedReference!, referenceSource: 'optimum' };
     }
     if (m.referenceKind === 'planted') {
       const planted = m.storedReference!;
-      if (bestFound !== null && bestFound < planted) return { ...m, reference: bestFound, referenceSource: `best on-time route found at ${largest} ms (planted ${planted})` };
+      if (bestFound !== null && bestFound < planted)
+        return {
+          ...m,
+          reference: bestFound,
+          referenceSource: `best on-time route found at ${largest} ms (planted ${planted})`,
+        };
       return { ...m, reference: planted, referenceSource: 'planted route' };
     }
-    if (bestFound === null) notes.push(`${m.name}: no on-time route at ${largest} ms, so no reference: left out of the gaps`);
+    if (bestFound === null)
+      notes.push(`${m.name}: no on-time route at ${largest} ms, so no reference: left out of the gaps`);
     return { ...m, reference: bestFound, referenceSource: `best route found at ${largest} ms` };
   });
   const reference = new Map(instances.map((i) => [i.name, i.reference]));
@@ -138,7 +153,14 @@ function summarizeSet(set: SetName, input: SummaryInput): SetSummary {
     const buildStats = builds.map((build): BuildBudgetStats => {
       const mine = atBudget.filter((r) => r.build === build);
       const good = mine.filter((r) => r.status === 'ok');
-      const perSeed = input.seeds.map((seed) => good.filter((r) => r.seed === seed).map(gapOf).filter((g): g is number => g !== null)).filter((g) => g.length > 0);
+      const perSeed = input.seeds
+        .map((seed) =>
+          good
+            .filter((r) => r.seed === seed)
+            .map(gapOf)
+            .filter((g): g is number => g !== null),
+        )
+        .filter((g) => g.length > 0);
       const ttf = good.map((r) => r.timeToFinalMs).filter((t): t is number => typeof t === 'number');
       return {
         build,
@@ -160,8 +182,12 @@ function summarizeSet(set: SetName, input: SummaryInput): SetSummary {
         const gaps = runs.map(gapOf).filter((g): g is number => g !== null);
         if (gaps.length === 0) continue;
         perInstance.push({
-          instance: m.name, build, runs: runs.length,
-          meanGap: mean(gaps), minGap: Math.min(...gaps), maxGap: Math.max(...gaps),
+          instance: m.name,
+          build,
+          runs: runs.length,
+          meanGap: mean(gaps),
+          minGap: Math.min(...gaps),
+          maxGap: Math.max(...gaps),
           meanLatenessS: mean(runs.map((r) => r.latenessS!)),
         });
       }
@@ -175,7 +201,14 @@ function summarizeSet(set: SetName, input: SummaryInput): SetSummary {
     hasDeadlines: metas.some((m) => m.hasDeadlines),
     instances,
     budgets: budgetSummaries,
-    anytime: anytime(input.builds, ok.filter((r) => r.budgetMs === largest), budgetSummaries, ok, gapOf, largest),
+    anytime: anytime(
+      input.builds,
+      ok.filter((r) => r.budgetMs === largest),
+      budgetSummaries,
+      ok,
+      gapOf,
+      largest,
+    ),
     notes,
   };
 }
@@ -191,15 +224,42 @@ function compare(baseline: string, candidate: string, budgetMs: number, rows: In
     const x = a.get(k)!;
     const y = b.get(k)!;
     // lateness first, then the gap, as the solver's objective
-    const c = Math.abs(y.meanLatenessS - x.meanLatenessS) > TIE ? y.meanLatenessS - x.meanLatenessS : Math.abs(y.meanGap - x.meanGap) > TIE ? y.meanGap - x.meanGap : 0;
+    const c =
+      Math.abs(y.meanLatenessS - x.meanLatenessS) > TIE
+        ? y.meanLatenessS - x.meanLatenessS
+        : Math.abs(y.meanGap - x.meanGap) > TIE
+          ? y.meanGap - x.meanGap
+          : 0;
     if (c < 0) better++;
     else if (c > 0) worse++;
     else tied++;
   }
-  const gapTest = names.length > 0 ? signedRank(names.map((k) => a.get(k)!.meanGap), names.map((k) => b.get(k)!.meanGap)) : null;
+  const gapTest =
+    names.length > 0
+      ? signedRank(
+          names.map((k) => a.get(k)!.meanGap),
+          names.map((k) => b.get(k)!.meanGap),
+        )
+      : null;
   const anyLate = names.some((k) => a.get(k)!.meanLatenessS > 0 || b.get(k)!.meanLatenessS > 0);
-  const latenessTest = anyLate ? signedRank(names.map((k) => a.get(k)!.meanLatenessS), names.map((k) => b.get(k)!.meanLatenessS)) : null;
-  const c: Comparison = { baseline, candidate, budgetMs, pairs: names.length, better, worse, tied, gapTest, latenessTest, sentence: '' };
+  const latenessTest = anyLate
+    ? signedRank(
+        names.map((k) => a.get(k)!.meanLatenessS),
+        names.map((k) => b.get(k)!.meanLatenessS),
+      )
+    : null;
+  const c: Comparison = {
+    baseline,
+    candidate,
+    budgetMs,
+    pairs: names.length,
+    better,
+    worse,
+    tied,
+    gapTest,
+    latenessTest,
+    sentence: '',
+  };
   c.sentence = comparisonSentence(c);
   return c;
 }
@@ -220,9 +280,10 @@ export function comparisonSentence(c: Comparison): string {
   } else {
     const lower = t.statistic < t.expected;
     const how = `Wilcoxon signed-rank test on the per-instance mean gaps, two-sided, ${t.method}, ${t.nonZero} instance${t.nonZero === 1 ? '' : 's'} differ${t.nonZero === 1 ? 's' : ''}`;
-    s = t.pValue < 0.05
-      ? `${counts}, ${formatP(t.pValue)}: ${c.candidate}'s gaps are significantly ${lower ? 'lower' : 'higher'} at the 5% level, a difference seed noise alone would rarely give (${how}).`
-      : `${counts}, ${formatP(t.pValue)}: no significant difference at the 5% level, this could be seed noise (${how}).`;
+    s =
+      t.pValue < 0.05
+        ? `${counts}, ${formatP(t.pValue)}: ${c.candidate}'s gaps are significantly ${lower ? 'lower' : 'higher'} at the 5% level, a difference seed noise alone would rarely give (${how}).`
+        : `${counts}, ${formatP(t.pValue)}: no significant difference at the 5% level, this could be seed noise (${how}).`;
   }
   const l = c.latenessTest;
   if (l) {
@@ -238,8 +299,12 @@ export function comparisonSentence(c: Comparison): string {
  * (one point per budget: the mean gap of the runs with that budget).
  */
 function anytime(
-  builds: string[], largestRuns: RawResult[], budgets: BudgetSummary[], ok: RawResult[],
-  gapOf: (r: RawResult) => number | null, largest: number,
+  builds: string[],
+  largestRuns: RawResult[],
+  budgets: BudgetSummary[],
+  ok: RawResult[],
+  gapOf: (r: RawResult) => number | null,
+  largest: number,
 ): SetSummary['anytime'] {
   const points: AnytimePoint[] = [];
   const fromEvents: string[] = [];
@@ -263,7 +328,10 @@ function anytime(
     } else {
       fromBudgets.push(build);
       for (const b of budgets) {
-        const gaps = ok.filter((r) => r.build === build && r.budgetMs === b.budgetMs).map(gapOf).filter((g): g is number => g !== null);
+        const gaps = ok
+          .filter((r) => r.build === build && r.budgetMs === b.budgetMs)
+          .map(gapOf)
+          .filter((g): g is number => g !== null);
         if (gaps.length > 0) points.push({ build, ms: b.budgetMs, gap: mean(gaps) });
       }
     }

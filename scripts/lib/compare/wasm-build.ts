@@ -25,7 +25,8 @@ export interface WasmSolveOptions {
 export function moduleAbiVersion(module: WebAssembly.Module): number {
   const imports: Record<string, Record<string, () => number>> = {};
   for (const imp of WebAssembly.Module.imports(module)) {
-    if (imp.kind !== 'function') throw new Error(`solver module imports a ${imp.kind} (${imp.module}.${imp.name}): unsupported`);
+    if (imp.kind !== 'function')
+      throw new Error(`solver module imports a ${imp.kind} (${imp.module}.${imp.name}): unsupported`);
     (imports[imp.module] ??= {})[imp.name] = () => 0;
   }
   const inst = new WebAssembly.Instance(module, imports);
@@ -34,14 +35,27 @@ export function moduleAbiVersion(module: WebAssembly.Module): number {
   return Number((getter as () => number)());
 }
 
-export function wasmSolve(module: WebAssembly.Module, abiVersion: number, problem: SolveProblem, o: WasmSolveOptions): SolveOutcome {
+export function wasmSolve(
+  module: WebAssembly.Module,
+  abiVersion: number,
+  problem: SolveProblem,
+  o: WasmSolveOptions,
+): SolveOutcome {
   // ABI 2 and later share the single-route exports and their report
   if (abiVersion >= 2 && SUPPORTED_ABI_VERSIONS.includes(abiVersion)) {
     const t0 = performance.now();
     // report: the solver's improvement events and the time it first reached its final route (ABI 2)
-    const r = new WasmSolver(module).solve(problem, { seed: o.seed, timeLimitMs: o.budgetMs, maxIterations: o.maxIterations ?? 0, report: true });
+    const r = new WasmSolver(module).solve(problem, {
+      seed: o.seed,
+      timeLimitMs: o.budgetMs,
+      maxIterations: o.maxIterations ?? 0,
+      report: true,
+    });
     const elapsedMs = performance.now() - t0;
-    const extra: Record<string, unknown> = { ...(r as unknown as Record<string, unknown>), ...(r.report ? { improvements: r.report.improvements, timeToFinalMs: r.report.msToFinal } : {}) };
+    const extra: Record<string, unknown> = {
+      ...(r as unknown as Record<string, unknown>),
+      ...(r.report ? { improvements: r.report.improvements, timeToFinalMs: r.report.msToFinal } : {}),
+    };
     const events = readEvents(extra.events ?? extra.improvements);
     return {
       order: r.order,
@@ -53,7 +67,9 @@ export function wasmSolve(module: WebAssembly.Module, abiVersion: number, proble
     };
   }
   if (abiVersion === 1) return solveAbi1(module, problem, o);
-  throw new Error(`solver module speaks ABI ${abiVersion}; this checkout reads ABI ${SUPPORTED_ABI_VERSIONS.join(', ')}`);
+  throw new Error(
+    `solver module speaks ABI ${abiVersion}; this checkout reads ABI ${SUPPORTED_ABI_VERSIONS.join(', ')}`,
+  );
 }
 
 function readTimeToFinal(r: Record<string, unknown>): number | null {
@@ -76,13 +92,16 @@ export function readEvents(raw: unknown): ImprovementEvent[] | null {
   let list = Array.from(raw as ArrayLike<unknown>);
   // a flat numeric buffer (as read from linear memory): consecutive [ms, lateness, duration] triples
   if (list.length > 0 && list.every((x) => typeof x === 'number')) {
-    if (list.length % 3 !== 0) throw new Error(`solver events: a flat buffer of ${list.length} numbers is not [ms, lateness, duration] triples`);
+    if (list.length % 3 !== 0)
+      throw new Error(`solver events: a flat buffer of ${list.length} numbers is not [ms, lateness, duration] triples`);
     list = Array.from({ length: list.length / 3 }, (_, k) => list.slice(3 * k, 3 * k + 3));
   }
   const events = list.map((e): ImprovementEvent => {
     if (Array.isArray(e) || ArrayBuffer.isView(e)) {
       const t = Array.from(e as ArrayLike<number>);
-      return t.length >= 3 ? { ms: t[0], latenessS: t[1], durationS: t[2] } : { ms: t[0], latenessS: 0, durationS: t[1] };
+      return t.length >= 3
+        ? { ms: t[0], latenessS: t[1], durationS: t[2] }
+        : { ms: t[0], latenessS: 0, durationS: t[1] };
     }
     const o = e as Record<string, unknown>;
     // the cost inline, or nested as {cost: {lateness, duration}} (the crate's Improvement)
@@ -104,7 +123,18 @@ export function readEvents(raw: unknown): ImprovementEvent[] | null {
 interface Abi1Exports {
   memory: WebAssembly.Memory;
   alloc(size: number, align: number): number;
-  solve(d: number, size: number, svc: number, dl: number, hasEnd: number, seed: number, limitMs: number, maxIter: number, stall: number, out: number): number;
+  solve(
+    d: number,
+    size: number,
+    svc: number,
+    dl: number,
+    hasEnd: number,
+    seed: number,
+    limitMs: number,
+    maxIter: number,
+    stall: number,
+    out: number,
+  ): number;
 }
 
 export function solveAbi1(module: WebAssembly.Module, p: SolveProblem, o: WasmSolveOptions): SolveOutcome {

@@ -8,9 +8,8 @@ export function balanceRouter({ billing, auth }: { billing: Billing; auth: Middl
   const router = new Router<AppState>();
   router.get('/api/v1/balance', auth, async (ctx) => {
     const key = ctx.state.apiKey!;
-    ctx.body = key.kind === 'live'
-      ? { stopsBalance: key.balance }
-      : { sandbox: true, ...(await billing.sandboxQuotas(key)) };
+    ctx.body =
+      key.kind === 'live' ? { stopsBalance: key.balance } : { sandbox: true, ...(await billing.sandboxQuotas(key)) };
   });
   return router;
 }

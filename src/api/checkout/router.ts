@@ -27,7 +27,10 @@ export function checkoutRouter({ checkout, body, limiter }: CheckoutRouterDeps):
   router.post('/api/v1/checkout', body, async (ctx) => {
     const request = validateCheckout(ctx.request.body);
     if (!checkout) {
-      throw new DomainError('payment_unavailable', 'Payments are not configured on this server (STRIPE_SECRET_KEY is not set).');
+      throw new DomainError(
+        'payment_unavailable',
+        'Payments are not configured on this server (STRIPE_SECRET_KEY is not set).',
+      );
     }
     limiter?.take(ctx.ip);
     ctx.body = await checkout.createCheckout(request, { requestId: ctx.state.requestId });

@@ -16,6 +16,8 @@ export const checkoutRequestSchema = {
 } as const;
 
 /** Payments declares the request it serves (it may not import the API); the build fails if this schema describes another. */
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Holds<T extends true> = T;
-export type CheckoutSchemaDescribesCheckoutRequest = Holds<Same<FromSchema<typeof checkoutRequestSchema>, CheckoutRequest>>;
+export type CheckoutSchemaDescribesCheckoutRequest = Holds<
+  Same<FromSchema<typeof checkoutRequestSchema>, CheckoutRequest>
+>;

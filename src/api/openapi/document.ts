@@ -5,18 +5,51 @@
  */
 import { checkoutRequestSchema } from '../checkout/schema.js';
 import {
-  addressSchema, coordinatesSchema, locationJsonSchema, stopJsonSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
+  addressSchema,
+  coordinatesSchema,
+  locationJsonSchema,
+  stopJsonSchema,
+  stopWithAddressSchema,
+  stopWithCoordinatesSchema,
 } from '../../calls/location-schema.js';
 import { optimizeRequestSchema } from '../optimize/schema.js';
 import { stripeWebhookOpenApi } from './payments.js';
 import {
-  BALANCE_EXAMPLES, CHECKOUT_REQUEST_EXAMPLES, CHECKOUT_RESPONSE_EXAMPLES, OPTIMIZE_REQUEST_EXAMPLES, OPTIMIZE_RESPONSE_EXAMPLES,
+  BALANCE_EXAMPLES,
+  CHECKOUT_REQUEST_EXAMPLES,
+  CHECKOUT_RESPONSE_EXAMPLES,
+  OPTIMIZE_REQUEST_EXAMPLES,
+  OPTIMIZE_RESPONSE_EXAMPLES,
 } from './examples.js';
-import { annotate, billingFields, dateTime, lateStop, nullable, routeWarning, scheduleEntry, waypoint, waypointGeocoding } from './route-parts.js';
+import {
+  annotate,
+  billingFields,
+  dateTime,
+  lateStop,
+  nullable,
+  routeWarning,
+  scheduleEntry,
+  waypoint,
+  waypointGeocoding,
+} from './route-parts.js';
 import { PLAN_SCHEMAS, plansPath } from './plans.js';
 import {
-  HEADERS, PAID_CALL_ERRORS, PARAMETERS, RATE_LIMIT_REFUSAL_HEADERS, authRateLimitedResponse, defaultErrorResponse, errorResponse, errorSchema, headers,
-  insufficientStopsSchema, json, payloadTooLargeResponse, ref, requestTimeoutResponse, storageUnavailableResponse, unauthorizedResponse,
+  HEADERS,
+  PAID_CALL_ERRORS,
+  PARAMETERS,
+  RATE_LIMIT_REFUSAL_HEADERS,
+  authRateLimitedResponse,
+  defaultErrorResponse,
+  errorResponse,
+  errorSchema,
+  headers,
+  insufficientStopsSchema,
+  json,
+  payloadTooLargeResponse,
+  ref,
+  requestTimeoutResponse,
+  storageUnavailableResponse,
+  unauthorizedResponse,
 } from './parts.js';
 
 const optimizeResponse = {
@@ -35,7 +68,8 @@ const optimizeResponse = {
       type: 'array',
       items: routeWarning,
       minItems: 1,
-      description: 'Extension: present only when some location was geocoded coarser than street level, one entry per such location.',
+      description:
+        'Extension: present only when some location was geocoded coarser than street level, one entry per such location.',
     },
   },
   required: ['order', 'waypoints', 'totalDistanceKm', 'estimatedTimeMin', 'stopsCharged'],
@@ -43,11 +77,20 @@ const optimizeResponse = {
 
 const balanceResponse = {
   oneOf: [
-    { title: 'Live key', type: 'object', properties: { stopsBalance: { type: 'integer' } }, required: ['stopsBalance'] },
+    {
+      title: 'Live key',
+      type: 'object',
+      properties: { stopsBalance: { type: 'integer' } },
+      required: ['stopsBalance'],
+    },
     {
       title: 'Test key',
       type: 'object',
-      properties: { sandbox: { const: true }, sandboxStopsRemainingToday: { type: 'integer' }, sandboxCallsRemainingThisMinute: { type: 'integer' } },
+      properties: {
+        sandbox: { const: true },
+        sandboxStopsRemainingToday: { type: 'integer' },
+        sandboxCallsRemainingThisMinute: { type: 'integer' },
+      },
       required: ['sandbox', 'sandboxStopsRemainingToday', 'sandboxCallsRemainingThisMinute'],
     },
   ],
@@ -57,7 +100,8 @@ annotate(optimizeResponse, 'OptimizeResponse', 'The optimized route and what the
   order: 'Stop ids in visiting order.',
   waypoints: 'One entry per stop, in visiting order.',
   totalDistanceKm: 'Start → stops → end point (when sent), in km, rounded half up to 2 decimals.',
-  estimatedTimeMin: 'From departure to the end point (or the end of the last service), travel and service included, in minutes, 1 decimal.',
+  estimatedTimeMin:
+    'From departure to the end point (or the end of the last service), travel and service included, in minutes, 1 decimal.',
   schedule: 'Estimated arrival at each stop, in visiting order.',
   departAt: 'Departure, UTC with `Z`.',
   returnAt: 'Arrival at the end point, UTC with `Z`; null when no end point was sent.',
@@ -66,8 +110,16 @@ annotate(optimizeResponse, 'OptimizeResponse', 'The optimized route and what the
 annotate(balanceResponse, 'BalanceResponse', 'Live keys: the prepaid balance. Test keys: the sandbox quotas.');
 
 const checkoutResponse = {
-  title: 'CheckoutResponse', description: 'Where to pay.', type: 'object',
-  properties: { url: { type: 'string', format: 'uri', description: 'The payment page (Stripe Checkout). After payment the live key is e-mailed.' } },
+  title: 'CheckoutResponse',
+  description: 'Where to pay.',
+  type: 'object',
+  properties: {
+    url: {
+      type: 'string',
+      format: 'uri',
+      description: 'The payment page (Stripe Checkout). After payment the live key is e-mailed.',
+    },
+  },
   required: ['url'],
 };
 
@@ -110,7 +162,9 @@ function withRefs(node: unknown, byObject: Map<object, string>, root = true, bra
       const type = (node as { type?: unknown }).type;
       return branch && typeof type === 'string' ? { ...ref('schemas', name), type } : ref('schemas', name);
     }
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withRefs(v, byObject, false, COMBINATORS.has(k))]));
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => [k, withRefs(v, byObject, false, COMBINATORS.has(k))]),
+    );
   }
   return node;
 }
@@ -119,14 +173,17 @@ function withRefs(node: unknown, byObject: Map<object, string>, root = true, bra
 function clean(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(clean);
   if (schema && typeof schema === 'object') {
-    return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'x-message' && k !== '$id').map(([k, v]) => [k, clean(v)]));
+    return Object.fromEntries(
+      Object.entries(schema)
+        .filter(([k]) => k !== 'x-message' && k !== '$id')
+        .map(([k, v]) => [k, clean(v)]),
+    );
   }
   return schema;
 }
 
 /** Extra paths contributed by other modules (packs, ...). */
 export type PathItems = Record<string, object>;
-
 
 const DESCRIPTION = `Optimizes last-mile delivery routes: send a start, an optional end and 2 to 200 stops (coordinates or French street addresses, Europe/Paris deadlines, service times); get back the best visiting order, an arrival schedule and the stops that would be late. Or plan a fleet: 1 to 50 vehicles (shifts, capacities) and 2 to 1000 stops (time windows, demands, allowed vehicles) in one call to \`POST /api/v1/plans\`.
 
@@ -138,21 +195,37 @@ const DESCRIPTION = `Optimizes last-mile delivery routes: send a start, an optio
 
 export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = {}): object {
   const byObject = new Map<object, string>(Object.entries(SCHEMAS).map(([name, schema]) => [schema, name]));
-  const schemas = Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, withRefs(schema, byObject)]));
+  const schemas = Object.fromEntries(
+    Object.entries(SCHEMAS).map(([name, schema]) => [name, withRefs(schema, byObject)]),
+  );
   return clean({
     openapi: '3.1.0',
     info: { title: 'Route Optimization Service', version: '1.0.0', description: DESCRIPTION },
     servers: [{ url: serverUrl, description: 'This server (PUBLIC_BASE_URL).' }],
     tags: [
-      { name: 'Optimization', description: 'Order the stops of a route and estimate its schedule. Prepaid per stop (live keys) or sandboxed (test keys).' },
-      { name: 'Account', description: 'What a key has left: the prepaid balance of a live key, or the sandbox quotas of a test key.' },
-      { name: 'Payments', description: 'Prepaid packs of stops, bought through Stripe Checkout without a key; the live key is e-mailed after payment. Stripe confirms payments to the webhook below (Webhooks).' },
+      {
+        name: 'Optimization',
+        description:
+          'Order the stops of a route and estimate its schedule. Prepaid per stop (live keys) or sandboxed (test keys).',
+      },
+      {
+        name: 'Account',
+        description: 'What a key has left: the prepaid balance of a live key, or the sandbox quotas of a test key.',
+      },
+      {
+        name: 'Payments',
+        description:
+          'Prepaid packs of stops, bought through Stripe Checkout without a key; the live key is e-mailed after payment. Stripe confirms payments to the webhook below (Webhooks).',
+      },
     ],
     components: {
       securitySchemes: {
         bearer: {
-          type: 'http', scheme: 'bearer', bearerFormat: 'svc_test_… or svc_live_… (opaque)',
-          description: 'An API key: `svc_test_` (sandbox, free) or `svc_live_` (debited) followed by 43 URL-safe characters.',
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'svc_test_… or svc_live_… (opaque)',
+          description:
+            'An API key: `svc_test_` (sandbox, free) or `svc_live_` (debited) followed by 43 URL-safe characters.',
         },
       },
       headers: HEADERS,
@@ -164,16 +237,29 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
         post: {
           tags: ['Optimization'],
           summary: 'Optimize a route',
-          description: 'Returns the visiting order that minimises total lateness first, then total duration, with the schedule in UTC and the late stops. '
-            + 'Live keys are debited one stop per stop sent (402 and nothing debited when the balance is short); test keys are checked against the sandbox caps. '
-            + 'Any failure after the debit gives it back before the error is answered.',
+          description:
+            'Returns the visiting order that minimises total lateness first, then total duration, with the schedule in UTC and the late stops. ' +
+            'Live keys are debited one stop per stop sent (402 and nothing debited when the balance is short); test keys are checked against the sandbox caps. ' +
+            'Any failure after the debit gives it back before the error is answered.',
           operationId: 'optimize',
           security: [{ bearer: [] }],
           parameters: [ref('parameters', 'Idempotency-Key'), ref('parameters', 'X-Request-Id')],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/OptimizeRequest' }, examples: OPTIMIZE_REQUEST_EXAMPLES } } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/OptimizeRequest' },
+                examples: OPTIMIZE_REQUEST_EXAMPLES,
+              },
+            },
+          },
           responses: {
-            200: json('The optimized route. Test keys: RateLimit headers for the per-minute call window.', { $ref: '#/components/schemas/OptimizeResponse' }, OPTIMIZE_RESPONSE_EXAMPLES,
-              headers('Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset')),
+            200: json(
+              'The optimized route. Test keys: RateLimit headers for the per-minute call window.',
+              { $ref: '#/components/schemas/OptimizeResponse' },
+              OPTIMIZE_RESPONSE_EXAMPLES,
+              headers('Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'),
+            ),
             ...PAID_CALL_ERRORS,
           },
         },
@@ -183,7 +269,8 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
         get: {
           tags: ['Account'],
           summary: 'Read the balance (live key) or the sandbox quotas (test key)',
-          description: 'Live key: `{stopsBalance}`. Test key: `{sandbox: true, sandboxStopsRemainingToday, sandboxCallsRemainingThisMinute}`. Reading costs nothing and uses no quota.',
+          description:
+            'Live key: `{stopsBalance}`. Test key: `{sandbox: true, sandboxStopsRemainingToday, sandboxCallsRemainingThisMinute}`. Reading costs nothing and uses no quota.',
           operationId: 'balance',
           security: [{ bearer: [] }],
           parameters: [ref('parameters', 'X-Request-Id')],
@@ -200,19 +287,38 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
         post: {
           tags: ['Payments'],
           summary: 'Get a payment link for a prepaid pack',
-          description: 'No key needed. Returns the Stripe Checkout page of the pack; after payment the live key (or, for an e-mail that already has one, a top-up) is e-mailed to `email`.',
+          description:
+            'No key needed. Returns the Stripe Checkout page of the pack; after payment the live key (or, for an e-mail that already has one, a top-up) is e-mailed to `email`.',
           operationId: 'checkout',
           security: [],
           parameters: [ref('parameters', 'X-Request-Id')],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CheckoutRequest' }, examples: CHECKOUT_REQUEST_EXAMPLES } } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/CheckoutRequest' },
+                examples: CHECKOUT_REQUEST_EXAMPLES,
+              },
+            },
+          },
           responses: {
-            200: json('The payment page.', { $ref: '#/components/schemas/CheckoutResponse' }, CHECKOUT_RESPONSE_EXAMPLES),
+            200: json(
+              'The payment page.',
+              { $ref: '#/components/schemas/CheckoutResponse' },
+              CHECKOUT_RESPONSE_EXAMPLES,
+            ),
             400: errorResponse('Invalid body: `param` names the field.', ['invalid_request']),
             408: requestTimeoutResponse,
             413: payloadTooLargeResponse,
-            429: errorResponse('Extension: too many checkout requests from this address, or in total.', ['rate_limited'],
-              { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...RATE_LIMIT_REFUSAL_HEADERS } }),
-            503: errorResponse('Payments are not configured on this server, or the payment provider is unavailable (the spec leaves this code open); or, extension, too many request bodies are being received at once.', ['payment_unavailable', 'overloaded']),
+            429: errorResponse(
+              'Extension: too many checkout requests from this address, or in total.',
+              ['rate_limited'],
+              { headers: { 'Retry-After': ref('headers', 'Retry-After'), ...RATE_LIMIT_REFUSAL_HEADERS } },
+            ),
+            503: errorResponse(
+              'Payments are not configured on this server, or the payment provider is unavailable (the spec leaves this code open); or, extension, too many request bodies are being received at once.',
+              ['payment_unavailable', 'overloaded'],
+            ),
             default: defaultErrorResponse,
           },
         },

@@ -34,7 +34,10 @@ export const OPTIMIZE_REQUEST_EXAMPLES = {
     summary: 'The least a call needs: a start and two stops',
     value: {
       start: { latitude: 48.8566, longitude: 2.3522 },
-      stops: [{ id: 'a', latitude: 48.8606, longitude: 2.3376 }, { id: 'b', latitude: 48.853, longitude: 2.3499 }],
+      stops: [
+        { id: 'a', latitude: 48.8606, longitude: 2.3376 },
+        { id: 'b', latitude: 48.853, longitude: 2.3499 },
+      ],
     },
   },
 };
@@ -91,15 +94,24 @@ export const OPTIMIZE_RESPONSE_EXAMPLES = {
 
 export const BALANCE_EXAMPLES = {
   live: { summary: 'Live key', value: { stopsBalance: 1997 } },
-  test: { summary: 'Test key', value: { sandbox: true, sandboxStopsRemainingToday: 197, sandboxCallsRemainingThisMinute: 19 } },
+  test: {
+    summary: 'Test key',
+    value: { sandbox: true, sandboxStopsRemainingToday: 197, sandboxCallsRemainingThisMinute: 19 },
+  },
 };
 
 export const CHECKOUT_REQUEST_EXAMPLES = {
-  pack: { summary: '2,000 stops, key sent to this address', value: { email: 'dispatch@example.com', packId: 'pack_2k' } },
+  pack: {
+    summary: '2,000 stops, key sent to this address',
+    value: { email: 'dispatch@example.com', packId: 'pack_2k' },
+  },
 };
 
 export const CHECKOUT_RESPONSE_EXAMPLES = {
-  stripe: { summary: 'A Stripe Checkout page', value: { url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3d4e5f6g7h8i9j0' } },
+  stripe: {
+    summary: 'A Stripe Checkout page',
+    value: { url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3d4e5f6g7h8i9j0' },
+  },
 };
 
 export const PACKS_EXAMPLES = {

@@ -5,277 +5,237 @@
  */
 export const PLAN_REQUEST_EXAMPLES = {
   fleet: {
-    summary: 'Two vans from one depot: shifts, capacities [kg, parcels], maxStops, a notBefore, an allowed vehicle, deadlines, a stop too heavy for any van (works with a test key)',
+    summary:
+      'Two vans from one depot: shifts, capacities [kg, parcels], maxStops, a notBefore, an allowed vehicle, deadlines, a stop too heavy for any van (works with a test key)',
     value: {
-      "vehicles": [
+      vehicles: [
         {
-          "id": "van-1",
-          "start": {
-            "latitude": 48.8566,
-            "longitude": 2.3522
+          id: 'van-1',
+          start: {
+            latitude: 48.8566,
+            longitude: 2.3522,
           },
-          "end": {
-            "latitude": 48.8566,
-            "longitude": 2.3522
+          end: {
+            latitude: 48.8566,
+            longitude: 2.3522,
           },
-          "shift": {
-            "start": "08:00",
-            "end": "12:00"
+          shift: {
+            start: '08:00',
+            end: '12:00',
           },
-          "capacity": [
-            300,
-            20
-          ]
+          capacity: [300, 20],
         },
         {
-          "id": "van-2",
-          "start": {
-            "latitude": 48.8566,
-            "longitude": 2.3522
+          id: 'van-2',
+          start: {
+            latitude: 48.8566,
+            longitude: 2.3522,
           },
-          "shift": {
-            "start": "09:00",
-            "end": "13:00"
+          shift: {
+            start: '09:00',
+            end: '13:00',
           },
-          "capacity": [
-            200,
-            15
-          ],
-          "maxStops": 4
-        }
+          capacity: [200, 15],
+          maxStops: 4,
+        },
       ],
-      "stops": [
+      stops: [
         {
-          "id": "louvre",
-          "latitude": 48.8606,
-          "longitude": 2.3376,
-          "demand": [
-            40,
-            3
-          ],
-          "deadline": "08:30"
+          id: 'louvre',
+          latitude: 48.8606,
+          longitude: 2.3376,
+          demand: [40, 3],
+          deadline: '08:30',
         },
         {
-          "id": "notre-dame",
-          "latitude": 48.853,
-          "longitude": 2.3499,
-          "demand": [
-            25,
-            2
-          ],
-          "serviceSeconds": 300
+          id: 'notre-dame',
+          latitude: 48.853,
+          longitude: 2.3499,
+          demand: [25, 2],
+          serviceSeconds: 300,
         },
         {
-          "id": "etoile",
-          "latitude": 48.8738,
-          "longitude": 2.295,
-          "demand": [
-            120,
-            4
-          ],
-          "notBefore": "10:30"
+          id: 'etoile',
+          latitude: 48.8738,
+          longitude: 2.295,
+          demand: [120, 4],
+          notBefore: '10:30',
         },
         {
-          "id": "bastille",
-          "latitude": 48.8532,
-          "longitude": 2.3691,
-          "demand": [
-            60,
-            5
-          ],
-          "allowedVehicles": [
-            "van-2"
-          ]
+          id: 'bastille',
+          latitude: 48.8532,
+          longitude: 2.3691,
+          demand: [60, 5],
+          allowedVehicles: ['van-2'],
         },
         {
-          "id": "montmartre",
-          "latitude": 48.8867,
-          "longitude": 2.3431,
-          "demand": [
-            80,
-            2
-          ],
-          "serviceSeconds": 180
+          id: 'montmartre',
+          latitude: 48.8867,
+          longitude: 2.3431,
+          demand: [80, 2],
+          serviceSeconds: 180,
         },
         {
-          "id": "pantheon",
-          "latitude": 48.8462,
-          "longitude": 2.3464,
-          "demand": [
-            30,
-            1
-          ],
-          "deadline": "09:15"
+          id: 'pantheon',
+          latitude: 48.8462,
+          longitude: 2.3464,
+          demand: [30, 1],
+          deadline: '09:15',
         },
         {
-          "id": "piano",
-          "latitude": 48.8414,
-          "longitude": 2.321,
-          "demand": [
-            450,
-            1
-          ]
-        }
+          id: 'piano',
+          latitude: 48.8414,
+          longitude: 2.321,
+          demand: [450, 1],
+        },
       ],
-      "departureTime": "2026-06-01T07:30:00+02:00"
+      departureTime: '2026-06-01T07:30:00+02:00',
     },
   },
   minimal: {
     summary: 'The least a call needs: one vehicle and two stops',
     value: {
-      "vehicles": [
+      vehicles: [
         {
-          "id": "van-1",
-          "start": {
-            "latitude": 48.8566,
-            "longitude": 2.3522
-          }
-        }
+          id: 'van-1',
+          start: {
+            latitude: 48.8566,
+            longitude: 2.3522,
+          },
+        },
       ],
-      "stops": [
+      stops: [
         {
-          "id": "a",
-          "latitude": 48.8606,
-          "longitude": 2.3376
+          id: 'a',
+          latitude: 48.8606,
+          longitude: 2.3376,
         },
         {
-          "id": "b",
-          "latitude": 48.853,
-          "longitude": 2.3499
-        }
-      ]
+          id: 'b',
+          latitude: 48.853,
+          longitude: 2.3499,
+        },
+      ],
     },
   },
 };
 
 export const PLAN_RESPONSE_EXAMPLES = {
   testKey: {
-    summary: 'Test key: the "fleet" request; van-2 waits at etoile until its notBefore (serviceStart), the piano fits no van',
+    summary:
+      'Test key: the "fleet" request; van-2 waits at etoile until its notBefore (serviceStart), the piano fits no van',
     value: {
-      "routes": [
+      routes: [
         {
-          "vehicleId": "van-1",
-          "order": [
-            "notre-dame",
-            "pantheon",
-            "louvre",
-            "montmartre"
+          vehicleId: 'van-1',
+          order: ['notre-dame', 'pantheon', 'louvre', 'montmartre'],
+          waypoints: [
+            {
+              id: 'notre-dame',
+              order: 1,
+              latitude: 48.853,
+              longitude: 2.3499,
+            },
+            {
+              id: 'pantheon',
+              order: 2,
+              latitude: 48.8462,
+              longitude: 2.3464,
+            },
+            {
+              id: 'louvre',
+              order: 3,
+              latitude: 48.8606,
+              longitude: 2.3376,
+            },
+            {
+              id: 'montmartre',
+              order: 4,
+              latitude: 48.8867,
+              longitude: 2.3431,
+            },
           ],
-          "waypoints": [
+          schedule: [
             {
-              "id": "notre-dame",
-              "order": 1,
-              "latitude": 48.853,
-              "longitude": 2.3499
+              colisId: 'notre-dame',
+              arrivee: '2026-06-01T06:01:42Z',
             },
             {
-              "id": "pantheon",
-              "order": 2,
-              "latitude": 48.8462,
-              "longitude": 2.3464
+              colisId: 'pantheon',
+              arrivee: '2026-06-01T06:09:49Z',
             },
             {
-              "id": "louvre",
-              "order": 3,
-              "latitude": 48.8606,
-              "longitude": 2.3376
+              colisId: 'louvre',
+              arrivee: '2026-06-01T06:16:14Z',
             },
             {
-              "id": "montmartre",
-              "order": 4,
-              "latitude": 48.8867,
-              "longitude": 2.3431
-            }
+              colisId: 'montmartre',
+              arrivee: '2026-06-01T06:25:20Z',
+            },
           ],
-          "schedule": [
-            {
-              "colisId": "notre-dame",
-              "arrivee": "2026-06-01T06:01:42Z"
-            },
-            {
-              "colisId": "pantheon",
-              "arrivee": "2026-06-01T06:09:49Z"
-            },
-            {
-              "colisId": "louvre",
-              "arrivee": "2026-06-01T06:16:14Z"
-            },
-            {
-              "colisId": "montmartre",
-              "arrivee": "2026-06-01T06:25:20Z"
-            }
-          ],
-          "departAt": "2026-06-01T06:00:00Z",
-          "returnAt": "2026-06-01T06:38:31Z",
-          "lateStops": null,
-          "totalDistanceKm": 12.09,
-          "estimatedTimeMin": 38.5,
-          "load": [
-            175,
-            8
-          ]
+          departAt: '2026-06-01T06:00:00Z',
+          returnAt: '2026-06-01T06:38:31Z',
+          lateStops: null,
+          totalDistanceKm: 12.09,
+          estimatedTimeMin: 38.5,
+          load: [175, 8],
         },
         {
-          "vehicleId": "van-2",
-          "order": [
-            "bastille",
-            "etoile"
-          ],
-          "waypoints": [
+          vehicleId: 'van-2',
+          order: ['bastille', 'etoile'],
+          waypoints: [
             {
-              "id": "bastille",
-              "order": 1,
-              "latitude": 48.8532,
-              "longitude": 2.3691
+              id: 'bastille',
+              order: 1,
+              latitude: 48.8532,
+              longitude: 2.3691,
             },
             {
-              "id": "etoile",
-              "order": 2,
-              "latitude": 48.8738,
-              "longitude": 2.295
-            }
+              id: 'etoile',
+              order: 2,
+              latitude: 48.8738,
+              longitude: 2.295,
+            },
           ],
-          "schedule": [
+          schedule: [
             {
-              "colisId": "bastille",
-              "arrivee": "2026-06-01T07:05:03Z"
+              colisId: 'bastille',
+              arrivee: '2026-06-01T07:05:03Z',
             },
             {
-              "colisId": "etoile",
-              "arrivee": "2026-06-01T07:20:44Z",
-              "serviceStart": "2026-06-01T08:30:00Z"
-            }
+              colisId: 'etoile',
+              arrivee: '2026-06-01T07:20:44Z',
+              serviceStart: '2026-06-01T08:30:00Z',
+            },
           ],
-          "departAt": "2026-06-01T07:00:00Z",
-          "returnAt": null,
-          "lateStops": null,
-          "totalDistanceKm": 9.33,
-          "estimatedTimeMin": 90,
-          "load": [
-            180,
-            9
-          ]
-        }
+          departAt: '2026-06-01T07:00:00Z',
+          returnAt: null,
+          lateStops: null,
+          totalDistanceKm: 9.33,
+          estimatedTimeMin: 90,
+          load: [180, 9],
+        },
       ],
-      "unassigned": [
+      unassigned: [
         {
-          "id": "piano",
-          "reason": "capacity",
-          "message": "Stop \"piano\" was not planned: its demand, or one more stop, fits in no vehicle allowed to serve it (capacity or maxStops): add a vehicle, raise a capacity or maxStops, or split the stop."
-        }
+          id: 'piano',
+          reason: 'capacity',
+          message:
+            'Stop "piano" was not planned: its demand, or one more stop, fits in no vehicle allowed to serve it (capacity or maxStops): add a vehicle, raise a capacity or maxStops, or split the stop.',
+        },
       ],
-      "totals": {
-        "stops": 7,
-        "assigned": 6,
-        "unassigned": 1,
-        "vehiclesUsed": 2,
-        "totalDistanceKm": 21.42,
-        "estimatedTimeMin": 128.5,
-        "lateStops": 0
+      totals: {
+        stops: 7,
+        assigned: 6,
+        unassigned: 1,
+        vehiclesUsed: 2,
+        totalDistanceKm: 21.42,
+        estimatedTimeMin: 128.5,
+        lateStops: 0,
       },
-      "stopsCharged": 0,
-      "sandbox": true,
-      "sandboxStopsRemainingToday": 193
+      stopsCharged: 0,
+      sandbox: true,
+      sandboxStopsRemainingToday: 193,
     },
   },
 };

@@ -4,7 +4,12 @@
  * whose error answers are optimize's (PAID_CALL_ERRORS).
  */
 import {
-  planRequestSchema, planStopSchema, planStopWithAddressSchema, planStopWithCoordinatesSchema, shiftSchema, vehicleSchema,
+  planRequestSchema,
+  planStopSchema,
+  planStopWithAddressSchema,
+  planStopWithCoordinatesSchema,
+  shiftSchema,
+  vehicleSchema,
 } from '../plans/schema.js';
 import { REASONS as UNASSIGNED_REASONS } from '../../solver/fleet-abi.js';
 import { PLAN_REQUEST_EXAMPLES, PLAN_RESPONSE_EXAMPLES } from './plan-examples.js';
@@ -33,7 +38,18 @@ const planRoute = {
     estimatedTimeMin: { type: 'number' },
     load: { type: 'array', items: { type: 'integer', minimum: 0 } },
   },
-  required: ['vehicleId', 'order', 'waypoints', 'schedule', 'departAt', 'returnAt', 'lateStops', 'totalDistanceKm', 'estimatedTimeMin', 'load'],
+  required: [
+    'vehicleId',
+    'order',
+    'waypoints',
+    'schedule',
+    'departAt',
+    'returnAt',
+    'lateStops',
+    'totalDistanceKm',
+    'estimatedTimeMin',
+    'load',
+  ],
 };
 const unassignedStop = {
   type: 'object',
@@ -59,43 +75,73 @@ const planResponse = {
     routes: { type: 'array', items: planRoute },
     unassigned: { type: 'array', items: unassignedStop },
     totals: planTotals,
-    warnings: { type: 'array', items: routeWarning, minItems: 1, description: 'Present only when some location was geocoded coarser than street level, one entry per such location.' },
+    warnings: {
+      type: 'array',
+      items: routeWarning,
+      minItems: 1,
+      description:
+        'Present only when some location was geocoded coarser than street level, one entry per such location.',
+    },
     ...billingFields,
   },
   required: ['routes', 'unassigned', 'totals', 'stopsCharged'],
 };
 
-annotate(planScheduleEntry, 'PlanScheduleEntry', 'Estimated arrival at one stop, and the start of its service when the vehicle waits for its notBefore.', {
-  colisId: 'The stop id.', arrivee: 'Estimated arrival, UTC, whole seconds, `Z` suffix.',
-  serviceStart: 'Only when the vehicle arrives before the stop\'s notBefore and waits: the start of service (its notBefore), UTC.',
-});
-annotate(planRoute, 'PlanRoute', 'The route of one vehicle that is used: optimize\'s route fields, the vehicle and its load.', {
-  vehicleId: 'The vehicle id.',
-  order: 'Stop ids in visiting order.',
-  waypoints: 'One entry per stop of this route, in visiting order.',
-  schedule: 'Estimated arrival at each stop of this route, in visiting order.',
-  departAt: 'Departure from the start: the later of departureTime and the vehicle\'s shift.start, UTC with `Z`.',
-  returnAt: 'Arrival at the vehicle\'s end point, UTC with `Z`; null when the vehicle has no end.',
-  lateStops: 'Stops of this route arriving after their deadline, in visiting order; null when there are none.',
-  totalDistanceKm: 'Start → stops → end (when given), in km, rounded half up to 2 decimals.',
-  estimatedTimeMin: 'From departAt to the arrival at the end (or the end of the last service), travel, service and waiting included, in minutes, 1 decimal.',
-  load: 'Sum of the demands served, per capacity dimension; empty when no vehicle has a capacity.',
-});
+annotate(
+  planScheduleEntry,
+  'PlanScheduleEntry',
+  'Estimated arrival at one stop, and the start of its service when the vehicle waits for its notBefore.',
+  {
+    colisId: 'The stop id.',
+    arrivee: 'Estimated arrival, UTC, whole seconds, `Z` suffix.',
+    serviceStart:
+      "Only when the vehicle arrives before the stop's notBefore and waits: the start of service (its notBefore), UTC.",
+  },
+);
+annotate(
+  planRoute,
+  'PlanRoute',
+  "The route of one vehicle that is used: optimize's route fields, the vehicle and its load.",
+  {
+    vehicleId: 'The vehicle id.',
+    order: 'Stop ids in visiting order.',
+    waypoints: 'One entry per stop of this route, in visiting order.',
+    schedule: 'Estimated arrival at each stop of this route, in visiting order.',
+    departAt: "Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.",
+    returnAt: "Arrival at the vehicle's end point, UTC with `Z`; null when the vehicle has no end.",
+    lateStops: 'Stops of this route arriving after their deadline, in visiting order; null when there are none.',
+    totalDistanceKm: 'Start → stops → end (when given), in km, rounded half up to 2 decimals.',
+    estimatedTimeMin:
+      'From departAt to the arrival at the end (or the end of the last service), travel, service and waiting included, in minutes, 1 decimal.',
+    load: 'Sum of the demands served, per capacity dimension; empty when no vehicle has a capacity.',
+  },
+);
 annotate(unassignedStop, 'UnassignedStop', 'A stop no vehicle could serve within the hard rules, and why.', {
   id: 'The stop id.',
-  reason: 'capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; '
-    + 'allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it.',
+  reason:
+    'capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; ' +
+    'allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it.',
   message: 'The reason in words, with what would fix it.',
 });
 annotate(planTotals, 'PlanTotals', 'The whole plan.', {
-  stops: 'Stops sent (and charged).', assigned: 'Stops in a route.', unassigned: 'Stops in `unassigned`.', vehiclesUsed: 'Routes (vehicles with at least one stop).',
-  totalDistanceKm: 'Sum of the routes\' distances, km, 2 decimals.', estimatedTimeMin: 'Sum of the routes\' times, minutes, 1 decimal.', lateStops: 'Late stops over all routes.',
+  stops: 'Stops sent (and charged).',
+  assigned: 'Stops in a route.',
+  unassigned: 'Stops in `unassigned`.',
+  vehiclesUsed: 'Routes (vehicles with at least one stop).',
+  totalDistanceKm: "Sum of the routes' distances, km, 2 decimals.",
+  estimatedTimeMin: "Sum of the routes' times, minutes, 1 decimal.",
+  lateStops: 'Late stops over all routes.',
 });
-annotate(planResponse, 'PlanResponse', 'The plan and what the call cost: every stop sent is in exactly one route or in `unassigned`, and every stop sent is charged.', {
-  routes: 'One per vehicle used, in the order of `vehicles` in the request.',
-  unassigned: 'Stops left out, in request order, with their reason.',
-  totals: 'Totals over the routes.',
-});
+annotate(
+  planResponse,
+  'PlanResponse',
+  'The plan and what the call cost: every stop sent is in exactly one route or in `unassigned`, and every stop sent is charged.',
+  {
+    routes: 'One per vehicle used, in the order of `vehicles` in the request.',
+    unassigned: 'Stops left out, in request order, with their reason.',
+    totals: 'Totals over the routes.',
+  },
+);
 
 /** Named components of the plans endpoint. */
 export const PLAN_SCHEMAS: Record<string, object> = {
@@ -116,16 +162,26 @@ export const plansPath = {
   post: {
     tags: ['Optimization'],
     summary: 'Plan a day for several vehicles',
-    description: 'Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. '
-      + 'Capacities, maxStops, allowedVehicles, notBefore and shifts are hard; deadlines are soft (late stops are reported, as optimize does). '
-      + 'Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.',
+    description:
+      'Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. ' +
+      'Capacities, maxStops, allowedVehicles, notBefore and shifts are hard; deadlines are soft (late stops are reported, as optimize does). ' +
+      'Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.',
     operationId: 'plan',
     security: [{ bearer: [] }],
     parameters: [ref('parameters', 'Idempotency-Key'), ref('parameters', 'X-Request-Id')],
-    requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/PlanRequest' }, examples: PLAN_REQUEST_EXAMPLES } } },
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/PlanRequest' }, examples: PLAN_REQUEST_EXAMPLES },
+      },
+    },
     responses: {
-      200: json('The plan. Test keys: RateLimit headers for the per-minute call window.', { $ref: '#/components/schemas/PlanResponse' }, PLAN_RESPONSE_EXAMPLES,
-        headers('Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset')),
+      200: json(
+        'The plan. Test keys: RateLimit headers for the per-minute call window.',
+        { $ref: '#/components/schemas/PlanResponse' },
+        PLAN_RESPONSE_EXAMPLES,
+        headers('Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'),
+      ),
       ...PAID_CALL_ERRORS,
     },
   },

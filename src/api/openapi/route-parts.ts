@@ -9,14 +9,19 @@ export const nullable = (schema: object): object => ({ anyOf: [schema, { type: '
 const precision = {
   type: 'string',
   enum: ['housenumber', 'street', 'locality', 'municipality'],
-  description: 'How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.',
+  description:
+    'How exactly the address was placed, finest first: at its house number, on its street, at a locality (lieu-dit), or at the centre of its commune.',
 };
 export const waypointGeocoding = {
   type: 'object',
   description: 'Extension, address stops only (a stop sent as coordinates has none): how the address was placed.',
   properties: {
     precision,
-    provider: { type: 'string', description: 'The engine that placed it: geoplateforme, ban, nominatim or embedded (the commune-level gazetteer).' },
+    provider: {
+      type: 'string',
+      description:
+        'The engine that placed it: geoplateforme, ban, nominatim or embedded (the commune-level gazetteer).',
+    },
     label: { type: 'string', description: 'What the engine matched, e.g. "8 Boulevard du Port 80000 Amiens".' },
   },
   required: ['precision', 'provider', 'label'],
@@ -34,21 +39,34 @@ export const waypoint = {
 };
 export const routeWarning = {
   type: 'object',
-  description: 'A location geocoded coarser than its street (precision locality or municipality): its position, arrival time and the distances around it are approximate.',
+  description:
+    'A location geocoded coarser than its street (precision locality or municipality): its position, arrival time and the distances around it are approximate.',
   properties: {
     code: { type: 'string', enum: ['geocoding_imprecise'] },
     location: { type: 'string', enum: ['start', 'stop', 'end'] },
     stopId: { type: 'string', description: 'location "stop" only: the stop id.' },
-    vehicleId: { type: 'string', description: 'Plans only, location "start" or "end": the vehicle whose start or end it is.' },
+    vehicleId: {
+      type: 'string',
+      description: 'Plans only, location "start" or "end": the vehicle whose start or end it is.',
+    },
     precision,
     message: { type: 'string' },
   },
   required: ['code', 'location', 'precision', 'message'],
 };
-export const scheduleEntry = { type: 'object', properties: { colisId: { type: 'string' }, arrivee: dateTime }, required: ['colisId', 'arrivee'] };
+export const scheduleEntry = {
+  type: 'object',
+  properties: { colisId: { type: 'string' }, arrivee: dateTime },
+  required: ['colisId', 'arrivee'],
+};
 export const lateStop = {
   type: 'object',
-  properties: { colisId: { type: 'string' }, arrivee: { type: 'string' }, limite: { type: 'string' }, retardMin: { type: 'number' } },
+  properties: {
+    colisId: { type: 'string' },
+    arrivee: { type: 'string' },
+    limite: { type: 'string' },
+    retardMin: { type: 'number' },
+  },
   required: ['colisId', 'arrivee', 'limite', 'retardMin'],
 };
 
@@ -57,24 +75,44 @@ export const billingFields = {
   stopsCharged: { type: 'integer', description: 'Stops debited by this call (0 for test keys).' },
   stopsBalance: { type: 'integer', description: 'Live keys only: the balance after this call.' },
   sandbox: { type: 'boolean', const: true, description: 'Test keys only: always true.' },
-  sandboxStopsRemainingToday: { type: 'integer', description: 'Test keys only: stops left in today\'s quota (Europe/Paris day).' },
+  sandboxStopsRemainingToday: {
+    type: 'integer',
+    description: "Test keys only: stops left in today's quota (Europe/Paris day).",
+  },
 };
 
 /** Adds a title, a description and field descriptions to a schema in place (the schemas above stay plain). */
-export function annotate(schema: Record<string, any>, title: string, description: string, fields: Record<string, string> = {}): void {
+export function annotate(
+  schema: Record<string, any>,
+  title: string,
+  description: string,
+  fields: Record<string, string> = {},
+): void {
   schema.title = title;
   schema.description = description;
   for (const [name, text] of Object.entries(fields)) schema.properties[name].description = text;
 }
 
-annotate(waypoint, 'Waypoint', 'One stop in visiting order, with the coordinates it was routed from (given, or geocoded).', {
-  id: 'The stop id.', order: '1-based position in the visiting order.',
-  latitude: 'Decimal degrees; null only if the point is unknown.', longitude: 'Decimal degrees; null only if the point is unknown.',
-});
+annotate(
+  waypoint,
+  'Waypoint',
+  'One stop in visiting order, with the coordinates it was routed from (given, or geocoded).',
+  {
+    id: 'The stop id.',
+    order: '1-based position in the visiting order.',
+    latitude: 'Decimal degrees; null only if the point is unknown.',
+    longitude: 'Decimal degrees; null only if the point is unknown.',
+  },
+);
 annotate(waypointGeocoding, 'WaypointGeocoding', waypointGeocoding.description);
 annotate(routeWarning, 'RouteWarning', routeWarning.description);
-annotate(scheduleEntry, 'ScheduleEntry', 'Estimated arrival at one stop.', { colisId: 'The stop id.', arrivee: 'Estimated arrival, UTC, whole seconds, `Z` suffix.' });
+annotate(scheduleEntry, 'ScheduleEntry', 'Estimated arrival at one stop.', {
+  colisId: 'The stop id.',
+  arrivee: 'Estimated arrival, UTC, whole seconds, `Z` suffix.',
+});
 annotate(lateStop, 'LateStop', 'A stop estimated to arrive strictly after its deadline.', {
-  colisId: 'The stop id.', arrivee: 'Estimated arrival, UTC ISO 8601 with `Z` (same value as in schedule).',
-  limite: 'The deadline instant, UTC ISO 8601 with `Z`.', retardMin: 'Whole minutes late, rounded up (1 s late is 1), always ≥ 1.',
+  colisId: 'The stop id.',
+  arrivee: 'Estimated arrival, UTC ISO 8601 with `Z` (same value as in schedule).',
+  limite: 'The deadline instant, UTC ISO 8601 with `Z`.',
+  retardMin: 'Whole minutes late, rounded up (1 s late is 1), always ≥ 1.',
 });

@@ -43,15 +43,31 @@ export class OptimizePipeline implements RouteOptimizer {
       serviceS: Int32Array.from(request.stops, (s) => Math.round(s.serviceSeconds ?? 0)),
       deadlineS: Int32Array.from(request.stops, (s) => solverDeadlineOffsetS(s.deadline, departure)),
     };
-    const solution = await steps.solve((timeLimitMs) => this.deps.solver.solve(problem, { timeLimitMs, signal: context.signal }), this.deps.solverTimeLimitMs, 'route', context);
+    const solution = await steps.solve(
+      (timeLimitMs) => this.deps.solver.solve(problem, { timeLimitMs, signal: context.signal }),
+      this.deps.solverTimeLimitMs,
+      'route',
+      context,
+    );
 
     const stops = request.stops.map((s) => ({ id: s.id, deadline: s.deadline }));
     // the solver times every candidate order: no second implementation of the time arithmetic here
-    const order = inputOrderAtSamePlace(solution.order, (stop) => placeOf[stop + 1]!, (candidate) => {
-      const times = routeTimes(problem, candidate);
-      return { totalLatenessS: times.latenessS, durationS: times.durationS };
+    const order = inputOrderAtSamePlace(
+      solution.order,
+      (stop) => placeOf[stop + 1]!,
+      (candidate) => {
+        const times = routeTimes(problem, candidate);
+        return { totalLatenessS: times.latenessS, durationS: times.durationS };
+      },
+    );
+    const schedule = buildSchedule({
+      departure,
+      order,
+      stops,
+      times: timesForOrder(problem, solution, order),
+      distancesM: matrix.distancesM,
+      hasEnd,
     });
-    const schedule = buildSchedule({ departure, order, stops, times: timesForOrder(problem, solution, order), distancesM: matrix.distancesM, hasEnd });
     return {
       order: order.map((i) => request.stops[i].id),
       waypoints: waypointsOf(order.map((i) => locations[i + 1]!)),

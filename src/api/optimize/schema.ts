@@ -14,7 +14,13 @@ export const optimizeRequestSchema = {
   properties: {
     start: locationJsonSchema,
     end: locationJsonSchema,
-    stops: { type: 'array', minItems: 2, maxItems: 200, items: stopJsonSchema, description: '2 to 200 stops; their ids are unique within the call.' },
+    stops: {
+      type: 'array',
+      minItems: 2,
+      maxItems: 200,
+      items: stopJsonSchema,
+      description: '2 to 200 stops; their ids are unique within the call.',
+    },
     ...callOptionsProperties,
   },
   required: ['start', 'stops'],

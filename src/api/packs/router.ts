@@ -6,6 +6,8 @@ import type { Pack } from '../../payments/packs.js';
 export function packsRouter({ packs }: { packs: Pack[] }): Router<AppState> {
   const router = new Router<AppState>();
   const body = { packs: packs.map(({ id, stops, priceCents, currency }) => ({ id, stops, priceCents, currency })) };
-  router.get('/api/v1/packs', (ctx) => { ctx.body = body; });
+  router.get('/api/v1/packs', (ctx) => {
+    ctx.body = body;
+  });
   return router;
 }

@@ -5,7 +5,12 @@
  * budget rule are in src/calls/.
  */
 import { resolveDeparture } from '../../schedule/index.js';
-import { serviceStallIterations, type FleetOptions, type FleetProblem, type FleetResult } from '../../solver/fleet-types.js';
+import {
+  serviceStallIterations,
+  type FleetOptions,
+  type FleetProblem,
+  type FleetResult,
+} from '../../solver/fleet-types.js';
 import type { CallContext } from '../../calls/charged-call.js';
 import type { CallWorkDeps } from '../../calls/steps.js';
 import { fleetProblem, planLayout, planTimeLimitMs } from './problem.js';
@@ -33,13 +38,32 @@ export class PlansPipeline implements PlanOptimizer {
     const layout = planLayout(request);
     const { locations, places, placeOf } = await steps.locate(layout.labelled, context);
     // from here on, the travel times are the problem's Int32Array: the matrix's rows can be collected during the solve
-    const { problem, distancesM } = fleetProblemOf(request, layout, placeOf, await steps.matrix(places, request.avoidTolls ?? false, context), departure);
+    const { problem, distancesM } = fleetProblemOf(
+      request,
+      layout,
+      placeOf,
+      await steps.matrix(places, request.avoidTolls ?? false, context),
+      departure,
+    );
     const budgetMs = planTimeLimitMs(request.stops.length, this.deps.timeLimit);
-    const solution = await steps.solve((timeLimitMs) => this.deps.solver.solveFleet(problem, { timeLimitMs, stallIterations: serviceStallIterations(problem.jobs.length), signal: context.signal }), budgetMs, 'plan', context);
+    const solution = await steps.solve(
+      (timeLimitMs) =>
+        this.deps.solver.solveFleet(problem, {
+          timeLimitMs,
+          stallIterations: serviceStallIterations(problem.jobs.length),
+          signal: context.signal,
+        }),
+      budgetMs,
+      'plan',
+      context,
+    );
     return planAnswer({ request, layout, locations, placeOf, distancesM, departure, solution });
   }
 }
 
-function fleetProblemOf(...args: Parameters<typeof fleetProblem>): { problem: FleetProblem; distancesM: TravelMatrix['distancesM'] } {
+function fleetProblemOf(...args: Parameters<typeof fleetProblem>): {
+  problem: FleetProblem;
+  distancesM: TravelMatrix['distancesM'];
+} {
   return { problem: fleetProblem(...args), distancesM: args[3].distancesM };
 }

@@ -36,9 +36,20 @@ export function planLayout(request: PlanRequest): PlanLayout {
   const vehicleEnd: Array<number | undefined> = [];
   request.vehicles.forEach((v, k) => {
     vehicleStart.push(labelled.length);
-    labelled.push({ label: `vehicles[${k}].start (id ${JSON.stringify(v.id)})`, role: 'start', vehicleId: v.id, location: v.start });
+    labelled.push({
+      label: `vehicles[${k}].start (id ${JSON.stringify(v.id)})`,
+      role: 'start',
+      vehicleId: v.id,
+      location: v.start,
+    });
     vehicleEnd.push(v.end === undefined ? undefined : labelled.length);
-    if (v.end !== undefined) labelled.push({ label: `vehicles[${k}].end (id ${JSON.stringify(v.id)})`, role: 'end', vehicleId: v.id, location: v.end });
+    if (v.end !== undefined)
+      labelled.push({
+        label: `vehicles[${k}].end (id ${JSON.stringify(v.id)})`,
+        role: 'end',
+        vehicleId: v.id,
+        location: v.end,
+      });
   });
   const stop = request.stops.map((_, i) => labelled.length + i);
   labelled.push(...labelledStops(request.stops));
@@ -54,14 +65,23 @@ const offsetS = (time: string, departure: DateTime, overlap: OverlapRule): numbe
   Math.round((timeOfDayInstant(time, departure, overlap).toMillis() - departure.toMillis()) / 1000);
 
 /** Seconds after the departure at which vehicle `v` leaves, and by which it must be done (undefined: no limit). */
-export function vehicleWindow(v: PlanRequest['vehicles'][number], departure: DateTime): { startS: number; endS?: number } {
+export function vehicleWindow(
+  v: PlanRequest['vehicles'][number],
+  departure: DateTime,
+): { startS: number; endS?: number } {
   const startS = v.shift?.start === undefined ? 0 : Math.max(0, offsetS(v.shift.start, departure, 'earlier'));
   if (v.shift?.end === undefined) return { startS };
   return { startS, endS: Math.max(startS, offsetS(v.shift.end, departure, 'later')) };
 }
 
 /** The fleet problem: `placeOf[i]` is the place (matrix row) of resolved location i; `matrix` is over the places. */
-export function fleetProblem(request: PlanRequest, layout: PlanLayout, placeOf: readonly number[], matrix: TravelMatrix, departure: DateTime): FleetProblem {
+export function fleetProblem(
+  request: PlanRequest,
+  layout: PlanLayout,
+  placeOf: readonly number[],
+  matrix: TravelMatrix,
+  departure: DateTime,
+): FleetProblem {
   const size = matrix.durationsS.length;
   const travel = wholeSecondsRowMajor(matrix.durationsS);
   const dimensions = capacityDimensions(request);
@@ -85,7 +105,9 @@ export function fleetProblem(request: PlanRequest, layout: PlanLayout, placeOf: 
     // may be negative (already past): the solver counts it from 0 in its search, and reports the lateness against it
     ...(s.deadline !== undefined ? { deadline: deadlineToOffsetS(s.deadline, departure) } : {}),
     ...(s.demand !== undefined ? { demand: s.demand } : {}),
-    ...(s.allowedVehicles !== undefined ? { allowedVehicles: s.allowedVehicles.map((id) => vehicleIndex.get(id)!) } : {}),
+    ...(s.allowedVehicles !== undefined
+      ? { allowedVehicles: s.allowedVehicles.map((id) => vehicleIndex.get(id)!) }
+      : {}),
   }));
   return { locations: size, travel, vehicles, jobs };
 }

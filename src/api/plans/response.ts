@@ -28,8 +28,13 @@ export interface PlanAnswerInput {
 export function planAnswer(input: PlanAnswerInput): PlanResult {
   const { request, solution } = input;
   const built = solution.routes.map((route) => routeOf(input, route));
-  const unassigned = [...solution.unassigned].sort((a, b) => a.job - b.job)
-    .map(({ job, reason }): UnassignedStop => ({ id: request.stops[job]!.id, reason, message: unassignedMessage(request.stops[job]!.id, reason) }));
+  const unassigned = [...solution.unassigned]
+    .sort((a, b) => a.job - b.job)
+    .map(({ job, reason }): UnassignedStop => ({
+      id: request.stops[job]!.id,
+      reason,
+      message: unassignedMessage(request.stops[job]!.id, reason),
+    }));
   return {
     routes: built.map((b) => b.route),
     unassigned,
@@ -50,12 +55,19 @@ export function planAnswer(input: PlanAnswerInput): PlanResult {
  * One vehicle's route through `jobs` (stop indices in visiting order; the solver has already put the stops of
  * one place in input order, where that is no later: solver-rs/src/fleet/same_place.rs) with the solver's times.
  */
-function routeOf(input: PlanAnswerInput, { vehicle, jobs, times }: FleetRoute): { route: PlanRoute; schedule: ScheduleResult } {
+function routeOf(
+  input: PlanAnswerInput,
+  { vehicle, jobs, times }: FleetRoute,
+): { route: PlanRoute; schedule: ScheduleResult } {
   const { request, layout, locations, placeOf } = input;
   const v = request.vehicles[vehicle]!;
   const end = layout.vehicleEnd[vehicle];
   // the schedule module's matrix layout: [start, stops in visiting order, end?]
-  const nodes = [placeOf[layout.vehicleStart[vehicle]!]!, ...jobs.map((j) => placeOf[layout.stop[j]!]!), ...(end !== undefined ? [placeOf[end]!] : [])];
+  const nodes = [
+    placeOf[layout.vehicleStart[vehicle]!]!,
+    ...jobs.map((j) => placeOf[layout.stop[j]!]!),
+    ...(end !== undefined ? [placeOf[end]!] : []),
+  ];
   const sub = (cell: (from: number, to: number) => number) => nodes.map((from) => nodes.map((to) => cell(from, to)));
   const stops = jobs.map((j) => request.stops[j]!);
   const schedule = buildSchedule({
@@ -86,10 +98,13 @@ function routeOf(input: PlanAnswerInput, { vehicle, jobs, times }: FleetRoute): 
 }
 
 const FIXES: Record<UnassignedReason, string> = {
-  capacity: 'its demand, or one more stop, fits in no vehicle allowed to serve it (capacity or maxStops): add a vehicle, raise a capacity or maxStops, or split the stop',
-  shift: 'no vehicle allowed to serve it can reach it after its notBefore and finish within its shift: widen a shift or the stop\'s notBefore, or add a vehicle',
+  capacity:
+    'its demand, or one more stop, fits in no vehicle allowed to serve it (capacity or maxStops): add a vehicle, raise a capacity or maxStops, or split the stop',
+  shift:
+    "no vehicle allowed to serve it can reach it after its notBefore and finish within its shift: widen a shift or the stop's notBefore, or add a vehicle",
   allowedVehicles: 'none of the vehicles of this call may serve it: check its allowedVehicles',
-  unreachable: 'no vehicle allowed to serve it can drive to it, or from it to its end, on the road network: check its position',
+  unreachable:
+    'no vehicle allowed to serve it can drive to it, or from it to its end, on the road network: check its position',
 };
 
 export function unassignedMessage(id: string, reason: UnassignedReason): string {

@@ -7,7 +7,12 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import {
-  DEADLINE_PATTERN, callOptionsProperties, eitherShape, locationJsonSchema, stopWithAddressSchema, stopWithCoordinatesSchema,
+  DEADLINE_PATTERN,
+  callOptionsProperties,
+  eitherShape,
+  locationJsonSchema,
+  stopWithAddressSchema,
+  stopWithCoordinatesSchema,
 } from '../../calls/location-schema.js';
 import { MAX_DIMS } from '../../solver/abi-constants.generated.js';
 
@@ -17,70 +22,131 @@ export const MAX_PLAN_VEHICLES = 50;
 export const MAX_DIMENSIONS = MAX_DIMS;
 const MAX_QUANTITY = 1_000_000_000;
 
-const timeOfDay = (description: string, example: string) => ({
-  type: 'string', pattern: DEADLINE_PATTERN, 'x-message': 'must be a time HH:MM (24-hour, Europe/Paris)', description, examples: [example],
-}) as const;
+const timeOfDay = (description: string, example: string) =>
+  ({
+    type: 'string',
+    pattern: DEADLINE_PATTERN,
+    'x-message': 'must be a time HH:MM (24-hour, Europe/Paris)',
+    description,
+    examples: [example],
+  }) as const;
 
-const quantities = (description: string, example: readonly number[]) => ({
-  type: 'array',
-  minItems: 1,
-  maxItems: MAX_DIMENSIONS,
-  items: { type: 'integer', minimum: 0, maximum: MAX_QUANTITY, 'x-message': `must be a whole number from 0 to ${MAX_QUANTITY}` },
-  description,
-  examples: [example],
-}) as const;
+const quantities = (description: string, example: readonly number[]) =>
+  ({
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_DIMENSIONS,
+    items: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_QUANTITY,
+      'x-message': `must be a whole number from 0 to ${MAX_QUANTITY}`,
+    },
+    description,
+    examples: [example],
+  }) as const;
 
-const vehicleId = { type: 'string', minLength: 1, maxLength: 100, description: 'Caller-chosen vehicle id, unique within one call (1 to 100 characters).', examples: ['van-1'] } as const;
+const vehicleId = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  description: 'Caller-chosen vehicle id, unique within one call (1 to 100 characters).',
+  examples: ['van-1'],
+} as const;
 
 export const shiftSchema = {
   title: 'Shift',
-  description: 'Working hours of a vehicle, Europe/Paris local time on the Paris calendar day of departure. Either bound may be omitted.',
+  description:
+    'Working hours of a vehicle, Europe/Paris local time on the Paris calendar day of departure. Either bound may be omitted.',
   type: 'object',
   properties: {
-    start: timeOfDay('Earliest departure from the start: the vehicle leaves at the later of departureTime and this time.', '08:00'),
-    end: timeOfDay('Latest arrival at the end point (or end of the last service when the route has no end). Hard: a stop that cannot be served within the shift is left unassigned.', '17:30'),
+    start: timeOfDay(
+      'Earliest departure from the start: the vehicle leaves at the later of departureTime and this time.',
+      '08:00',
+    ),
+    end: timeOfDay(
+      'Latest arrival at the end point (or end of the last service when the route has no end). Hard: a stop that cannot be served within the shift is left unassigned.',
+      '17:30',
+    ),
   },
   additionalProperties: false,
 } as const;
 
 export const vehicleSchema = {
   title: 'Vehicle',
-  description: 'One vehicle of the fleet: where it starts and ends, its shift, what it can carry and how many stops it may make.',
+  description:
+    'One vehicle of the fleet: where it starts and ends, its shift, what it can carry and how many stops it may make.',
   type: 'object',
   properties: {
     id: vehicleId,
     start: locationJsonSchema,
     end: locationJsonSchema,
     shift: shiftSchema,
-    capacity: quantities('What the vehicle can carry, one whole number per dimension (e.g. [kg, parcels]); every vehicle that has one uses the same dimensions. Absent: unlimited.', [500, 40]),
-    maxStops: { type: 'integer', minimum: 1, maximum: MAX_PLAN_STOPS, 'x-message': `must be a whole number from 1 to ${MAX_PLAN_STOPS}`, description: 'Most stops this vehicle may serve.', examples: [30] },
+    capacity: quantities(
+      'What the vehicle can carry, one whole number per dimension (e.g. [kg, parcels]); every vehicle that has one uses the same dimensions. Absent: unlimited.',
+      [500, 40],
+    ),
+    maxStops: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_PLAN_STOPS,
+      'x-message': `must be a whole number from 1 to ${MAX_PLAN_STOPS}`,
+      description: 'Most stops this vehicle may serve.',
+      examples: [30],
+    },
   },
   required: ['id', 'start'],
   additionalProperties: false,
 } as const;
 
 const planStopExtras = {
-  notBefore: timeOfDay('Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.', '09:30'),
+  notBefore: timeOfDay(
+    'Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.',
+    '09:30',
+  ),
   demand: quantities('What the stop takes from the vehicle, one whole number per capacity dimension.', [12, 1]),
   allowedVehicles: {
-    type: 'array', minItems: 1, maxItems: MAX_PLAN_VEHICLES, uniqueItems: true, items: vehicleId,
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_PLAN_VEHICLES,
+    uniqueItems: true,
+    items: vehicleId,
     'x-message': `must list 1 to ${MAX_PLAN_VEHICLES} vehicle ids, each once`,
-    description: 'Ids of the vehicles that may serve this stop. Absent: any vehicle.', examples: [['van-1']],
+    description: 'Ids of the vehicles that may serve this stop. Absent: any vehicle.',
+    examples: [['van-1']],
   },
 } as const;
 
 /** A Stop shape (closed object) with the plan's fields added. */
-const withPlanExtras = <const S extends { properties: object }, const T extends string>(stop: S, title: T, description: string) => ({
-  ...stop, title, description, properties: { ...stop.properties, ...planStopExtras },
-}) as const;
+const withPlanExtras = <const S extends { properties: object }, const T extends string>(
+  stop: S,
+  title: T,
+  description: string,
+) =>
+  ({
+    ...stop,
+    title,
+    description,
+    properties: { ...stop.properties, ...planStopExtras },
+  }) as const;
 
-export const planStopWithCoordinatesSchema = withPlanExtras(stopWithCoordinatesSchema, 'PlanStopWithCoordinates',
-  'A stop given by its coordinates, with its optional time window, demand and allowed vehicles.');
-export const planStopWithAddressSchema = withPlanExtras(stopWithAddressSchema, 'PlanStopWithAddress',
-  'A stop given by its street address (live keys only), with its optional time window, demand and allowed vehicles.');
+export const planStopWithCoordinatesSchema = withPlanExtras(
+  stopWithCoordinatesSchema,
+  'PlanStopWithCoordinates',
+  'A stop given by its coordinates, with its optional time window, demand and allowed vehicles.',
+);
+export const planStopWithAddressSchema = withPlanExtras(
+  stopWithAddressSchema,
+  'PlanStopWithAddress',
+  'A stop given by its street address (live keys only), with its optional time window, demand and allowed vehicles.',
+);
 
-export const planStopSchema = eitherShape('PlanStop', 'An optimize Stop (coordinates or address, id, deadline, serviceSeconds) plus notBefore, demand and allowedVehicles.',
-  planStopWithCoordinatesSchema, planStopWithAddressSchema);
+export const planStopSchema = eitherShape(
+  'PlanStop',
+  'An optimize Stop (coordinates or address, id, deadline, serviceSeconds) plus notBefore, demand and allowedVehicles.',
+  planStopWithCoordinatesSchema,
+  planStopWithAddressSchema,
+);
 
 export const planRequestSchema = {
   $id: 'PlanRequest',
@@ -88,8 +154,20 @@ export const planRequestSchema = {
   description: `1 to ${MAX_PLAN_VEHICLES} vehicles and 2 to ${MAX_PLAN_STOPS} stops, planned together.`,
   type: 'object',
   properties: {
-    vehicles: { type: 'array', minItems: 1, maxItems: MAX_PLAN_VEHICLES, items: vehicleSchema, description: `1 to ${MAX_PLAN_VEHICLES} vehicles; their ids are unique within the call.` },
-    stops: { type: 'array', minItems: 2, maxItems: MAX_PLAN_STOPS, items: planStopSchema, description: `2 to ${MAX_PLAN_STOPS} stops; their ids are unique within the call.` },
+    vehicles: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_PLAN_VEHICLES,
+      items: vehicleSchema,
+      description: `1 to ${MAX_PLAN_VEHICLES} vehicles; their ids are unique within the call.`,
+    },
+    stops: {
+      type: 'array',
+      minItems: 2,
+      maxItems: MAX_PLAN_STOPS,
+      items: planStopSchema,
+      description: `2 to ${MAX_PLAN_STOPS} stops; their ids are unique within the call.`,
+    },
     ...callOptionsProperties,
   },
   required: ['vehicles', 'stops'],

@@ -55,7 +55,11 @@ export interface RefundEntry {
  * Only a debit can be refunded, at most once (the store enforces "once" with UNIQUE (refund_of)); the refund
  * gives back exactly what the debit took. Returns null when the debit was already refunded.
  */
-export function decideRefund(debit: DebitEntry | undefined, debitId: number, alreadyRefunded: boolean): RefundEntry | null {
+export function decideRefund(
+  debit: DebitEntry | undefined,
+  debitId: number,
+  alreadyRefunded: boolean,
+): RefundEntry | null {
   if (!debit || debit.reason !== 'debit') throw new Error(`ledger entry ${debitId} is not a debit`);
   if (alreadyRefunded) return null;
   return refundOf(debit);
@@ -63,7 +67,12 @@ export function decideRefund(debit: DebitEntry | undefined, debitId: number, alr
 
 /** The refund row of a pending debit being given back by the recovery sweep (the debit is known to be one). */
 export const refundOf = (debit: Omit<DebitEntry, 'reason'>): RefundEntry => ({
-  keyId: debit.keyId, delta: -debit.delta, reason: 'refund', requestId: debit.requestId, clientRequestId: debit.clientRequestId, refundOf: debit.id,
+  keyId: debit.keyId,
+  delta: -debit.delta,
+  reason: 'refund',
+  requestId: debit.requestId,
+  clientRequestId: debit.clientRequestId,
+  refundOf: debit.id,
 });
 
 /** A purchase credits the e-mail's most recent active live key; null: a new live key is created for it. */
@@ -88,7 +97,12 @@ export function planKeyReplacement(old: BalanceHolder | undefined, oldKeyId: num
   if (old.kind !== 'live') throw new Error('only live keys can be replaced by e-mail');
   if (old.revokedAt) throw new Error('this key is revoked');
   if (!old.email) throw new Error('this key has no e-mail address');
-  return { email: old.email, moved: old.balance, reason: 'admin_credit', tag: (newKeyId) => `replace:${old.id}->${newKeyId}` };
+  return {
+    email: old.email,
+    moved: old.balance,
+    reason: 'admin_credit',
+    tag: (newKeyId) => `replace:${old.id}->${newKeyId}`,
+  };
 }
 
 /** The note left on the unsent e-mails of a replaced key (they would announce a dead key, and hold it in full). */

@@ -8,9 +8,7 @@ export interface IdempotencyRecord {
 }
 
 export type IdempotencyAnswer =
-  | { kind: 'replay'; status: number; body: string }
-  | { kind: 'in_progress' }
-  | { kind: 'conflict' };
+  { kind: 'replay'; status: number; body: string } | { kind: 'in_progress' } | { kind: 'conflict' };
 
 /** Another body under the same key is a conflict; a pending claim is in progress; a finished one is replayed. */
 export function answerIdempotent(record: IdempotencyRecord, requestHash: string): IdempotencyAnswer {

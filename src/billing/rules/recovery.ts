@@ -39,7 +39,8 @@ export function claimIsDead(c: PendingCharge, lease: OwnerLease | null, nowMs: n
 }
 
 /** A lease not renewed by its expiry and not yet ended: the next sweep of any instance settles it. */
-export const leaseHasExpired = (lease: OwnerLease, nowMs: number): boolean => lease.endedAtMs === null && lease.expiresAtMs <= nowMs;
+export const leaseHasExpired = (lease: OwnerLease, nowMs: number): boolean =>
+  lease.endedAtMs === null && lease.expiresAtMs <= nowMs;
 
 /** How long ended leases stay listed before the sweep deletes them. */
 export const ENDED_LEASE_RETENTION_MS = 7 * 86_400_000;
@@ -52,8 +53,10 @@ export const ENDED_LEASE_RETENTION_MS = 7 * 86_400_000;
 export type LeaseState = 'live' | 'expired' | 'settled' | 'released';
 
 /** An ended lease is what ended it; an open one is live until its expiry. */
-export const leaseState = (lease: OwnerLease & { endReason: 'released' | 'settled' | null }, nowMs: number): LeaseState =>
-  lease.endReason ?? (lease.expiresAtMs <= nowMs ? 'expired' : 'live');
+export const leaseState = (
+  lease: OwnerLease & { endReason: 'released' | 'settled' | null },
+  nowMs: number,
+): LeaseState => lease.endReason ?? (lease.expiresAtMs <= nowMs ? 'expired' : 'live');
 
 /** What an instance still holds. */
 export interface Holdings {
@@ -67,12 +70,21 @@ export const holdsWhileGone = (l: Holdings & { state: LeaseState }): boolean =>
   l.state !== 'live' && l.pendingDebits + l.sandboxReservations + l.idempotencyClaims > 0;
 
 /** `db check` passes with no balance mismatch, nothing stale pending, and no gone lease still holding anything. */
-export const integrityOk = (r: { mismatches: unknown[]; expiredPendingDebits: number; expiredSandboxReservations: number; leases: Array<Holdings & { state: LeaseState }> }): boolean =>
-  r.mismatches.length === 0 && r.expiredPendingDebits === 0 && r.expiredSandboxReservations === 0 && !r.leases.some(holdsWhileGone);
+export const integrityOk = (r: {
+  mismatches: unknown[];
+  expiredPendingDebits: number;
+  expiredSandboxReservations: number;
+  leases: Array<Holdings & { state: LeaseState }>;
+}): boolean =>
+  r.mismatches.length === 0 &&
+  r.expiredPendingDebits === 0 &&
+  r.expiredSandboxReservations === 0 &&
+  !r.leases.some(holdsWhileGone);
 
 /** `db check` lists the leases not yet ended, and ended ones that still hold something. */
 export const leaseIsReported = (l: Holdings & { endedAtMs: number | null }): boolean =>
   l.endedAtMs === null || l.pendingDebits + l.sandboxReservations + l.idempotencyClaims > 0;
 
 /** Every balance is the sum of its key's ledger: a key where they differ is a mismatch. */
-export const ledgerDisagrees = (k: { balance: number; ledgerSum: number }): boolean => Number(k.balance) !== Number(k.ledgerSum);
+export const ledgerDisagrees = (k: { balance: number; ledgerSum: number }): boolean =>
+  Number(k.balance) !== Number(k.ledgerSum);

@@ -26,8 +26,16 @@ import type { EngineGuard } from './guard.js';
 import { getJson, isFiniteNumber, requestText } from './http.js';
 import { normalisePostalCode } from './normalise.js';
 import {
-  GEOCODE_PRECISIONS, GeocoderError, settleEach,
-  type Address, type GeocodeManyOptions, type GeocodeOptions, type GeocodeOutcome, type GeocodePrecision, type GeocodeResult, type Geocoder,
+  GEOCODE_PRECISIONS,
+  GeocoderError,
+  settleEach,
+  type Address,
+  type GeocodeManyOptions,
+  type GeocodeOptions,
+  type GeocodeOutcome,
+  type GeocodePrecision,
+  type GeocodeResult,
+  type Geocoder,
 } from './types.js';
 
 export interface AddokSettings {
@@ -97,21 +105,39 @@ export class AddokGeocoder implements Geocoder {
       if (e instanceof GeocoderError && e.unreachable) return addresses.map(() => ({ ok: false, error: e }));
       if (e instanceof GeocoderError && (e.status === 404 || e.status === 405 || e.status === 501)) {
         this.batchAvailable = false;
-        this.settings.logger?.warn({ provider: this.name, status: e.status }, `geocoding: ${this.name} has no CSV batch endpoint at ${this.baseUrl}${this.settings.csvPath}; addresses are looked up one by one`);
+        this.settings.logger?.warn(
+          { provider: this.name, status: e.status },
+          `geocoding: ${this.name} has no CSV batch endpoint at ${this.baseUrl}${this.settings.csvPath}; addresses are looked up one by one`,
+        );
       } else {
-        this.settings.logger?.warn({ provider: this.name, err: { message: e.message } }, `geocoding: ${this.name} batch request failed; looking the ${addresses.length} addresses up one by one`);
+        this.settings.logger?.warn(
+          { provider: this.name, err: { message: e.message } },
+          `geocoding: ${this.name} batch request failed; looking the ${addresses.length} addresses up one by one`,
+        );
       }
       return settleEach(addresses, opts.concurrency, one, opts.signal);
     }
     // rows the service could not process (status error/skipped/aborted, or missing) are asked again alone
     const retry = rows.flatMap((r, i) => (r === 'retry' ? [i] : []));
-    const again = await settleEach(retry.map((i) => addresses[i]!), opts.concurrency, one, opts.signal);
-    retry.forEach((i, k) => { rows[i] = again[k]!; });
+    const again = await settleEach(
+      retry.map((i) => addresses[i]!),
+      opts.concurrency,
+      one,
+      opts.signal,
+    );
+    retry.forEach((i, k) => {
+      rows[i] = again[k]!;
+    });
     return rows as GeocodeOutcome[];
   }
 
   private async searchOne(a: Address, signal?: AbortSignal): Promise<GeocodeResult> {
-    const params = new URLSearchParams({ q: `${a.street} ${a.city}`.trim(), limit: '1', autocomplete: '0', ...this.settings.extraParams });
+    const params = new URLSearchParams({
+      q: `${a.street} ${a.city}`.trim(),
+      limit: '1',
+      autocomplete: '0',
+      ...this.settings.extraParams,
+    });
     const pc = normalisePostalCode(a.postalCode);
     if (/^\d{5}$/.test(pc)) params.set('postcode', pc);
     const body = await getJson(this.name, `${this.baseUrl}${this.settings.searchPath}?${params.toString()}`, {
@@ -122,34 +148,58 @@ export class AddokGeocoder implements Geocoder {
     const features = (body as { features?: unknown } | null)?.features;
     if (!Array.isArray(features)) throw new GeocoderError(this.name, 'malformed response: no features array');
     if (features.length === 0) return null;
-    const f = features[0] as { geometry?: { coordinates?: unknown }; properties?: { score?: unknown; type?: unknown; label?: unknown } };
+    const f = features[0] as {
+      geometry?: { coordinates?: unknown };
+      properties?: { score?: unknown; type?: unknown; label?: unknown };
+    };
     const coords = f?.geometry?.coordinates;
-    if (!Array.isArray(coords) || !isFiniteNumber(coords[0]) || !isFiniteNumber(coords[1]) || !validPoint(coords[1], coords[0])) {
+    if (
+      !Array.isArray(coords) ||
+      !isFiniteNumber(coords[0]) ||
+      !isFiniteNumber(coords[1]) ||
+      !validPoint(coords[1], coords[0])
+    ) {
       throw new GeocoderError(this.name, 'malformed response: features[0].geometry.coordinates');
     }
     const score = f.properties?.score;
     if (!isFiniteNumber(score)) throw new GeocoderError(this.name, 'malformed response: features[0].properties.score');
     if (score < this.settings.minScore) return null;
     const label = typeof f.properties?.label === 'string' ? f.properties.label : `${a.street} ${pc} ${a.city}`;
-    return { latitude: coords[1], longitude: coords[0], precision: precisionOf(f.properties?.type), provider: this.name, label };
+    return {
+      latitude: coords[1],
+      longitude: coords[0],
+      precision: precisionOf(f.properties?.type),
+      provider: this.name,
+      label,
+    };
   }
 
   /**
    * One CSV batch request; one outcome per address, or 'retry' for a row the service did not process.
    * An answer we cannot use (error status other than 429, malformed file) is an `unusableBatch` error.
    */
-  private async searchCsv(addresses: readonly Address[], signal?: AbortSignal): Promise<Array<GeocodeOutcome | 'retry'>> {
+  private async searchCsv(
+    addresses: readonly Address[],
+    signal?: AbortSignal,
+  ): Promise<Array<GeocodeOutcome | 'retry'>> {
     try {
       return await this.searchCsvOnce(addresses, signal);
     } catch (err) {
       if (err instanceof GeocoderError && !err.unreachable && err.status !== 429) {
-        throw new GeocoderError(this.name, `batch: ${err.message.replace(`${this.name}: `, '')}`, { status: err.status, unusableBatch: true, cause: err });
+        throw new GeocoderError(this.name, `batch: ${err.message.replace(`${this.name}: `, '')}`, {
+          status: err.status,
+          unusableBatch: true,
+          cause: err,
+        });
       }
       throw err;
     }
   }
 
-  private async searchCsvOnce(addresses: readonly Address[], signal?: AbortSignal): Promise<Array<GeocodeOutcome | 'retry'>> {
+  private async searchCsvOnce(
+    addresses: readonly Address[],
+    signal?: AbortSignal,
+  ): Promise<Array<GeocodeOutcome | 'retry'>> {
     const csv = stringifyCsv([
       ['id', 'street', 'postcode', 'city'],
       ...addresses.map((a, i) => {
@@ -172,7 +222,9 @@ export class AddokGeocoder implements Geocoder {
     });
     let records: Array<Record<string, string>>;
     try {
-      records = parseCsv(text, { columns: true, bom: true, skip_empty_lines: true, relax_column_count: true }) as Array<Record<string, string>>;
+      records = parseCsv(text, { columns: true, bom: true, skip_empty_lines: true, relax_column_count: true }) as Array<
+        Record<string, string>
+      >;
     } catch (err) {
       throw new GeocoderError(this.name, `malformed batch response: ${(err as Error).message}`, { cause: err });
     }
@@ -189,16 +241,23 @@ export class AddokGeocoder implements Geocoder {
 
   private rowOutcome(row: Record<string, string>, a: Address): GeocodeOutcome | 'retry' {
     const status = row.result_status;
-    if (status !== undefined && status !== '' && status !== 'ok') return status === 'not-found' ? { ok: true, result: null } : 'retry';
+    if (status !== undefined && status !== '' && status !== 'ok')
+      return status === 'not-found' ? { ok: true, result: null } : 'retry';
     if ((row.latitude ?? '') === '' && (row.longitude ?? '') === '') return { ok: true, result: null };
     const lat = Number(row.latitude);
     const lon = Number(row.longitude);
     const score = Number(row.result_score);
     if (!Number.isFinite(lat) || !Number.isFinite(lon) || !validPoint(lat, lon) || !Number.isFinite(score)) {
-      return { ok: false, error: new GeocoderError(this.name, 'malformed batch response: latitude, longitude or result_score') };
+      return {
+        ok: false,
+        error: new GeocoderError(this.name, 'malformed batch response: latitude, longitude or result_score'),
+      };
     }
     if (score < this.settings.minScore) return { ok: true, result: null };
     const label = row.result_label ? row.result_label : `${a.street} ${normalisePostalCode(a.postalCode)} ${a.city}`;
-    return { ok: true, result: { latitude: lat, longitude: lon, precision: precisionOf(row.result_type), provider: this.name, label } };
+    return {
+      ok: true,
+      result: { latitude: lat, longitude: lon, precision: precisionOf(row.result_type), provider: this.name, label },
+    };
   }
 }

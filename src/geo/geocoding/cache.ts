@@ -1,5 +1,13 @@
 import { normaliseAddressKey } from './normalise.js';
-import { geocodeEach, type Address, type GeocodeManyOptions, type GeocodeOptions, type GeocodeOutcome, type GeocodeResult, type Geocoder } from './types.js';
+import {
+  geocodeEach,
+  type Address,
+  type GeocodeManyOptions,
+  type GeocodeOptions,
+  type GeocodeOutcome,
+  type GeocodeResult,
+  type Geocoder,
+} from './types.js';
 
 /**
  * Geocode cache. `get` returns undefined on a miss; a stored `null` means "known not found"
@@ -77,12 +85,18 @@ export class CachedGeocoder implements Geocoder {
       if (hit !== undefined && (hit !== null || this.cacheNotFound)) outcomes[i] = { ok: true, result: hit };
       else misses.push(i);
     });
-    const answers = await geocodeEach(this.inner, misses.map((i) => addresses[i]!), opts);
-    await Promise.all(answers.map(async (o, j) => {
-      const i = misses[j]!;
-      outcomes[i] = o;
-      if (o.ok && (o.result !== null || this.cacheNotFound)) await this.cache.set(keys[i]!, o.result);
-    }));
+    const answers = await geocodeEach(
+      this.inner,
+      misses.map((i) => addresses[i]!),
+      opts,
+    );
+    await Promise.all(
+      answers.map(async (o, j) => {
+        const i = misses[j]!;
+        outcomes[i] = o;
+        if (o.ok && (o.result !== null || this.cacheNotFound)) await this.cache.set(keys[i]!, o.result);
+      }),
+    );
     return outcomes;
   }
 }

@@ -1,14 +1,27 @@
 import type { GeoLogger } from '../logger.js';
 import {
-  GeocoderError, geocodeEach, meetsPrecision,
-  type Address, type GeocodeManyOptions, type GeocodeOptions, type GeocodeOutcome, type GeocodePrecision, type GeocodeResult,
-  type GeocodedPoint, type Geocoder,
+  GeocoderError,
+  geocodeEach,
+  meetsPrecision,
+  type Address,
+  type GeocodeManyOptions,
+  type GeocodeOptions,
+  type GeocodeOutcome,
+  type GeocodePrecision,
+  type GeocodeResult,
+  type GeocodedPoint,
+  type Geocoder,
 } from './types.js';
 
 /** Every engine that found the address placed it more coarsely than the operator accepts (GEOCODER_MIN_PRECISION). */
 export class ImpreciseMatchError extends Error {
-  constructor(readonly best: GeocodedPoint, readonly required: GeocodePrecision) {
-    super(`best match "${best.label}" (${best.provider}) is at ${best.precision} level; ${required} level or finer is required`);
+  constructor(
+    readonly best: GeocodedPoint,
+    readonly required: GeocodePrecision,
+  ) {
+    super(
+      `best match "${best.label}" (${best.provider}) is at ${best.precision} level; ${required} level or finer is required`,
+    );
     this.name = 'ImpreciseMatchError';
   }
 }
@@ -19,7 +32,8 @@ export interface GeocoderChainOptions {
   minPrecision?: GeocodePrecision;
 }
 
-const finer = (a: GeocodedPoint | undefined, b: GeocodedPoint): GeocodedPoint => (a && meetsPrecision(a.precision, b.precision) ? a : b);
+const finer = (a: GeocodedPoint | undefined, b: GeocodedPoint): GeocodedPoint =>
+  a && meetsPrecision(a.precision, b.precision) ? a : b;
 
 /**
  * Tries geocoders in order, address by address: not found (null), or found more coarsely than
@@ -58,7 +72,11 @@ export class GeocoderChain implements Geocoder {
     let pending = addresses.map((_, i) => i);
     for (let k = 0; k < this.geocoders.length && pending.length > 0; k++) {
       const g = this.geocoders[k]!;
-      const outcomes = await geocodeEach(g, pending.map((i) => addresses[i]!), opts);
+      const outcomes = await geocodeEach(
+        g,
+        pending.map((i) => addresses[i]!),
+        opts,
+      );
       opts.signal?.throwIfAborted();
       const failed: Error[] = [];
       const still: number[] = [];
@@ -86,9 +104,13 @@ export class GeocoderChain implements Geocoder {
       if (this.geocoders.length === 1 && errs[0] instanceof GeocoderError) return { ok: false, error: errs[0] };
       return {
         ok: false,
-        error: new GeocoderError('chain', `no geocoder found the address and ${errs.length} failed: ${errs.map((e) => e.message).join('; ')}`, {
-          cause: errs[errs.length - 1],
-        }),
+        error: new GeocoderError(
+          'chain',
+          `no geocoder found the address and ${errs.length} failed: ${errs.map((e) => e.message).join('; ')}`,
+          {
+            cause: errs[errs.length - 1],
+          },
+        ),
       };
     });
   }

@@ -34,7 +34,10 @@ export const EMBEDDED_GEOCODER_NOTICE =
 export const DEFAULT_GAZETTEER_PATH = assetPath('gazetteer/fr-communes.json');
 
 type RawEntry = [string, number, number, string] | [string, number, number, string, 'arr' | 'old', string];
-interface RawGazetteer { format: number; postalCodes: Record<string, RawEntry[]> }
+interface RawGazetteer {
+  format: number;
+  postalCodes: Record<string, RawEntry[]>;
+}
 
 export interface GazetteerEntry {
   name: string;
@@ -91,8 +94,26 @@ function indexGazetteer(raw: RawGazetteer): Gazetteer {
 }
 
 const ROMAN: Record<string, number> = {
-  i: 1, ii: 2, iii: 3, iv: 4, v: 5, vi: 6, vii: 7, viii: 8, ix: 9, x: 10,
-  xi: 11, xii: 12, xiii: 13, xiv: 14, xv: 15, xvi: 16, xvii: 17, xviii: 18, xix: 19, xx: 20,
+  i: 1,
+  ii: 2,
+  iii: 3,
+  iv: 4,
+  v: 5,
+  vi: 6,
+  vii: 7,
+  viii: 8,
+  ix: 9,
+  x: 10,
+  xi: 11,
+  xii: 12,
+  xiii: 13,
+  xiv: 14,
+  xv: 15,
+  xvi: 16,
+  xvii: 17,
+  xviii: 18,
+  xix: 19,
+  xx: 20,
 };
 
 /** "4", "04", "4e", "4eme", "4 eme", "4er", "1er", "iv", optionally followed by "arrondissement"/"arr"/"arrdt". */
@@ -139,7 +160,10 @@ export function matchGazetteer(g: Gazetteer, postalCode: string, city: string): 
   const exact = list.filter((e) => e.keys.includes(name));
   if (exact.length > 0) return exact.find((e) => e.kind !== 'former') ?? exact[0]!;
   const arr = list.find(
-    (e) => e.kind === 'arrondissement' && name.startsWith(`${e.cityKey!} `) && isArrondissementDesignator(name.slice(e.cityKey!.length)),
+    (e) =>
+      e.kind === 'arrondissement' &&
+      name.startsWith(`${e.cityKey!} `) &&
+      isArrondissementDesignator(name.slice(e.cityKey!.length)),
   );
   if (arr) return arr;
   const close = list.filter((e) => e.keys.some((k) => isClose(name, k)));
@@ -172,6 +196,12 @@ export class EmbeddedGeocoder implements Geocoder {
     const g = await loadGazetteer(this.path);
     const e = matchGazetteer(g, a.postalCode, a.city);
     if (!e) return null;
-    return { latitude: e.latitude, longitude: e.longitude, precision: 'municipality', provider: this.name, label: `${normalisePostalCode(a.postalCode)} ${e.name}` };
+    return {
+      latitude: e.latitude,
+      longitude: e.longitude,
+      precision: 'municipality',
+      provider: this.name,
+      label: `${normalisePostalCode(a.postalCode)} ${e.name}`,
+    };
   }
 }

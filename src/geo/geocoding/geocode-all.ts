@@ -64,7 +64,10 @@ export async function geocodeAll(
   });
   // every lookup waiting for a request slot listens to the call's signal
   if (opts.signal) setMaxListeners(Math.max(getMaxListeners(opts.signal), 2 * unique.length + 10), opts.signal);
-  const outcomes = await geocodeEach(geocoder, unique, { concurrency: Math.max(1, Math.floor(opts.concurrency)), signal: opts.signal });
+  const outcomes = await geocodeEach(geocoder, unique, {
+    concurrency: Math.max(1, Math.floor(opts.concurrency)),
+    signal: opts.signal,
+  });
   opts.signal?.throwIfAborted();
 
   const points: GeocodedPoint[] = [];
@@ -74,7 +77,14 @@ export async function geocodeAll(
     if (o.ok && o.result) points.push(o.result);
     else if (o.ok) failures.push({ label: it.label, address: it.address, reason: 'not_found' });
     else if (o.error instanceof ImpreciseMatchError) {
-      failures.push({ label: it.label, address: it.address, reason: 'imprecise', error: o.error, best: o.error.best, required: o.error.required });
+      failures.push({
+        label: it.label,
+        address: it.address,
+        reason: 'imprecise',
+        error: o.error,
+        best: o.error.best,
+        required: o.error.required,
+      });
     } else failures.push({ label: it.label, address: it.address, reason: 'error', error: o.error });
   });
   if (failures.length > 0) throw new GeocodingFailedError(failures);

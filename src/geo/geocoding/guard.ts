@@ -16,7 +16,14 @@
  *   again, at most `maxAttempts` times in all. A pause longer than `maxWaitMs` (the request timeout)
  *   is not waited for: the lookup fails now and the chain falls through.
  */
-import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
+import {
+  BrokenCircuitError,
+  CircuitState,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  handleWhen,
+  type CircuitBreakerPolicy,
+} from 'cockatiel';
 import type { GeoLogger } from '../logger.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { GeocoderError } from './types.js';
@@ -56,7 +63,10 @@ export class EngineGuard {
   private readonly cooldownMs: number;
   private openedAt = 0;
 
-  constructor(readonly engine: string, settings: GuardSettings = {}) {
+  constructor(
+    readonly engine: string,
+    settings: GuardSettings = {},
+  ) {
     const rate = settings.ratePerSecond ?? 0;
     this.limiter = new SlidingWindowLimiter(rate > 0 ? rate : Number.POSITIVE_INFINITY, 1000);
     this.failuresToOpen = settings.breakerFailures ?? 3;
@@ -71,11 +81,22 @@ export class EngineGuard {
     this.breaker.onBreak((reason) => {
       this.openedAt = Date.now();
       const err = 'error' in reason ? reason.error : undefined;
-      log?.warn({ provider: engine, breaker: 'open', cooldownMs: this.cooldownMs, err: err ? { message: err.message } : undefined },
-        `geocoding: ${engine} failed ${this.failuresToOpen} times in a row; skipped for ${Math.round(this.cooldownMs / 1000)} s`);
+      log?.warn(
+        {
+          provider: engine,
+          breaker: 'open',
+          cooldownMs: this.cooldownMs,
+          err: err ? { message: err.message } : undefined,
+        },
+        `geocoding: ${engine} failed ${this.failuresToOpen} times in a row; skipped for ${Math.round(this.cooldownMs / 1000)} s`,
+      );
     });
-    this.breaker.onHalfOpen(() => log?.info({ provider: engine, breaker: 'half-open' }, `geocoding: trying ${engine} again`));
-    this.breaker.onReset(() => log?.info({ provider: engine, breaker: 'closed' }, `geocoding: ${engine} answers again`));
+    this.breaker.onHalfOpen(() =>
+      log?.info({ provider: engine, breaker: 'half-open' }, `geocoding: trying ${engine} again`),
+    );
+    this.breaker.onReset(() =>
+      log?.info({ provider: engine, breaker: 'closed' }, `geocoding: ${engine} answers again`),
+    );
   }
 
   get state(): BreakerState {
@@ -90,7 +111,11 @@ export class EngineGuard {
     } catch (err) {
       if (err instanceof BrokenCircuitError) {
         const retryInS = Math.max(0, Math.ceil((this.openedAt + this.cooldownMs - Date.now()) / 1000));
-        throw new GeocoderError(this.engine, `skipped after ${this.failuresToOpen} consecutive failures; next try in ${retryInS} s`, { unreachable: true, cause: err });
+        throw new GeocoderError(
+          this.engine,
+          `skipped after ${this.failuresToOpen} consecutive failures; next try in ${retryInS} s`,
+          { unreachable: true, cause: err },
+        );
       }
       throw err;
     }
@@ -100,7 +125,11 @@ export class EngineGuard {
     for (let attempt = 1; ; attempt++) {
       const pause = this.limiter.pausedForMs();
       if (pause > this.maxWaitMs) {
-        throw new GeocoderError(this.engine, `the service asked to wait ${Math.ceil(pause / 1000)} s (HTTP 429); not waiting`, { status: 429, retryAfterMs: pause });
+        throw new GeocoderError(
+          this.engine,
+          `the service asked to wait ${Math.ceil(pause / 1000)} s (HTTP 429); not waiting`,
+          { status: 429, retryAfterMs: pause },
+        );
       }
       try {
         return await this.limiter.schedule(request, signal);

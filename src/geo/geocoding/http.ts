@@ -15,18 +15,31 @@ export async function requestText(provider: string, url: string, opts: FetchText
   } catch (err) {
     // the caller gave up (client gone, request deadline): not a failure of the service
     if (err instanceof FetchFailure && err.reason === 'aborted') throw opts.signal?.reason ?? err;
-    if (err instanceof FetchFailure) throw new GeocoderError(provider, err.message, { timedOut: err.reason === 'timeout', unreachable: true, cause: err.cause });
+    if (err instanceof FetchFailure)
+      throw new GeocoderError(provider, err.message, {
+        timedOut: err.reason === 'timeout',
+        unreachable: true,
+        cause: err.cause,
+      });
     throw err;
   }
   if (!res.ok) {
-    const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
-    throw new GeocoderError(provider, `HTTP ${res.status}: ${text.slice(0, 200)}`, { status: res.status, retryAfterMs });
+    const retryAfterMs =
+      res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers.get('retry-after')) : undefined;
+    throw new GeocoderError(provider, `HTTP ${res.status}: ${text.slice(0, 200)}`, {
+      status: res.status,
+      retryAfterMs,
+    });
   }
   return text;
 }
 
 /** GET a JSON document with a timeout; every failure becomes a GeocoderError. */
-export async function getJson(provider: string, url: string, opts: Omit<FetchTextOptions, 'method' | 'body'>): Promise<unknown> {
+export async function getJson(
+  provider: string,
+  url: string,
+  opts: Omit<FetchTextOptions, 'method' | 'body'>,
+): Promise<unknown> {
   const text = await requestText(provider, url, opts);
   try {
     return JSON.parse(text) as unknown;

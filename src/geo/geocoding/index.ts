@@ -46,7 +46,8 @@ export function createGeocoderByName(name: string, settings: GeocoderSettings = 
     case 'geoplateforme':
       return new GeoplateformeGeocoder(settings.geoplateforme, settings.logger);
     case 'ban':
-      if (!settings.ban?.baseUrl) throw new Error('geocoder "ban" needs settings.ban.baseUrl (a self-hosted addok instance)');
+      if (!settings.ban?.baseUrl)
+        throw new Error('geocoder "ban" needs settings.ban.baseUrl (a self-hosted addok instance)');
       return new BanGeocoder(settings.ban, settings.logger);
     case 'nominatim':
       if (!settings.nominatim?.baseUrl) throw new Error('geocoder "nominatim" needs settings.nominatim.baseUrl');

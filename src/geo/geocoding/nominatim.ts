@@ -71,7 +71,14 @@ export class NominatimGeocoder implements Geocoder {
     if (at > now) {
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(resolve, at - now);
-        signal?.addEventListener('abort', () => { clearTimeout(t); reject(new GeocoderError(this.name, 'aborted')); }, { once: true });
+        signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(t);
+            reject(new GeocoderError(this.name, 'aborted'));
+          },
+          { once: true },
+        );
       });
     }
   }
@@ -99,15 +106,25 @@ export class NominatimGeocoder implements Geocoder {
     });
     if (!Array.isArray(body)) throw new GeocoderError(this.name, 'malformed response: not an array');
     if (body.length === 0) return null;
-    const r = body[0] as { lat?: unknown; lon?: unknown; importance?: unknown; place_rank?: unknown; display_name?: unknown };
+    const r = body[0] as {
+      lat?: unknown;
+      lon?: unknown;
+      importance?: unknown;
+      place_rank?: unknown;
+      display_name?: unknown;
+    };
     const lat = typeof r?.lat === 'string' ? Number(r.lat) : r?.lat;
     const lon = typeof r?.lon === 'string' ? Number(r.lon) : r?.lon;
     if (!isFiniteNumber(lat) || !isFiniteNumber(lon)) throw new GeocoderError(this.name, 'malformed response: lat/lon');
     const importance = isFiniteNumber(r.importance) ? r.importance : 0;
     if (importance < this.minImportance) return null;
     const rank = isFiniteNumber(r.place_rank) ? r.place_rank : 0;
-    const precision: GeocodePrecision = rank >= 28 ? 'housenumber' : rank >= 26 ? 'street' : rank >= 17 ? 'locality' : 'municipality';
-    const label = typeof r.display_name === 'string' ? r.display_name : `${a.street}, ${normalisePostalCode(a.postalCode)} ${a.city}`;
+    const precision: GeocodePrecision =
+      rank >= 28 ? 'housenumber' : rank >= 26 ? 'street' : rank >= 17 ? 'locality' : 'municipality';
+    const label =
+      typeof r.display_name === 'string'
+        ? r.display_name
+        : `${a.street}, ${normalisePostalCode(a.postalCode)} ${a.city}`;
     return { latitude: lat, longitude: lon, precision, provider: this.name, label };
   }
 }

@@ -7,7 +7,10 @@ import { GEOCODE_PRECISIONS, type GeocodeResult } from './types.js';
  * holds the result as JSON and, in columns of their own, its precision and the engine that found it.
  */
 export class StoreGeocodeCache implements GeocodeCache {
-  constructor(private readonly store: Store, private readonly clock: () => Date = () => new Date()) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
 
   async get(key: string): Promise<GeocodeResult | undefined> {
     const entry = await this.store.getCachedGeocode(key);
@@ -19,10 +22,14 @@ export class StoreGeocodeCache implements GeocodeCache {
   }
 
   async set(key: string, result: GeocodeResult): Promise<void> {
-    await this.store.putCachedGeocode(key, {
-      result: JSON.stringify(result),
-      precision: result?.precision ?? null,
-      engine: result?.provider ?? null,
-    }, this.clock());
+    await this.store.putCachedGeocode(
+      key,
+      {
+        result: JSON.stringify(result),
+        precision: result?.precision ?? null,
+        engine: result?.provider ?? null,
+      },
+      this.clock(),
+    );
   }
 }

@@ -77,7 +77,14 @@ export class GeocoderError extends Error {
   constructor(
     provider: string,
     message: string,
-    opts: { status?: number; timedOut?: boolean; unreachable?: boolean; retryAfterMs?: number; unusableBatch?: boolean; cause?: unknown } = {},
+    opts: {
+      status?: number;
+      timedOut?: boolean;
+      unreachable?: boolean;
+      retryAfterMs?: number;
+      unusableBatch?: boolean;
+      cause?: unknown;
+    } = {},
   ) {
     super(`${provider}: ${message}`, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'GeocoderError';
@@ -132,7 +139,11 @@ export async function settleEach<T>(
 }
 
 /** `geocoder.geocodeMany` when it has one, else one `geocode` per address with the concurrency cap. */
-export function geocodeEach(geocoder: Geocoder, addresses: readonly Address[], opts: GeocodeManyOptions): Promise<GeocodeOutcome[]> {
+export function geocodeEach(
+  geocoder: Geocoder,
+  addresses: readonly Address[],
+  opts: GeocodeManyOptions,
+): Promise<GeocodeOutcome[]> {
   if (addresses.length === 0) return Promise.resolve([]);
   if (geocoder.geocodeMany) return geocoder.geocodeMany(addresses, opts);
   return settleEach(addresses, opts.concurrency, (a) => geocoder.geocode(a, { signal: opts.signal }), opts.signal);

@@ -26,7 +26,8 @@ export class RoutingChain implements RoutingProvider {
       const p = this.providers[k]!;
       try {
         const m = await p.matrix(points, opts);
-        if (k > 0) this.logger?.info({ provider: p.name, points: points.length }, 'routing: answered by fallback provider');
+        if (k > 0)
+          this.logger?.info({ provider: p.name, points: points.length }, 'routing: answered by fallback provider');
         return { durationsS: m.durationsS, distancesM: m.distancesM, provider: p.name };
       } catch (err) {
         const e = err instanceof Error ? err : new Error(String(err));
@@ -34,8 +35,15 @@ export class RoutingChain implements RoutingProvider {
         errors.push(e);
         const nextName = this.providers[k + 1]?.name;
         this.logger?.warn(
-          { provider: p.name, err: { message: e.message, name: e.name }, next: nextName ?? null, points: points.length },
-          nextName ? `routing: ${p.name} failed, falling back to ${nextName}` : `routing: ${p.name} failed, no fallback left`,
+          {
+            provider: p.name,
+            err: { message: e.message, name: e.name },
+            next: nextName ?? null,
+            points: points.length,
+          },
+          nextName
+            ? `routing: ${p.name} failed, falling back to ${nextName}`
+            : `routing: ${p.name} failed, no fallback left`,
         );
       }
     }

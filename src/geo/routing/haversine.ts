@@ -88,7 +88,8 @@ export class HaversineProvider implements RoutingProvider {
     for (let i = 0; i < tiers.length; i++) {
       const t = tiers[i]!;
       if (!(t.kmh > 0) || !Number.isFinite(t.kmh)) throw new Error(`haversine: speedTiers[${i}].kmh must be > 0`);
-      if (i > 0 && !(t.upToM > tiers[i - 1]!.upToM)) throw new Error('haversine: speedTiers must have increasing upToM');
+      if (i > 0 && !(t.upToM > tiers[i - 1]!.upToM))
+        throw new Error('haversine: speedTiers must have increasing upToM');
     }
   }
 

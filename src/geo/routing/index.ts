@@ -42,5 +42,8 @@ export function createRoutingProvider(name: string, settings: RoutingSettings = 
 export function createRouting(names: readonly string[], settings: RoutingSettings = {}): RoutingChain {
   const list = names.map((n) => n.trim()).filter((n) => n.length > 0);
   if (list.length === 0) throw new Error('createRouting: at least one routing provider name is required');
-  return new RoutingChain(list.map((n) => createRoutingProvider(n, settings)), { logger: settings.logger });
+  return new RoutingChain(
+    list.map((n) => createRoutingProvider(n, settings)),
+    { logger: settings.logger },
+  );
 }

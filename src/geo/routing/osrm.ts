@@ -59,8 +59,10 @@ export class OsrmProvider implements RoutingProvider {
     this.timeoutMs = settings.timeoutMs ?? 10_000;
     this.concurrency = settings.concurrency ?? 4;
     this.headers = settings.headers ?? {};
-    if (!Number.isInteger(this.maxTableSize) || this.maxTableSize < 2) throw new Error('osrm: maxTableSize must be an integer >= 2');
-    if (!Number.isInteger(this.concurrency) || this.concurrency < 1) throw new Error('osrm: concurrency must be an integer >= 1');
+    if (!Number.isInteger(this.maxTableSize) || this.maxTableSize < 2)
+      throw new Error('osrm: maxTableSize must be an integer >= 2');
+    if (!Number.isInteger(this.concurrency) || this.concurrency < 1)
+      throw new Error('osrm: concurrency must be an integer >= 1');
   }
 
   async matrix(points: Point[], opts: MatrixOptions): Promise<TravelMatrix> {
@@ -89,7 +91,15 @@ export class OsrmProvider implements RoutingProvider {
       while (next < blocks.length && failure === undefined) {
         const b = blocks[next++]!;
         try {
-          await this.fetchBlock(points, b.src, b.dst, n <= this.maxTableSize, { ...opts, signal }, durationsS, distancesM);
+          await this.fetchBlock(
+            points,
+            b.src,
+            b.dst,
+            n <= this.maxTableSize,
+            { ...opts, signal },
+            durationsS,
+            distancesM,
+          );
         } catch (err) {
           if (failure === undefined) failure = err;
           stop.abort();
@@ -136,7 +146,8 @@ export class OsrmProvider implements RoutingProvider {
     try {
       ({ res, text } = await fetchText(url, { timeoutMs: this.timeoutMs, signal: opts.signal, headers: this.headers }));
     } catch (err) {
-      if (err instanceof FetchFailure) throw new RoutingError(this.name, err.message, { timedOut: err.reason === 'timeout', cause: err.cause });
+      if (err instanceof FetchFailure)
+        throw new RoutingError(this.name, err.message, { timedOut: err.reason === 'timeout', cause: err.cause });
       throw err;
     }
 
@@ -154,9 +165,13 @@ export class OsrmProvider implements RoutingProvider {
         code,
       });
     }
-    if (body === null || typeof body !== 'object') throw new RoutingError(this.name, 'malformed response: not a JSON object');
+    if (body === null || typeof body !== 'object')
+      throw new RoutingError(this.name, 'malformed response: not a JSON object');
     if (code !== 'Ok') {
-      throw new RoutingError(this.name, `code ${code ?? '(missing)'}${message ? `: ${message}` : ''}`, { code, status: res.status });
+      throw new RoutingError(this.name, `code ${code ?? '(missing)'}${message ? `: ${message}` : ''}`, {
+        code,
+        status: res.status,
+      });
     }
     const durations = checkTable(this.name, 'durations', body.durations, src.length, dst.length);
     const distances = checkTable(this.name, 'distances', body.distances, src.length, dst.length);
@@ -186,7 +201,12 @@ function checkTable(provider: string, field: string, v: unknown, rows: number, c
   const ok =
     Array.isArray(v) &&
     v.length === rows &&
-    v.every((row) => Array.isArray(row) && row.length === cols && row.every((x) => x === null || (typeof x === 'number' && Number.isFinite(x) && x >= 0)));
+    v.every(
+      (row) =>
+        Array.isArray(row) &&
+        row.length === cols &&
+        row.every((x) => x === null || (typeof x === 'number' && Number.isFinite(x) && x >= 0)),
+    );
   if (!ok) throw new RoutingError(provider, `malformed response: "${field}" is not a ${rows}×${cols} table of numbers`);
   return v as (number | null)[][];
 }

@@ -19,7 +19,8 @@ export function chargeStore(db: SqlDb): ChargeStore {
       try {
         await db.write(function* (): Work<void> {
           if (c.debitId !== undefined && !(yield* settleDebit(c.debitId))) throw new NotSettled();
-          if (c.sandboxReservationId !== undefined && !(yield* consumeReservation(c.sandboxReservationId))) throw new NotSettled();
+          if (c.sandboxReservationId !== undefined && !(yield* consumeReservation(c.sandboxReservationId)))
+            throw new NotSettled();
           if (c.idempotency && !(yield* completeClaim(c.idempotency))) throw new NotSettled();
         });
         return true;

@@ -20,9 +20,18 @@ export function* keyRecord(d: Dialect, id: number): Work<ApiKeyRecord> {
 export const keysOfEmail = (d: Dialect, email: string): Work<KeyRow[]> =>
   rows<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE ${d.emailEquals('$1')}${d.forUpdate()}`, [email]);
 
-export function* insertKeyRow(k: { kind: KeyKind; keyHash: string; last4: string; email: string | null; createdAt: string }): Work<number> {
-  const row = yield* one<{ id: number }>(`INSERT INTO api_keys (kind, key_hash, last4, email, balance, created_at)
-    VALUES ($1, $2, $3, $4, 0, $5) RETURNING id`, [k.kind, k.keyHash, k.last4, k.email, k.createdAt]);
+export function* insertKeyRow(k: {
+  kind: KeyKind;
+  keyHash: string;
+  last4: string;
+  email: string | null;
+  createdAt: string;
+}): Work<number> {
+  const row = yield* one<{ id: number }>(
+    `INSERT INTO api_keys (kind, key_hash, last4, email, balance, created_at)
+    VALUES ($1, $2, $3, $4, 0, $5) RETURNING id`,
+    [k.kind, k.keyHash, k.last4, k.email, k.createdAt],
+  );
   return row!.id;
 }
 

@@ -6,7 +6,6 @@ import { one, run, type SqlDb, type Work } from '../sql.js';
 import { KEY_COLUMNS, insertKeyRow, keyRecord } from './rows.js';
 import type { ApiKeyRecord, ConsoleTestKeyOutcome, ConsoleTestKeyRequest, KeyStore, NewKey } from './types.js';
 
-
 export function keyStore(db: SqlDb): KeyStore {
   const d = db.dialect;
   return {
@@ -25,11 +24,18 @@ export function keyStore(db: SqlDb): KeyStore {
     },
 
     async findKeyByLast4(last4: string): Promise<ApiKeyRecord[]> {
-      return (await db.rows<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE last4 = $1 ORDER BY id`, [last4])).map(toKey);
+      return (await db.rows<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE last4 = $1 ORDER BY id`, [last4])).map(
+        toKey,
+      );
     },
 
     async revokeKey(keyHash: string, now: Date): Promise<boolean> {
-      return await db.run('UPDATE api_keys SET revoked_at = $1 WHERE key_hash = $2 AND revoked_at IS NULL', [now.toISOString(), keyHash]) === 1;
+      return (
+        (await db.run('UPDATE api_keys SET revoked_at = $1 WHERE key_hash = $2 AND revoked_at IS NULL', [
+          now.toISOString(),
+          keyHash,
+        ])) === 1
+      );
     },
 
     async listKeys(): Promise<ApiKeyRecord[]> {
@@ -41,14 +47,29 @@ export function keyStore(db: SqlDb): KeyStore {
         // the limits count rows of every address and e-mail: one issuer at a time (a rare, cheap call)
         const lock = d.serialize({ kind: 'console-keys' });
         if (lock) yield lock;
-        const byIp = (yield* one<RequestCount>('SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM console_key_requests WHERE client_ip = $1 AND at_ms >= $2',
-          [r.clientIp, r.sinceMs]))!;
-        const byEmail = (yield* one<RequestCount>('SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM console_key_requests WHERE email = $1 AND at_ms >= $2',
-          [r.email, r.sinceMs]))!;
+        const byIp = (yield* one<RequestCount>(
+          'SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM console_key_requests WHERE client_ip = $1 AND at_ms >= $2',
+          [r.clientIp, r.sinceMs],
+        ))!;
+        const byEmail = (yield* one<RequestCount>(
+          'SELECT COUNT(*) AS n, MIN(at_ms) AS oldest FROM console_key_requests WHERE email = $1 AND at_ms >= $2',
+          [r.email, r.sinceMs],
+        ))!;
         const decision = decideConsoleIssue(byIp, byEmail, r);
         if (!decision.ok) return decision;
-        const keyId = yield* insertKeyRow({ kind: 'test', keyHash: r.keyHash, last4: r.last4, email: r.email, createdAt: new Date(r.nowMs).toISOString() });
-        yield* run('INSERT INTO console_key_requests (key_id, client_ip, email, at_ms) VALUES ($1, $2, $3, $4)', [keyId, r.clientIp, r.email, r.nowMs]);
+        const keyId = yield* insertKeyRow({
+          kind: 'test',
+          keyHash: r.keyHash,
+          last4: r.last4,
+          email: r.email,
+          createdAt: new Date(r.nowMs).toISOString(),
+        });
+        yield* run('INSERT INTO console_key_requests (key_id, client_ip, email, at_ms) VALUES ($1, $2, $3, $4)', [
+          keyId,
+          r.clientIp,
+          r.email,
+          r.nowMs,
+        ]);
         return { ok: true, record: yield* keyRecord(d, keyId) };
       });
     },

@@ -1,7 +1,6 @@
 /** The keys subject: API keys (stored as hashes) and the console's rate-limited test keys. */
 export type KeyKind = 'test' | 'live';
 
-
 export interface ApiKeyRecord {
   id: number;
   kind: KeyKind;
@@ -44,9 +43,7 @@ export interface ConsoleTestKeyRequest {
 }
 
 export type ConsoleTestKeyOutcome =
-  | { ok: true; record: ApiKeyRecord }
-  | { ok: false; exceeded: 'ip' | 'email'; oldestMs: number };
-
+  { ok: true; record: ApiKeyRecord } | { ok: false; exceeded: 'ip' | 'email'; oldestMs: number };
 
 export interface KeyStore {
   createKey(key: NewKey): Promise<ApiKeyRecord>;

@@ -20,19 +20,29 @@ export const OPEN_LEASES_SQL = `SELECT instance_id AS "instanceId", host, pid, p
   FROM instance_leases WHERE ended_at_ms IS NULL`;
 export type OpenLeaseRow = LeaseHolder & { heartbeatAtMs: number; expiresAtMs: number };
 
-export const settledLease = ({ heartbeatAtMs, expiresAtMs: _, ...holder }: OpenLeaseRow) => ({ ...holder, heartbeatAt: new Date(Number(heartbeatAtMs)).toISOString() });
+export const settledLease = ({ heartbeatAtMs, expiresAtMs: _, ...holder }: OpenLeaseRow) => ({
+  ...holder,
+  heartbeatAt: new Date(Number(heartbeatAtMs)).toISOString(),
+});
 
 /** The integrity report from what one read transaction saw. */
 export function integrityReport(
-  balances: Array<{ keyId: number; balance: number; ledgerSum: number }>, stale: { pendingDebits: number; sandboxReservations: number },
-  leases: LeaseRow[], nowMs: number,
+  balances: Array<{ keyId: number; balance: number; ledgerSum: number }>,
+  stale: { pendingDebits: number; sandboxReservations: number },
+  leases: LeaseRow[],
+  nowMs: number,
 ): IntegrityReport {
-  const statuses = leases.map((row) => toLeaseStatus(row, nowMs))
+  const statuses = leases
+    .map((row) => toLeaseStatus(row, nowMs))
     .filter((l) => leaseIsReported({ ...l, endedAtMs: l.endedAt === null ? null : Date.parse(l.endedAt) }));
   const report = {
     keysChecked: balances.length,
-    mismatches: balances.filter(ledgerDisagrees).map((k) => ({ keyId: k.keyId, balance: Number(k.balance), ledgerSum: Number(k.ledgerSum) })),
-    expiredPendingDebits: stale.pendingDebits, expiredSandboxReservations: stale.sandboxReservations, leases: statuses,
+    mismatches: balances
+      .filter(ledgerDisagrees)
+      .map((k) => ({ keyId: k.keyId, balance: Number(k.balance), ledgerSum: Number(k.ledgerSum) })),
+    expiredPendingDebits: stale.pendingDebits,
+    expiredSandboxReservations: stale.sandboxReservations,
+    leases: statuses,
   };
   return { ...report, ok: integrityOk(report) };
 }

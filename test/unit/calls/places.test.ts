@@ -4,10 +4,10 @@ import { SAME_PLACE_METRES, inputOrderAtSamePlace, places } from '../../../src/c
 import { greatCircleM } from '../../../src/geo/index.js';
 
 const A = { latitude: 48.855648, longitude: 2.358457 };
-const A2 = { latitude: 48.855670, longitude: 2.358480 }; // 3 m from A
+const A2 = { latitude: 48.85567, longitude: 2.35848 }; // 3 m from A
 const A3 = { latitude: 48.855692, longitude: 2.358503 }; // 3 m from A2, 6 m from A
-const B = { latitude: 48.855313, longitude: 2.365920 };
-const C = { latitude: 48.853910, longitude: 2.366720 };
+const B = { latitude: 48.855313, longitude: 2.36592 };
+const C = { latitude: 48.85391, longitude: 2.36672 };
 
 test('places: points within 5 m of one another, transitively, are one place, named by its first point', () => {
   assert.ok(greatCircleM(A, A2) <= SAME_PLACE_METRES && greatCircleM(A, A3) > SAME_PLACE_METRES);
@@ -27,15 +27,25 @@ test('stops at one place are put back in input order, in the positions the solve
   const placeOf = (stop: number) => place[stop]!;
   assert.deepEqual(inputOrderAtSamePlace([3, 1, 0, 2, 4], placeOf, flat), [0, 1, 3, 2, 4]);
   assert.deepEqual(inputOrderAtSamePlace([4, 2, 3, 1, 0], placeOf, flat), [1, 2, 0, 4, 3]);
-  assert.deepEqual(inputOrderAtSamePlace([2, 1, 0], (s) => s, flat), [2, 1, 0], 'nothing shared: the solver order stands');
+  assert.deepEqual(
+    inputOrderAtSamePlace([2, 1, 0], (s) => s, flat),
+    [2, 1, 0],
+    'nothing shared: the solver order stands',
+  );
 });
 
-test('a place keeps the solver\'s order when input order would make the route later: more lateness, or a later end', () => {
+test("a place keeps the solver's order when input order would make the route later: more lateness, or a later end", () => {
   const placeOf = (stop: number) => [0, 0, 1, 1][stop]!;
   // order [1,0,3,2]: place 0 back to [0,1] costs lateness, place 1 back to [2,3] does not
-  const lateness = (order: readonly number[]) => ({ totalLatenessS: order.indexOf(0) < order.indexOf(1) ? 60 : 0, durationS: 100 });
+  const lateness = (order: readonly number[]) => ({
+    totalLatenessS: order.indexOf(0) < order.indexOf(1) ? 60 : 0,
+    durationS: 100,
+  });
   assert.deepEqual(inputOrderAtSamePlace([1, 0, 3, 2], placeOf, lateness), [1, 0, 2, 3]);
   // a wait (a notBefore) that input order would add: the route would end later
-  const later = (order: readonly number[]) => ({ totalLatenessS: 0, durationS: order.indexOf(2) < order.indexOf(3) ? 160 : 100 });
+  const later = (order: readonly number[]) => ({
+    totalLatenessS: 0,
+    durationS: order.indexOf(2) < order.indexOf(3) ? 160 : 100,
+  });
   assert.deepEqual(inputOrderAtSamePlace([1, 0, 3, 2], placeOf, later), [0, 1, 3, 2]);
 });

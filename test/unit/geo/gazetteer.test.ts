@@ -32,7 +32,15 @@ test('Paris 75004 → the 4th arrondissement point, whatever the spelling', asyn
   assert.equal(r.provider, 'embedded');
   assert.equal(r.precision, 'municipality');
   assert.ok(km(r, 48.856, 2.357) < 1.5, `${r.latitude},${r.longitude} is ${km(r, 48.856, 2.357)} km away`);
-  for (const city of ['PARIS', 'Paris 4e', 'Paris 04', 'paris 4ème', 'Paris IV', 'Paris 4e Arrondissement', 'Paris Cedex 04']) {
+  for (const city of [
+    'PARIS',
+    'Paris 4e',
+    'Paris 04',
+    'paris 4ème',
+    'Paris IV',
+    'Paris 4e Arrondissement',
+    'Paris Cedex 04',
+  ]) {
     assert.deepEqual(await at('x', '75004', city), r, city);
   }
   const fifteenth = await at('x', '75015', 'Paris');

@@ -19,8 +19,16 @@ import {
 import { banFeatureCollection, startFakeBan } from '../../fakes/ban.js';
 
 const addr = (street: string, postalCode = '75004', city = 'Paris'): Address => ({ street, postalCode, city });
-const point = (provider: string, latitude = 48.85, precision: GeocodePrecision = 'housenumber'): NonNullable<GeocodeResult> => ({
-  latitude, longitude: 2.35, precision, provider, label: `${provider} ${latitude}`,
+const point = (
+  provider: string,
+  latitude = 48.85,
+  precision: GeocodePrecision = 'housenumber',
+): NonNullable<GeocodeResult> => ({
+  latitude,
+  longitude: 2.35,
+  precision,
+  provider,
+  label: `${provider} ${latitude}`,
 });
 
 class FakeGeocoder implements Geocoder {
@@ -68,8 +76,14 @@ test('chain: all not found → null; not found + failure → GeocoderError (serv
   const nf = new FakeGeocoder('nf', () => null);
   assert.equal(await new GeocoderChain([nf, nf]).geocode(addr('x')), null);
   const boom = new FakeGeocoder('boom', () => new GeocoderError('boom', 'down'));
-  await assert.rejects(new GeocoderChain([boom, nf]).geocode(addr('x')), (e: unknown) => e instanceof GeocoderError && e.provider === 'chain');
-  await assert.rejects(new GeocoderChain([boom]).geocode(addr('x')), (e: unknown) => e instanceof GeocoderError && e.provider === 'boom');
+  await assert.rejects(
+    new GeocoderChain([boom, nf]).geocode(addr('x')),
+    (e: unknown) => e instanceof GeocoderError && e.provider === 'chain',
+  );
+  await assert.rejects(
+    new GeocoderChain([boom]).geocode(addr('x')),
+    (e: unknown) => e instanceof GeocoderError && e.provider === 'boom',
+  );
 });
 
 test('createGeocoder(["ban","embedded"]): BAN down → embedded answers; BAN found → BAN', async () => {
@@ -83,7 +97,10 @@ test('createGeocoder(["ban","embedded"]): BAN down → embedded answers; BAN fou
     assert.equal(r?.provider, 'embedded');
     assert.equal(r?.precision, 'municipality');
     assert.equal(logs.length, 1);
-    fake.respond = () => ({ status: 200, body: banFeatureCollection({ latitude: 48.8559, longitude: 2.3587, score: 0.93 }) });
+    fake.respond = () => ({
+      status: 200,
+      body: banFeatureCollection({ latitude: 48.8559, longitude: 2.3587, score: 0.93 }),
+    });
     assert.deepEqual(await g.geocode({ street: '1 rue de Rivoli', postalCode: '75004', city: 'Paris' }), {
       latitude: 48.8559,
       longitude: 2.3587,
@@ -141,7 +158,10 @@ test('geocodeAll: at most `concurrency` calls in flight, results in input order'
   const items = Array.from({ length: 20 }, (_, i) => ({ label: `stops[${i}]`, address: addr(String(i)) }));
   const out = await geocodeAll(items, g, { concurrency: 3 });
   assert.equal(g.maxInFlight, 3);
-  assert.deepEqual(out.map((p) => p.latitude), items.map((_, i) => i));
+  assert.deepEqual(
+    out.map((p) => p.latitude),
+    items.map((_, i) => i),
+  );
   const one = new FakeGeocoder('one', () => point('one'), 5);
   await geocodeAll(items, one, { concurrency: 1 });
   assert.equal(one.maxInFlight, 1);
@@ -163,7 +183,9 @@ test('geocodeAll: identical addresses are geocoded once', async () => {
 });
 
 test('geocodeAll: failures listed by label, in input order, with the reason', async () => {
-  const g = new FakeGeocoder('g', (a) => (a.street === 'missing' ? null : a.street === 'down' ? new GeocoderError('g', 'HTTP 500') : point('g')));
+  const g = new FakeGeocoder('g', (a) =>
+    a.street === 'missing' ? null : a.street === 'down' ? new GeocoderError('g', 'HTTP 500') : point('g'),
+  );
   const items = [
     { label: 'start', address: addr('ok') },
     { label: 'stops[0] (id "a")', address: addr('ok 2') },
@@ -174,7 +196,10 @@ test('geocodeAll: failures listed by label, in input order, with the reason', as
   await assert.rejects(geocodeAll(items, g, { concurrency: 2 }), (e: unknown) => {
     assert.ok(e instanceof GeocodingFailedError);
     assert.deepEqual(e.labels, ['stops[3] (id "abc")', 'stops[4] (id "d")', 'end']);
-    assert.deepEqual(e.failures.map((f) => f.reason), ['not_found', 'error', 'not_found']);
+    assert.deepEqual(
+      e.failures.map((f) => f.reason),
+      ['not_found', 'error', 'not_found'],
+    );
     assert.equal(e.message, 'Could not geocode: stops[3] (id "abc"), stops[4] (id "d"), end');
     assert.ok(e.failures[1]!.error instanceof GeocoderError);
     return true;
@@ -183,8 +208,12 @@ test('geocodeAll: failures listed by label, in input order, with the reason', as
 });
 
 test('chain: a match coarser than minPrecision asks the next engine; when none is precise enough → ImpreciseMatchError with the finest match', async () => {
-  const coarse = new FakeGeocoder('coarse', (a) => (a.street === 'rue fine' ? point('coarse', 48.1, 'street') : point('coarse', 48.2, 'locality')));
-  const fine = new FakeGeocoder('fine', (a) => (a.street === 'rue fine' ? point('fine', 48.3, 'housenumber') : point('fine', 48.4, 'municipality')));
+  const coarse = new FakeGeocoder('coarse', (a) =>
+    a.street === 'rue fine' ? point('coarse', 48.1, 'street') : point('coarse', 48.2, 'locality'),
+  );
+  const fine = new FakeGeocoder('fine', (a) =>
+    a.street === 'rue fine' ? point('fine', 48.3, 'housenumber') : point('fine', 48.4, 'municipality'),
+  );
   const chain = new GeocoderChain([coarse, fine], { minPrecision: 'street' });
   assert.deepEqual(await chain.geocode(addr('rue fine')), point('coarse', 48.1, 'street'));
   assert.equal(fine.calls.length, 0, 'street level is enough: the next engine is not asked');
@@ -203,26 +232,45 @@ test('chain.geocodeMany: each engine gets only what the previous ones did not fi
   const batches: string[][] = [];
   const batching = (name: string, knows: (a: Address) => boolean): Geocoder => ({
     name,
-    geocode: async () => { throw new Error('not used'); },
+    geocode: async () => {
+      throw new Error('not used');
+    },
     geocodeMany: async (addresses) => {
       batches.push([name, ...addresses.map((a) => a.street)]);
-      return addresses.map((a) => (knows(a) ? { ok: true as const, result: point(name) } : { ok: true as const, result: null }));
+      return addresses.map((a) =>
+        knows(a) ? { ok: true as const, result: point(name) } : { ok: true as const, result: null },
+      );
     },
   });
-  const chain = new GeocoderChain([batching('a', (x) => x.street !== 'b' && x.street !== 'c'), batching('b', (x) => x.street === 'b')]);
+  const chain = new GeocoderChain([
+    batching('a', (x) => x.street !== 'b' && x.street !== 'c'),
+    batching('b', (x) => x.street === 'b'),
+  ]);
   const out = await chain.geocodeMany([addr('a'), addr('b'), addr('c')], { concurrency: 2 });
-  assert.deepEqual(out.map((o) => (o.ok ? o.result?.provider ?? null : 'error')), ['a', 'b', null]);
-  assert.deepEqual(batches, [['a', 'a', 'b', 'c'], ['b', 'b', 'c']]);
+  assert.deepEqual(
+    out.map((o) => (o.ok ? (o.result?.provider ?? null) : 'error')),
+    ['a', 'b', null],
+  );
+  assert.deepEqual(batches, [
+    ['a', 'a', 'b', 'c'],
+    ['b', 'b', 'c'],
+  ]);
 });
 
 test('CachedGeocoder.geocodeMany: hits are answered from the cache, only the misses reach the engine, in one batch', async () => {
   const seen: number[] = [];
   const engine: Geocoder = {
     name: 'net',
-    geocode: async () => { throw new Error('not used'); },
+    geocode: async () => {
+      throw new Error('not used');
+    },
     geocodeMany: async (addresses) => {
       seen.push(addresses.length);
-      return addresses.map((a) => (a.street === 'ghost' ? { ok: true as const, result: null } : { ok: true as const, result: point('net', Number(a.street)) }));
+      return addresses.map((a) =>
+        a.street === 'ghost'
+          ? { ok: true as const, result: null }
+          : { ok: true as const, result: point('net', Number(a.street)) },
+      );
     },
   };
   const cache = new MemoryGeocodeCache();
@@ -230,7 +278,10 @@ test('CachedGeocoder.geocodeMany: hits are answered from the cache, only the mis
   await cached.geocodeMany([addr('1'), addr('2')], { concurrency: 4 });
   const out = await cached.geocodeMany([addr('1'), addr('2'), addr('3'), addr('ghost')], { concurrency: 4 });
   assert.deepEqual(seen, [2, 2], 'the second call sends only 3 and ghost');
-  assert.deepEqual(out.map((o) => (o.ok ? o.result?.latitude ?? null : 'error')), [1, 2, 3, null]);
+  assert.deepEqual(
+    out.map((o) => (o.ok ? (o.result?.latitude ?? null) : 'error')),
+    [1, 2, 3, null],
+  );
   assert.equal(cache.size, 3, 'not-found is not cached');
 });
 
@@ -242,7 +293,10 @@ test('createGeocoder with a cache: network engines are cached under their own na
     const rivoli = { street: '1 rue de Rivoli', postalCode: '75004', city: 'Paris' };
     assert.equal((await g.geocode(rivoli))?.provider, 'embedded');
     assert.equal(cache.size, 0, 'a commune-level answer given while the street-level engine was down is not kept');
-    fake.respond = () => ({ status: 200, body: banFeatureCollection({ latitude: 48.8559, longitude: 2.3587, score: 0.93 }) });
+    fake.respond = () => ({
+      status: 200,
+      body: banFeatureCollection({ latitude: 48.8559, longitude: 2.3587, score: 0.93 }),
+    });
     assert.equal((await g.geocode(rivoli))?.provider, 'ban');
     assert.equal(cache.get(`ban:${normaliseAddressKey(rivoli)}`)?.provider, 'ban');
     fake.respond = () => ({ status: 503, body: 'down' });

@@ -5,18 +5,35 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { DEFAULT_GEOPLATEFORME_BASE_URL, GeoplateformeGeocoder, type GeoplateformeSettings } from '../../../src/geo/geocoding/geoplateforme.js';
+import {
+  DEFAULT_GEOPLATEFORME_BASE_URL,
+  GeoplateformeGeocoder,
+  type GeoplateformeSettings,
+} from '../../../src/geo/geocoding/geoplateforme.js';
 import { GeocoderError, type Address } from '../../../src/geo/geocoding/types.js';
 import { featureCollection, startFakeGeoplateforme, type FakeAddress } from '../../fakes/geoplateforme.js';
 import { PARIS_ADDRESSES } from '../../fakes/paris-addresses.js';
 
-const AMIENS: FakeAddress = { housenumber: '8', street: 'Boulevard du Port', postcode: '80000', city: 'Amiens', citycode: '80021', latitude: 49.897443, longitude: 2.290084 };
+const AMIENS: FakeAddress = {
+  housenumber: '8',
+  street: 'Boulevard du Port',
+  postcode: '80000',
+  city: 'Amiens',
+  citycode: '80021',
+  latitude: 49.897443,
+  longitude: 2.290084,
+};
 const fake = await startFakeGeoplateforme([AMIENS, ...PARIS_ADDRESSES]);
 after(() => fake.close());
 
 const amiens: Address = { street: '8 boulevard du Port', postalCode: '80000', city: 'Amiens' };
-const paris = (i: number): Address => ({ street: `${PARIS_ADDRESSES[i]!.housenumber} ${PARIS_ADDRESSES[i]!.street}`, postalCode: PARIS_ADDRESSES[i]!.postcode, city: 'Paris' });
-const geocoder = (settings: GeoplateformeSettings = {}) => new GeoplateformeGeocoder({ baseUrl: fake.url, ...settings });
+const paris = (i: number): Address => ({
+  street: `${PARIS_ADDRESSES[i]!.housenumber} ${PARIS_ADDRESSES[i]!.street}`,
+  postalCode: PARIS_ADDRESSES[i]!.postcode,
+  city: 'Paris',
+});
+const geocoder = (settings: GeoplateformeSettings = {}) =>
+  new GeoplateformeGeocoder({ baseUrl: fake.url, ...settings });
 const reset = (): void => {
   fake.requests.length = 0;
   fake.respond = () => undefined;
@@ -30,7 +47,13 @@ test('the default service is the public Géoplateforme at data.geopf.fr', () => 
 test('found: GET /search with q, postcode, limit, autocomplete=0, index=address; [lon, lat] in the right order; label and precision kept', async () => {
   reset();
   const r = await geocoder().geocode(amiens);
-  assert.deepEqual(r, { latitude: 49.897443, longitude: 2.290084, precision: 'housenumber', provider: 'geoplateforme', label: '8 Boulevard du Port 80000 Amiens' });
+  assert.deepEqual(r, {
+    latitude: 49.897443,
+    longitude: 2.290084,
+    precision: 'housenumber',
+    provider: 'geoplateforme',
+    label: '8 Boulevard du Port 80000 Amiens',
+  });
   assert.equal(fake.requests.length, 1);
   const q = fake.requests[0]!.params;
   assert.deepEqual(
@@ -42,7 +65,11 @@ test('found: GET /search with q, postcode, limit, autocomplete=0, index=address;
 test('each precision type is reported as such: housenumber, street, locality, municipality', async () => {
   reset();
   const g = geocoder();
-  assert.equal((await g.geocode({ street: '99 boulevard du Port', postalCode: '80000', city: 'Amiens' }))?.precision, 'street', 'an unknown number on a known street');
+  assert.equal(
+    (await g.geocode({ street: '99 boulevard du Port', postalCode: '80000', city: 'Amiens' }))?.precision,
+    'street',
+    'an unknown number on a known street',
+  );
   const base = { postcode: '80000', city: 'Amiens', citycode: '80021', latitude: 49.9, longitude: 2.3 };
   fake.addresses = [
     { ...base, name: 'La Hotoie', type: 'locality' },
@@ -77,40 +104,84 @@ test('service failures are GeocoderErrors: 5xx, 400, malformed bodies, timeout, 
     ['500', () => ({ status: 500, body: 'Internal Server Error' }), (e) => e.status === 500 && !e.unreachable],
     ['503', () => ({ status: 503, body: { code: 503, message: 'Service Unavailable' } }), (e) => e.status === 503],
     ['not JSON', () => ({ status: 200, body: '<html>maintenance</html>' }), (e) => /not JSON/.test(e.message)],
-    ['no features', () => ({ status: 200, body: { type: 'FeatureCollection' } }), (e) => /no features array/.test(e.message)],
-    ['bad coordinates', () => ({ status: 200, body: featureCollection([{ type: 'Feature', geometry: { type: 'Point', coordinates: [2.3] }, properties: { score: 0.9 } }]) }),
-      (e) => /coordinates/.test(e.message)],
-    ['latitude out of range', () => ({ status: 200, body: featureCollection([{ type: 'Feature', geometry: { type: 'Point', coordinates: [2.3, 148.8] }, properties: { score: 0.9 } }]) }),
-      (e) => /coordinates/.test(e.message)],
-    ['no score', () => ({ status: 200, body: featureCollection([{ type: 'Feature', geometry: { type: 'Point', coordinates: [2.3, 48.8] }, properties: {} }]) }),
-      (e) => /score/.test(e.message)],
+    [
+      'no features',
+      () => ({ status: 200, body: { type: 'FeatureCollection' } }),
+      (e) => /no features array/.test(e.message),
+    ],
+    [
+      'bad coordinates',
+      () => ({
+        status: 200,
+        body: featureCollection([
+          { type: 'Feature', geometry: { type: 'Point', coordinates: [2.3] }, properties: { score: 0.9 } },
+        ]),
+      }),
+      (e) => /coordinates/.test(e.message),
+    ],
+    [
+      'latitude out of range',
+      () => ({
+        status: 200,
+        body: featureCollection([
+          { type: 'Feature', geometry: { type: 'Point', coordinates: [2.3, 148.8] }, properties: { score: 0.9 } },
+        ]),
+      }),
+      (e) => /coordinates/.test(e.message),
+    ],
+    [
+      'no score',
+      () => ({
+        status: 200,
+        body: featureCollection([
+          { type: 'Feature', geometry: { type: 'Point', coordinates: [2.3, 48.8] }, properties: {} },
+        ]),
+      }),
+      (e) => /score/.test(e.message),
+    ],
     ['stall', () => 'stall', (e) => e.timedOut && e.unreachable],
     ['reset', () => 'reset', (e) => e.unreachable && !e.timedOut],
   ];
   for (const [what, answer, check] of cases) {
     fake.respond = answer;
-    await assert.rejects(g.geocode(amiens), (e: unknown) => e instanceof GeocoderError && e.provider === 'geoplateforme' && check(e), what);
+    await assert.rejects(
+      g.geocode(amiens),
+      (e: unknown) => e instanceof GeocoderError && e.provider === 'geoplateforme' && check(e),
+      what,
+    );
   }
   fake.respond = () => undefined;
-  await assert.rejects(g.geocode({ street: '', postalCode: '80000', city: 'X' }), (e: unknown) => e instanceof GeocoderError && e.status === 400, 'q too short: the service refuses it');
+  await assert.rejects(
+    g.geocode({ street: '', postalCode: '80000', city: 'X' }),
+    (e: unknown) => e instanceof GeocoderError && e.status === 400,
+    'q too short: the service refuses it',
+  );
 
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   const port = (closed.address() as { port: number }).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
-  await assert.rejects(new GeoplateformeGeocoder({ baseUrl: `http://127.0.0.1:${port}/geocodage` }).geocode(amiens),
-    (e: unknown) => e instanceof GeocoderError && e.unreachable && !e.timedOut);
+  await assert.rejects(
+    new GeoplateformeGeocoder({ baseUrl: `http://127.0.0.1:${port}/geocodage` }).geocode(amiens),
+    (e: unknown) => e instanceof GeocoderError && e.unreachable && !e.timedOut,
+  );
 });
 
 test('429 with Retry-After: the engine pauses that long, then the request is tried again and succeeds', async () => {
   reset();
   let calls = 0;
-  fake.respond = () => (++calls === 1 ? { status: 429, body: { code: 429, message: 'Too Many Requests' }, headers: { 'Retry-After': '1' } } : undefined);
+  fake.respond = () =>
+    ++calls === 1
+      ? { status: 429, body: { code: 429, message: 'Too Many Requests' }, headers: { 'Retry-After': '1' } }
+      : undefined;
   const g = geocoder();
   const r = await g.geocode(amiens);
   assert.equal(r?.provider, 'geoplateforme');
   assert.equal(fake.requests.length, 2);
-  assert.ok(fake.requests[1]!.at - fake.requests[0]!.at >= 990, `waited ${fake.requests[1]!.at - fake.requests[0]!.at} ms, Retry-After is 1 s`);
+  assert.ok(
+    fake.requests[1]!.at - fake.requests[0]!.at >= 990,
+    `waited ${fake.requests[1]!.at - fake.requests[0]!.at} ms, Retry-After is 1 s`,
+  );
   assert.equal(g.guard.state, 'closed');
 });
 
@@ -128,7 +199,10 @@ test('429 asking for longer than the request timeout is not waited for: the look
   reset();
   fake.respond = () => ({ status: 429, body: 'slow down', headers: { 'Retry-After': '120' } });
   const g = geocoder({ timeoutMs: 1000, breakerFailures: 1000 });
-  await assert.rejects(g.geocode(amiens), (e: unknown) => e instanceof GeocoderError && e.status === 429 && e.retryAfterMs === 120_000);
+  await assert.rejects(
+    g.geocode(amiens),
+    (e: unknown) => e instanceof GeocoderError && e.status === 429 && e.retryAfterMs === 120_000,
+  );
   fake.respond = () => undefined;
   await assert.rejects(g.geocode(amiens), /asked to wait 120 s/);
   assert.equal(fake.requests.length, 1, 'nothing is sent during the pause');
@@ -138,14 +212,26 @@ test('circuit breaker: after N failures the engine is skipped at once; after the
   reset();
   fake.respond = () => ({ status: 503, body: 'down' });
   const g = geocoder({ breakerFailures: 3, breakerCooldownMs: 300 });
-  for (let i = 0; i < 3; i++) await assert.rejects(g.geocode(amiens), (e: unknown) => e instanceof GeocoderError && e.status === 503);
+  for (let i = 0; i < 3; i++)
+    await assert.rejects(g.geocode(amiens), (e: unknown) => e instanceof GeocoderError && e.status === 503);
   assert.equal(g.guard.state, 'open');
   const skipped = await Promise.allSettled(Array.from({ length: 10 }, () => g.geocode(amiens)));
-  assert.ok(skipped.every((s) => s.status === 'rejected' && /skipped after 3 consecutive failures/.test((s.reason as Error).message) && (s.reason as GeocoderError).unreachable));
+  assert.ok(
+    skipped.every(
+      (s) =>
+        s.status === 'rejected' &&
+        /skipped after 3 consecutive failures/.test((s.reason as Error).message) &&
+        (s.reason as GeocoderError).unreachable,
+    ),
+  );
   assert.equal(fake.requests.length, 3, 'an open breaker sends nothing');
 
   await new Promise((r) => setTimeout(r, 350));
-  await assert.rejects(g.geocode(amiens), (e: unknown) => e instanceof GeocoderError && e.status === 503, 'the trial fails');
+  await assert.rejects(
+    g.geocode(amiens),
+    (e: unknown) => e instanceof GeocoderError && e.status === 503,
+    'the trial fails',
+  );
   assert.equal(g.guard.state, 'open');
   assert.equal(fake.requests.length, 4);
 
@@ -159,27 +245,49 @@ test('circuit breaker: after N failures the engine is skipped at once; after the
 test('a 400 (the service refused this query) does not count toward the breaker; not found is no failure at all', async () => {
   reset();
   const g = geocoder({ breakerFailures: 2 });
-  for (let i = 0; i < 4; i++) await assert.rejects(g.geocode({ street: '', postalCode: '80000', city: 'X' }), (e: unknown) => (e as GeocoderError).status === 400);
-  for (let i = 0; i < 4; i++) assert.equal(await g.geocode({ street: '1 rue Imaginaire', postalCode: '80000', city: 'Amiens' }), null);
+  for (let i = 0; i < 4; i++)
+    await assert.rejects(
+      g.geocode({ street: '', postalCode: '80000', city: 'X' }),
+      (e: unknown) => (e as GeocoderError).status === 400,
+    );
+  for (let i = 0; i < 4; i++)
+    assert.equal(await g.geocode({ street: '1 rue Imaginaire', postalCode: '80000', city: 'Amiens' }), null);
   assert.equal(g.guard.state, 'closed');
 });
 
 test('batch: more addresses than the threshold → one POST /search/csv with the documented fields; results in input order', async () => {
   reset();
-  const addresses = [...PARIS_ADDRESSES.map((_, i) => paris(i)), amiens, { street: '1 rue Imaginaire', postalCode: '75004', city: 'Paris' }];
+  const addresses = [
+    ...PARIS_ADDRESSES.map((_, i) => paris(i)),
+    amiens,
+    { street: '1 rue Imaginaire', postalCode: '75004', city: 'Paris' },
+  ];
   const out = await geocoder({ batchThreshold: 20 }).geocodeMany(addresses, { concurrency: 4 });
-  assert.deepEqual(fake.requests.map((r) => [r.kind, r.rows]), [['csv', 22]]);
+  assert.deepEqual(
+    fake.requests.map((r) => [r.kind, r.rows]),
+    [['csv', 22]],
+  );
   out.slice(0, 20).forEach((o, i) => {
     assert.ok(o.ok && o.result, `row ${i}`);
-    assert.deepEqual([o.result.latitude, o.result.longitude, o.result.precision, o.result.provider], [PARIS_ADDRESSES[i]!.latitude, PARIS_ADDRESSES[i]!.longitude, 'housenumber', 'geoplateforme']);
-    assert.equal(o.result.label, `${PARIS_ADDRESSES[i]!.housenumber} ${PARIS_ADDRESSES[i]!.street} ${PARIS_ADDRESSES[i]!.postcode} Paris`);
+    assert.deepEqual(
+      [o.result.latitude, o.result.longitude, o.result.precision, o.result.provider],
+      [PARIS_ADDRESSES[i]!.latitude, PARIS_ADDRESSES[i]!.longitude, 'housenumber', 'geoplateforme'],
+    );
+    assert.equal(
+      o.result.label,
+      `${PARIS_ADDRESSES[i]!.housenumber} ${PARIS_ADDRESSES[i]!.street} ${PARIS_ADDRESSES[i]!.postcode} Paris`,
+    );
   });
   assert.ok(out[20]!.ok && out[20]!.result?.label === '8 Boulevard du Port 80000 Amiens');
   assert.deepEqual(out[21], { ok: true, result: null }, 'result_status not-found');
 
   reset();
   await geocoder({ batchThreshold: 20 }).geocodeMany(addresses.slice(0, 20), { concurrency: 4 });
-  assert.deepEqual(fake.requests.map((r) => r.kind), Array(20).fill('search'), '20 addresses: single requests');
+  assert.deepEqual(
+    fake.requests.map((r) => r.kind),
+    Array(20).fill('search'),
+    '20 addresses: single requests',
+  );
 });
 
 test('batch failures: an error status or a malformed file → single requests; rows the service could not process are asked again alone', async () => {
@@ -193,8 +301,15 @@ test('batch failures: an error status or a malformed file → single requests; r
     reset();
     fake.respondCsv = () => answer;
     const out = await geocoder({ batchThreshold: 20 }).geocodeMany(addresses, { concurrency: 4 });
-    assert.deepEqual(fake.requests.map((r) => r.kind), ['csv', ...Array(21).fill('search')], what);
-    assert.ok(out.every((o) => o.ok && o.result?.precision === 'housenumber'), what);
+    assert.deepEqual(
+      fake.requests.map((r) => r.kind),
+      ['csv', ...Array(21).fill('search')],
+      what,
+    );
+    assert.ok(
+      out.every((o) => o.ok && o.result?.precision === 'housenumber'),
+      what,
+    );
   }
 
   reset();
@@ -213,7 +328,11 @@ test('batch failures: an error status or a malformed file → single requests; r
     return { status: 200, body: `${header}\n${lines.join('\n')}\n` };
   };
   const out = await geocoder({ batchThreshold: 20 }).geocodeMany(addresses, { concurrency: 4 });
-  assert.deepEqual(fake.requests.map((r) => r.kind), ['csv', ...Array(19).fill('search')], 'rows 2…20 asked again alone');
+  assert.deepEqual(
+    fake.requests.map((r) => r.kind),
+    ['csv', ...Array(19).fill('search')],
+    'rows 2…20 asked again alone',
+  );
   assert.equal(out[0]!.ok && out[0]!.result?.label, '1 Rue de Rivoli 75004 Paris');
   assert.deepEqual(out[1], { ok: true, result: null });
   assert.ok(out.slice(2).every((o) => o.ok && o.result?.precision === 'housenumber'));
@@ -224,11 +343,14 @@ test('batch: a service that does not answer fails every address at once (no sing
   fake.respondCsv = () => 'stall';
   const addresses = PARIS_ADDRESSES.map((_, i) => paris(i)).concat([amiens]);
   const out = await geocoder({ batchThreshold: 20, timeoutMs: 300 }).geocodeMany(addresses, { concurrency: 4 });
-  assert.deepEqual(fake.requests.map((r) => r.kind), ['csv']);
+  assert.deepEqual(
+    fake.requests.map((r) => r.kind),
+    ['csv'],
+  );
   assert.ok(out.every((o) => !o.ok && o.error instanceof GeocoderError && o.error.timedOut));
 });
 
-test('an aborted lookup rejects with the caller\'s reason and does not count as a service failure', async () => {
+test("an aborted lookup rejects with the caller's reason and does not count as a service failure", async () => {
   reset();
   fake.respond = () => 'stall';
   const g = geocoder({ breakerFailures: 1, timeoutMs: 5000 });

@@ -10,10 +10,16 @@ const address = { street: '8 boulevard du Port', postalCode: '80000', city: 'Ami
 
 test('found: lat/lon strings parsed, structured query, User-Agent sent', async () => {
   fake.requests.length = 0;
-  fake.respond = () => ({ status: 200, body: nominatimResults({ latitude: 49.8974, longitude: 2.2901, importance: 0.31 }) });
+  fake.respond = () => ({
+    status: 200,
+    body: nominatimResults({ latitude: 49.8974, longitude: 2.2901, importance: 0.31 }),
+  });
   const r = await new NominatimGeocoder({ baseUrl: fake.url }).geocode(address);
   assert.deepEqual(r, {
-    latitude: 49.8974, longitude: 2.2901, precision: 'housenumber', provider: 'nominatim',
+    latitude: 49.8974,
+    longitude: 2.2901,
+    precision: 'housenumber',
+    provider: 'nominatim',
     label: '8, Boulevard du Port, Amiens, Somme, Hauts-de-France, France métropolitaine, 80000, France',
   });
   const req = fake.requests[0]!;
@@ -21,7 +27,15 @@ test('found: lat/lon strings parsed, structured query, User-Agent sent', async (
   assert.equal(req.userAgent, DEFAULT_NOMINATIM_USER_AGENT);
   const p = req.params;
   assert.deepEqual(
-    [p.get('street'), p.get('postalcode'), p.get('city'), p.get('country'), p.get('format'), p.get('limit'), p.get('addressdetails')],
+    [
+      p.get('street'),
+      p.get('postalcode'),
+      p.get('city'),
+      p.get('country'),
+      p.get('format'),
+      p.get('limit'),
+      p.get('addressdetails'),
+    ],
     ['8 boulevard du Port', '80000', 'Amiens', 'fr', 'jsonv2', '1', '0'],
   );
   await new NominatimGeocoder({ baseUrl: fake.url, userAgent: 'acme-delivery/2 (ops@acme.test)' }).geocode(address);
@@ -29,11 +43,20 @@ test('found: lat/lon strings parsed, structured query, User-Agent sent', async (
 });
 
 test('importance threshold and place_rank → precision', async () => {
-  fake.respond = () => ({ status: 200, body: nominatimResults({ latitude: 49.9, longitude: 2.3, importance: 0.1, placeRank: 26 }) });
+  fake.respond = () => ({
+    status: 200,
+    body: nominatimResults({ latitude: 49.9, longitude: 2.3, importance: 0.1, placeRank: 26 }),
+  });
   assert.equal((await new NominatimGeocoder({ baseUrl: fake.url }).geocode(address))?.precision, 'street');
   assert.equal(await new NominatimGeocoder({ baseUrl: fake.url, minImportance: 0.2 }).geocode(address), null);
-  fake.respond = () => ({ status: 200, body: nominatimResults({ latitude: 49.9, longitude: 2.3, importance: 0.5, placeRank: 16 }) });
-  assert.equal((await new NominatimGeocoder({ baseUrl: fake.url, minImportance: 0.2 }).geocode(address))?.precision, 'municipality');
+  fake.respond = () => ({
+    status: 200,
+    body: nominatimResults({ latitude: 49.9, longitude: 2.3, importance: 0.5, placeRank: 16 }),
+  });
+  assert.equal(
+    (await new NominatimGeocoder({ baseUrl: fake.url, minImportance: 0.2 }).geocode(address))?.precision,
+    'municipality',
+  );
 });
 
 test('not found: [] → null', async () => {
@@ -44,7 +67,10 @@ test('not found: [] → null', async () => {
 test('failures throw GeocoderError: 500, malformed, timeout', async () => {
   const n = new NominatimGeocoder({ baseUrl: fake.url, timeoutMs: 150, breakerFailures: 100 });
   fake.respond = () => ({ status: 500, body: { error: 'boom' } });
-  await assert.rejects(n.geocode(address), (e: unknown) => e instanceof GeocoderError && e.status === 500 && e.provider === 'nominatim');
+  await assert.rejects(
+    n.geocode(address),
+    (e: unknown) => e instanceof GeocoderError && e.status === 500 && e.provider === 'nominatim',
+  );
   fake.respond = () => ({ status: 200, body: { error: 'not an array' } });
   await assert.rejects(n.geocode(address), /malformed/);
   fake.respond = () => ({ status: 200, body: [{ lat: 'x', lon: '2' }] });

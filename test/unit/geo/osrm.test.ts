@@ -44,7 +44,10 @@ test('small table: one request, the Table URL shape, rounded integers', async ()
   assert.equal(r.params.get('annotations'), 'duration,distance');
   assert.equal(r.params.get('sources'), null);
   assert.equal(r.params.get('exclude'), null);
-  assert.deepEqual(r.coordinates, pts.map((p) => [p.longitude, p.latitude]));
+  assert.deepEqual(
+    r.coordinates,
+    pts.map((p) => [p.longitude, p.latitude]),
+  );
   assert.deepEqual(m, expected(pts));
   assert.ok(m.durationsS.flat().every(Number.isInteger));
 });
@@ -66,12 +69,15 @@ test('202 points against a server limited to 100: chunked, ≤ 100 coordinates p
   assert.deepEqual(m, expected(pts));
   // the server really refuses more than 100, so an unchunked request would fail
   fake.requests.length = 0;
-  await assert.rejects(new OsrmProvider({ baseUrl: fake.url, maxTableSize: 300 }).matrix(pts, { avoidTolls: false }), (e: unknown) => {
-    assert.ok(e instanceof RoutingError);
-    assert.equal(e.status, 400);
-    assert.equal(e.code, 'TooBig');
-    return true;
-  });
+  await assert.rejects(
+    new OsrmProvider({ baseUrl: fake.url, maxTableSize: 300 }).matrix(pts, { avoidTolls: false }),
+    (e: unknown) => {
+      assert.ok(e instanceof RoutingError);
+      assert.equal(e.status, 400);
+      assert.equal(e.code, 'TooBig');
+      return true;
+    },
+  );
 });
 
 test('exclude=toll is sent when avoidTolls, on every chunk', async () => {
@@ -89,7 +95,11 @@ test('errors: HTTP status, code != Ok, malformed body, unroutable pair', async (
   const pts = points(4);
   const cases: [FakeOsrmMode, RegExp, Record<string, unknown>][] = [
     [{ kind: 'status', status: 500, body: 'Internal Server Error' }, /HTTP 500/, { status: 500 }],
-    [{ kind: 'status', status: 400, body: { code: 'InvalidQuery', message: 'Query string malformed' } }, /HTTP 400 InvalidQuery/, { status: 400, code: 'InvalidQuery' }],
+    [
+      { kind: 'status', status: 400, body: { code: 'InvalidQuery', message: 'Query string malformed' } },
+      /HTTP 400 InvalidQuery/,
+      { status: 400, code: 'InvalidQuery' },
+    ],
     [{ kind: 'code', code: 'NoTable', message: 'no table' }, /code NoTable/, { code: 'NoTable' }],
     [{ kind: 'malformed' }, /malformed response/, {}],
     [{ kind: 'unroutable', from: 1, to: 2 }, /no route from point 1 to point 2/, { code: 'NoRoute' }],
@@ -115,13 +125,19 @@ test('stalled server → timeout → the chain falls back to haversine and says 
   const pts = points(3);
   const osrm = new OsrmProvider({ baseUrl: fake.url, timeoutMs: 150 });
   const t0 = Date.now();
-  await assert.rejects(osrm.matrix(pts, { avoidTolls: false }), (e: unknown) => e instanceof RoutingError && e.timedOut);
+  await assert.rejects(
+    osrm.matrix(pts, { avoidTolls: false }),
+    (e: unknown) => e instanceof RoutingError && e.timedOut,
+  );
   assert.ok(Date.now() - t0 < 2000);
 
   const chain = new RoutingChain([osrm, new HaversineProvider()], { logger });
   const m = await chain.matrix(pts, { avoidTolls: false });
   assert.equal(m.provider, 'haversine');
-  assert.deepEqual({ durationsS: m.durationsS, distancesM: m.distancesM }, await new HaversineProvider().matrix(pts, { avoidTolls: false }));
+  assert.deepEqual(
+    { durationsS: m.durationsS, distancesM: m.distancesM },
+    await new HaversineProvider().matrix(pts, { avoidTolls: false }),
+  );
   const warn = logs.find((l) => l.level === 'warn');
   assert.ok(warn && /osrm failed, falling back to haversine/.test(warn.msg ?? ''));
 
@@ -134,7 +150,10 @@ test('stalled server → timeout → the chain falls back to haversine and says 
 test('createRouting builds chains and single providers; config errors are clear', async () => {
   const chain = createRouting(['osrm', 'haversine'], { osrm: { baseUrl: fake.url }, logger });
   assert.equal(chain.name, 'osrm,haversine');
-  assert.deepEqual(chain.providers.map((p) => p.name), ['osrm', 'haversine']);
+  assert.deepEqual(
+    chain.providers.map((p) => p.name),
+    ['osrm', 'haversine'],
+  );
   const single = createRouting(['haversine']);
   assert.equal((await single.matrix(points(2), { avoidTolls: false })).provider, 'haversine');
   assert.throws(() => createRouting(['osrm']), /baseUrl/);
@@ -145,10 +164,16 @@ test('createRouting builds chains and single providers; config errors are clear'
   reset();
   fake.mode = { kind: 'status', status: 503, body: 'busy' };
   const sandbox = createRouting(['osrm'], { osrm: { baseUrl: fake.url } });
-  await assert.rejects(sandbox.matrix(points(3), { avoidTolls: false }), (e: unknown) => e instanceof RoutingError && e.provider === 'osrm' && e.status === 503);
+  await assert.rejects(
+    sandbox.matrix(points(3), { avoidTolls: false }),
+    (e: unknown) => e instanceof RoutingError && e.provider === 'osrm' && e.status === 503,
+  );
   // every provider failing → RoutingError('chain') with each error
   const failing = new RoutingChain([new OsrmProvider({ baseUrl: fake.url }), new OsrmProvider({ baseUrl: fake.url })]);
-  await assert.rejects(failing.matrix(points(3), { avoidTolls: false }), (e: unknown) => e instanceof RoutingError && e.provider === 'chain' && e.errors.length === 2);
+  await assert.rejects(
+    failing.matrix(points(3), { avoidTolls: false }),
+    (e: unknown) => e instanceof RoutingError && e.provider === 'chain' && e.errors.length === 2,
+  );
   reset();
 });
 
@@ -158,6 +183,9 @@ test("the caller's abort stops the chain without fallback", async () => {
   const chain = new RoutingChain([new OsrmProvider({ baseUrl: fake.url, timeoutMs: 5000 }), new HaversineProvider()]);
   const ac = new AbortController();
   setTimeout(() => ac.abort(), 50);
-  await assert.rejects(chain.matrix(points(3), { avoidTolls: false, signal: ac.signal }), (e: unknown) => e instanceof RoutingError && /aborted/.test(e.message));
+  await assert.rejects(
+    chain.matrix(points(3), { avoidTolls: false, signal: ac.signal }),
+    (e: unknown) => e instanceof RoutingError && /aborted/.test(e.message),
+  );
   reset();
 });

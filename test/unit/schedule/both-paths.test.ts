@@ -12,9 +12,21 @@ const solver = loadSolver();
 const departure = resolveDeparture('2026-06-01T09:00', new Date(0)); // Paris: 07:00Z
 // start (= end), six stops on a ring; symmetric travel, seconds
 const n = 6;
-const xy = [[0, 0], [900, 0], [900, 900], [0, 900], [-900, 900], [-900, 0], [-450, -600]];
+const xy = [
+  [0, 0],
+  [900, 0],
+  [900, 900],
+  [0, 900],
+  [-900, 900],
+  [-900, 0],
+  [-450, -600],
+];
 const travel = xy.map((a) => xy.map((b) => Math.round(Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!))));
-const stops = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, serviceS: 60 * (i % 3), deadline: i === 3 ? '09:25' : i === 5 ? '08:30' : undefined }));
+const stops = Array.from({ length: n }, (_, i) => ({
+  id: `s${i}`,
+  serviceS: 60 * (i % 3),
+  deadline: i === 3 ? '09:25' : i === 5 ? '08:30' : undefined,
+}));
 
 test('optimize and plans: the same stops, the same times from the solver, the same schedule', () => {
   // optimize: [start, stops…, end], the route solver
@@ -33,7 +45,11 @@ test('optimize and plans: the same stops, the same times from the solver, the sa
     locations: n + 1,
     travel: Int32Array.from(travel.flat()),
     vehicles: [{ start: 0, end: 0 }],
-    jobs: stops.map((s, i) => ({ location: i + 1, service: s.serviceS, ...(s.deadline ? { deadline: solverDeadlineOffsetS(s.deadline, departure) } : {}) })),
+    jobs: stops.map((s, i) => ({
+      location: i + 1,
+      service: s.serviceS,
+      ...(s.deadline ? { deadline: solverDeadlineOffsetS(s.deadline, departure) } : {}),
+    })),
     objective: SERVICE_OBJECTIVE,
   };
   const planned = solver.solveFleet(fleet, { seed: 1, maxIterations: 200 }).routes[0]!;
@@ -46,11 +62,22 @@ test('optimize and plans: the same stops, the same times from the solver, the sa
   assert.deepEqual(planned.jobs, solved.order);
 
   const distancesM = travel.map((row) => row.map((x) => 10 * x));
-  const optimizeAnswer = buildSchedule({ departure, order: solved.order, stops, times: solved.times!, distancesM: [...distancesM, distancesM[0]!].map((row) => [...row, row[0]!]), hasEnd: true });
+  const optimizeAnswer = buildSchedule({
+    departure,
+    order: solved.order,
+    stops,
+    times: solved.times!,
+    distancesM: [...distancesM, distancesM[0]!].map((row) => [...row, row[0]!]),
+    hasEnd: true,
+  });
   const sub = (nodes: number[]) => nodes.map((a) => nodes.map((b) => distancesM[a]![b]!));
   const plansAnswer = buildSchedule({
-    departure, order: planned.jobs.map((_, k) => k), stops: planned.jobs.map((j) => stops[j]!), times: planned.times!,
-    distancesM: sub([0, ...planned.jobs.map((j) => j + 1), 0]), hasEnd: true,
+    departure,
+    order: planned.jobs.map((_, k) => k),
+    stops: planned.jobs.map((j) => stops[j]!),
+    times: planned.times!,
+    distancesM: sub([0, ...planned.jobs.map((j) => j + 1), 0]),
+    hasEnd: true,
   });
   assert.deepEqual(plansAnswer, optimizeAnswer);
   // a stop due before the departure is late by the full amount, on both paths

@@ -37,7 +37,11 @@ const DIST = [
   [9000, 6000, 4000, 0],
 ];
 
-interface Stop { id: string; serviceS?: number; deadline?: string }
+interface Stop {
+  id: string;
+  serviceS?: number;
+  deadline?: string;
+}
 interface Route {
   departure: DateTime;
   order: number[];
@@ -55,11 +59,20 @@ function schedule(r: Route): ScheduleResult {
     durations: Int32Array.from(r.durationsS.slice(0, size).flatMap((row) => row.slice(0, size))),
     size,
     serviceS: Int32Array.from(r.stops, (s) => s.serviceS ?? 0),
-    deadlineS: Int32Array.from(r.stops, (s) => solverDeadlineOffsetS(s.deadline, r.departure.toUTC().startOf('second'))),
+    deadlineS: Int32Array.from(r.stops, (s) =>
+      solverDeadlineOffsetS(s.deadline, r.departure.toUTC().startOf('second')),
+    ),
     hasEnd: r.hasEnd,
   };
   const times = solver.evaluate(problem, r.order);
-  return buildSchedule({ departure: r.departure, order: r.order, stops: r.stops, times, distancesM: r.distancesM, hasEnd: r.hasEnd });
+  return buildSchedule({
+    departure: r.departure,
+    order: r.order,
+    stops: r.stops,
+    times,
+    distancesM: r.distancesM,
+    hasEnd: r.hasEnd,
+  });
 }
 
 function input(over: Partial<Route> = {}, stops?: Stop[]): Route {
@@ -111,7 +124,10 @@ test('open route works with an (n+1)x(n+1) matrix', () => {
   const smallD = DIST.slice(0, 3).map((row) => row.slice(0, 3));
   const r = schedule(input({ hasEnd: false, durationsS: small, distancesM: smallD }));
   assert.equal(r.durationS, 1920);
-  assert.throws(() => schedule(input({ hasEnd: true, durationsS: small, distancesM: smallD })), (e: unknown) => e instanceof SolverError && e.code === 'invalid_input');
+  assert.throws(
+    () => schedule(input({ hasEnd: true, durationsS: small, distancesM: smallD })),
+    (e: unknown) => e instanceof SolverError && e.code === 'invalid_input',
+  );
 });
 
 test('visiting order is followed', () => {
@@ -263,10 +279,12 @@ test('route across the autumn change: overlap deadline is the later instant', ()
 });
 
 test('departure given without offset flows through (Paris winter wall time)', () => {
-  const r = schedule(input({ departure: at('2026-01-15T08:00') }, [
-    { id: 'a', serviceS: 120, deadline: '08:09' },
-    { id: 'b', serviceS: 300, deadline: '08:30' },
-  ]));
+  const r = schedule(
+    input({ departure: at('2026-01-15T08:00') }, [
+      { id: 'a', serviceS: 120, deadline: '08:09' },
+      { id: 'b', serviceS: 300, deadline: '08:30' },
+    ]),
+  );
   assert.equal(r.departAt, '2026-01-15T07:00:00Z');
   assert.deepEqual(r.lateStops, [
     { colisId: 'a', arrivee: '2026-01-15T07:10:00Z', limite: '2026-01-15T07:09:00Z', retardMin: 1 },
@@ -278,7 +296,10 @@ test('departAt and arrivals drop milliseconds: the times count from the whole se
   const r = schedule(input({ departure: dep, order: [1, 0] }, [{ id: 'a', serviceS: 30 }, { id: 'b' }]));
   // 300 + 0 + 450 -> a at 750; + 30 + 700 -> end at 1480
   assert.equal(r.departAt, '2026-06-01T06:00:00Z');
-  assert.deepEqual(r.schedule.map((e) => e.arrivee), ['2026-06-01T06:05:00Z', '2026-06-01T06:12:30Z']);
+  assert.deepEqual(
+    r.schedule.map((e) => e.arrivee),
+    ['2026-06-01T06:05:00Z', '2026-06-01T06:12:30Z'],
+  );
   assert.equal(r.durationS, 1480);
   assert.equal(r.returnAt, '2026-06-01T06:24:40Z');
   assert.equal(r.estimatedTimeMin, 24.7); // 24.666… -> 24.7
@@ -304,7 +325,10 @@ test('rounding helpers: km half up to 2 decimals, minutes half up to 1 decimal',
 test('a flat row-major distance matrix gives the same result as rows', () => {
   const flat = (m: number[][]) => Float64Array.from(m.flat());
   assert.deepEqual(schedule(input({ distancesM: flat(DIST) })), schedule(input()));
-  assert.deepEqual(schedule(input({ distancesM: DIST.flat(), order: [1, 0], hasEnd: false })), schedule(input({ order: [1, 0], hasEnd: false })));
+  assert.deepEqual(
+    schedule(input({ distancesM: DIST.flat(), order: [1, 0], hasEnd: false })),
+    schedule(input({ order: [1, 0], hasEnd: false })),
+  );
   assert.throws(() => schedule(input({ distancesM: [1, 2, 3] })), RangeError);
 });
 
@@ -320,10 +344,29 @@ test('bad input is rejected: by the solver (travel, service, order) or by buildS
   assert.throws(() => schedule(input({ distancesM: DIST.slice(0, 3) })), RangeError);
   assert.throws(() => schedule(input({}, [{ id: 'a', deadline: '8:00' }, { id: 'b' }])), RangeError);
   assert.throws(() => schedule(input({ departure: DateTime.invalid('x') })), RangeError);
-  const times = solver.evaluate({ durations: new Int32Array(9), size: 3, serviceS: new Int32Array(2), deadlineS: new Int32Array([-10, 0]), hasEnd: false }, [0, 1]);
-  const base = { departure: at('2026-06-01T06:00:00Z'), stops: [{ id: 'a' }, { id: 'b' }], times, distancesM: DIST, hasEnd: false };
+  const times = solver.evaluate(
+    {
+      durations: new Int32Array(9),
+      size: 3,
+      serviceS: new Int32Array(2),
+      deadlineS: new Int32Array([-10, 0]),
+      hasEnd: false,
+    },
+    [0, 1],
+  );
+  const base = {
+    departure: at('2026-06-01T06:00:00Z'),
+    stops: [{ id: 'a' }, { id: 'b' }],
+    times,
+    distancesM: DIST,
+    hasEnd: false,
+  };
   assert.throws(() => buildSchedule({ ...base, order: [0, 0] }), RangeError);
-  assert.throws(() => buildSchedule({ ...base, order: [0] , stops: [{ id: 'a' }] }), RangeError, 'times of another route');
+  assert.throws(
+    () => buildSchedule({ ...base, order: [0], stops: [{ id: 'a' }] }),
+    RangeError,
+    'times of another route',
+  );
   assert.throws(() => buildSchedule({ ...base, order: [0, 1] }), /late, and it has no deadline/);
 });
 
@@ -345,11 +388,23 @@ test('the answer is made of the times it is given: nothing is recomputed from a 
     { colisId: 'a', arrivee: '2026-06-01T06:01:40Z', serviceStart: '2026-06-01T06:02:00Z' },
     { colisId: 'b', arrivee: '2026-06-01T06:16:40Z' },
   ]);
-  assert.deepEqual(r.lateStops, [{ colisId: 'a', arrivee: '2026-06-01T06:01:40Z', limite: '2026-06-01T06:01:00Z', retardMin: 1 }]);
+  assert.deepEqual(r.lateStops, [
+    { colisId: 'a', arrivee: '2026-06-01T06:01:40Z', limite: '2026-06-01T06:01:00Z', retardMin: 1 },
+  ]);
   assert.equal(r.returnAt, '2026-06-01T06:21:40Z');
   assert.deepEqual([r.durationS, r.estimatedTimeMin, r.totalLatenessS], [1300, 21.7, 60]);
   // a later departure of the vehicle (a fleet's shift start) moves departAt only
-  assert.equal(buildSchedule({ departure, order: [0, 1], stops, times: { ...times, departureS: 60 }, distancesM: DIST, hasEnd: true }).departAt, '2026-06-01T06:01:00Z');
+  assert.equal(
+    buildSchedule({
+      departure,
+      order: [0, 1],
+      stops,
+      times: { ...times, departureS: 60 },
+      distancesM: DIST,
+      hasEnd: true,
+    }).departAt,
+    '2026-06-01T06:01:00Z',
+  );
 });
 
 test('SCHEDULE_RULES states each response field and rounding', () => {

@@ -22,16 +22,30 @@ export async function callApi(path, { method = 'GET', key, body } = {}) {
   if (key) headers.Authorization = `Bearer ${key}`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
   } catch (err) {
-    throw new ApiFailure(0, 'network_error', `The service could not be reached (${err instanceof Error ? err.message : String(err)}).`);
+    throw new ApiFailure(
+      0,
+      'network_error',
+      `The service could not be reached (${err instanceof Error ? err.message : String(err)}).`,
+    );
   }
   const text = await response.text();
   let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
   if (!response.ok) {
     const code = data && typeof data.error === 'string' ? data.error : `http_${response.status}`;
-    const message = data && typeof data.message === 'string' ? data.message : response.statusText || 'The request failed.';
+    const message =
+      data && typeof data.message === 'string' ? data.message : response.statusText || 'The request failed.';
     throw new ApiFailure(response.status, code, message, data, response.headers.get('Retry-After'));
   }
   return { status: response.status, body: data, headers: response.headers };

@@ -78,7 +78,10 @@ export function initBuy() {
     clearError(error);
     email.removeAttribute('aria-invalid');
     const selected = form.querySelector('input[name="packId"]:checked');
-    if (!selected) { showError(error, new Error('Choose a pack.')); return; }
+    if (!selected) {
+      showError(error, new Error('Choose a pack.'));
+      return;
+    }
     if (!email.value.trim() || !email.checkValidity()) {
       email.setAttribute('aria-invalid', 'true');
       showError(error, new Error('Enter the e-mail address the live key should be sent to.'));
@@ -87,9 +90,13 @@ export function initBuy() {
     }
     submit.disabled = true;
     try {
-      const { body } = await callApi('/api/v1/checkout', { method: 'POST', body: { email: email.value.trim(), packId: selected.value } });
+      const { body } = await callApi('/api/v1/checkout', {
+        method: 'POST',
+        body: { email: email.value.trim(), packId: selected.value },
+      });
       const url = new URL(body.url, location.href);
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('The payment link is not a web address.');
+      if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new Error('The payment link is not a web address.');
       location.assign(url.href);
     } catch (err) {
       showError(error, err, 'The payment page could not be opened:');

@@ -1,14 +1,38 @@
 // Formatting helpers; every time shown is Europe/Paris local time.
 export const PARIS = 'Europe/Paris';
 
-const timeFormat = new Intl.DateTimeFormat('en-GB', { timeZone: PARIS, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const timeFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: PARIS,
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: PARIS, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  timeZone: PARIS,
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
 });
 const partsFormat = new Intl.DateTimeFormat('en-US', {
-  timeZone: PARIS, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+  timeZone: PARIS,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
 });
-const secondsFormat = new Intl.DateTimeFormat('en-GB', { timeZone: PARIS, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+const secondsFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: PARIS,
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
 const integer = new Intl.NumberFormat('en-GB');
 
 /**
@@ -16,8 +40,14 @@ const integer = new Intl.NumberFormat('en-GB');
  * which the browser shows in the reader's locale (08:00 AM under an "HH:MM" label in en-US).
  */
 export const TIME_INPUT = {
-  type: 'text', inputmode: 'numeric', pattern: '([01][0-9]|2[0-3]):[0-5][0-9]', maxlength: '5', placeholder: 'HH:MM',
-  title: 'HH:MM, 24-hour, Paris time', spellcheck: 'false', autocomplete: 'off',
+  type: 'text',
+  inputmode: 'numeric',
+  pattern: '([01][0-9]|2[0-3]):[0-5][0-9]',
+  maxlength: '5',
+  placeholder: 'HH:MM',
+  title: 'HH:MM, 24-hour, Paris time',
+  spellcheck: 'false',
+  autocomplete: 'off',
 };
 
 /** "08:42" in Paris. */
@@ -48,7 +78,14 @@ export function parisDateTime(value) {
 /** The Paris wall-clock fields of an instant. */
 export function parisParts(value) {
   const parts = Object.fromEntries(partsFormat.formatToParts(new Date(value)).map((p) => [p.type, p.value]));
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second) };
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
 }
 
 /** "2026-11-23" (the Paris calendar day of an instant). */

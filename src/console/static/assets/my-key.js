@@ -33,8 +33,16 @@ export function renderBalance(box, balance, now = new Date()) {
     heading.append(badge('Test key · sandbox', 'test'));
     const midnight = nextParisMidnight(now);
     list.append(
-      item('Stops left today', count(balance.sandboxStopsRemainingToday), `resets at midnight Paris time, ${parisDateTime(midnight)} (${fromNow(midnight, now)})`),
-      item('Calls left this minute', count(balance.sandboxCallsRemainingThisMinute), 'rolling window: each call counts for 60 seconds'),
+      item(
+        'Stops left today',
+        count(balance.sandboxStopsRemainingToday),
+        `resets at midnight Paris time, ${parisDateTime(midnight)} (${fromNow(midnight, now)})`,
+      ),
+      item(
+        'Calls left this minute',
+        count(balance.sandboxCallsRemainingThisMinute),
+        'rolling window: each call counts for 60 seconds',
+      ),
     );
   } else {
     heading.append(badge('Live key', 'live'));
@@ -78,7 +86,9 @@ export function initMyKey() {
     void refresh();
   });
   input.addEventListener('change', () => setKey(input.value));
-  show.addEventListener('change', () => { input.type = show.checked ? 'text' : 'password'; });
+  show.addEventListener('change', () => {
+    input.type = show.checked ? 'text' : 'password';
+  });
   onKeyChange((key) => {
     if (input.value.trim() !== key) input.value = key;
     result.hidden = true;

@@ -66,7 +66,9 @@ export function initPlans({ onResult }) {
 
   function labelRows() {
     [...body.rows].forEach((tr, i) => {
-      tr.querySelectorAll('input').forEach((input, j) => input.setAttribute('aria-label', `Vehicle ${i + 1} ${COLUMNS[j][1]}`));
+      tr.querySelectorAll('input').forEach((input, j) =>
+        input.setAttribute('aria-label', `Vehicle ${i + 1} ${COLUMNS[j][1]}`),
+      );
       tr.querySelector('button')?.setAttribute('aria-label', `Remove vehicle ${i + 1}`);
     });
   }
@@ -74,7 +76,12 @@ export function initPlans({ onResult }) {
   function readVehicles() {
     const vehicles = [];
     [...body.rows].forEach((tr, i) => {
-      const cells = Object.fromEntries([...tr.querySelectorAll('input')].map((input) => [input.dataset.field, input.type === 'checkbox' ? input.checked : input.value.trim()]));
+      const cells = Object.fromEntries(
+        [...tr.querySelectorAll('input')].map((input) => [
+          input.dataset.field,
+          input.type === 'checkbox' ? input.checked : input.value.trim(),
+        ]),
+      );
       if (COLUMNS.every(([field]) => !cells[field])) return;
       vehicles.push(vehicleFromCells(cells, `Vehicle ${i + 1}`));
     });
@@ -126,18 +133,37 @@ function cell(tr, text, header = false) {
 /** Draws the answer of /api/v1/plans: totals, the unassigned stops, the map and one schedule per vehicle. */
 export function renderPlan(request, plan) {
   const inputs = new Map(request.stops.map((s) => [s.id, s]));
-  const vehicles = new Map(request.vehicles.map((v, i) => [v.id, { ...v, colour: ROUTE_COLOURS[i % ROUTE_COLOURS.length] }]));
+  const vehicles = new Map(
+    request.vehicles.map((v, i) => [v.id, { ...v, colour: ROUTE_COLOURS[i % ROUTE_COLOURS.length] }]),
+  );
 
   const totals = $('plans-totals');
   totals.replaceChildren();
   term(totals, 'Vehicles used', `${plan.totals.vehiclesUsed} of ${request.vehicles.length}`);
-  term(totals, 'Stops assigned', `${plan.totals.assigned} of ${plan.totals.stops}`, plan.totals.unassigned ? `${plan.totals.unassigned} unassigned` : 'every stop has a vehicle');
+  term(
+    totals,
+    'Stops assigned',
+    `${plan.totals.assigned} of ${plan.totals.stops}`,
+    plan.totals.unassigned ? `${plan.totals.unassigned} unassigned` : 'every stop has a vehicle',
+  );
   term(totals, 'Distance', `${plan.totals.totalDistanceKm.toFixed(2)} km`, 'all routes');
   term(totals, 'Duration', duration(plan.totals.estimatedTimeMin), 'sum of the routes');
-  term(totals, 'Late stops', String(plan.totals.lateStops), plan.totals.lateStops ? 'arrive after their deadline' : 'every deadline is met');
-  term(totals, 'Charged', `${count(plan.stopsCharged)} stops`, plan.sandbox ? 'test key: the sandbox is free' : 'every stop sent');
-  if (plan.sandbox) term(totals, 'Left today', `${count(plan.sandboxStopsRemainingToday)} stops`, 'sandbox daily quota');
-  else if (typeof plan.stopsBalance === 'number') term(totals, 'Balance', `${count(plan.stopsBalance)} stops`, 'after this call');
+  term(
+    totals,
+    'Late stops',
+    String(plan.totals.lateStops),
+    plan.totals.lateStops ? 'arrive after their deadline' : 'every deadline is met',
+  );
+  term(
+    totals,
+    'Charged',
+    `${count(plan.stopsCharged)} stops`,
+    plan.sandbox ? 'test key: the sandbox is free' : 'every stop sent',
+  );
+  if (plan.sandbox)
+    term(totals, 'Left today', `${count(plan.sandboxStopsRemainingToday)} stops`, 'sandbox daily quota');
+  else if (typeof plan.stopsBalance === 'number')
+    term(totals, 'Balance', `${count(plan.stopsBalance)} stops`, 'after this call');
 
   const unassignedBox = $('plans-unassigned');
   const list = unassignedBox.querySelector('ul');
@@ -160,21 +186,27 @@ export function renderPlan(request, plan) {
       colour: vehicle.colour,
       start: vehicle.start,
       end: vehicle.end,
-      stops: [...route.waypoints].sort((a, b) => a.order - b.order).map((w) => {
-        const input = inputs.get(w.id) ?? {};
-        const arrival = arrivals.get(w.id);
-        return {
-          id: w.id,
-          order: w.order,
-          latitude: w.latitude ?? input.latitude,
-          longitude: w.longitude ?? input.longitude,
-          late: late.has(w.id),
-          label: `${route.vehicleId} ${w.order}. ${w.id}${arrival ? `, arrives ${parisTimeUp(arrival)}` : ''}${late.has(w.id) ? `, late by ${late.get(w.id).retardMin} min` : ''}`,
-        };
-      }),
+      stops: [...route.waypoints]
+        .sort((a, b) => a.order - b.order)
+        .map((w) => {
+          const input = inputs.get(w.id) ?? {};
+          const arrival = arrivals.get(w.id);
+          return {
+            id: w.id,
+            order: w.order,
+            latitude: w.latitude ?? input.latitude,
+            longitude: w.longitude ?? input.longitude,
+            late: late.has(w.id),
+            label: `${route.vehicleId} ${w.order}. ${w.id}${arrival ? `, arrives ${parisTimeUp(arrival)}` : ''}${late.has(w.id) ? `, late by ${late.get(w.id).retardMin} min` : ''}`,
+          };
+        }),
     };
   });
-  const unassignedPoints = plan.unassigned.map((u) => ({ ...inputs.get(u.id), id: u.id, label: `${u.id}: not assigned (${u.reason})` }));
+  const unassignedPoints = plan.unassigned.map((u) => ({
+    ...inputs.get(u.id),
+    id: u.id,
+    label: `${u.id}: not assigned (${u.reason})`,
+  }));
   renderFleetMap($('plans-map'), { routes: mapRoutes, unassigned: unassignedPoints });
 
   const schedules = $('plans-schedules');
@@ -192,10 +224,19 @@ function routeSchedule(route, vehicle, inputs) {
   swatch.className = 'swatch';
   swatch.style.background = vehicle.colour ?? '';
   swatch.setAttribute('aria-hidden', 'true');
-  const load = route.load && route.load.length ? ` · load ${route.load.join(' / ')}${vehicle.capacity ? ` of ${vehicle.capacity.join(' / ')}` : ''}` : '';
-  h.append(swatch, document.createTextNode(` ${route.vehicleId} · ${route.order.length} stops · ${route.totalDistanceKm.toFixed(2)} km · ${duration(route.estimatedTimeMin)}${load}`));
+  const load =
+    route.load && route.load.length
+      ? ` · load ${route.load.join(' / ')}${vehicle.capacity ? ` of ${vehicle.capacity.join(' / ')}` : ''}`
+      : '';
+  h.append(
+    swatch,
+    document.createTextNode(
+      ` ${route.vehicleId} · ${route.order.length} stops · ${route.totalDistanceKm.toFixed(2)} km · ${duration(route.estimatedTimeMin)}${load}`,
+    ),
+  );
   const departDay = route.departAt ? parisDay(route.departAt) : null;
-  const time = (iso, format = parisTime) => (iso ? `${format(iso)}${departDay && parisDay(iso) !== departDay ? ' (+1 day)' : ''}` : '—');
+  const time = (iso, format = parisTime) =>
+    iso ? `${format(iso)}${departDay && parisDay(iso) !== departDay ? ' (+1 day)' : ''}` : '—';
   const p = document.createElement('p');
   p.className = 'hint';
   p.textContent = `Leaves ${time(route.departAt)}${route.returnAt ? `, back ${time(route.returnAt)}` : ', ends at its last stop'} (Paris time).`;
@@ -206,7 +247,8 @@ function routeSchedule(route, vehicle, inputs) {
   caption.className = 'visually-hidden';
   caption.textContent = `Schedule of ${route.vehicleId}`;
   const head = document.createElement('thead');
-  head.innerHTML = '<tr><th scope="col">#</th><th scope="col">Stop</th><th scope="col">Arrival</th><th scope="col">Service starts</th><th scope="col">Window</th><th scope="col">Status</th></tr>';
+  head.innerHTML =
+    '<tr><th scope="col">#</th><th scope="col">Stop</th><th scope="col">Arrival</th><th scope="col">Service starts</th><th scope="col">Window</th><th scope="col">Status</th></tr>';
   const tbody = document.createElement('tbody');
   const entries = new Map((route.schedule ?? []).map((e) => [e.colisId, e]));
   const late = new Map((route.lateStops ?? []).map((l) => [l.colisId, l]));
@@ -220,7 +262,12 @@ function routeSchedule(route, vehicle, inputs) {
     cell(tr, w.id, true);
     cell(tr, time(entry?.arrivee, parisTimeUp));
     cell(tr, entry?.serviceStart ? time(entry.serviceStart, parisTimeUp) : 'On arrival');
-    cell(tr, `${input.notBefore ?? ''}–${input.deadline ?? ''}` === '–' ? '—' : `${input.notBefore ?? '…'}–${input.deadline ?? '…'}`);
+    cell(
+      tr,
+      `${input.notBefore ?? ''}–${input.deadline ?? ''}` === '–'
+        ? '—'
+        : `${input.notBefore ?? '…'}–${input.deadline ?? '…'}`,
+    );
     const statusCell = document.createElement('td');
     const badge = document.createElement('span');
     badge.className = lateness ? 'badge late' : 'badge ok';

@@ -53,7 +53,11 @@ export function term(list, name, value, note) {
   dt.textContent = name;
   const dd = document.createElement('dd');
   dd.textContent = value;
-  if (note) { const small = document.createElement('small'); small.textContent = note; dd.append(small); }
+  if (note) {
+    const small = document.createElement('small');
+    small.textContent = note;
+    dd.append(small);
+  }
   div.append(dt, dd);
   list.append(div);
 }

@@ -1,6 +1,16 @@
 // The route playground: stops as a table, CSV or JSON → POST /api/v1/optimize → map, schedule, totals.
 import { clearError, showError } from './api.js';
-import { count, duration, parisDateTime, parisDay, parisTime, parisTimeUp, parisTimeWithSeconds, parisTomorrowAt, TIME_INPUT } from './format.js';
+import {
+  count,
+  duration,
+  parisDateTime,
+  parisDay,
+  parisTime,
+  parisTimeUp,
+  parisTimeWithSeconds,
+  parisTomorrowAt,
+  TIME_INPUT,
+} from './format.js';
 import { departureFields, runOnSubmit, term } from './playground-run.js';
 import { renderRouteMap } from './route-map.js';
 import { isAddressStop, parseCsv, parseJson, sampleStops, stopFromCells, toCsv, toJson } from './stops.js';
@@ -38,7 +48,12 @@ export function initPlayground({ onResult }) {
       cellInput(stop.latitude, `Stop ${n} latitude`, { inputmode: 'decimal' }),
       cellInput(stop.longitude, `Stop ${n} longitude`, { inputmode: 'decimal' }),
       cellInput(stop.deadline, `Stop ${n} deadline (Paris time, optional)`, TIME_INPUT),
-      cellInput(stop.serviceSeconds, `Stop ${n} service time in seconds (optional)`, { type: 'number', min: '0', max: '3600', step: '1' }),
+      cellInput(stop.serviceSeconds, `Stop ${n} service time in seconds (optional)`, {
+        type: 'number',
+        min: '0',
+        max: '3600',
+        step: '1',
+      }),
     );
     const td = document.createElement('td');
     const remove = document.createElement('button');
@@ -60,8 +75,16 @@ export function initPlayground({ onResult }) {
 
   function renumber() {
     [...body.rows].forEach((tr, i) => {
-      const labels = ['id', 'latitude', 'longitude', 'deadline (Paris time, optional)', 'service time in seconds (optional)'];
-      tr.querySelectorAll('input').forEach((input, j) => input.setAttribute('aria-label', `Stop ${i + 1} ${labels[j]}`));
+      const labels = [
+        'id',
+        'latitude',
+        'longitude',
+        'deadline (Paris time, optional)',
+        'service time in seconds (optional)',
+      ];
+      tr.querySelectorAll('input').forEach((input, j) =>
+        input.setAttribute('aria-label', `Stop ${i + 1} ${labels[j]}`),
+      );
       tr.querySelector('button')?.setAttribute('aria-label', `Remove stop ${i + 1}`);
     });
   }
@@ -78,10 +101,14 @@ export function initPlayground({ onResult }) {
 
   function writeTable(stops) {
     const address = stops.find(isAddressStop);
-    if (address) throw new Error(`stop "${address.id}" is an address: the table takes coordinates, keep addresses in JSON`);
+    if (address)
+      throw new Error(`stop "${address.id}" is an address: the table takes coordinates, keep addresses in JSON`);
     body.replaceChildren();
     for (const stop of stops) addRow(stop);
-    if (stops.length === 0) { addRow(); addRow(); }
+    if (stops.length === 0) {
+      addRow();
+      addRow();
+    }
   }
 
   function readStops() {
@@ -97,11 +124,12 @@ export function initPlayground({ onResult }) {
     tablePanel.hidden = next !== 'table';
     textPanel.hidden = next === 'table';
     if (next !== 'table') {
-      textLabel.textContent = next === 'csv' ? 'Stops as CSV' : 'Stops as JSON (the API\'s stops array)';
-      textHint.textContent = next === 'csv'
-        ? 'One stop per line: id,latitude,longitude[,deadline][,serviceSeconds]; deadline as HH:MM (Paris time). A header line is optional.'
-        : 'An array of stops: [{"id": "a", "latitude": 48.86, "longitude": 2.34, "deadline": "10:30", "serviceSeconds": 120}, …]; '
-          + 'with a live key a stop may be an address: {"id": "b", "street": "1 rue de Rivoli", "postalCode": "75004", "city": "Paris"}.';
+      textLabel.textContent = next === 'csv' ? 'Stops as CSV' : "Stops as JSON (the API's stops array)";
+      textHint.textContent =
+        next === 'csv'
+          ? 'One stop per line: id,latitude,longitude[,deadline][,serviceSeconds]; deadline as HH:MM (Paris time). A header line is optional.'
+          : 'An array of stops: [{"id": "a", "latitude": 48.86, "longitude": 2.34, "deadline": "10:30", "serviceSeconds": 120}, …]; ' +
+            'with a live key a stop may be an address: {"id": "b", "street": "1 rue de Rivoli", "postalCode": "75004", "city": "Paris"}.';
     }
   }
 
@@ -120,14 +148,20 @@ export function initPlayground({ onResult }) {
   }
 
   $('add-stop').addEventListener('click', () => addRow().querySelector('input').focus());
-  $('clear-stops').addEventListener('click', () => { clearError(error); showMode(mode, []); });
+  $('clear-stops').addEventListener('click', () => {
+    clearError(error);
+    showMode(mode, []);
+  });
   $('sample').addEventListener('click', () => {
     clearError(error);
     if (!$('departure').value) $('departure').value = parisTomorrowAt(8, 0);
     showMode(mode, sampleStops(10));
     status.textContent = 'Sample loaded: 10 stops around Paris.';
   });
-  $('end-same').addEventListener('click', () => { $('end-lat').value = $('start-lat').value; $('end-lon').value = $('start-lon').value; });
+  $('end-same').addEventListener('click', () => {
+    $('end-lat').value = $('start-lat').value;
+    $('end-lon').value = $('start-lon').value;
+  });
 
   function point(latId, lonId, what, optional) {
     const lat = $(latId).value.trim();
@@ -135,9 +169,18 @@ export function initPlayground({ onResult }) {
     $(latId).removeAttribute('aria-invalid');
     $(lonId).removeAttribute('aria-invalid');
     if (optional && lat === '' && lon === '') return undefined;
-    const bad = (id) => { $(id).setAttribute('aria-invalid', 'true'); $(id).focus(); };
-    if (lat === '' || !Number.isFinite(Number(lat))) { bad(latId); throw new Error(`${what} latitude must be a number.`); }
-    if (lon === '' || !Number.isFinite(Number(lon))) { bad(lonId); throw new Error(`${what} longitude must be a number.`); }
+    const bad = (id) => {
+      $(id).setAttribute('aria-invalid', 'true');
+      $(id).focus();
+    };
+    if (lat === '' || !Number.isFinite(Number(lat))) {
+      bad(latId);
+      throw new Error(`${what} latitude must be a number.`);
+    }
+    if (lon === '' || !Number.isFinite(Number(lon))) {
+      bad(lonId);
+      throw new Error(`${what} longitude must be a number.`);
+    }
     return { latitude: Number(lat), longitude: Number(lon) };
   }
 
@@ -173,18 +216,35 @@ export function renderResult(request, route) {
   const dayNote = (iso) => (departDay && parisDay(iso) !== departDay ? ' (+1 day)' : '');
   const waypoints = [...route.waypoints].sort((a, b) => a.order - b.order);
   renderWarnings(route.warnings ?? []);
-  $('playground-result').querySelector('.result-grid').classList.toggle('with-addresses', waypoints.some((w) => w.geocoding));
+  $('playground-result')
+    .querySelector('.result-grid')
+    .classList.toggle(
+      'with-addresses',
+      waypoints.some((w) => w.geocoding),
+    );
 
   const totals = $('totals');
   totals.replaceChildren();
   term(totals, 'Distance', `${route.totalDistanceKm.toFixed(2)} km`);
   term(totals, 'Duration', duration(route.estimatedTimeMin));
   term(totals, 'Departure', route.departAt ? parisDateTime(route.departAt) : '—', 'Paris time');
-  term(totals, 'Return', route.returnAt ? `${parisTime(route.returnAt)}${dayNote(route.returnAt)}` : '—', route.returnAt ? 'at the end point' : 'no end point sent');
+  term(
+    totals,
+    'Return',
+    route.returnAt ? `${parisTime(route.returnAt)}${dayNote(route.returnAt)}` : '—',
+    route.returnAt ? 'at the end point' : 'no end point sent',
+  );
   term(totals, 'Late stops', String(late.size), late.size ? 'arrive after their deadline' : 'every deadline is met');
-  term(totals, 'Charged', `${count(route.stopsCharged)} stops`, route.sandbox ? 'test key: the sandbox is free' : 'live key');
-  if (route.sandbox) term(totals, 'Left today', `${count(route.sandboxStopsRemainingToday)} stops`, 'sandbox daily quota');
-  else if (typeof route.stopsBalance === 'number') term(totals, 'Balance', `${count(route.stopsBalance)} stops`, 'after this call');
+  term(
+    totals,
+    'Charged',
+    `${count(route.stopsCharged)} stops`,
+    route.sandbox ? 'test key: the sandbox is free' : 'live key',
+  );
+  if (route.sandbox)
+    term(totals, 'Left today', `${count(route.sandboxStopsRemainingToday)} stops`, 'sandbox daily quota');
+  else if (typeof route.stopsBalance === 'number')
+    term(totals, 'Balance', `${count(route.stopsBalance)} stops`, 'after this call');
 
   const mapStops = waypoints.map((w) => {
     const input = inputs.get(w.id) ?? {};
@@ -234,7 +294,12 @@ export function renderResult(request, route) {
   $('playground-result').hidden = false;
 }
 
-const PRECISION_NAMES = { housenumber: 'House number', street: 'Street', locality: 'Locality', municipality: 'Commune only' };
+const PRECISION_NAMES = {
+  housenumber: 'House number',
+  street: 'Street',
+  locality: 'Locality',
+  municipality: 'Commune only',
+};
 
 /** Where an address stop was placed: its precision (a badge, amber when coarser than the street) and what the geocoder matched. */
 function locatedCell(geocoding) {

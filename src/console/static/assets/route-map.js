@@ -28,7 +28,18 @@ export function renderRouteMap(container, { start, end, stops }) {
 }
 
 /** A colour per vehicle, distinct for the first ten and readable under white numbers. */
-export const ROUTE_COLOURS = ['#1d4ed8', '#047857', '#7c3aed', '#b91c1c', '#0e7490', '#a16207', '#be185d', '#4d7c0f', '#1e40af', '#9333ea'];
+export const ROUTE_COLOURS = [
+  '#1d4ed8',
+  '#047857',
+  '#7c3aed',
+  '#b91c1c',
+  '#0e7490',
+  '#a16207',
+  '#be185d',
+  '#4d7c0f',
+  '#1e40af',
+  '#9333ea',
+];
 
 /**
  * Several routes (the fleet playground): each vehicle's route in its own colour, late stops ringed,
@@ -46,16 +57,28 @@ export function renderFleetMap(container, { routes, unassigned }) {
 }
 
 function renderMap(container, { routes, unassigned, description }) {
-  const points = [...routes.flatMap((r) => [r.start, ...(r.end ? [r.end] : []), ...r.stops]), ...unassigned].filter(valid);
+  const points = [...routes.flatMap((r) => [r.start, ...(r.end ? [r.end] : []), ...r.stops]), ...unassigned].filter(
+    valid,
+  );
   const meanLat = points.reduce((sum, p) => sum + p.latitude, 0) / Math.max(1, points.length);
   const kx = Math.cos((meanLat * Math.PI) / 180);
   const xs = points.map((p) => p.longitude * kx);
   const ys = points.map((p) => p.latitude);
-  let minX = Math.min(...xs); let maxX = Math.max(...xs);
-  let minY = Math.min(...ys); let maxY = Math.max(...ys);
+  let minX = Math.min(...xs);
+  let maxX = Math.max(...xs);
+  let minY = Math.min(...ys);
+  let maxY = Math.max(...ys);
   const MIN_SPAN = 0.002; // degrees: a single point or a line still gets a frame
-  if (maxX - minX < MIN_SPAN) { const c = (maxX + minX) / 2; minX = c - MIN_SPAN / 2; maxX = c + MIN_SPAN / 2; }
-  if (maxY - minY < MIN_SPAN) { const c = (maxY + minY) / 2; minY = c - MIN_SPAN / 2; maxY = c + MIN_SPAN / 2; }
+  if (maxX - minX < MIN_SPAN) {
+    const c = (maxX + minX) / 2;
+    minX = c - MIN_SPAN / 2;
+    maxX = c + MIN_SPAN / 2;
+  }
+  if (maxY - minY < MIN_SPAN) {
+    const c = (maxY + minY) / 2;
+    minY = c - MIN_SPAN / 2;
+    maxY = c + MIN_SPAN / 2;
+  }
   const spanX = maxX - minX;
   const spanY = maxY - minY;
   // the height follows the data's shape, within reason
@@ -63,9 +86,17 @@ function renderMap(container, { routes, unassigned, description }) {
   const scale = Math.min((WIDTH - 2 * PADDING) / spanX, (height - 2 * PADDING) / spanY);
   const offsetX = (WIDTH - spanX * scale) / 2;
   const offsetY = (height - spanY * scale) / 2;
-  const project = (p) => [offsetX + (p.longitude * kx - minX) * scale, height - (offsetY + (p.latitude - minY) * scale)];
+  const project = (p) => [
+    offsetX + (p.longitude * kx - minX) * scale,
+    height - (offsetY + (p.latitude - minY) * scale),
+  ];
 
-  const svg = el('svg', { viewBox: `0 0 ${WIDTH} ${height}`, role: 'img', 'aria-labelledby': 'route-map-title route-map-desc', class: 'route-svg' });
+  const svg = el('svg', {
+    viewBox: `0 0 ${WIDTH} ${height}`,
+    role: 'img',
+    'aria-labelledby': 'route-map-title route-map-desc',
+    class: 'route-svg',
+  });
   svg.append(
     el('title', { id: 'route-map-title' }, 'Route map'),
     el('desc', { id: 'route-map-desc' }, description),
@@ -118,17 +149,31 @@ function routeLine(route, project) {
   const g = el('g', route.vehicleId !== undefined ? { 'data-vehicle-id': route.vehicleId } : {});
   const path = [route.start, ...route.stops, ...(route.end ? [route.end] : [])].filter(valid).map(project);
   if (path.length < 2) return g;
-  g.append(el('polyline', {
-    class: 'route-line', points: path.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '),
-    fill: 'none', stroke: route.colour ?? LINE_GREY, 'stroke-width': 3, 'stroke-linejoin': 'round', 'stroke-linecap': 'round', opacity: 0.85,
-  }));
+  g.append(
+    el('polyline', {
+      class: 'route-line',
+      points: path.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '),
+      fill: 'none',
+      stroke: route.colour ?? LINE_GREY,
+      'stroke-width': 3,
+      'stroke-linejoin': 'round',
+      'stroke-linecap': 'round',
+      opacity: 0.85,
+    }),
+  );
   // a small arrow in the middle of each leg shows the direction
   const arrows = el('g', { fill: route.colour ?? '#475569' });
   for (let i = 1; i < path.length; i += 1) {
-    const [x1, y1] = path[i - 1]; const [x2, y2] = path[i];
+    const [x1, y1] = path[i - 1];
+    const [x2, y2] = path[i];
     if (Math.hypot(x2 - x1, y2 - y1) < 40) continue;
     const angle = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
-    arrows.append(el('path', { d: 'M -6 -5 L 6 0 L -6 5 z', transform: `translate(${((x1 + x2) / 2).toFixed(1)} ${((y1 + y2) / 2).toFixed(1)}) rotate(${angle.toFixed(1)})` }));
+    arrows.append(
+      el('path', {
+        d: 'M -6 -5 L 6 0 L -6 5 z',
+        transform: `translate(${((x1 + x2) / 2).toFixed(1)} ${((y1 + y2) / 2).toFixed(1)}) rotate(${angle.toFixed(1)})`,
+      }),
+    );
   }
   g.append(arrows);
   return g;
@@ -144,9 +189,40 @@ function endMarker(route, project) {
   const sameAsStart = Math.hypot(x - sx, y - sy) < 8;
   const half = sameAsStart ? 17 : 12;
   const g = el('g', { class: 'end-marker', transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` });
-  g.append(el('title', {}, `End${who(route)} ${end.latitude}, ${end.longitude}${sameAsStart ? ' (same place as the start)' : ''}`));
-  g.append(el('rect', { x: -half, y: -half, width: 2 * half, height: 2 * half, transform: 'rotate(45)', fill: '#6d28d9', stroke: '#fff', 'stroke-width': 2 }));
-  if (!sameAsStart) g.append(el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff', 'font-size': 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif' }, 'E'));
+  g.append(
+    el(
+      'title',
+      {},
+      `End${who(route)} ${end.latitude}, ${end.longitude}${sameAsStart ? ' (same place as the start)' : ''}`,
+    ),
+  );
+  g.append(
+    el('rect', {
+      x: -half,
+      y: -half,
+      width: 2 * half,
+      height: 2 * half,
+      transform: 'rotate(45)',
+      fill: '#6d28d9',
+      stroke: '#fff',
+      'stroke-width': 2,
+    }),
+  );
+  if (!sameAsStart)
+    g.append(
+      el(
+        'text',
+        {
+          'text-anchor': 'middle',
+          'dominant-baseline': 'central',
+          fill: '#fff',
+          'font-size': 13,
+          'font-weight': 700,
+          'font-family': 'system-ui, sans-serif',
+        },
+        'E',
+      ),
+    );
   return g;
 }
 
@@ -155,16 +231,39 @@ function startMarker(group, project) {
   const [x, y] = project(start);
   const vehicles = group.map((r) => r.vehicleId).filter((id) => id !== undefined);
   const g = el('g', { class: 'start-marker', transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` });
-  g.append(el('title', {}, `Start${vehicles.length ? ` of ${vehicles.join(', ')}` : ''} ${start.latitude}, ${start.longitude}`));
-  g.append(el('rect', { x: -12, y: -12, width: 24, height: 24, rx: 4, fill: '#047857', stroke: '#fff', 'stroke-width': 2 }));
-  g.append(el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff', 'font-size': 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif' }, 'S'));
+  g.append(
+    el(
+      'title',
+      {},
+      `Start${vehicles.length ? ` of ${vehicles.join(', ')}` : ''} ${start.latitude}, ${start.longitude}`,
+    ),
+  );
+  g.append(
+    el('rect', { x: -12, y: -12, width: 24, height: 24, rx: 4, fill: '#047857', stroke: '#fff', 'stroke-width': 2 }),
+  );
+  g.append(
+    el(
+      'text',
+      {
+        'text-anchor': 'middle',
+        'dominant-baseline': 'central',
+        fill: '#fff',
+        'font-size': 13,
+        'font-weight': 700,
+        'font-family': 'system-ui, sans-serif',
+      },
+      'S',
+    ),
+  );
   return g;
 }
 
 function stopMarker(stop, route, project) {
   const [x, y] = project(stop);
   const attributes = {
-    class: `stop-marker${stop.late ? ' late' : ''}`, 'data-stop-id': stop.id, 'data-order': stop.order,
+    class: `stop-marker${stop.late ? ' late' : ''}`,
+    'data-stop-id': stop.id,
+    'data-order': stop.order,
     transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
   };
   if (route.vehicleId !== undefined) attributes['data-vehicle-id'] = route.vehicleId;
@@ -175,19 +274,47 @@ function stopMarker(stop, route, project) {
     ? { r: 15, fill: route.colour, stroke: stop.late ? LATE_ORANGE : '#fff', 'stroke-width': stop.late ? 4 : 2 }
     : { r: 15, fill: stop.late ? LATE_ORANGE : STOP_BLUE, stroke: '#fff', 'stroke-width': 2 };
   g.append(el('circle', circle));
-  g.append(el('text', {
-    class: 'stop-number', 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff',
-    'font-size': stop.order >= 100 ? 11 : 13, 'font-weight': 700, 'font-family': 'system-ui, sans-serif',
-  }, String(stop.order)));
+  g.append(
+    el(
+      'text',
+      {
+        class: 'stop-number',
+        'text-anchor': 'middle',
+        'dominant-baseline': 'central',
+        fill: '#fff',
+        'font-size': stop.order >= 100 ? 11 : 13,
+        'font-weight': 700,
+        'font-family': 'system-ui, sans-serif',
+      },
+      String(stop.order),
+    ),
+  );
   return g;
 }
 
 function unassignedMarker(stop, project) {
   const [x, y] = project(stop);
-  const g = el('g', { class: 'unassigned-marker', 'data-stop-id': stop.id, transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` });
+  const g = el('g', {
+    class: 'unassigned-marker',
+    'data-stop-id': stop.id,
+    transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
+  });
   g.append(el('title', {}, stop.label ?? `${stop.id}: not assigned`));
   g.append(el('circle', { r: 13, fill: '#fff', stroke: '#334155', 'stroke-width': 3, 'stroke-dasharray': '4 3' }));
-  g.append(el('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#334155', 'font-size': 14, 'font-weight': 700, 'font-family': 'system-ui, sans-serif' }, '?'));
+  g.append(
+    el(
+      'text',
+      {
+        'text-anchor': 'middle',
+        'dominant-baseline': 'central',
+        fill: '#334155',
+        'font-size': 14,
+        'font-weight': 700,
+        'font-family': 'system-ui, sans-serif',
+      },
+      '?',
+    ),
+  );
   return g;
 }
 
@@ -197,12 +324,31 @@ function scaleBar(pixelsPerDegreeX, height) {
   const pixelsPerKm = pixelsPerDegreeX / 111.32;
   const target = 120 / pixelsPerKm;
   const magnitude = 10 ** Math.floor(Math.log10(target));
-  const km = [1, 2, 5, 10].map((m) => m * magnitude).filter((v) => v <= target).pop() ?? magnitude;
+  const km =
+    [1, 2, 5, 10]
+      .map((m) => m * magnitude)
+      .filter((v) => v <= target)
+      .pop() ?? magnitude;
   const length = km * pixelsPerKm;
   const g = el('g', { class: 'scale-bar', transform: `translate(14 ${height - 16})` });
   g.append(el('rect', { x: -6, y: -22, width: length + 12, height: 30, fill: '#ffffff', opacity: 0.8, rx: 4 }));
-  g.append(el('path', { d: `M 0 -6 V 0 H ${length.toFixed(1)} V -6`, fill: 'none', stroke: '#334155', 'stroke-width': 2 }));
+  g.append(
+    el('path', { d: `M 0 -6 V 0 H ${length.toFixed(1)} V -6`, fill: 'none', stroke: '#334155', 'stroke-width': 2 }),
+  );
   const label = km >= 1 ? `${km} km` : `${Math.round(km * 1000)} m`;
-  g.append(el('text', { x: (length / 2).toFixed(1), y: -9, 'text-anchor': 'middle', 'font-size': 12, fill: '#334155', 'font-family': 'system-ui, sans-serif' }, label));
+  g.append(
+    el(
+      'text',
+      {
+        x: (length / 2).toFixed(1),
+        y: -9,
+        'text-anchor': 'middle',
+        'font-size': 12,
+        fill: '#334155',
+        'font-family': 'system-ui, sans-serif',
+      },
+      label,
+    ),
+  );
   return g;
 }

@@ -13,12 +13,18 @@ function splitCsvLine(line) {
   for (let i = 0; i < line.length; i += 1) {
     const c = line[i];
     if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { field += '"'; i += 1; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && line[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
       else field += c;
-    } else if (c === '"' && field.trim() === '') { quoted = true; field = ''; }
-    else if (c === ',') { fields.push(field.trim()); field = ''; }
-    else field += c;
+    } else if (c === '"' && field.trim() === '') {
+      quoted = true;
+      field = '';
+    } else if (c === ',') {
+      fields.push(field.trim());
+      field = '';
+    } else field += c;
   }
   if (quoted) throw new Error('an opening quote is not closed');
   fields.push(field.trim());
@@ -26,7 +32,8 @@ function splitCsvLine(line) {
 }
 
 function number(text, what) {
-  if (text === undefined || text === '' || !/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text)) throw new Error(`${what} must be a number (got "${text ?? ''}")`);
+  if (text === undefined || text === '' || !/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text))
+    throw new Error(`${what} must be a number (got "${text ?? ''}")`);
   return Number(text);
 }
 
@@ -36,7 +43,8 @@ export function stopFromCells([id, latitude, longitude, deadline, serviceSeconds
     if (!id) throw new Error('the id is empty');
     const stop = { id, latitude: number(latitude, 'latitude'), longitude: number(longitude, 'longitude') };
     if (deadline) stop.deadline = deadline;
-    if (serviceSeconds !== undefined && serviceSeconds !== '') stop.serviceSeconds = number(serviceSeconds, 'serviceSeconds');
+    if (serviceSeconds !== undefined && serviceSeconds !== '')
+      stop.serviceSeconds = number(serviceSeconds, 'serviceSeconds');
     return stop;
   } catch (err) {
     throw new Error(`${where}: ${err.message}`);
@@ -50,9 +58,16 @@ export function parseCsv(text) {
   lines.forEach((line, index) => {
     if (line.trim() === '' || line.trim().startsWith('#')) return;
     let cells;
-    try { cells = splitCsvLine(line); } catch (err) { throw new Error(`CSV line ${index + 1}: ${err.message}`); }
+    try {
+      cells = splitCsvLine(line);
+    } catch (err) {
+      throw new Error(`CSV line ${index + 1}: ${err.message}`);
+    }
     if (stops.length === 0 && cells[0].toLowerCase() === 'id' && /^lat/i.test(cells[1] ?? '')) return;
-    if (cells.length < 3 || cells.length > 5) throw new Error(`CSV line ${index + 1}: expected 3 to 5 fields (id,latitude,longitude[,deadline][,serviceSeconds]), got ${cells.length}`);
+    if (cells.length < 3 || cells.length > 5)
+      throw new Error(
+        `CSV line ${index + 1}: expected 3 to 5 fields (id,latitude,longitude[,deadline][,serviceSeconds]), got ${cells.length}`,
+      );
     stops.push(stopFromCells(cells, `CSV line ${index + 1}`));
   });
   return stops;
@@ -68,12 +83,16 @@ export const isAddressStop = (stop) => 'street' in stop || 'postalCode' in stop 
 
 function coordinatesOnly(stops, where) {
   const address = stops.find(isAddressStop);
-  if (address) throw new Error(`stop "${address.id}" is an address: the ${where} takes coordinates, keep addresses in JSON`);
+  if (address)
+    throw new Error(`stop "${address.id}" is an address: the ${where} takes coordinates, keep addresses in JSON`);
 }
 
 export function toCsv(stops) {
   coordinatesOnly(stops, 'CSV form');
-  return [CSV_HEADER, ...stops.map((s) => [s.id, s.latitude, s.longitude, s.deadline, s.serviceSeconds].map(csvField).join(','))].join('\n');
+  return [
+    CSV_HEADER,
+    ...stops.map((s) => [s.id, s.latitude, s.longitude, s.deadline, s.serviceSeconds].map(csvField).join(',')),
+  ].join('\n');
 }
 
 /**
@@ -82,16 +101,22 @@ export function toCsv(stops) {
  */
 export function parseJson(text, { extraFields = [] } = {}) {
   let value;
-  try { value = JSON.parse(text); } catch (err) { throw new Error(`JSON: ${err.message}`); }
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`JSON: ${err.message}`);
+  }
   if (value && !Array.isArray(value) && Array.isArray(value.stops)) value = value.stops;
-  if (!Array.isArray(value)) throw new Error('JSON: expected an array of stops, e.g. [{"id": "a", "latitude": 48.86, "longitude": 2.34}]');
+  if (!Array.isArray(value))
+    throw new Error('JSON: expected an array of stops, e.g. [{"id": "a", "latitude": 48.86, "longitude": 2.34}]');
   return value.map((item, index) => {
     const where = `JSON stops[${index}]`;
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw new Error(`${where}: expected an object`);
     let stop;
     if (isAddressStop(item)) {
       for (const field of ['street', 'postalCode', 'city']) {
-        if (typeof item[field] !== 'string' || item[field].trim() === '') throw new Error(`${where}: an address needs street, postalCode and city as text (${field} is missing)`);
+        if (typeof item[field] !== 'string' || item[field].trim() === '')
+          throw new Error(`${where}: an address needs street, postalCode and city as text (${field} is missing)`);
       }
       stop = { id: item.id, street: item.street, postalCode: item.postalCode, city: item.city };
     } else {

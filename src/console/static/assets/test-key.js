@@ -66,5 +66,7 @@ export function initTestKey({ onKeyCreated }) {
   });
 
   document.getElementById('test-key-copy').addEventListener('click', () => copy(value.value, status, 'Key'));
-  document.getElementById('test-key-curl-copy').addEventListener('click', () => copy(curl.textContent ?? '', status, 'Command'));
+  document
+    .getElementById('test-key-curl-copy')
+    .addEventListener('click', () => copy(curl.textContent ?? '', status, 'Command'));
 }
