@@ -61,10 +61,25 @@ mod tests {
             locations: 3,
             travel,
             distance: None,
-            vehicles: vec![VehicleInput { start: 0, end: Some(0), shift_start: 0, shift_end: None, capacity: vec![], max_stops: None }],
+            vehicles: vec![VehicleInput {
+                start: 0,
+                end: Some(0),
+                shift_start: 0,
+                shift_end: None,
+                capacity: vec![],
+                max_stops: None,
+            }],
             jobs: jobs
                 .iter()
-                .map(|&(location, due, deadline)| JobInput { location, service: 60, ready: 0, due, deadline, demand: vec![], allowed: None })
+                .map(|&(location, due, deadline)| JobInput {
+                    location,
+                    service: 60,
+                    ready: 0,
+                    due,
+                    deadline,
+                    demand: vec![],
+                    allowed: None,
+                })
                 .collect(),
             objective: Objective::SERVICE,
         })
@@ -73,10 +88,21 @@ mod tests {
 
     #[test]
     fn jobs_at_one_location_go_back_to_input_order() {
-        let p = problem(&[(1, None, None), (2, None, None), (1, None, None), (1, None, None)]);
-        assert_eq!(input_order_at_same_place(&p, 0, &[3, 0, 2, 1]), vec![0, 2, 3, 1]);
+        let p = problem(&[
+            (1, None, None),
+            (2, None, None),
+            (1, None, None),
+            (1, None, None),
+        ]);
+        assert_eq!(
+            input_order_at_same_place(&p, 0, &[3, 0, 2, 1]),
+            vec![0, 2, 3, 1]
+        );
         // positions need not be adjacent: the location's positions are filled in input order
-        assert_eq!(input_order_at_same_place(&p, 0, &[3, 1, 2, 0]), vec![0, 1, 2, 3]);
+        assert_eq!(
+            input_order_at_same_place(&p, 0, &[3, 1, 2, 0]),
+            vec![0, 1, 2, 3]
+        );
     }
 
     #[test]

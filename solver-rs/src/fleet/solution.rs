@@ -284,18 +284,8 @@ pub fn lateness_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> i64 {
 
 /// Service start times of a job sequence for vehicle v, and the return time.
 pub fn schedule_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> (Vec<i64>, i64) {
-    let veh = &p.vehicles[v];
-    let mut t = veh.shift_start;
-    let mut loc = veh.start;
-    let mut starts = Vec::with_capacity(jobs.len());
-    for &j in jobs {
-        let job = &p.jobs[j as usize];
-        t = (t + p.t(loc, job.loc)).max(job.ready);
-        starts.push(t);
-        t += job.service;
-        loc = job.loc;
-    }
-    (starts, t + p.t(loc, veh.end))
+    let (times, back) = times_of(p, v, jobs);
+    (times.iter().map(|t| t.start).collect(), back)
 }
 
 /// The reported times of vehicle v's route through `jobs`: per stop
