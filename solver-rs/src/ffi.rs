@@ -333,7 +333,7 @@ impl<'a> RouteArgs<'a> {
         })
     }
 
-    fn input(&self) -> Input {
+    fn input(&self) -> Input<'_> {
         Input {
             size: self.size,
             durations: self.durations,
