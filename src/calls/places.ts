@@ -1,7 +1,8 @@
 /**
- * The one "same place" rule of every paid call. Points no more than SAME_PLACE_METRES apart,
- * transitively, are one place (a geocoder places two entrances of a building a few metres apart; six
- * vans leave one depot): the travel matrix has one row per place, so any order among the stops of one
+ * The one "same place" rule of every paid call. A point no more than SAME_PLACE_METRES from the first
+ * point of a place belongs to it (a geocoder places two entrances of a building a few metres apart; six
+ * vans leave one depot); points are taken in input order, and a chain of close neighbours is not one
+ * place (houses 4 m apart along a street stay apart beyond 5 m): the travel matrix has one row per place, so any order among the stops of one
  * place is equally short to the solver, and its choice is arbitrary. Each
  * route then visits the stops of one place in input order: the positions the solver gave them are
  * filled with them in input order, unless that makes the route later (more total lateness, or a later
@@ -17,27 +18,38 @@ export const SAME_PLACE_METRES = 5;
 
 /** The places of `points` (each the first of its points, in input order) and, per point, the index of its place. */
 export function places(points: readonly Point[]): { points: Point[]; index: number[] } {
-  const parent = points.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  for (let i = 0; i < points.length; i++) {
-    for (let j = i + 1; j < points.length; j++) {
-      if (greatCircleM(points[i]!, points[j]!) <= SAME_PLACE_METRES) parent[find(j)] = find(i);
-    }
-  }
-  const placeOfRoot = new Map<number, number>();
+  // a point joins the first place whose first point is within SAME_PLACE_METRES of it (never a chain of
+  // neighbours: the place's matrix row stands for all its points); a grid of cells at least that wide finds
+  // the candidates among the neighbouring cells, so a 1000-stop call compares each point with a few others
+  const latCell = SAME_PLACE_METRES / METRES_PER_DEGREE_LATITUDE;
+  const widestCos = Math.max(0.01, Math.min(...points.map((p) => Math.cos((p.latitude * Math.PI) / 180))));
+  const lonCell = latCell / widestCos;
+  const cellOf = (p: Point) => [Math.floor(p.latitude / latCell), Math.floor(p.longitude / lonCell)] as const;
+  const placesInCell = new Map<string, number[]>();
   const distinct: Point[] = [];
-  const index = points.map((point, i) => {
-    const root = find(i);
-    let at = placeOfRoot.get(root);
-    if (at === undefined) {
-      at = distinct.length;
-      placeOfRoot.set(root, at);
-      distinct.push(point);
+  const index = points.map((point) => {
+    const [row, column] = cellOf(point);
+    let found: number | undefined;
+    for (let dr = -1; dr <= 1; dr++) {
+      for (let dc = -1; dc <= 1; dc++) {
+        for (const place of placesInCell.get(`${row + dr},${column + dc}`) ?? []) {
+          if (greatCircleM(distinct[place]!, point) <= SAME_PLACE_METRES && (found === undefined || place < found)) {
+            found = place;
+          }
+        }
+      }
     }
-    return at;
+    if (found !== undefined) return found;
+    distinct.push(point);
+    const key = `${row},${column}`;
+    placesInCell.set(key, [...(placesInCell.get(key) ?? []), distinct.length - 1]);
+    return distinct.length - 1;
   });
   return { points: distinct, index };
 }
+
+/** A little less than a degree of latitude (111.2 km), so that a grid cell is a little wider than SAME_PLACE_METRES. */
+const METRES_PER_DEGREE_LATITUDE = 111_000;
 
 /** How late a route is: what visiting its stops in another order must not make worse. */
 export interface RouteLateness {

@@ -145,3 +145,20 @@ test('live keys: calls in flight past LIVE_MAX_CONCURRENT_PER_KEY → 429 rate_l
     assert.equal((await s.ledgerOf(live)).balance, 100);
   });
 });
+
+test('a solver failure while timing the final order (after the solve) is the solve failing: 502, refunded', async () => {
+  // an answer without times whose order is no permutation: evaluate_route refuses it (BAD_ORDER)
+  const broken: RouteSolver = {
+    solve: async () => ({ order: [0, 0, 1, 2], latenessS: 0, durationS: 0, solveMs: 1, iterations: 1 }),
+  };
+  await withSolver(broken, {}, async (s) => {
+    const live = await s.createKey('live', 10);
+    const res = await s.request('POST', '/api/v1/optimize', {
+      key: live,
+      body: { start: PARIS_START, stops: coordinateStops(4) },
+    });
+    assert.equal(res.status, 502);
+    assert.equal(res.body.error, 'optimization_failed');
+    assert.deepEqual(await s.ledgerOf(live), { balance: 10, sum: 10, reasons: ['admin_credit', 'debit', 'refund'] });
+  });
+});

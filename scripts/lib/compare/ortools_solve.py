@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """OR-Tools adapter of bench:compare: ortools_solve.py INPUT.json OUTPUT.json
 
-INPUT: {"size", "hasEnd", "durations" (row-major size*size), "serviceS", "deadlineS" (-1 = none),
+INPUT: {"size", "hasEnd", "durations" (row-major size*size), "serviceS", "deadlineS" (-2147483648 = none, as NO_DEADLINE of ABI 4;
+        a negative deadline is already past: counted from 0, as our search does),
         "seed", "budgetMs"}; node 0 = start, 1..n = stops, size-1 = end when hasEnd.
 OUTPUT: {"order": [0-based stop indices]}.
 
@@ -15,6 +16,8 @@ import json
 import sys
 
 from ortools.constraint_solver import pywrapcp, routing_enums_pb2
+
+NO_DEADLINE = -(2**31)  # ABI 4: no deadline (src/solver/abi-constants.generated.ts)
 
 
 def main():
@@ -53,8 +56,8 @@ def main():
     time = routing.GetDimensionOrDie("time")
     penalty = horizon + 1
     for s in range(n):
-        if deadline[s] >= 0:
-            time.SetCumulVarSoftUpperBound(manager.NodeToIndex(s + 1), deadline[s], penalty)
+        if deadline[s] != NO_DEADLINE:
+            time.SetCumulVarSoftUpperBound(manager.NodeToIndex(s + 1), max(deadline[s], 0), penalty)
 
     params = pywrapcp.DefaultRoutingSearchParameters()
     params.first_solution_strategy = routing_enums_pb2.FirstSolutionStrategy.PATH_CHEAPEST_ARC

@@ -43,28 +43,32 @@ export class OptimizePipeline implements RouteOptimizer {
       serviceS: Int32Array.from(request.stops, (s) => Math.round(s.serviceSeconds ?? 0)),
       deadlineS: Int32Array.from(request.stops, (s) => solverDeadlineOffsetS(s.deadline, departure)),
     };
-    const solution = await steps.solve(
-      (timeLimitMs) => this.deps.solver.solve(problem, { timeLimitMs, signal: context.signal }),
+    // the solve, then the stops of one place back in input order where that is no later, the solver timing
+    // every candidate (no second implementation of the time arithmetic here): a solver failure in either
+    // step is the solve's (502 optimization_failed, refunded)
+    const { order, times } = await steps.solve(
+      async (timeLimitMs) => {
+        const solution = await this.deps.solver.solve(problem, { timeLimitMs, signal: context.signal });
+        const order = inputOrderAtSamePlace(
+          solution.order,
+          (stop) => placeOf[stop + 1]!,
+          (candidate) => {
+            const times = routeTimes(problem, candidate);
+            return { totalLatenessS: times.latenessS, durationS: times.durationS };
+          },
+        );
+        return { order, times: timesForOrder(problem, solution, order) };
+      },
       this.deps.solverTimeLimitMs,
       'route',
       context,
     );
-
     const stops = request.stops.map((s) => ({ id: s.id, deadline: s.deadline }));
-    // the solver times every candidate order: no second implementation of the time arithmetic here
-    const order = inputOrderAtSamePlace(
-      solution.order,
-      (stop) => placeOf[stop + 1]!,
-      (candidate) => {
-        const times = routeTimes(problem, candidate);
-        return { totalLatenessS: times.latenessS, durationS: times.durationS };
-      },
-    );
     const schedule = buildSchedule({
       departure,
       order,
       stops,
-      times: timesForOrder(problem, solution, order),
+      times,
       distancesM: matrix.distancesM,
       hasEnd,
     });
