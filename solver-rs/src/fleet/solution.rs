@@ -170,11 +170,6 @@ impl Route {
         self.bwd.resize(n, TwSegment::visit(0, 0, 0, 0));
         self.dbwd.clear();
         self.dbwd.resize(n + 1, 0);
-        let w = p.allowed_words;
-        self.allowed_bwd.clear();
-        if p.restricted() {
-            self.allowed_bwd.resize((n + 1) * w, u64::MAX);
-        }
         for k in (0..n).rev() {
             let j = self.jobs[k] as usize;
             let js = job_segment(p, j);
@@ -188,7 +183,13 @@ impl Route {
             } else {
                 0
             };
-            if let Some(row) = p.allowed_row(j) {
+        }
+        self.allowed_bwd.clear();
+        if p.restricted() {
+            let w = p.allowed_words;
+            self.allowed_bwd.resize((n + 1) * w, u64::MAX);
+            for k in (0..n).rev() {
+                let row = p.allowed_row(self.jobs[k] as usize).expect("restricted");
                 let (here, after) = self.allowed_bwd[k * w..(k + 2) * w].split_at_mut(w);
                 for i in 0..w {
                     here[i] = after[i] & row[i];
@@ -437,6 +438,26 @@ impl Solution {
         (dist + p.d(loc, veh.end), count)
     }
 
+    /// Every job of the pieces but the prefix (checked when built) may go to
+    /// vehicle v: one bit per Suffix and per job of the others. Apart from the
+    /// pricing loop, so that an unrestricted problem pays one test per move.
+    fn pieces_allowed(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> bool {
+        if !p.restricted() {
+            return true;
+        }
+        pieces.iter().all(|pc| match *pc {
+            Piece::Prefix(..) => true,
+            Piece::Suffix(r, k) => {
+                let route = &self.routes[r];
+                k >= route.len() || has_bit(&route.allowed_bwd[k * p.allowed_words..], v)
+            }
+            Piece::Range(r, a, b) => self.routes[r].jobs[a..b]
+                .iter()
+                .all(|&j| p.allows(j as usize, v)),
+            Piece::Job(j) => p.allows(j as usize, v),
+        })
+    }
+
     /// Price the route of vehicle v made of `pieces` (the first one must be
     /// a Prefix of route v). None when infeasible (windows, shift, capacity,
     /// maxStops, allowed vehicles).
@@ -444,7 +465,6 @@ impl Solution {
         let dims = p.dims;
         let mut load = [0i64; MAX_DIMS];
         let mut count = 0usize;
-        let mut allowed = true;
         let mut seg: Option<TwSegment> = None;
         let mut distance = 0i64;
         let mut last_loc = p.vehicles[v].start;
@@ -478,9 +498,6 @@ impl Solution {
                         load[d] += route.load[n * dims + d] - route.load[k * dims + d];
                     }
                     count += n - k;
-                    if p.restricted() {
-                        allowed &= has_bit(&route.allowed_bwd[k * p.allowed_words..], v);
-                    }
                 }
                 Piece::Range(r, a, b) => {
                     let route = &self.routes[r];
@@ -490,7 +507,6 @@ impl Solution {
                         distance += p.d(last_loc, loc);
                         last_loc = loc;
                         seg = Some(seg.expect("prefix first").then(&job_segment(p, j), p));
-                        allowed &= p.allows(j, v);
                     }
                     for d in 0..dims {
                         load[d] += route.load[b * dims + d] - route.load[a * dims + d];
@@ -507,7 +523,6 @@ impl Solution {
                         load[d] += p.demand[j * dims + d];
                     }
                     count += 1;
-                    allowed &= p.allows(j, v);
                 }
             }
             if let Some(s) = &seg {
@@ -519,7 +534,7 @@ impl Solution {
         if count == 0 {
             return Some(RouteEval::default());
         }
-        if !allowed || count > p.vehicles[v].max_stops {
+        if count > p.vehicles[v].max_stops || !self.pieces_allowed(p, v, pieces) {
             return None;
         }
         let cap = p.vehicle_capacity(v);
