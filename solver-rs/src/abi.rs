@@ -15,7 +15,10 @@ use crate::search::operators::{OPERATORS, OPERATOR_COUNT};
 /// `solve_with_report`, `solve` and `solve_fleet`, and `evaluate_route`),
 /// deadlines that may lie before the departure (`NO_DEADLINE` marks none),
 /// and `solve_fleet`'s 17th argument `stall_iterations` (added inside ABI 3
-/// without a bump).
+/// without a bump). Changed in place before its release: the allowed
+/// vehicles travel as a bitset of `allowed_words(nv)` u32 words per job
+/// (was two words, a 64-bit mask), so that a fleet may have up to
+/// MAX_VEHICLES vehicles.
 pub const ABI_VERSION: u32 = 4;
 
 /// Status codes returned by the exports. Names are the host's (`Status` in TypeScript).
@@ -117,6 +120,14 @@ pub const fn route_out_len(n: usize) -> usize {
 /// Fleet input records (fleet/flat.rs).
 pub const VEHICLE_FIELDS: usize = 5;
 pub const JOB_FIELDS: usize = 5;
+/// Bits per word of the fleet's allowed-vehicle bitsets (u32 words: vehicle
+/// v is bit v % 32 of word v / 32 of its job's row).
+pub const ALLOWED_WORD_BITS: usize = 32;
+
+/// u32 words per job of the allowed-vehicle input for nv vehicles.
+pub const fn allowed_words(nv: usize) -> usize {
+    (nv + ALLOWED_WORD_BITS - 1) / ALLOWED_WORD_BITS
+}
 /// Fleet output: head, then ROUTE_FIELDS per vehicle, … (fleet/flat.rs).
 pub const FLEET_OUT_HEAD: usize = 8;
 pub const FLEET_ROUTE_FIELDS: usize = 4;
@@ -177,8 +188,9 @@ pub fn typescript() -> String {
         "export const VEHICLE_FIELDS = {};\nexport const JOB_FIELDS = {};\n",
         VEHICLE_FIELDS, JOB_FIELDS
     ));
+    s.push_str(&format!("/** Allowed vehicles: per job ceil(vehicles / ALLOWED_WORD_BITS) u32 words, vehicle v = bit v % 32 of word v / 32. */\nexport const ALLOWED_WORD_BITS = {};\n", ALLOWED_WORD_BITS));
     s.push_str(&format!("export const FLEET_OUT_HEAD = {};\nexport const FLEET_ROUTE_FIELDS = {};\nexport const FLEET_VEHICLE_TIMES = {};\n", FLEET_OUT_HEAD, FLEET_ROUTE_FIELDS, FLEET_VEHICLE_TIMES));
-    s.push_str(&format!("/** Fleet limits (allowed-vehicle sets are 64-bit masks). */\nexport const MAX_VEHICLES = {};\nexport const MAX_DIMS = {};\nexport const MAX_LOCATIONS = {};\n", MAX_VEHICLES, MAX_DIMS, MAX_LOCATIONS));
+    s.push_str(&format!("/** Fleet limits. */\nexport const MAX_VEHICLES = {};\nexport const MAX_DIMS = {};\nexport const MAX_LOCATIONS = {};\n", MAX_VEHICLES, MAX_DIMS, MAX_LOCATIONS));
     s.push_str("/** Unassigned reasons by code. */\nexport const REASON_CODES = {\n");
     for r in REASONS.iter() {
         s.push_str(&format!("  {}: '{}',\n", *r as i32, r.code()));

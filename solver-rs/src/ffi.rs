@@ -502,7 +502,7 @@ pub extern "C" fn solve_fleet(
             allowed: if allowed.is_null() {
                 None
             } else {
-                Some(slice(allowed, 2 * nj)?)
+                Some(slice(allowed, nj * crate::abi::allowed_words(nv))?)
             },
             objective: [objective[0], objective[1], objective[2]],
         };

@@ -752,6 +752,107 @@ fn invalid_input_is_rejected() {
 }
 
 #[test]
+fn the_fleet_limit_is_at_least_1000_vehicles() {
+    assert!(MAX_VEHICLES >= 1000);
+    let mut inp = one_vehicle_input();
+    inp.vehicles = vec![inp.vehicles[0].clone(); MAX_VEHICLES];
+    inp.jobs[0].allowed = Some(vec![MAX_VEHICLES - 1]);
+    let sol = solve_input(&inp, 5);
+    check_solution(&inp, &sol);
+    assert!(sol.routes[MAX_VEHICLES - 1].contains(&0));
+    inp.vehicles.push(inp.vehicles[0].clone());
+    assert_eq!(
+        FleetProblem::new(&inp).err(),
+        Some(FleetError::TooManyVehicles)
+    );
+}
+
+#[test]
+fn allowed_vehicles_past_64_are_kept_in_a_large_fleet() {
+    let nv = 300;
+    let mut rng = Rng::new(64);
+    for case in 0..4u64 {
+        let mut inp = random_input(&mut rng, 40, nv, &ALL, Objective::SERVICE);
+        inp.vehicles.iter_mut().for_each(|v| v.shift_end = None);
+        for (k, job) in inp.jobs.iter_mut().enumerate() {
+            job.allowed = match k % 4 {
+                // one vehicle past 64 only, another word of the bitset each time
+                0 => Some(vec![64 + (k * 37) % (nv - 64)]),
+                // two vehicles past 64, in different words
+                1 => Some(vec![65 + k, 200 + k]),
+                // all but the first 64
+                2 => Some((64..nv).collect()),
+                _ => None,
+            };
+        }
+        let sol = solve_seeded(&inp, case, 200);
+        check_solution(&inp, &sol);
+        for (v, route) in sol.routes.iter().enumerate() {
+            for &j in route {
+                if let Some(list) = &inp.jobs[j as usize].allowed {
+                    assert!(list.contains(&v), "job {} on vehicle {}", j, v);
+                }
+            }
+        }
+        let routed = |j: usize| sol.routes.iter().position(|r| r.contains(&(j as u32)));
+        let mut on_their_vehicle = 0;
+        for k in (0..inp.jobs.len()).step_by(4) {
+            if let Some(v) = routed(k) {
+                assert_eq!(
+                    v,
+                    64 + (k * 37) % (nv - 64),
+                    "job {} on its only vehicle",
+                    k
+                );
+                on_their_vehicle += 1;
+            }
+        }
+        assert!(on_their_vehicle >= 5, "{} of 10 routed", on_their_vehicle);
+    }
+}
+
+#[test]
+fn the_flat_allowed_bitsets_name_any_vehicle_of_the_fleet() {
+    use route_solver::fleet::flat;
+    let nv = 100;
+    let words = route_solver::abi::allowed_words(nv);
+    assert_eq!(words, 4);
+    let vehicles: Vec<f64> = (0..nv).flat_map(|_| [0.0, 0.0, 0.0, -1.0, -1.0]).collect();
+    let jobs = [1.0, 0.0, 0.0, -1.0, route_solver::abi::NO_DEADLINE as f64].repeat(2);
+    let travel = [0, 5, 5, 0];
+    let mut allowed = vec![0u32; 2 * words];
+    allowed[3] = 1 << 3; // job 0: vehicle 99
+    allowed[words] = 1; // job 1: vehicles 0 and 70
+    allowed[words + 2] = 1 << 6;
+    let flat_input = |allowed: &[u32]| {
+        flat::decode(&flat::FlatInput {
+            locations: 2,
+            travel: &travel,
+            distance: None,
+            vehicles: &vehicles,
+            jobs: &jobs,
+            dims: 0,
+            capacity: &[],
+            demand: &[],
+            allowed: Some(allowed),
+            objective: [0.0, 1.0, 0.0],
+        })
+    };
+    let inp = flat_input(&allowed).expect("valid");
+    assert_eq!(inp.jobs[0].allowed, Some(vec![99]));
+    assert_eq!(inp.jobs[1].allowed, Some(vec![0, 70]));
+    allowed[3] = 1 << 4; // vehicle 100: past the fleet
+    assert_eq!(
+        flat_input(&allowed).err(),
+        Some(flat::STATUS_BAD_VEHICLE_INDEX)
+    );
+    assert_eq!(
+        flat_input(&allowed[..2 * words - 1]).err(),
+        Some(flat::STATUS_BAD_MATRIX)
+    );
+}
+
+#[test]
 fn segment_joins_equal_a_forward_simulation() {
     let mut rng = Rng::new(99);
     for _ in 0..200 {

@@ -72,11 +72,13 @@ export const ROUTE_OUT_HEAD = 3;
 export const STOP_FIELDS = 5;
 export const VEHICLE_FIELDS = 5;
 export const JOB_FIELDS = 5;
+/** Allowed vehicles: per job ceil(vehicles / ALLOWED_WORD_BITS) u32 words, vehicle v = bit v % 32 of word v / 32. */
+export const ALLOWED_WORD_BITS = 32;
 export const FLEET_OUT_HEAD = 8;
 export const FLEET_ROUTE_FIELDS = 4;
 export const FLEET_VEHICLE_TIMES = 2;
-/** Fleet limits (allowed-vehicle sets are 64-bit masks). */
-export const MAX_VEHICLES = 64;
+/** Fleet limits. */
+export const MAX_VEHICLES = 1024;
 export const MAX_DIMS = 8;
 export const MAX_LOCATIONS = 8192;
 /** Unassigned reasons by code. */

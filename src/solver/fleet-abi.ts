@@ -6,6 +6,7 @@
  */
 import { SolverError } from './errors.ts';
 import {
+  ALLOWED_WORD_BITS,
   FLEET_OUT_HEAD,
   FLEET_ROUTE_FIELDS,
   FLEET_VEHICLE_TIMES,
@@ -46,7 +47,12 @@ export function fleetOutLength(vehicles: number, jobs: number, abiVersion = 4): 
 
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
 
-/** What the module cannot check itself: array lengths and types, allowed indices within the 64-bit masks. */
+/** u32 words per job of the allowed-vehicle bitsets (flat.rs) for a fleet of this size. */
+export function allowedWords(vehicles: number): number {
+  return Math.ceil(vehicles / ALLOWED_WORD_BITS);
+}
+
+/** What the module cannot check itself: array lengths and types, allowed indices within the fleet's bitsets. */
 export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
   const m = p.locations;
   if (!Number.isInteger(m) || m < 1 || m > MAX_LOCATIONS)
@@ -83,7 +89,10 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
   checkOptions(o);
 }
 
-/** The flat arrays of a problem (flat.rs's input); `abiVersion` < 4: deadlines as ABI 3 read them (-1 none, a past one as 0). */
+/**
+ * The flat arrays of a problem (flat.rs's input); `abiVersion` < 4: deadlines as ABI 3 read them (-1 none, a past
+ * one as 0) and allowed vehicles as its 64-bit masks (two words per job).
+ */
 export function flattenFleet(p: FleetProblem, abiVersion = 4) {
   const nv = p.vehicles.length;
   const nj = p.jobs.length;
@@ -102,7 +111,9 @@ export function flattenFleet(p: FleetProblem, abiVersion = 4) {
   const jobs = new Float64Array(JOB_FIELDS * nj);
   const demand = new Float64Array(nj * dims);
   const restricted = p.jobs.some((j) => j.allowedVehicles !== undefined);
-  const allowed = restricted ? new Uint32Array(2 * nj) : null;
+  // ABI 3 read a 64-bit mask (two words) per job; its modules take at most 64 vehicles
+  const words = abiVersion >= 4 ? allowedWords(nv) : 2;
+  const allowed = restricted ? new Uint32Array(nj * words) : null;
   p.jobs.forEach((j, k) => {
     const deadline =
       j.deadline === undefined
@@ -116,7 +127,7 @@ export function flattenFleet(p: FleetProblem, abiVersion = 4) {
     demand.set(j.demand ?? [], k * dims);
     if (allowed) {
       const list = j.allowedVehicles ?? Array.from({ length: nv }, (_, v) => v);
-      for (const v of list) allowed[2 * k + (v >= 32 ? 1 : 0)] |= 1 << (v % 32);
+      for (const v of list) allowed[k * words + Math.floor(v / ALLOWED_WORD_BITS)] |= 1 << (v % ALLOWED_WORD_BITS);
     }
   });
   const ob = p.objective ?? SERVICE_OBJECTIVE;

@@ -109,6 +109,14 @@ const fleet = (): FleetProblem => ({
   ],
 });
 
+/** `fleet()` with n vehicles, the second job allowed only on the last one. */
+const fleetOf = (n: number): FleetProblem => {
+  const p = fleet();
+  p.vehicles = Array.from({ length: n }, () => ({ start: 0, capacity: [5] }));
+  p.jobs[1].allowedVehicles = [n - 1];
+  return p;
+};
+
 type Flat = ReturnType<typeof flattenFleet>;
 interface RawFleet {
   timeLimitMs?: number;
@@ -267,14 +275,8 @@ const CASES: Record<keyof typeof Status, Array<[string, () => number]>> = {
     ],
   ],
   TOO_MANY_VEHICLES: [
-    [
-      'fleet',
-      () => host.fleet({ ...fleet(), vehicles: Array.from({ length: MAX_VEHICLES + 1 }, () => ({ start: 0 })) }),
-    ],
-    [
-      'module',
-      () => rawFleet({}, { ...fleet(), vehicles: Array.from({ length: MAX_VEHICLES + 1 }, () => ({ start: 0 })) }),
-    ],
+    ['fleet', () => host.fleet(fleetOf(MAX_VEHICLES + 1))],
+    ['module', () => rawFleet({}, fleetOf(MAX_VEHICLES + 1))],
   ],
   NO_JOBS: [
     ['fleet', () => host.fleet({ ...fleet(), jobs: [] })],
@@ -350,7 +352,7 @@ const CASES: Record<keyof typeof Status, Array<[string, () => number]>> = {
         ),
     ],
     [
-      'module: a mask bit past the fleet',
+      'module: a bitset bit past the fleet',
       () =>
         rawFleet(
           {
@@ -415,6 +417,17 @@ describe('every ABI status', () => {
       for (const [label, run] of cases) assert.equal(run(), code, `${name}: ${label}`);
     });
   }
+
+  it('takes a fleet at the limit (at least 1000 vehicles), an allowed vehicle past 64 included', () => {
+    assert.ok(MAX_VEHICLES >= 1000, `MAX_VEHICLES ${MAX_VEHICLES}`);
+    assert.equal(host.fleet(fleetOf(MAX_VEHICLES)), Status.OK);
+    assert.equal(rawFleet({}, fleetOf(MAX_VEHICLES)), Status.OK);
+    const r = solver.solveFleet(fleetOf(MAX_VEHICLES), { maxIterations: 10 });
+    assert.deepEqual(
+      r.routes.filter((x) => x.jobs.includes(1)).map((x) => x.vehicle),
+      [MAX_VEHICLES - 1],
+    );
+  });
 
   it('covers every status and nothing else', () => {
     assert.deepEqual(Object.keys(CASES).sort(), Object.keys(Status).sort());

@@ -11,7 +11,7 @@
 //!   locations² travel times, then locations² distances if has_distance
 //!   5 × vehicles vehicle fields, 5 × jobs job fields
 //!   vehicles × dims capacities, jobs × dims demands
-//!   2 × jobs allowed-vehicle mask words if has_allowed
+//!   jobs × ceil(vehicles / 32) allowed-vehicle bitset words if has_allowed
 #![deny(unsafe_code)]
 
 use route_solver::fleet::{flat, FleetParams, FleetProblem};
@@ -75,7 +75,12 @@ fn solve_file(path: &str) -> Result<Vec<f64>, i32> {
     let capacity = take(nv * dims).to_vec();
     let demand = take(nj * dims).to_vec();
     let allowed: Option<Vec<u32>> = if has_allowed {
-        Some(take(2 * nj).iter().map(|&x| x as u32).collect())
+        Some(
+            take(nj * route_solver::abi::allowed_words(nv))
+                .iter()
+                .map(|&x| x as u32)
+                .collect(),
+        )
     } else {
         None
     };

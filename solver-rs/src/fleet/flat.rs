@@ -15,8 +15,10 @@
 //!              deadline (abi::NO_DEADLINE none; any other integer, negative
 //!              = already past at 0)
 //!   capacity   f64[nv * dims], demand f64[nj * dims] (absent when dims = 0)
-//!   allowed    u32[2 * nj] or absent (all): per job the allowed-vehicle
-//!              mask, low 32 bits then high 32 bits
+//!   allowed    u32[nj * abi::allowed_words(nv)] or absent (all): per job
+//!              a bitset of its allowed vehicles, vehicle v = bit v % 32 of
+//!              the row's word v / 32 (ABI 4; ABI 3 had two words per job,
+//!              a 64-bit mask)
 //!   objective  vehicle cost, duration weight, distance weight
 //!
 //! Output, f64[out_len(nv, nj)]:
@@ -41,7 +43,8 @@ use super::driver::FleetSolution;
 use super::model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
 use super::solution::times_of;
 use crate::abi::{
-    fleet_out_len, fleet_out_len_abi3, FLEET_VEHICLE_TIMES, NO_DEADLINE, STOP_FIELDS,
+    allowed_words, fleet_out_len, fleet_out_len_abi3, ALLOWED_WORD_BITS, FLEET_VEHICLE_TIMES,
+    NO_DEADLINE, STOP_FIELDS,
 };
 
 use crate::abi::{FLEET_OUT_HEAD as OUT_HEAD, FLEET_ROUTE_FIELDS as ROUTE_FIELDS};
@@ -118,6 +121,25 @@ fn index(x: f64, neg: i32) -> Result<usize, i32> {
     }
 }
 
+/// Job j's row of the allowed-vehicle bitsets as vehicle indices; a bit
+/// past the fleet's last vehicle is BAD_VEHICLE_INDEX.
+fn allowed_list(a: &[u32], nv: usize, j: usize) -> Result<Vec<usize>, i32> {
+    let words = allowed_words(nv);
+    let mut list = Vec::new();
+    for (w, &word) in a[j * words..(j + 1) * words].iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let v = w * ALLOWED_WORD_BITS + bits.trailing_zeros() as usize;
+            if v >= nv {
+                return Err(STATUS_BAD_VEHICLE_INDEX);
+            }
+            list.push(v);
+            bits &= bits - 1;
+        }
+    }
+    Ok(list)
+}
+
 pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
     let m = f.locations;
     if f.travel.len() != m * m || f.distance.map_or(false, |d| d.len() != m * m) {
@@ -127,7 +149,8 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
     let nj = f.jobs.len() / JOB_FIELDS;
     if f.capacity.len() != nv * f.dims
         || f.demand.len() != nj * f.dims
-        || f.allowed.map_or(false, |a| a.len() != 2 * nj)
+        || f.allowed
+            .map_or(false, |a| a.len() != nj * allowed_words(nv))
     {
         return Err(STATUS_BAD_MATRIX);
     }
@@ -159,10 +182,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
     let mut jobs = Vec::with_capacity(nj);
     for j in 0..nj {
         let r = &f.jobs[j * JOB_FIELDS..(j + 1) * JOB_FIELDS];
-        let allowed = f.allowed.map(|a| {
-            let mask = a[2 * j] as u64 | (a[2 * j + 1] as u64) << 32;
-            (0..64).filter(|&b| mask & (1u64 << b) != 0).collect()
-        });
+        let allowed = f.allowed.map(|a| allowed_list(a, nv, j)).transpose()?;
         jobs.push(JobInput {
             location: index(r[0], STATUS_BAD_LOCATION)?,
             service: int(r[1])?,

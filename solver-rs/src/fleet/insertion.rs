@@ -2,7 +2,7 @@
 //! insertion with blinks (the "recreate" of ruin-and-recreate).
 
 use super::deadline::Deadline;
-use super::model::FleetProblem;
+use super::model::{has_bit, set_bit, FleetProblem, VehicleBits, VEHICLE_WORDS};
 use super::solution::{FleetCost, Solution};
 use crate::rng::Rng;
 
@@ -40,21 +40,15 @@ fn candidate_routes(
     out: &mut Vec<usize>,
 ) {
     out.clear();
-    let allowed = p.jobs[j].allowed;
-    let mut empty_classes: u64 = 0;
+    let mut empty_classes: VehicleBits = [0; VEHICLE_WORDS];
     for (r, route) in sol.routes.iter().enumerate() {
-        if allowed & (1u64 << r) == 0 {
+        if !p.allows(j, r) {
             continue;
         }
         if route.is_empty() {
-            if !open_new {
+            if !open_new || !set_bit(&mut empty_classes, classes[r]) {
                 continue;
             }
-            let c = 1u64 << classes[r];
-            if empty_classes & c != 0 {
-                continue;
-            }
-            empty_classes |= c;
         }
         out.push(r);
     }
@@ -230,15 +224,14 @@ fn regret_key(
 ) -> Option<RegretKey> {
     let mut first: Option<(FleetCost, usize)> = None;
     let mut second: Option<FleetCost> = None;
-    let mut empty_classes: u64 = 0;
+    let mut empty_classes: VehicleBits = [0; VEHICLE_WORDS];
     for r in 0..nv {
         if sol.routes[r].is_empty() {
-            let c = 1u64 << classes[r];
-            if empty_classes & c != 0 {
+            if has_bit(&empty_classes, classes[r]) {
                 continue;
             }
             if table[j * nv + r].is_some() {
-                empty_classes |= c;
+                set_bit(&mut empty_classes, classes[r]);
             }
         }
         if let Some((c, _)) = table[j * nv + r] {

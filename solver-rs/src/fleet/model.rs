@@ -9,8 +9,27 @@
 //! (waiting allowed) and an optional soft `deadline` (lateness = start of
 //! service - deadline when positive).
 
-/// Largest fleet (allowed-vehicle sets are 64-bit masks).
-pub const MAX_VEHICLES: usize = 64;
+/// Largest fleet.
+pub const MAX_VEHICLES: usize = 1024;
+/// u64 words of a set of vehicles of any fleet size (`VehicleBits`).
+pub const VEHICLE_WORDS: usize = (MAX_VEHICLES + 63) / 64;
+/// A set of vehicle (or route) indices on the stack: bit v % 64 of word v / 64.
+pub type VehicleBits = [u64; VEHICLE_WORDS];
+
+/// Bit i of a bitset of u64 words.
+#[inline(always)]
+pub fn has_bit(words: &[u64], i: usize) -> bool {
+    words[i / 64] >> (i % 64) & 1 != 0
+}
+
+/// Set bit i; false when it was set already.
+#[inline(always)]
+pub fn set_bit(words: &mut [u64], i: usize) -> bool {
+    let (w, b) = (i / 64, 1u64 << (i % 64));
+    let fresh = words[i / 64] & b == 0;
+    words[w] |= b;
+    fresh
+}
 /// Most demand dimensions.
 pub const MAX_DIMS: usize = 8;
 /// Largest matrix side.
@@ -128,8 +147,6 @@ pub struct Job {
     pub deadline: i64,
     /// The deadline as given (may be negative), for the reported times.
     pub given_deadline: Option<i64>,
-    /// Bit v set: vehicle v may serve the job.
-    pub allowed: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -158,6 +175,12 @@ pub struct FleetProblem {
     /// capacity[v * dims + d]
     pub capacity: Vec<i64>,
     pub has_deadlines: bool,
+    /// u64 words per job in `allowed` (ceil(vehicles / 64)).
+    pub allowed_words: usize,
+    /// allowed[j * allowed_words ..][..allowed_words]: job j's vehicles as a
+    /// bitset (`allows`); empty when every job may go to every vehicle, so
+    /// that an unrestricted problem tests nothing.
+    pub allowed: Vec<u64>,
     pub objective: Objective,
     /// Per job: the other jobs by increasing travel(i, j) + travel(j, i), ties by index.
     pub neighbours: Vec<Vec<u32>>,
@@ -226,7 +249,13 @@ impl FleetProblem {
             }
         }
         let nv = inp.vehicles.len();
-        let all: u64 = if nv == 64 { u64::MAX } else { (1u64 << nv) - 1 };
+        let allowed_words = (nv + 63) / 64;
+        let restricted = inp.jobs.iter().any(|j| j.allowed.is_some());
+        let mut allowed = if restricted {
+            vec![0u64; inp.jobs.len() * allowed_words]
+        } else {
+            Vec::new()
+        };
         let mut vehicles = Vec::with_capacity(nv);
         let mut capacity = vec![0i64; nv * dims];
         for (v, vi) in inp.vehicles.iter().enumerate() {
@@ -268,14 +297,20 @@ impl FleetProblem {
             for d in 0..dims {
                 demand[j * dims + d] = ji.demand.get(d).copied().unwrap_or(0);
             }
-            let mut allowed = all;
-            if let Some(list) = &ji.allowed {
-                allowed = 0;
-                for &v in list {
-                    if v >= nv {
-                        return Err(FleetError::BadVehicleIndex);
+            if restricted {
+                let row = &mut allowed[j * allowed_words..(j + 1) * allowed_words];
+                match &ji.allowed {
+                    None => (0..nv).for_each(|v| {
+                        set_bit(row, v);
+                    }),
+                    Some(list) => {
+                        for &v in list {
+                            if v >= nv {
+                                return Err(FleetError::BadVehicleIndex);
+                            }
+                            set_bit(row, v);
+                        }
                     }
-                    allowed |= 1u64 << v;
                 }
             }
             if ji.deadline.is_some() {
@@ -288,7 +323,6 @@ impl FleetProblem {
                 due,
                 deadline: ji.deadline.map_or(NO_LIMIT, |d| d.max(0)),
                 given_deadline: ji.deadline,
-                allowed,
             });
         }
         let mut p = FleetProblem {
@@ -301,6 +335,8 @@ impl FleetProblem {
             demand,
             capacity,
             has_deadlines,
+            allowed_words,
+            allowed,
             objective: o,
             neighbours: Vec::new(),
         };
@@ -322,6 +358,29 @@ impl FleetProblem {
 
     pub fn n(&self) -> usize {
         self.jobs.len()
+    }
+
+    /// Some job may not go to every vehicle (`allowed` is filled).
+    #[inline(always)]
+    pub fn restricted(&self) -> bool {
+        !self.allowed.is_empty()
+    }
+
+    /// Job j's allowed vehicles as a bitset (None: all; only when unrestricted).
+    #[inline(always)]
+    pub fn allowed_row(&self, j: usize) -> Option<&[u64]> {
+        if self.allowed.is_empty() {
+            None
+        } else {
+            let w = self.allowed_words;
+            Some(&self.allowed[j * w..(j + 1) * w])
+        }
+    }
+
+    /// Vehicle v may serve job j.
+    #[inline(always)]
+    pub fn allows(&self, j: usize, v: usize) -> bool {
+        self.allowed.is_empty() || has_bit(&self.allowed[j * self.allowed_words..], v)
     }
 
     /// Travel time between locations (internal numbering).

@@ -34,9 +34,7 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     let nv = p.vehicles.len();
     let loc = p.jobs[j].loc;
     // narrowed step by step: allowed, reachable, large enough, feasible alone
-    let mut vehicles: Vec<usize> = (0..nv)
-        .filter(|&v| p.jobs[j].allowed & (1u64 << v) != 0)
-        .collect();
+    let mut vehicles: Vec<usize> = (0..nv).filter(|&v| p.allows(j, v)).collect();
     if vehicles.is_empty() {
         return Reason::AllowedVehicles;
     }

@@ -2,7 +2,7 @@
 //! consecutive jobs from routes near a random seed job; with probability 1/2
 //! a string keeps a run of jobs in its middle (the split string).
 
-use super::model::FleetProblem;
+use super::model::{has_bit, set_bit, FleetProblem, VehicleBits, VEHICLE_WORDS};
 use super::solution::{Solution, NONE};
 use crate::rng::Rng;
 
@@ -49,7 +49,7 @@ pub fn choose(
             break j;
         }
     };
-    let mut ruined: u64 = 0;
+    let mut ruined: VehicleBits = [0; VEHICLE_WORDS];
     let mut count = 0;
     let near = std::iter::once(seed as u32).chain(p.neighbours[seed].iter().copied());
     for c in near {
@@ -57,10 +57,10 @@ pub fn choose(
             break;
         }
         let r = sol.route_of[c as usize];
-        if r == NONE || ruined & (1u64 << r) != 0 || out.contains(&c) {
+        if r == NONE || has_bit(&ruined, r as usize) || out.contains(&c) {
             continue;
         }
-        ruined |= 1u64 << r;
+        set_bit(&mut ruined, r as usize);
         count += 1;
         let route = &sol.routes[r as usize];
         let len = route.len();

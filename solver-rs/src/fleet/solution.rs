@@ -1,10 +1,10 @@
 //! A fleet solution: one route per vehicle (possibly empty) and the
 //! unassigned jobs. Each route keeps forward/backward time-window segments,
-//! distances, loads and allowed-vehicle masks so that any move made of a few
+//! distances, loads and allowed-vehicle sets so that any move made of a few
 //! pieces of routes is priced in O(pieces) (`evaluate`), plus a forward pass
 //! for the lateness when the problem has soft deadlines.
 
-use super::model::{FleetProblem, MAX_DIMS};
+use super::model::{has_bit, FleetProblem, MAX_DIMS};
 use super::segment::TwSegment;
 use crate::schedule::StopTimes;
 
@@ -94,8 +94,9 @@ pub struct Route {
     dbwd: Vec<i64>,
     /// load[k * dims + d]: demand of jobs[0..k].
     load: Vec<i64>,
-    /// AND of the allowed masks of jobs[k..] (k = len: all ones).
-    mask_bwd: Vec<u64>,
+    /// Row k (p.allowed_words u64 words): the vehicles allowed for every job
+    /// of jobs[k..] (k = len: all ones); empty when the problem is unrestricted.
+    allowed_bwd: Vec<u64>,
     /// Service start of jobs[k] (earliest schedule).
     starts: Vec<i64>,
     /// late_pre[k]: lateness of jobs[0..k].
@@ -116,7 +117,7 @@ impl Route {
             dfwd: Vec::new(),
             dbwd: Vec::new(),
             load: Vec::new(),
-            mask_bwd: Vec::new(),
+            allowed_bwd: Vec::new(),
             starts: Vec::new(),
             late_pre: Vec::new(),
             time_feasible: true,
@@ -169,8 +170,6 @@ impl Route {
         self.bwd.resize(n, TwSegment::visit(0, 0, 0, 0));
         self.dbwd.clear();
         self.dbwd.resize(n + 1, 0);
-        self.mask_bwd.clear();
-        self.mask_bwd.resize(n + 1, u64::MAX);
         for k in (0..n).rev() {
             let j = self.jobs[k] as usize;
             let js = job_segment(p, j);
@@ -184,7 +183,18 @@ impl Route {
             } else {
                 0
             };
-            self.mask_bwd[k] = self.mask_bwd[k + 1] & p.jobs[j].allowed;
+        }
+        self.allowed_bwd.clear();
+        if p.restricted() {
+            let w = p.allowed_words;
+            self.allowed_bwd.resize((n + 1) * w, u64::MAX);
+            for k in (0..n).rev() {
+                let row = p.allowed_row(self.jobs[k] as usize).expect("restricted");
+                let (here, after) = self.allowed_bwd[k * w..(k + 2) * w].split_at_mut(w);
+                for i in 0..w {
+                    here[i] = after[i] & row[i];
+                }
+            }
         }
         self.time_feasible = true;
         self.eval = if n == 0 {
@@ -428,6 +438,26 @@ impl Solution {
         (dist + p.d(loc, veh.end), count)
     }
 
+    /// Every job of the pieces but the prefix (checked when built) may go to
+    /// vehicle v: one bit per Suffix and per job of the others. Apart from the
+    /// pricing loop, so that an unrestricted problem pays one test per move.
+    fn pieces_allowed(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> bool {
+        if !p.restricted() {
+            return true;
+        }
+        pieces.iter().all(|pc| match *pc {
+            Piece::Prefix(..) => true,
+            Piece::Suffix(r, k) => {
+                let route = &self.routes[r];
+                k >= route.len() || has_bit(&route.allowed_bwd[k * p.allowed_words..], v)
+            }
+            Piece::Range(r, a, b) => self.routes[r].jobs[a..b]
+                .iter()
+                .all(|&j| p.allows(j as usize, v)),
+            Piece::Job(j) => p.allows(j as usize, v),
+        })
+    }
+
     /// Price the route of vehicle v made of `pieces` (the first one must be
     /// a Prefix of route v). None when infeasible (windows, shift, capacity,
     /// maxStops, allowed vehicles).
@@ -435,7 +465,6 @@ impl Solution {
         let dims = p.dims;
         let mut load = [0i64; MAX_DIMS];
         let mut count = 0usize;
-        let mut mask = u64::MAX;
         let mut seg: Option<TwSegment> = None;
         let mut distance = 0i64;
         let mut last_loc = p.vehicles[v].start;
@@ -453,7 +482,7 @@ impl Solution {
                         load[d] = route.load[k * dims + d];
                     }
                     count = k;
-                    // the prefix stays on its own vehicle: its masks were checked when built
+                    // the prefix stays on its own vehicle: its jobs were checked when built
                 }
                 Piece::Suffix(r, k) => {
                     let route = &self.routes[r];
@@ -469,7 +498,6 @@ impl Solution {
                         load[d] += route.load[n * dims + d] - route.load[k * dims + d];
                     }
                     count += n - k;
-                    mask &= route.mask_bwd[k];
                 }
                 Piece::Range(r, a, b) => {
                     let route = &self.routes[r];
@@ -479,7 +507,6 @@ impl Solution {
                         distance += p.d(last_loc, loc);
                         last_loc = loc;
                         seg = Some(seg.expect("prefix first").then(&job_segment(p, j), p));
-                        mask &= p.jobs[j].allowed;
                     }
                     for d in 0..dims {
                         load[d] += route.load[b * dims + d] - route.load[a * dims + d];
@@ -496,7 +523,6 @@ impl Solution {
                         load[d] += p.demand[j * dims + d];
                     }
                     count += 1;
-                    mask &= p.jobs[j].allowed;
                 }
             }
             if let Some(s) = &seg {
@@ -508,7 +534,7 @@ impl Solution {
         if count == 0 {
             return Some(RouteEval::default());
         }
-        if mask & (1u64 << v) == 0 || count > p.vehicles[v].max_stops {
+        if count > p.vehicles[v].max_stops || !self.pieces_allowed(p, v, pieces) {
             return None;
         }
         let cap = p.vehicle_capacity(v);
@@ -614,7 +640,7 @@ impl Solution {
         let route = &self.routes[r];
         let v = route.vehicle;
         let job = &p.jobs[j];
-        if job.allowed & (1u64 << v) == 0 || route.len() + 1 > p.vehicles[v].max_stops {
+        if !p.allows(j, v) || route.len() + 1 > p.vehicles[v].max_stops {
             return None;
         }
         let cap = p.vehicle_capacity(v);
@@ -782,7 +808,7 @@ pub fn route_violation(p: &FleetProblem, v: usize, jobs: &[u32]) -> Option<Strin
     }
     let mut load = vec![0i64; p.dims];
     for &j in jobs {
-        if p.jobs[j as usize].allowed & (1u64 << v) == 0 {
+        if !p.allows(j as usize, v) {
             return Some(format!("job {} not allowed", j));
         }
         for d in 0..p.dims {
