@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { DomainError, invalidRequest } from '../errors.js';
+import type { SettleCharge } from '../store/charges/types.js';
 import type { Store } from '../store/types.js';
 import type { ChargeOwner } from '../billing/lease.js';
 
@@ -13,7 +14,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export interface IdempotencyClaim {
   /** Stored with the charge's settlement, in the same transaction. */
-  record(status: number, body: unknown): { keyId: number; idempotencyKey: string; status: number; body: string };
+  record(status: number, body: unknown): NonNullable<SettleCharge['idempotency']>;
   abandon(): Promise<void>;
 }
 
@@ -54,13 +55,14 @@ export class Idempotency {
     const requestHash = createHash('sha256')
       .update(scope === undefined ? canonicalJson(body) : `${scope}\n${canonicalJson(body)}`)
       .digest('hex');
+    const pending = { untilMs: nowMs + this.pendingTtlMs, owner };
     const outcome = await this.store.beginIdempotent({
       keyId,
       idempotencyKey,
       requestHash,
       nowMs,
       expiredBeforeMs: nowMs - this.ttlMs,
-      pending: { untilMs: nowMs + this.pendingTtlMs, owner },
+      pending,
     });
     switch (outcome.kind) {
       case 'replay':
@@ -79,8 +81,14 @@ export class Idempotency {
       case 'started':
         return {
           claim: {
-            record: (status, responseBody) => ({ keyId, idempotencyKey, status, body: JSON.stringify(responseBody) }),
-            abandon: () => this.store.abandonIdempotent(keyId, idempotencyKey),
+            record: (status, responseBody) => ({
+              keyId,
+              idempotencyKey,
+              claim: pending,
+              status,
+              body: JSON.stringify(responseBody),
+            }),
+            abandon: () => this.store.abandonIdempotent(keyId, idempotencyKey, pending),
           },
         };
     }

@@ -15,6 +15,7 @@ describeContract('idempotency', (kind) => {
       requestHash: string,
       nowMs = Date.now(),
       untilMs = nowMs + 60_000,
+      owner = 'a',
     ) =>
       s.beginIdempotent({
         keyId: key.id,
@@ -22,9 +23,13 @@ describeContract('idempotency', (kind) => {
         requestHash,
         nowMs,
         expiredBeforeMs: nowMs - 86_400_000,
-        pending: { untilMs, owner: 'a' },
+        pending: { untilMs, owner },
       });
-    const race = await Promise.all(Array.from({ length: 9 }, (_, i) => begin(stores[i % 3], 'k1', 'hash-a')));
+    const t = Date.now();
+    const claim = { untilMs: t + 60_000, owner: 'a' };
+    const race = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => begin(stores[i % 3], 'k1', 'hash-a', t, claim.untilMs)),
+    );
     assert.equal(race.filter((o) => o.kind === 'started').length, 1);
     assert.ok(race.every((o) => o.kind === 'started' || o.kind === 'in_progress'));
     assert.deepEqual(await begin(stores[1], 'k1', 'hash-b'), { kind: 'conflict' });
@@ -33,20 +38,37 @@ describeContract('idempotency', (kind) => {
     assert.equal(
       await stores[2].settleCharge({
         debitId: debit.debitId,
-        idempotency: { keyId: key.id, idempotencyKey: 'k1', status: 200, body: '{"ok":1}' },
+        idempotency: { keyId: key.id, idempotencyKey: 'k1', claim, status: 200, body: '{"ok":1}' },
       }),
       true,
     );
     assert.deepEqual(await begin(stores[1], 'k1', 'hash-a'), { kind: 'replay', status: 200, body: '{"ok":1}' });
     // abandon frees a pending claim only
-    assert.deepEqual(await begin(stores[0], 'k2', 'h'), { kind: 'started' });
-    await stores[1].abandonIdempotent(key.id, 'k2');
+    assert.deepEqual(await begin(stores[0], 'k2', 'h', t, claim.untilMs), { kind: 'started' });
+    await stores[1].abandonIdempotent(key.id, 'k2', claim);
     assert.deepEqual(await begin(stores[2], 'k2', 'h'), { kind: 'started' });
     // a pending claim past its expiry belongs to a dead call: claimable again, even with another body
     const t0 = Date.now();
     assert.deepEqual(await begin(stores[0], 'k3', 'h1', t0, t0 + 1000), { kind: 'started' });
     assert.deepEqual(await begin(stores[1], 'k3', 'h2', t0 + 500), { kind: 'conflict' });
     assert.deepEqual(await begin(stores[1], 'k3', 'h2', t0 + 1000), { kind: 'started' });
+    // a claim taken over (its call judged dead) belongs to the call that took it: the first call can
+    // neither free it nor complete it with its own answer
+    assert.deepEqual(await begin(stores[0], 'k4', 'h', t0, t0 + 1000, 'a'), { kind: 'started' });
+    assert.deepEqual(await begin(stores[1], 'k4', 'h', t0 + 1000, t0 + 61_000, 'b'), { kind: 'started' });
+    const first = { untilMs: t0 + 1000, owner: 'a' };
+    const second = { untilMs: t0 + 61_000, owner: 'b' };
+    await stores[0].abandonIdempotent(key.id, 'k4', first);
+    assert.deepEqual(await begin(stores[2], 'k4', 'h', t0 + 2000, t0 + 62_000, 'c'), { kind: 'in_progress' });
+    const settle = (s: Store, mark: typeof first, body: string) =>
+      s.settleCharge({ idempotency: { keyId: key.id, idempotencyKey: 'k4', claim: mark, status: 200, body } });
+    assert.equal(await settle(stores[0], first, '{"from":"a"}'), false);
+    assert.equal(await settle(stores[1], second, '{"from":"b"}'), true);
+    assert.deepEqual(await begin(stores[2], 'k4', 'h', t0 + 3000), {
+      kind: 'replay',
+      status: 200,
+      body: '{"from":"b"}',
+    });
     // records older than the TTL are forgotten
     assert.deepEqual(await begin(stores[0], 'k1', 'hash-c', Date.now() + 2 * 86_400_000), { kind: 'started' });
   });

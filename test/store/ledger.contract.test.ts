@@ -122,11 +122,17 @@ describeContract('ledger', (kind) => {
     });
     const debit = await store.debit(key.id, 6, 'req', now, pending());
     assert.ok(debit.ok);
-    await store.abandonIdempotent(key.id, 'k');
+    await store.abandonIdempotent(key.id, 'k', { untilMs: nowMs + 60_000, owner: 't' });
     assert.equal(
       await store.settleCharge({
         debitId: debit.debitId,
-        idempotency: { keyId: key.id, idempotencyKey: 'k', status: 200, body: '{}' },
+        idempotency: {
+          keyId: key.id,
+          idempotencyKey: 'k',
+          claim: { untilMs: nowMs + 60_000, owner: 't' },
+          status: 200,
+          body: '{}',
+        },
       }),
       false,
     );

@@ -1,8 +1,11 @@
+import type { PendingMark } from '../ledger/types.js';
+
 /** The settling of a paid call's charges: what several subjects hold for one call, made final together. */
 export interface SettleCharge {
   debitId?: number;
   sandboxReservationId?: number;
-  idempotency?: { keyId: number; idempotencyKey: string; status: number; body: string };
+  /** `claim`: the call's own claim of the key (its owner and deadline), so that a claim taken over is not completed. */
+  idempotency?: { keyId: number; idempotencyKey: string; claim: PendingMark; status: number; body: string };
 }
 
 export interface ChargeStore {

@@ -6,6 +6,7 @@ import { answerIdempotent, type IdempotencyRecord } from '../../billing/rules/id
 import { claimIsDead } from '../../billing/rules/recovery.js';
 import { OWNER_LEASE_COLUMNS, chargeOf, joinOwnerLease, ownerLeaseOf, type OwnerLeaseColumns } from '../owner-lease.js';
 import { one, rows, run, type SqlDb, type Work } from '../sql.js';
+import type { PendingMark } from '../ledger/types.js';
 import type { IdempotencyBegin, IdempotencyOutcome, IdempotencyStore } from './types.js';
 
 /** An idempotency_keys row with its owner's lease columns. */
@@ -23,18 +24,23 @@ const toRecord = (row: ClaimRow): IdempotencyRecord => ({
   responseBody: row.response_body,
 });
 
-/** The answer of a call, stored for replays. False when the claim was no longer this call's (taken over, or freed by the sweep). */
+/**
+ * The answer of a call, stored for replays. False when the claim was no longer this call's: taken over by
+ * another call (another owner or deadline), or freed by the sweep.
+ */
 export function* completeClaim(i: {
   keyId: number;
   idempotencyKey: string;
+  claim: PendingMark;
   status: number;
   body: string;
 }): Work<boolean> {
   return (
     (yield* run(
       `UPDATE idempotency_keys SET state = 'done', response_status = $1, response_body = $2
-    WHERE key_id = $3 AND idempotency_key = $4 AND state = 'pending'`,
-      [i.status, i.body, i.keyId, i.idempotencyKey],
+    WHERE key_id = $3 AND idempotency_key = $4 AND state = 'pending'
+    AND owner IS NOT DISTINCT FROM $5 AND expires_at_ms IS NOT DISTINCT FROM $6`,
+      [i.status, i.body, i.keyId, i.idempotencyKey, i.claim.owner, i.claim.untilMs],
     )) === 1
   );
 }
@@ -93,11 +99,13 @@ export function idempotencyStore(db: SqlDb): IdempotencyStore {
       });
     },
 
-    async abandonIdempotent(keyId: number, idempotencyKey: string): Promise<void> {
-      await db.run(`DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND state = 'pending'`, [
-        keyId,
-        idempotencyKey,
-      ]);
+    async abandonIdempotent(keyId: number, idempotencyKey: string, claim: PendingMark): Promise<void> {
+      // only this call's claim: one taken over meanwhile belongs to the call that took it
+      await db.run(
+        `DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND state = 'pending'
+        AND owner IS NOT DISTINCT FROM $3 AND expires_at_ms IS NOT DISTINCT FROM $4`,
+        [keyId, idempotencyKey, claim.owner, claim.untilMs],
+      );
     },
   };
 }

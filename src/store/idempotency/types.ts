@@ -21,6 +21,9 @@ export type IdempotencyOutcome =
 export interface IdempotencyStore {
   /** Claims an Idempotency-Key for a request, or tells how an earlier use of it stands. */
   beginIdempotent(request: IdempotencyBegin): Promise<IdempotencyOutcome>;
-  /** The call failed: the key is free again (a failed call is not charged, so a retry is safe). */
-  abandonIdempotent(keyId: number, idempotencyKey: string): Promise<void>;
+  /**
+   * The call failed: the key is free again (a failed call is not charged, so a retry is safe). Only the
+   * call's own claim (`claim`: its owner and deadline) is freed, never one another call took over.
+   */
+  abandonIdempotent(keyId: number, idempotencyKey: string, claim: PendingMark): Promise<void>;
 }
