@@ -55,6 +55,15 @@ mod tests {
 
     /// One vehicle from location 0 and back; jobs of 60 s at the given locations, with (due, deadline).
     fn problem(jobs: &[(usize, Option<i64>, Option<i64>)]) -> FleetProblem {
+        let ready: Vec<(usize, i64, Option<i64>, Option<i64>)> = jobs
+            .iter()
+            .map(|&(l, due, deadline)| (l, 0, due, deadline))
+            .collect();
+        problem_with_ready(&ready)
+    }
+
+    /// As `problem`, with each job's earliest start: (location, ready, due, deadline).
+    fn problem_with_ready(jobs: &[(usize, i64, Option<i64>, Option<i64>)]) -> FleetProblem {
         // location 0 the depot; 1 and 2 ten seconds from it and from each other
         let travel: Vec<i64> = vec![0, 10, 10, 10, 0, 10, 10, 10, 0];
         FleetProblem::new(&FleetInput {
@@ -71,10 +80,10 @@ mod tests {
             }],
             jobs: jobs
                 .iter()
-                .map(|&(location, due, deadline)| JobInput {
+                .map(|&(location, ready, due, deadline)| JobInput {
                     location,
                     service: 60,
-                    ready: 0,
+                    ready,
                     due,
                     deadline,
                     demand: vec![],
@@ -116,5 +125,15 @@ mod tests {
         let r = problem(&[(1, None, None), (1, Some(50), None)]);
         // ... but by 50 s it could not: input order would break its window
         assert_eq!(input_order_at_same_place(&r, 0, &[1, 0]), vec![1, 0]);
+    }
+
+    #[test]
+    fn the_search_order_stays_when_input_order_returns_later() {
+        // job 0 may start at 200 s, job 1 at once: the search's [1, 0] serves 1 while waiting and is back at
+        // 270 s; input order [0, 1] waits first and is back at 330 s, so [1, 0] stays
+        let p = problem_with_ready(&[(1, 200, None, None), (1, 0, None, None)]);
+        assert_eq!(schedule_of(&p, 0, &[1, 0]).1, 270);
+        assert_eq!(schedule_of(&p, 0, &[0, 1]).1, 330);
+        assert_eq!(input_order_at_same_place(&p, 0, &[1, 0]), vec![1, 0]);
     }
 }
