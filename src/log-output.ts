@@ -82,6 +82,12 @@ export class LogOutput {
   /** Dropped since the last warning line was written. */
   private droppedUnreported = 0;
   private firstDropCode: string | null = null;
+  /**
+   * The last byte that reached the output was not a newline: a write that ran out of space stopped in the middle
+   * of a line. The next chunk starts with a newline so that the fragment stays a line of its own and the next
+   * line (the warning) is whole.
+   */
+  private lineOpen = false;
 
   constructor(options: LogOutputOptions = {}) {
     this.fd = options.fd ?? 1;
@@ -129,9 +135,9 @@ export class LogOutput {
     if (pending === null) return;
     try {
       for (let attempts = 0; pending.offset < pending.data.length && attempts < 100; attempts++) {
-        pending.offset += this.writer.writeSync(
-          this.fd,
-          pending.offset === 0 ? pending.data : pending.data.subarray(pending.offset),
+        this.advance(
+          pending,
+          this.writer.writeSync(this.fd, pending.offset === 0 ? pending.data : pending.data.subarray(pending.offset)),
         );
       }
     } catch {
@@ -150,7 +156,8 @@ export class LogOutput {
 
   private takeQueue(): Chunk | null {
     const reports = this.droppedUnreported;
-    const warning = reports > 0 && this.warningsEnabled() ? this.warningLine(reports) : '';
+    const warning =
+      (this.lineOpen ? '\n' : '') + (reports > 0 && this.warningsEnabled() ? this.warningLine(reports) : '');
     if (this.queue.length === 0 && warning === '') return null;
     const text = warning + this.queue.join('');
     const lines = this.queue.length;
@@ -184,7 +191,7 @@ export class LogOutput {
     this.inFlightSince = Date.now();
     this.writer.write(this.fd, chunk.offset === 0 ? chunk.data : chunk.data.subarray(chunk.offset), (err, written) => {
       if (err) return this.onError(chunk, err);
-      chunk.offset += written;
+      this.advance(chunk, written);
       if (chunk.offset < chunk.data.length) return this.writeNext();
       this.inFlight = null;
       this.reported(chunk);
@@ -192,6 +199,13 @@ export class LogOutput {
       this.probing = false;
       this.writeNext();
     });
+  }
+
+  /** `written` more bytes of `chunk` reached the output. */
+  private advance(chunk: Chunk, written: number): void {
+    if (written <= 0) return;
+    chunk.offset += written;
+    this.lineOpen = chunk.data[chunk.offset - 1] !== 10;
   }
 
   private onError(chunk: Chunk, err: NodeJS.ErrnoException): void {

@@ -5,7 +5,14 @@ import { LogOutput, type FdWriter } from '../../src/log-output.js';
 
 /** A file descriptor that fails with `failWith` while set, and records what it accepted. */
 function fakeFd() {
-  const state = { failWith: null as string | null, written: '', syncCalls: 0, busyOnce: false };
+  const state = {
+    failWith: null as string | null,
+    written: '',
+    syncCalls: 0,
+    busyOnce: false,
+    /** Bytes that still fit before the output fails with ENOSPC (a disk that fills up in the middle of a write). */
+    room: Infinity,
+  };
   const fail = (code: string) => Object.assign(new Error(code), { code });
   const writer: FdWriter = {
     write(_fd, data, callback) {
@@ -15,8 +22,14 @@ function fakeFd() {
           return callback(fail('EAGAIN'), 0);
         }
         if (state.failWith) return callback(fail(state.failWith), 0);
-        state.written += data.toString('utf8');
-        callback(null, data.length);
+        if (state.room === 0) {
+          state.failWith = 'ENOSPC';
+          return callback(fail('ENOSPC'), 0);
+        }
+        const accepted = Math.min(data.length, state.room);
+        state.room -= accepted;
+        state.written += data.subarray(0, accepted).toString('utf8');
+        callback(null, accepted);
       });
     },
     writeSync(_fd, data) {
@@ -79,6 +92,31 @@ test('ENOSPC: lines are dropped and counted, nothing throws, and one warning say
   );
   assert.equal(output.stats().failing, null);
   assert.equal(output.stats().droppedLines, 10, 'the total stays for the metric');
+});
+
+test('a disk that fills up in the middle of a line: the fragment stays a line of its own, the next lines are whole', async () => {
+  const { state, writer } = fakeFd();
+  const output = new LogOutput({ writer, retryMs: 20 });
+  output.write('{"n":"before"}\n');
+  await settle();
+  state.room = 9; // '{"n":"cut' fits, the rest of the line does not
+  output.write('{"n":"cut short"}\n');
+  await settle();
+  assert.equal(output.stats().failing, 'ENOSPC');
+  output.write('{"n":"dropped"}\n');
+  state.failWith = null;
+  state.room = Infinity;
+  await settle(60);
+  output.write('{"n":"after"}\n');
+  await settle();
+  const [before, fragment, ...rest] = state.written.split('\n');
+  assert.equal(before, '{"n":"before"}');
+  assert.equal(fragment, '{"n":"cut');
+  assert.deepEqual(
+    lines(rest.join('\n')).map((l) => l.n ?? l.droppedLines),
+    [2, 'after'],
+    'the warning counts the cut line and the dropped one; every line after the fragment parses',
+  );
 });
 
 test('EPIPE (the reader went away) is handled like a full disk', async () => {
