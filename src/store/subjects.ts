@@ -2,6 +2,7 @@
 import { chargeStore } from './charges/store.js';
 import { geocodeCacheStore } from './geocode-cache/store.js';
 import { idempotencyStore } from './idempotency/store.js';
+import { jobStore } from './jobs/store.js';
 import { keyStore } from './keys/store.js';
 import { leaseStore } from './leases/store.js';
 import { ledgerStore } from './ledger/store.js';
@@ -25,4 +26,5 @@ export const subjectStores = (db: SqlDb): Subjects => ({
   ...paymentStore(db),
   ...outboxStore(db),
   ...geocodeCacheStore(db),
+  ...jobStore(db),
 });

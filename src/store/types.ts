@@ -1,6 +1,6 @@
 /**
  * The persistence contract, one interface per subject (keys, ledger, sandbox quotas, Idempotency-Key claims,
- * leases, checkout payments, outbox, geocode cache) and the settling of a call's charges across them, each
+ * leases, checkout payments, outbox, geocode cache, asynchronous plans) and the settling of a call's charges across them, each
  * written once in its folder's store.ts over the SqlDb seam of sql.ts, which SQLite and PostgreSQL implement.
  * Every method is async so a networked store (PostgreSQL) can implement the same interface as the embedded SQLite
  * one. Every balance change happens together with its ledger row, atomically. The rules (when a debit is allowed,
@@ -10,6 +10,7 @@
 import type { ChargeStore } from './charges/types.js';
 import type { GeocodeCacheStore } from './geocode-cache/types.js';
 import type { IdempotencyStore } from './idempotency/types.js';
+import type { JobStore } from './jobs/types.js';
 import type { KeyStore } from './keys/types.js';
 import type { LeaseStore } from './leases/types.js';
 import type { LedgerStore } from './ledger/types.js';
@@ -20,6 +21,7 @@ import type { SandboxStore } from './sandbox/types.js';
 export type * from './charges/types.js';
 export type * from './geocode-cache/types.js';
 export type * from './idempotency/types.js';
+export type * from './jobs/types.js';
 export type * from './keys/types.js';
 export type * from './leases/types.js';
 export type * from './ledger/types.js';
@@ -53,6 +55,7 @@ export interface Store
     LeaseStore,
     PaymentStore,
     OutboxStore,
-    GeocodeCacheStore {}
+    GeocodeCacheStore,
+    JobStore {}
 
 export { isStorageUnavailable } from '../storage-errors.js';

@@ -3,6 +3,7 @@
  * pending debit, the sandbox's reservation, the Idempotency-Key's claim) to make its part final, in one transaction.
  */
 import { completeClaim } from '../idempotency/store.js';
+import { insertJob } from '../jobs/store.js';
 import { settleDebit } from '../ledger/store.js';
 import { consumeReservation } from '../sandbox/store.js';
 import type { SqlDb, Work } from '../sql.js';
@@ -22,6 +23,7 @@ export function chargeStore(db: SqlDb): ChargeStore {
           if (c.sandboxReservationId !== undefined && !(yield* consumeReservation(c.sandboxReservationId)))
             throw new NotSettled();
           if (c.idempotency && !(yield* completeClaim(c.idempotency))) throw new NotSettled();
+          if (c.job) yield* insertJob(c.job);
         });
         return true;
       } catch (err) {

@@ -1,3 +1,4 @@
+import type { NewJob } from '../jobs/types.js';
 import type { PendingMark } from '../ledger/types.js';
 
 /** The settling of a paid call's charges: what several subjects hold for one call, made final together. */
@@ -6,6 +7,8 @@ export interface SettleCharge {
   sandboxReservationId?: number;
   /** `claim`: the call's own claim of the key (its owner and deadline), so that a claim taken over is not completed. */
   idempotency?: { keyId: number; idempotencyKey: string; claim: PendingMark; status: number; body: string };
+  /** An asynchronous plan: its job is created with the charge made final, so a job exists exactly when it is paid for. */
+  job?: NewJob;
 }
 
 export interface ChargeStore {

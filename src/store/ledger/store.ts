@@ -86,6 +86,19 @@ function* refundRow(refund: RefundEntry, createdAt: string): Work<number | null>
   return row!.balance;
 }
 
+/** Gives a debit back, settled or pending, at most once (the ledger's UNIQUE (refund_of)). */
+export function* refundDebit(d: Dialect, debitId: number, now: Date): Work<RefundOutcome> {
+  const refund = decideRefund(
+    toDebitEntry(yield* one<LedgerRow>('SELECT * FROM ledger WHERE id = $1', [debitId])),
+    debitId,
+    false,
+  )!;
+  // "once" is the UNIQUE (refund_of) of the refund row: a refund that came first makes ours insert nothing
+  const balance = yield* refundRow(refund, now.toISOString());
+  if (balance === null) return { refunded: false, balance: (yield* keyRow(d, refund.keyId))!.balance };
+  return { refunded: true, balance };
+}
+
 /** Makes a debit final: its pending mark goes. False when it was no longer pending (the sweep gave it back). */
 export function* settleDebit(debitId: number): Work<boolean> {
   return (yield* run('DELETE FROM pending_debits WHERE debit_id = $1', [debitId])) === 1;
@@ -170,15 +183,7 @@ export function ledgerStore(db: SqlDb): LedgerStore {
 
     async refund(debitId: number, now: Date): Promise<RefundOutcome> {
       return db.write(function* (): Work<RefundOutcome> {
-        const refund = decideRefund(
-          toDebitEntry(yield* one<LedgerRow>('SELECT * FROM ledger WHERE id = $1', [debitId])),
-          debitId,
-          false,
-        )!;
-        // "once" is the UNIQUE (refund_of) of the refund row: a refund that came first makes ours insert nothing
-        const balance = yield* refundRow(refund, now.toISOString());
-        if (balance === null) return { refunded: false, balance: (yield* keyRow(d, refund.keyId))!.balance };
-        return { refunded: true, balance };
+        return yield* refundDebit(d, debitId, now);
       });
     },
 

@@ -45,6 +45,11 @@ export function* consumeReservation(id: number): Work<boolean> {
   return (yield* run(`UPDATE sandbox_calls SET state = 'consumed' WHERE id = $1 AND state = 'reserved'`, [id])) === 1;
 }
 
+/** A call that failed after its reservation became final (an asynchronous plan): its stops count no more toward the day. */
+export function* giveBackSandboxCall(id: number): Work<boolean> {
+  return (yield* run(`UPDATE sandbox_calls SET state = 'released' WHERE id = $1 AND state <> 'released'`, [id])) === 1;
+}
+
 /** A reservation still held, with its owner's lease, as the sweep and `db check` read it. */
 export type Reservation = OwnerLeaseColumns & { id: number };
 
