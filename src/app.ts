@@ -20,6 +20,7 @@ import { optimizeRouter } from './api/optimize/router.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import { plansRouter } from './api/plans/router.js';
 import type { PlanOptimizer } from './api/plans/types.js';
+import { jobsRouter, type PlanJobs } from './api/plans/jobs/index.js';
 import type { Idempotency } from './calls/idempotency.js';
 import type { Metrics } from './metrics.js';
 import { hasMetricsToken, requestMetrics } from './http/metrics.js';
@@ -35,12 +36,14 @@ import { consoleRouter, docsRouter, type ConsolePayments } from './console/route
 
 export interface AppDeps {
   config: Pick<Config, 'bodyLimitBytes' | 'publicBaseUrl' | 'optimize' | 'limits' | 'departureWindowDays'> &
-    Partial<Pick<Config, 'metrics'>>;
+    Partial<Pick<Config, 'metrics' | 'jobs'>>;
   logger: Logger;
   store: Store;
   billing: Billing;
   optimizer: RouteOptimizer;
   planner: PlanOptimizer;
+  /** Asynchronous plans; absent: plans are answered synchronously only. */
+  jobs?: PlanJobs;
   idempotency: Idempotency;
   checkout: CheckoutProvider | null;
   metrics: Metrics;
@@ -120,11 +123,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     departureWindowDays: deps.config.departureWindowDays,
     clock: deps.clock ?? (() => new Date()),
   };
+  // a worker (SERVICE_ROLE=worker) runs queued plans and answers only its health and metrics
+  const workerOnly = deps.config.jobs?.role === 'worker';
   const routers = [
     health,
     balanceRouter({ ...deps, auth }),
     optimizeRouter({ ...deps, ...paid, body: bodies.authenticatedJson() }),
     plansRouter({ ...deps, ...paid, body: bodies.authenticatedJson() }),
+    ...(deps.jobs ? [jobsRouter({ auth, store: deps.store, clock: paid.clock })] : []),
     checkoutRouter({ checkout: deps.checkout, body: bodies.anonymousJson(), limiter: checkoutLimiter }),
     ...(deps.routers ?? []),
     openApiRouter({ publicBaseUrl: deps.config.publicBaseUrl, extraPaths: deps.openApiPaths }),
@@ -134,7 +140,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       body: bodies.anonymousJson({ anyType: false }),
     }),
     docsRouter({ publicBaseUrl: deps.config.publicBaseUrl }),
-  ];
+  ].filter((router) => !workerOnly || router === health);
 
   app.use(requestId());
   app.use(clientAddress(limits.trustProxy));

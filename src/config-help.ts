@@ -101,6 +101,18 @@ export const CONFIG_HELP: Record<string, VariableHelp> = {
   PLANS_SOLVER_MS_PER_STOP: {
     help: '`POST /api/v1/plans`: solve budget per stop (ms); 1000 stops × 10 ms = the 10 s ceiling',
   },
+  SERVICE_ROLE: {
+    help: '`all` serves the API and runs asynchronous plans; `api` only serves (queued jobs wait for a worker); `worker` only runs queued jobs (with `/healthz`, `/readyz` and `/metrics`). `route-optimizer serve --role …` sets it',
+  },
+  JOB_CONCURRENCY: { help: 'asynchronous plans this process runs at once (0: none, as `SERVICE_ROLE=api`)' },
+  JOB_POLL_MS: {
+    help: 'how often an idle process looks for queued asynchronous plans (ms); one accepted here starts at once',
+  },
+  JOB_PROGRESS_MS: {
+    help: "how often a running asynchronous plan's progress is written (what GET /api/v1/jobs/{id} and its events show) and a cancel is looked for (ms)",
+  },
+  JOB_RETENTION_DAYS: { help: 'finished asynchronous plans and their results are deleted after this many days' },
+  JOB_MAX_UNFINISHED_PER_KEY: { help: 'queued or running asynchronous plans per key; more → 429 `rate_limited`' },
   SOLVER_POOL_SIZE: { help: 'solver worker threads', default: 'available cores' },
   SOLVER_MAX_QUEUE: { help: 'solves waiting for a worker; more → 503 `overloaded`' },
   REQUEST_DEADLINE_MS: {

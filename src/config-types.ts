@@ -32,6 +32,7 @@ export interface Config {
   solver: SolverConfig;
   optimize: OptimizeConfig;
   plans: PlansConfig;
+  jobs: JobsConfig;
   lease: LeaseConfig;
   limits: AbuseLimits;
   metrics: MetricsConfig;
@@ -143,6 +144,22 @@ export interface PlansConfig {
   solverTimeLimitMs: number;
   /** A plan's solve budget per stop (ms), between 200 ms and solverTimeLimitMs. */
   solverMsPerStop: number;
+}
+
+/** Asynchronous plans (POST /api/v1/plans with Prefer: respond-async). */
+export interface JobsConfig {
+  /** What this process does: serve the API, run queued jobs, or both. */
+  role: 'all' | 'api' | 'worker';
+  /** Jobs this process runs at once. */
+  concurrency: number;
+  /** How often an idle runner looks for queued jobs (ms); a job accepted by this process wakes it at once. */
+  pollMs: number;
+  /** How often a running job's progress is written, and its cancel looked for (ms). */
+  progressMs: number;
+  /** Finished jobs (and their results) are deleted after this many days. */
+  retentionDays: number;
+  /** Queued or running jobs one key may have; more → 429 rate_limited. */
+  maxUnfinishedPerKey: number;
 }
 
 export interface OptimizeConfig {

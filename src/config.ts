@@ -254,6 +254,14 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     solverTimeLimitMs: r.int('PLANS_SOLVER_TIME_LIMIT_MS', 10_000, 10, 600_000),
     solverMsPerStop: r.int('PLANS_SOLVER_MS_PER_STOP', 10, 1, 60_000),
   };
+  config.jobs = {
+    role: r.oneOf('SERVICE_ROLE', ['all', 'api', 'worker'], 'all'),
+    concurrency: r.int('JOB_CONCURRENCY', 1, 0, 256),
+    pollMs: r.int('JOB_POLL_MS', 1_000, 50, 60_000),
+    progressMs: r.int('JOB_PROGRESS_MS', 1_000, 100, 60_000),
+    retentionDays: r.int('JOB_RETENTION_DAYS', 7, 1, 3_650),
+    maxUnfinishedPerKey: r.int('JOB_MAX_UNFINISHED_PER_KEY', 20, 1, 100_000),
+  };
   config.optimize = {
     requestDeadlineMs: r.int('REQUEST_DEADLINE_MS', 30_000, 1_000, 600_000),
     idempotencyTtlHours: r.int('IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 30),

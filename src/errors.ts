@@ -36,7 +36,11 @@ export const ERROR_CATALOGUE = {
     spec: true,
     when: 'Live key: the balance is lower than the stops sent; nothing was debited. `required` and `balance` tell by how much.',
   },
-  not_found: { status: 404, spec: false, when: 'No endpoint at this path.' },
+  not_found: {
+    status: 404,
+    spec: false,
+    when: 'No endpoint at this path, or no asynchronous plan with this id for this key.',
+  },
   method_not_allowed: {
     status: 405,
     spec: false,

@@ -19,7 +19,8 @@ export function programName(): string {
 export function usage(program = programName()): string {
   return `Usage: ${program} [command]
 
-  serve                 run the service (the default); configured by environment variables (README)
+  serve [--role R]      run the service (the default); configured by environment variables (README);
+                        --role all|api|worker sets SERVICE_ROLE (worker: runs asynchronous plans only)
   admin <command> …     the admin CLI: keys create|revoke|credit|list|resend-email, payments list,
                         outbox list|retry, db check|recover|backup|migrate-to-postgres
                         (${program} admin --help lists them)
@@ -40,13 +41,27 @@ export function versionText(): string {
   ].join('\n');
 }
 
+/** `serve`'s arguments: null (none), the role of `--role R` / `--role=R`, or undefined when they are not that. */
+export function serveRole(args: string[]): string | null | undefined {
+  if (args.length === 0) return null;
+  const [first, second] = args;
+  if (args.length === 2 && first === '--role' && ROLES.includes(second!)) return second!;
+  if (args.length === 1 && first!.startsWith('--role=') && ROLES.includes(first!.slice(7))) return first!.slice(7);
+  return undefined;
+}
+
+const ROLES = ['all', 'api', 'worker'];
+
 async function run(argv: string[]): Promise<number | null> {
   const [command = 'serve', ...rest] = argv;
   switch (command) {
-    case 'serve':
-      if (rest.length > 0) break;
+    case 'serve': {
+      const role = serveRole(rest);
+      if (role === undefined) break;
+      if (role !== null) process.env.SERVICE_ROLE = role;
       await import('./main.js'); // starts the server; it exits on its own
       return null;
+    }
     case 'admin':
       return (await import('./admin/main.js')).runAdminCommand(rest, `${programName()} admin`);
     case 'version':

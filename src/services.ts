@@ -16,6 +16,7 @@ import { OptimizePipeline, type RouteSolver } from './api/optimize/pipeline.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import { PlansPipeline, type PlanSolver } from './api/plans/pipeline.js';
 import type { PlanOptimizer } from './api/plans/types.js';
+import { planJobs, type PlanJobs } from './api/plans/jobs/index.js';
 import {
   EMBEDDED_GEOCODER_NOTICE,
   EmbeddedGeocoder,
@@ -46,6 +47,8 @@ export interface Services {
   lease: InstanceLease;
   optimizer: RouteOptimizer;
   planner: PlanOptimizer;
+  /** Asynchronous plans: the intake and this process's runner (started by start()). */
+  jobs: PlanJobs;
   idempotency: Idempotency;
   checkout: CheckoutProvider | null;
   /** Stripe webhook and packs. */
@@ -218,6 +221,9 @@ export async function buildServices(
     timeLimit: { ceilingMs: config.plans.solverTimeLimitMs, msPerStop: config.plans.solverMsPerStop },
   });
 
+  const jobs = planJobs({ config: config.jobs, store, planner, owner: lease, logger, clock });
+  jobs.runner.start();
+
   let closing = false;
   const releaseLease = async (): Promise<void> => {
     await lease
@@ -236,6 +242,7 @@ export async function buildServices(
     lease,
     optimizer,
     planner,
+    jobs,
     idempotency: new Idempotency(
       store,
       config.optimize.idempotencyTtlHours * 3_600_000,
@@ -277,6 +284,7 @@ export async function buildServices(
     releaseLease,
     async close() {
       closing = true;
+      await jobs.runner.close();
       await payments.close();
       await pool?.close();
       await releaseLease();

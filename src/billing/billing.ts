@@ -4,7 +4,15 @@
  */
 import { DomainError, tooManyRequests, unauthorized, type RateLimitState } from '../errors.js';
 import type { SandboxLimits } from '../config.js';
-import type { ApiKeyRecord, KeyKind, PendingMark, RecoveryReport, SettleCharge, Store } from '../store/types.js';
+import type {
+  ApiKeyRecord,
+  KeyKind,
+  NewJob,
+  PendingMark,
+  RecoveryReport,
+  SettleCharge,
+  Store,
+} from '../store/types.js';
 import { hashApiKey, newKeyMaterial, parseApiKey } from './keys.js';
 import { MINUTE_MS, minuteWindowStart, nextParisMidnightMs, parisDay } from './sandbox-clock.js';
 import { fixedOwner, type ChargeOwner } from './lease.js';
@@ -39,13 +47,19 @@ export type ChargeFields =
   | { stopsCharged: number; stopsBalance: number }
   | { stopsCharged: 0; sandbox: true; sandboxStopsRemainingToday: number };
 
+/** An asynchronous plan's job as its call orders it; the charge it carries is added when the charge is made final. */
+export type JobOrder = Omit<NewJob, 'debitId' | 'sandboxReservationId'>;
+
 export interface Charge {
   /** The billing fields of the response, known as soon as the charge is taken. */
   fields: ChargeFields;
   /** Test keys: the per-minute call window, sent as RateLimit headers. */
   rateLimit?: RateLimitState;
-  /** Makes the charge final; throws 502 if it was given back meanwhile (call past its deadline, or this instance's lease lapsed). */
-  settle(idempotency?: SettleCharge['idempotency']): Promise<void>;
+  /**
+   * Makes the charge final; throws 502 if it was given back meanwhile (call past its deadline, or this instance's
+   * lease lapsed). With `job` (an asynchronous plan), the job is created in the same transaction, carrying the charge.
+   */
+  settle(idempotency?: SettleCharge['idempotency'], job?: JobOrder): Promise<void>;
   cancel(): Promise<void>;
 }
 
@@ -239,7 +253,11 @@ export class Billing {
       const debit = await this.debit(key, stops, requestId, clientRequestId);
       return {
         fields: { stopsCharged: debit.stops, stopsBalance: debit.balance },
-        settle: (idempotency) => this.settle({ debitId: debit.debitId, idempotency }, debit.owner),
+        settle: (idempotency, job) =>
+          this.settle(
+            { debitId: debit.debitId, idempotency, ...(job ? { job: { ...job, debitId: debit.debitId } } : {}) },
+            debit.owner,
+          ),
         cancel: async () => {
           await this.refund(debit);
         },
@@ -249,8 +267,15 @@ export class Billing {
     return {
       fields: { stopsCharged: 0, sandbox: true, sandboxStopsRemainingToday: reservation.stopsRemainingToday },
       rateLimit: reservation.minuteWindow,
-      settle: (idempotency) =>
-        this.settle({ sandboxReservationId: reservation.reservationId, idempotency }, reservation.owner),
+      settle: (idempotency, job) =>
+        this.settle(
+          {
+            sandboxReservationId: reservation.reservationId,
+            idempotency,
+            ...(job ? { job: { ...job, sandboxReservationId: reservation.reservationId } } : {}),
+          },
+          reservation.owner,
+        ),
       cancel: () => this.releaseSandbox(reservation),
     };
   }

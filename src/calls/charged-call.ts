@@ -5,7 +5,7 @@
  * given back on any failure, and the abort of the work when the client goes
  * away or the request deadline passes. The endpoint supplies only its work.
  */
-import type { Billing } from '../billing/billing.js';
+import type { Billing, JobOrder } from '../billing/billing.js';
 import { DomainError } from '../errors.js';
 import type { KeyConcurrency } from '../http/limits.js';
 import { rateLimitHeaders } from '../http/rate-limit-headers.js';
@@ -41,6 +41,10 @@ export interface ChargedCall {
    */
   idempotencyScope?: string;
   work(context: CallContext): Promise<object>;
+  /** The answer's status: 200, or 202 for an asynchronous plan. */
+  status?: 200 | 202;
+  /** An asynchronous plan: its job is created with the charge made final (src/jobs/). */
+  job?: JobOrder;
 }
 
 /** Runs `call` for the authenticated key of `ctx` and answers with its body plus the charge's fields. */
@@ -70,6 +74,7 @@ async function idempotent(ctx: AppContext, deps: ChargedCallDeps, call: ChargedC
   }
   try {
     ctx.body = await workAndCharge(ctx, deps, call, claim);
+    ctx.status = call.status ?? 200;
   } catch (err) {
     await claim?.abandon();
     throw err;
@@ -121,7 +126,7 @@ async function workAndCharge(
       );
       controller.signal.throwIfAborted();
       const body = { ...result, ...charge.fields };
-      await charge.settle(claim?.record(200, body));
+      await charge.settle(claim?.record(call.status ?? 200, body), call.job);
       return body;
     } catch (err) {
       await charge.cancel();
@@ -134,7 +139,7 @@ async function workAndCharge(
 }
 
 /** Settles with the work, or rejects with the abort reason as soon as the signal fires. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);

@@ -8,7 +8,9 @@ import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Billing } from '../billing/billing.js';
 import { DomainError } from '../errors.js';
-import type { AppState } from '../http/state.js';
+import type { JobOrder } from '../billing/billing.js';
+import { prefersRespondAsync } from '../http/prefer.js';
+import type { AppContext, AppState } from '../http/state.js';
 import { runChargedCall, type CallContext, type ChargedCallDeps } from './charged-call.js';
 import { isAddress } from './location-schema.js';
 import type { LabelledLocation } from './locations.js';
@@ -38,15 +40,35 @@ export interface PaidEndpoint<R extends PaidRequest> {
   /** See ChargedCall.idempotencyScope. */
   idempotencyScope?: string;
   work(request: R, context: CallContext): Promise<object>;
+  /** The endpoint also answers `Prefer: respond-async`: 202 and a job, charged at acceptance. */
+  async?: AsyncMode<R>;
+}
+
+/** An endpoint's asynchronous mode: its request becomes a job, created with the charge made final. */
+export interface AsyncMode<R> {
+  /** A synchronous call with a field that only an asynchronous one takes: 400. */
+  rejectSync(request: R): void;
+  /** The job to create (or 429 when the key has too many unfinished); nothing is charged yet. */
+  order(request: R, keyId: number): Promise<JobOrder>;
+  /** Where the job is read (the `Location` header). */
+  location(id: string): string;
+  /** A job was accepted (its runner may start it at once). */
+  accepted(): void;
 }
 
 export function paidRoute<R extends PaidRequest>(deps: PaidRouteDeps, endpoint: PaidEndpoint<R>): Router<AppState> {
   const router = new Router<AppState>();
   router.post(endpoint.path, deps.auth, deps.body, async (ctx) => {
     const request = endpoint.validate(ctx.request.body);
+    const respondAsync = endpoint.async !== undefined && prefersRespondAsync(ctx.headers.prefer);
+    if (!respondAsync) endpoint.async?.rejectSync(request);
     checkDepartureWindow(request.departureTime, deps.clock(), deps.departureWindowDays);
     if (ctx.state.apiKey!.kind === 'test')
       checkSandboxRequest(deps.billing, request.stops.length, endpoint.locations(request));
+    if (respondAsync) {
+      await acceptJob(ctx, deps, endpoint, endpoint.async!, request);
+      return;
+    }
     await runChargedCall(ctx, deps, {
       stops: request.stops.length,
       ...(endpoint.idempotencyScope !== undefined ? { idempotencyScope: endpoint.idempotencyScope } : {}),
@@ -54,6 +76,32 @@ export function paidRoute<R extends PaidRequest>(deps: PaidRouteDeps, endpoint: 
     });
   });
   return router;
+}
+
+/**
+ * An asynchronous call: charged like a synchronous one, its job created with the charge made final, answered 202
+ * with the job's id and `Location`. An Idempotency-Key replays the first acceptance (the same job); the key is
+ * claimed apart from the endpoint's synchronous calls, so the same key on both is 409.
+ */
+async function acceptJob<R extends PaidRequest>(
+  ctx: AppContext,
+  deps: PaidRouteDeps,
+  endpoint: PaidEndpoint<R>,
+  mode: AsyncMode<R>,
+  request: R,
+): Promise<void> {
+  const job = await mode.order(request, ctx.state.apiKey!.id);
+  await runChargedCall(ctx, deps, {
+    stops: request.stops.length,
+    idempotencyScope: `${endpoint.idempotencyScope ?? endpoint.path} (respond-async)`,
+    status: 202,
+    job,
+    work: async () => ({ id: job.id, status: 'queued' }),
+  });
+  const accepted = ctx.body as { id: string };
+  ctx.set('Location', mode.location(accepted.id));
+  ctx.set('Preference-Applied', 'respond-async');
+  if (accepted.id === job.id) mode.accepted();
 }
 
 /** Test keys: the per-call stop cap, and coordinates only. */

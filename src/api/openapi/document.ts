@@ -33,6 +33,7 @@ import {
   waypointGeocoding,
 } from './route-parts.js';
 import { PLAN_SCHEMAS, plansPath } from './plans.js';
+import { JOB_SCHEMAS, jobsPaths } from './jobs.js';
 import {
   HEADERS,
   PAID_CALL_ERRORS,
@@ -142,6 +143,7 @@ const SCHEMAS: Record<string, object> = {
   CheckoutRequest: checkoutRequestSchema,
   CheckoutResponse: checkoutResponse,
   ...PLAN_SCHEMAS,
+  ...JOB_SCHEMAS,
   Error: errorSchema,
   InsufficientStopsError: insufficientStopsSchema,
 };
@@ -265,6 +267,7 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
         },
       },
       '/api/v1/plans': plansPath,
+      ...jobsPaths,
       '/api/v1/balance': {
         get: {
           tags: ['Account'],

@@ -3,6 +3,7 @@
  * schema objects that validate requests), its response, and the path item,
  * whose error answers are optimize's (PAID_CALL_ERRORS).
  */
+import { ACCEPTED_RESPONSE, PREFER_PARAMETER } from './jobs.js';
 import {
   planRequestSchema,
   planStopSchema,
@@ -168,7 +169,7 @@ export const plansPath = {
       'Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.',
     operationId: 'plan',
     security: [{ bearer: [] }],
-    parameters: [ref('parameters', 'Idempotency-Key'), ref('parameters', 'X-Request-Id')],
+    parameters: [ref('parameters', 'Idempotency-Key'), ref('parameters', 'X-Request-Id'), PREFER_PARAMETER],
     requestBody: {
       required: true,
       content: {
@@ -182,6 +183,7 @@ export const plansPath = {
         PLAN_RESPONSE_EXAMPLES,
         headers('Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'),
       ),
+      ...ACCEPTED_RESPONSE,
       ...PAID_CALL_ERRORS,
     },
   },

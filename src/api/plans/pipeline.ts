@@ -32,7 +32,11 @@ export interface PlansPipelineDeps extends CallWorkDeps<PlanSolver> {
 export class PlansPipeline implements PlanOptimizer {
   constructor(private readonly deps: PlansPipelineDeps) {}
 
-  async plan(request: PlanRequest, context: CallContext): Promise<PlanResult> {
+  budgetMs(request: PlanRequest): number {
+    return planTimeLimitMs(request.stops.length, this.deps.timeLimit);
+  }
+
+  async plan(request: PlanRequest, context: CallContext, budgetMs = this.budgetMs(request)): Promise<PlanResult> {
     const { steps } = this.deps;
     const departure = resolveDeparture(request.departureTime, this.deps.clock());
     const layout = planLayout(request);
@@ -45,7 +49,6 @@ export class PlansPipeline implements PlanOptimizer {
       await steps.matrix(places, request.avoidTolls ?? false, context),
       departure,
     );
-    const budgetMs = planTimeLimitMs(request.stops.length, this.deps.timeLimit);
     const solution = await steps.solve(
       (timeLimitMs) =>
         this.deps.solver.solveFleet(problem, {

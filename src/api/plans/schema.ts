@@ -54,6 +54,9 @@ const vehicleId = {
   examples: ['van-1'],
 } as const;
 
+/** The longest solve an asynchronous plan may ask for (timeLimitSeconds). */
+export const MAX_JOB_TIME_LIMIT_SECONDS = 600;
+
 export const shiftSchema = {
   title: 'Shift',
   description:
@@ -169,6 +172,15 @@ export const planRequestSchema = {
       description: `2 to ${MAX_PLAN_STOPS} stops; their ids are unique within the call.`,
     },
     ...callOptionsProperties,
+    timeLimitSeconds: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_JOB_TIME_LIMIT_SECONDS,
+      'x-message': `must be a whole number of seconds from 1 to ${MAX_JOB_TIME_LIMIT_SECONDS}`,
+      description:
+        'Asynchronous plans only (`Prefer: respond-async`): the solve budget in seconds. Absent: the synchronous budget rule (10 ms per stop, at least 200 ms, at most 10 s by default).',
+      examples: [120],
+    },
   },
   required: ['vehicles', 'stops'],
   additionalProperties: false,

@@ -45,5 +45,8 @@ export interface PlanResult {
 
 /** Geocoding, travel times, the fleet solve and the schedules behind one call. Throws DomainError on failure. */
 export interface PlanOptimizer {
-  plan(request: PlanRequest, context: CallContext): Promise<PlanResult>;
+  /** `budgetMs`: the solve's budget when the call sets its own (an asynchronous plan's timeLimitSeconds). */
+  plan(request: PlanRequest, context: CallContext, budgetMs?: number): Promise<PlanResult>;
+  /** The solve budget a plan gets by the budget rule (src/calls/budget.ts) when it sets none. */
+  budgetMs(request: PlanRequest): number;
 }

@@ -38,6 +38,7 @@ const toJob = (r: JobRow): Job => ({
   requestBody: r.request_body,
   budgetMs: Number(r.budget_ms),
   stops: Number(r.stops),
+  sandbox: r.sandbox_reservation_id !== null,
   createdAtMs: Number(r.created_at_ms),
   startedAtMs: orNull(r.started_at_ms),
   finishedAtMs: orNull(r.finished_at_ms),
@@ -106,6 +107,12 @@ export function jobStore(db: SqlDb): JobStore {
         const job = toJob(row);
         return { job, hold: { id: job.id, owner, attempt: job.attempts } };
       });
+    },
+
+    async releaseJob(hold) {
+      return (
+        (await db.run(`UPDATE plan_jobs SET status = 'queued', owner = NULL WHERE ${HELD}`, heldParams(hold))) === 1
+      );
     },
 
     async recordJobProgress(hold, progress): Promise<JobProgressOutcome> {

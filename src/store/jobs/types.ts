@@ -27,6 +27,8 @@ export interface Job {
   requestBody: string;
   budgetMs: number;
   stops: number;
+  /** A test key's job (free, counted against the sandbox day). */
+  sandbox: boolean;
   createdAtMs: number;
   startedAtMs: number | null;
   finishedAtMs: number | null;
@@ -68,6 +70,8 @@ export interface JobStore {
    * ended or expired (it died). One job is never taken by two runners at once (row locks, SKIP LOCKED).
    */
   takeJob(owner: string, nowMs: number): Promise<{ job: Job; hold: JobHold } | null>;
+  /** Gives a running job back to the queue (its runner cannot run it now, e.g. the solver is full or the process stops). */
+  releaseJob(hold: JobHold): Promise<boolean>;
   /** Writes the runner's progress; says whether the job is still its own and whether a cancel was asked. */
   recordJobProgress(hold: JobHold, progress: string): Promise<JobProgressOutcome>;
   /**
