@@ -133,6 +133,19 @@ export async function startTestServer(
   };
 }
 
+/** Runs `run` against a server of its own, closed after it whatever happens. */
+export async function withServer(
+  options: Parameters<typeof startTestServer>[0],
+  run: (s: TestServer) => Promise<void>,
+): Promise<void> {
+  const server = await startTestServer(options);
+  try {
+    await run(server);
+  } finally {
+    await server.close();
+  }
+}
+
 /** A clock tests can move. */
 export function manualClock(start: string | Date) {
   let now = new Date(start).getTime();

@@ -8,7 +8,7 @@ import type { PlanSolver } from '../../src/api/plans/pipeline.js';
 import { createRoutingProvider } from '../../src/geo/index.js';
 import { SolverError } from '../../src/solver/errors.js';
 import { planProblems } from '../helpers/plan-invariants.js';
-import { PARIS_START, coordinateStops, startTestServer, type TestServer } from '../helpers/server.js';
+import { PARIS_START, coordinateStops, startTestServer, withServer, type TestServer } from '../helpers/server.js';
 
 const DEPARTURE = '2026-06-01T08:00:00+02:00';
 const body = (stops = 6, extra: Record<string, unknown> = {}) => ({
@@ -21,18 +21,6 @@ const body = (stops = 6, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const ASYNC = { Prefer: 'respond-async' };
-
-async function withServer(
-  options: Parameters<typeof startTestServer>[0],
-  run: (s: TestServer) => Promise<void>,
-): Promise<void> {
-  const server = await startTestServer(options);
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
-}
 
 /** Reads the job until `done` says so (each read checked against the OpenAPI document). */
 async function until(server: TestServer, key: string, id: string, done: (job: any) => boolean): Promise<any> {

@@ -10,19 +10,7 @@ import { SolverError } from '../../src/solver/errors.js';
 import { startFakeOsrm } from '../fakes/osrm.js';
 import { planProblems } from '../helpers/plan-invariants.js';
 import { freePort } from '../helpers/process.js';
-import { PARIS_START, coordinateStops, startTestServer, type TestServer } from '../helpers/server.js';
-
-async function withServer(
-  options: Parameters<typeof startTestServer>[0],
-  run: (s: TestServer) => Promise<void>,
-): Promise<void> {
-  const server = await startTestServer(options);
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
-}
+import { PARIS_START, coordinateStops, startTestServer, withServer, type TestServer } from '../helpers/server.js';
 
 const failing = (error: Error): PlanSolver => ({
   solveFleet: async () => {
