@@ -47,12 +47,13 @@ before(async () => {
       const body = await response.clone().text();
       const url = new URL(request.url);
       called.add(`${request.method} ${url.pathname} ${response.status}`);
+      const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
       const problems = contract.check({
         method: request.method,
         path: url.pathname,
         status: response.status,
         headers: response.headers,
-        body: body ? JSON.parse(body) : null,
+        body: body && json ? JSON.parse(body) : body || null,
       });
       assert.deepEqual(problems, [], problems.join('\n'));
       return response;
@@ -178,7 +179,7 @@ test('plans: the documented example with a live key, typed end to end; its error
     params: { header: { 'Idempotency-Key': 'plan-1' } },
   });
   assert.equal(live.response.status, 200);
-  assert.ok(live.data);
+  assert.ok(live.data && 'routes' in live.data, 'a synchronous plan (200), not an accepted job (202)');
   const placed = [...live.data.routes.flatMap((r) => r.order), ...live.data.unassigned.map((u) => u.id)].sort();
   assert.deepEqual(placed, example.stops.map((s) => s.id).sort());
   assert.deepEqual([live.data.stopsCharged, live.data.stopsBalance], [7, 3]);
@@ -193,6 +194,39 @@ test('plans: the documented example with a live key, typed end to end; its error
     headers: bearer(await server.createKey('live', 6)),
   });
   assert.deepEqual([short.response.status, short.error?.required, short.error?.balance], [402, 7, 6]);
+});
+
+test('asynchronous plans: 202 and the job, typed; the job to its end; its event stream; a cancel', async () => {
+  const example = PLAN_REQUEST_EXAMPLES.fleet.value as components['schemas']['PlanRequest'];
+  const key = bearer(await server.createKey('live', 20));
+  const accepted = await client.POST('/api/v1/plans', {
+    body: { ...example, timeLimitSeconds: 1 },
+    headers: key,
+    params: { header: { Prefer: 'respond-async' } },
+  });
+  assert.equal(accepted.response.status, 202);
+  const id = (accepted.data as components['schemas']['JobAccepted']).id;
+  assert.equal(accepted.response.headers.get('location'), `/api/v1/jobs/${id}`);
+  let job: components['schemas']['Job'] | undefined;
+  for (let i = 0; i < 100 && !['succeeded', 'failed', 'cancelled'].includes(job?.status ?? ''); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    job = (await client.GET('/api/v1/jobs/{id}', { params: { path: { id } }, headers: key })).data;
+  }
+  assert.equal(job?.status, 'succeeded');
+  assert.equal(job?.result?.stopsCharged, 7);
+  const events = await client.GET('/api/v1/jobs/{id}/events', {
+    params: { path: { id } },
+    headers: key,
+    parseAs: 'text',
+  });
+  assert.match(events.data as string, /event: end\ndata: \{"id":"/);
+  const cancelled = await client.DELETE('/api/v1/jobs/{id}', { params: { path: { id } }, headers: key });
+  assert.equal(cancelled.data?.status, 'succeeded', 'a finished job stays as it is');
+  const other = await client.GET('/api/v1/jobs/{id}', {
+    params: { path: { id } },
+    headers: bearer(await server.createKey('live', 1)),
+  });
+  assert.equal(other.error?.error, 'not_found');
 });
 
 test('balance: both shapes, and 401', async () => {
@@ -261,18 +295,23 @@ test('the Stripe webhook (a webhook of the document, not a client operation) ans
 test('every operation of the document was called, and every answer matched it', () => {
   const operations = contract.listOperations().map((o) => `${o.method} ${o.path}`);
   assert.deepEqual(operations.sort(), [
+    'DELETE /api/v1/jobs/{id}',
     'GET /api/v1/balance',
+    'GET /api/v1/jobs/{id}',
+    'GET /api/v1/jobs/{id}/events',
     'GET /api/v1/packs',
     'POST /api/v1/checkout',
     'POST /api/v1/optimize',
     'POST /api/v1/plans',
     'POST /api/v1/webhooks/stripe',
   ]);
-  for (const operation of operations)
+  for (const operation of operations) {
+    const answered = new RegExp(`^${operation.replace(/\{\w+\}/g, '[^/ ]+')} 2`);
     assert.ok(
-      [...called].some((c) => c.startsWith(`${operation} 2`)),
+      [...called].some((c) => answered.test(c)),
       `${operation} answered 2xx at least once`,
     );
+  }
   for (const status of ['400', '401', '402', '409', '422', '429'])
     assert.ok(
       [...called].some((c) => c.startsWith('POST /api/v1/optimize') && c.endsWith(status)),

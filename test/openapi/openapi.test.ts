@@ -94,7 +94,8 @@ test('every operation and response has a summary or description, every tag a des
         );
       for (const [status, response] of Object.entries<any>(operation.responses)) {
         assert.ok(response.description, `${operation.operationId} ${status}`);
-        const media = response.content?.['application/json'];
+        // JSON, or a stream of events (GET /api/v1/jobs/{id}/events)
+        const media = response.content?.['application/json'] ?? response.content?.['text/event-stream'];
         assert.ok(
           media && Object.keys(media.examples ?? {}).length > 0 && media.example === undefined,
           `${operation.operationId} ${status} examples`,

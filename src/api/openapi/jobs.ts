@@ -166,7 +166,17 @@ export const jobsPaths = {
         200: {
           description: 'The event stream; each `data:` line is a Job.',
           headers: headers(),
-          content: { 'text/event-stream': { schema: { type: 'string' } } },
+          content: {
+            'text/event-stream': {
+              schema: { type: 'string' },
+              examples: {
+                ended: {
+                  summary: 'A job followed from queued to its end (data lines shortened)',
+                  value: `retry: 1000\n\nid: 1\nevent: status\ndata: {"id":"${JOB_ID}","status":"running",…}\n\nid: 2\nevent: end\ndata: {"id":"${JOB_ID}","status":"succeeded",…}\n\n`,
+                },
+              },
+            },
+          },
         },
         ...errors,
       },

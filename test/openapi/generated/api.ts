@@ -44,6 +44,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an asynchronous plan
+         * @description Extension. Its status, progress, and its result (PlanResponse) or error once it has ended.
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an asynchronous plan
+         * @description Extension. A queued job ends `cancelled` at once and is refunded; a running one is asked to stop and ends `cancelled` within about a second, keeping its best plan as `result` (charged) when one exists, else refunded. A finished job is left as it is. Answers the job as it stands.
+         */
+        delete: operations["cancelJob"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow an asynchronous plan (Server-Sent Events)
+         * @description Extension. A `text/event-stream`: an `event: status` with the Job whenever its status or progress changes, then one `event: end` with the final Job, and the stream ends.
+         */
+        get: operations["jobEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/balance": {
         parameters: {
             query?: never;
@@ -419,6 +463,11 @@ export interface components {
              * @example 2026-06-01T08:00:00+02:00
              */
             departureTime?: string;
+            /**
+             * @description Asynchronous plans only (`Prefer: respond-async`): the solve budget in seconds. Absent: the synchronous budget rule (10 ms per stop, at least 200 ms, at most 10 s by default).
+             * @example 120
+             */
+            timeLimitSeconds?: number;
         };
         /**
          * Vehicle
@@ -681,6 +730,64 @@ export interface components {
             /** @description Late stops over all routes. */
             lateStops: number;
         };
+        /** @description Extension. An asynchronous plan was accepted and charged (as a synchronous plan is: one stop per stop sent, refunded if the job fails or is cancelled before any plan exists). Follow `Location`. */
+        JobAccepted: {
+            /** @description The job id. */
+            id: string;
+            /** @enum {string} */
+            status: "queued";
+            stopsCharged: number;
+            /** @description Live keys: the balance after this call. */
+            stopsBalance?: number;
+            /**
+             * @description Test keys only.
+             * @enum {boolean}
+             */
+            sandbox?: true;
+            /** @description Test keys only. */
+            sandboxStopsRemainingToday?: number;
+        };
+        /** @description How the job stands. While it runs, elapsedMs grows; the other figures are known when the solve ends. */
+        JobProgress: {
+            /** @description Milliseconds since its solve started (0 while queued). */
+            elapsedMs: number;
+            /** @description Its solve budget (timeLimitSeconds, or the budget rule). */
+            budgetMs: number;
+            improvements: number;
+            /** @description Stops the best plan serves. */
+            assigned: number;
+            /** @description The best plan's total route time in minutes (its totals.estimatedTimeMin); null before. */
+            objective: number | null;
+        };
+        /** @description Extension. An asynchronous plan: visible only to the key that created it, kept JOB_RETENTION_DAYS (7 by default) after it ends. */
+        Job: {
+            id: string;
+            /**
+             * @description queued → running → succeeded | failed; cancelled from queued (refunded) or running (the best plan so far is kept as `result` when one exists, else refunded).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            startedAt?: string;
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            finishedAt?: string;
+            progress: components["schemas"]["JobProgress"];
+            /** @description The plan, when the job succeeded (or was cancelled with a plan). */
+            result?: components["schemas"]["PlanResponse"];
+            /** @description Why it failed (nothing was charged). */
+            error?: components["schemas"]["Error"];
+        };
         /**
          * Error
          * @description Every error answer. The spec defines `error` and `message`; `requestId` and `param` are additions, and some codes carry extra fields.
@@ -814,7 +921,7 @@ export interface components {
              *     - `invalid_signature` (400, extension): Stripe webhook: missing or bad Stripe-Signature, or no webhook secret configured.
              *     - `unauthorized` (401): Missing, malformed, unknown or revoked API key.
              *     - `insufficient_stops` (402): Live key: the balance is lower than the stops sent; nothing was debited. `required` and `balance` tell by how much.
-             *     - `not_found` (404, extension): No endpoint at this path.
+             *     - `not_found` (404, extension): No endpoint at this path, or no asynchronous plan with this id for this key.
              *     - `method_not_allowed` (405, extension): The path exists but not with this HTTP method; the `Allow` header lists the methods.
              *     - `idempotency_conflict` (409, extension): This Idempotency-Key was already used with a different body.
              *     - `idempotency_in_progress` (409, extension): A call with this Idempotency-Key is still running; retry after `Retry-After` seconds.
@@ -1092,6 +1199,8 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
                 /** @description Your own id for this request (1–128 of `A-Za-z0-9._:-`); echoed in the response and logged. Otherwise the server makes one. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description Extension (RFC 7240). `respond-async`: answer 202 at once with a job to follow (GET /api/v1/jobs/{id}), charged at acceptance; the request may then set `timeLimitSeconds`. */
+                Prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -1114,6 +1223,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlanResponse"];
+                };
+            };
+            /** @description Extension, with `Prefer: respond-async`: the job was accepted and charged; `Location` is where to read it. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    /** @description The job: /api/v1/jobs/{id}. */
+                    Location: string;
+                    /** @description `respond-async`. */
+                    "Preference-Applied": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
                 };
             };
             /** @description Invalid body (`param` names the field), or a test key past its per-call limits. */
@@ -1252,6 +1376,252 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         error?: "sandbox_unavailable" | "overloaded" | "storage_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "method_not_allowed" | "not_implemented" | "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1–128 of `A-Za-z0-9._:-`); echoed in the response and logged. Otherwise the server makes one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @description The job id (the `id` of the 202 answer). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unauthorized";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No job with this id for this key (a job is visible only to the key that created it, and deleted JOB_RETENTION_DAYS after it ends). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension: the database is busy or full; nothing was charged. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "storage_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "method_not_allowed" | "not_implemented" | "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1–128 of `A-Za-z0-9._:-`); echoed in the response and logged. Otherwise the server makes one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @description The job id (the `id` of the 202 answer). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job after the cancel request. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unauthorized";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No job with this id for this key (a job is visible only to the key that created it, and deleted JOB_RETENTION_DAYS after it ends). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension: the database is busy or full; nothing was charged. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "storage_unavailable";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "method_not_allowed" | "not_implemented" | "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    jobEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1–128 of `A-Za-z0-9._:-`); echoed in the response and logged. Otherwise the server makes one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @description The job id (the `id` of the 202 answer). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream; each `data:` line is a Job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "unauthorized";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No job with this id for this key (a job is visible only to the key that created it, and deleted JOB_RETENTION_DAYS after it ends). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension: the database is busy or full; nothing was charged. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "storage_unavailable";
                     } & components["schemas"]["Error"];
                 };
             };
