@@ -19,6 +19,7 @@ import type { PlanOptimizer } from './api/plans/types.js';
 import {
   EMBEDDED_GEOCODER_NOTICE,
   EmbeddedGeocoder,
+  HaversineProvider,
   StoreGeocodeCache,
   createGeocoder,
   createRouting,
@@ -207,6 +208,7 @@ export async function buildServices(
     geocodeConcurrency: config.geocoding.concurrencyPerCall,
     routing: createRouting(config.routing.live, routingSettings),
     sandboxRouting: createRouting([config.routing.sandbox], routingSettings),
+    builtIn: new HaversineProvider(routingSettings.haversine),
     logger,
     metrics,
   });
