@@ -8,6 +8,7 @@
  * The shapes map onto VROOM's: `matrices.{profile}.durations` / `.distances` are `matrix.durations` /
  * `.distances`, a job's `location_index` is `index`, and its `location` [lon, lat] is `locations[index]`.
  */
+import { fieldPath, type MistakeRule } from '../http/validate.js';
 /** Most rows of a matrix (a plan's 1000 stops and 50 vehicles' starts and ends fit, with room for unused rows). */
 export const MAX_MATRIX_ROWS = 2000;
 /** Largest travel time of one leg, in seconds (about 11.6 days): a route of 1000 legs still fits the solver's 32-bit seconds. */
@@ -91,3 +92,13 @@ export const geometrySchema = {
   description:
     'Extension: also answer the line of each route (`geometry`, an encoded polyline of precision 5), where it comes from (`geometrySource`) and its legs. Default false.',
 } as const;
+
+/** A matrix cell that JSON.parse read as Infinity (1e400): AJV says "must be a number"; say which numbers. */
+export const infiniteMatrixCell: MistakeRule = (failure) => {
+  const [field, table] = failure.path;
+  if (field !== 'matrix' || failure.keyword !== 'type' || typeof failure.value !== 'number') return undefined;
+  const [unit, maximum] = table === 'distances' ? ['metres', MAX_MATRIX_METRES] : ['seconds', MAX_MATRIX_SECONDS];
+  return {
+    message: `${fieldPath(failure.path)} must be a number of ${unit} from 0 to ${maximum}, not ${String(failure.value)}`,
+  };
+};
