@@ -123,6 +123,7 @@ type WithoutCoordinates<R extends readonly string[]> = R extends readonly [
 type IndexTitle<T extends string> = T extends `${infer A}Coordinates${infer B}` ? `${A}MatrixIndex${B}` : T;
 interface ByCoordinates {
   title: string;
+  description: string;
   properties: { latitude: object; longitude: object };
   required: readonly string[];
 }
@@ -147,7 +148,7 @@ export function byMatrixIndex<const C extends ByCoordinates>(byCoordinates: C): 
   return {
     ...byCoordinates,
     title: byCoordinates.title.replace('Coordinates', 'MatrixIndex'),
-    description: `Extension: ${byCoordinates.title.replace('Coordinates', 'coordinates')} given by \`index\`, a row of the call's \`matrix\`, instead of latitude and longitude.`,
+    description: `Extension: ${byCoordinates.description.replace('by its coordinates', "by `index`, a row of the call's `matrix`")}`,
     properties,
     required: [...byCoordinates.required.filter((r) => r !== 'latitude' && r !== 'longitude'), 'index'],
   } as unknown as ByMatrixIndex<C>;
