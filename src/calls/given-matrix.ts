@@ -17,6 +17,7 @@ import { DomainError, invalidRequest } from '../errors.js';
 import type { Point, TravelMatrix } from '../geo/index.js';
 import { isAddress, isIndex, type CoordinatesLocation } from './location-schema.js';
 import type { LabelledLocation, ResolvedLocation } from './locations.js';
+import type { Located } from './steps.js';
 
 export interface GivenMatrix {
   durations: readonly (readonly number[])[];
@@ -107,19 +108,23 @@ function checkSquare(field: string, table: readonly (readonly number[])[], rows:
   });
 }
 
-/** The locations of a call with a matrix, resolved: their rows' coordinates (null without `locations`) and places. */
-export interface IndexedLocations {
-  locations: ResolvedLocation[];
-  /** The place of each location: locations with the same index are one place. */
-  placeOf: number[];
-  /** The matrix row of each place, in the order the places were first met. */
-  rows: number[];
-}
-
-export function locateInMatrix(labelled: readonly LabelledLocation[], travel: CallTravel): IndexedLocations {
+/**
+ * The locations of a call with a matrix, resolved: each point is its row's coordinates (null without
+ * `locations`), each distinct index a place (in the order first met), and the travel between the places is
+ * read from the matrix (`estimate` gives distances from coordinates when it has none).
+ */
+export function locateInMatrix(
+  labelled: readonly LabelledLocation[],
+  travel: CallTravel & { matrix: GivenMatrix },
+  estimate: (from: Point, to: Point) => number,
+): Located {
   const placeOfRow = new Map<number, number>();
   const rows: number[] = [];
   const placeOf: number[] = [];
+  const pointOf = (row: number): Point | null => {
+    const at = travel.locations?.[row];
+    return at ? { latitude: at.latitude, longitude: at.longitude } : null;
+  };
   const locations = labelled.map(({ location, ...base }): ResolvedLocation => {
     if (!isIndex(location)) throw new Error(`${base.label} has no index: checkCallTravel lets no such call through`);
     if (!placeOfRow.has(location.index)) {
@@ -127,17 +132,16 @@ export function locateInMatrix(labelled: readonly LabelledLocation[], travel: Ca
       rows.push(location.index);
     }
     placeOf.push(placeOfRow.get(location.index)!);
-    const at = travel.locations?.[location.index];
-    return { ...base, point: at ? { latitude: at.latitude, longitude: at.longitude } : null };
+    return { ...base, point: pointOf(location.index) };
   });
-  return { locations, placeOf, rows };
+  return { locations, places: rows.map(pointOf), placeOf, given: givenMatrixAt(travel, rows, estimate) };
 }
 
 /**
  * The caller's matrix between `rows` (the places' rows), in whole seconds and metres, the diagonal 0. Without
  * distances, `estimate(from, to)` gives them from `locations` (the rows' points); without those, 0.
  */
-export function givenMatrixAt(
+function givenMatrixAt(
   { matrix, locations }: CallTravel & { matrix: GivenMatrix },
   rows: readonly number[],
   estimate: (from: Point, to: Point) => number,

@@ -25,7 +25,7 @@ import { solverTimeLimitMs } from './budget.js';
 import type { CallContext } from './charged-call.js';
 import { isAddress, isIndex, type AddressLocation } from './location-schema.js';
 import { routeGeometries, type RouteGeometry } from './geometry.js';
-import { givenMatrixAt, locateInMatrix, type CallTravel } from './given-matrix.js';
+import { locateInMatrix, type CallTravel } from './given-matrix.js';
 import { describeGeocodingFailure, type LabelledLocation, type ResolvedLocation } from './locations.js';
 import { places } from './places.js';
 
@@ -62,21 +62,12 @@ export class CallSteps {
    * caller's own matrix (`travel.matrix`), the places are its rows and nothing is geocoded.
    */
   async locate(labelled: readonly LabelledLocation[], context: CallContext, travel: CallTravel = {}): Promise<Located> {
-    if (travel.matrix) {
-      const { locations, placeOf, rows } = locateInMatrix(labelled, travel);
-      const given = givenMatrixAt(
+    if (travel.matrix)
+      return locateInMatrix(
+        labelled,
         { ...travel, matrix: travel.matrix },
-        rows,
         (a, b) => this.deps.builtIn.leg(a, b).distanceM,
       );
-      const points = rows.map((row) => travel.locations?.[row] ?? null);
-      return {
-        locations,
-        places: points.map((p) => (p ? { latitude: p.latitude, longitude: p.longitude } : null)),
-        placeOf,
-        given,
-      };
-    }
     const locations = await this.resolve(labelled, context);
     const distinct = places(locations.map((l) => l.point!));
     return { locations, places: distinct.points, placeOf: distinct.index };
