@@ -15,6 +15,8 @@
  *
  * Failures throw RoutingError: timeout (each request has its own AbortSignal.timeout), HTTP error
  * status, `code` other than "Ok", a malformed body, or a null entry (a pair the server cannot route).
+ *
+ * `route()` asks the Route service for the line through the points (src/geo/routing/osrm-route.ts).
  */
 import type { MatrixOptions, Point, RouteLine, RouteOptions, RoutingProvider, TravelMatrix } from './types.js';
 import { osrmRoute } from './osrm-route.js';
