@@ -20,6 +20,7 @@ import { planJobs, type PlanJobs } from './api/plans/jobs/index.js';
 import {
   EMBEDDED_GEOCODER_NOTICE,
   EmbeddedGeocoder,
+  HaversineProvider,
   StoreGeocodeCache,
   createGeocoder,
   createRouting,
@@ -210,6 +211,7 @@ export async function buildServices(
     geocodeConcurrency: config.geocoding.concurrencyPerCall,
     routing: createRouting(config.routing.live, routingSettings),
     sandboxRouting: createRouting([config.routing.sandbox], routingSettings),
+    builtIn: new HaversineProvider(routingSettings.haversine),
     logger,
     metrics,
   });

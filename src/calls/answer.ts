@@ -33,8 +33,8 @@ export function waypointsOf(stops: readonly ResolvedLocation[]): Waypoint[] {
   return stops.map((stop, position) => ({
     id: stop.stopId!,
     order: position + 1,
-    latitude: stop.point.latitude,
-    longitude: stop.point.longitude,
+    latitude: stop.point?.latitude ?? null,
+    longitude: stop.point?.longitude ?? null,
     ...(stop.geocoding ? { geocoding: stop.geocoding } : {}),
   }));
 }

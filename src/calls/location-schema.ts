@@ -4,13 +4,16 @@
  * same objects (never copies), so the two endpoints cannot drift apart. The same objects validate
  * requests and feed the OpenAPI document (which names them as components).
  *
- * A Location, and a Stop, is a `oneOf` of two closed objects: coordinates or an address. Generated clients
+ * A Location, and a Stop, is a `oneOf` of closed objects: coordinates or an address, and (extension, with the
+ * caller's own `matrix`: src/calls/matrix-schema.ts) the same shape as the coordinates with `index`, a row of the
+ * matrix, in their place; every shape that takes coordinates takes an index so (plans' stops too). Generated clients
  * turn that into a plain union type; so does FromSchema (json-schema-to-ts) for the TypeScript types below,
  * which are read from the schema rather than written a second time (the parts keep their literal types:
  * `as const` and const type parameters). The departure-time format is registered where schemas are
  * compiled (src/http/validate.ts).
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { geometrySchema, indexSchema, matrixLocationsOf, matrixSchema } from './matrix-schema.js';
 
 export const DEADLINE_PATTERN = '^([01]\\d|2[0-3]):[0-5]\\d$';
 
@@ -109,8 +112,54 @@ export const stopWithAddressSchema = closed(
   ['id', 'street', 'postalCode', 'city'],
 );
 
-/** Exactly one of a shape by coordinates and a shape by address (a Location, a Stop, a plan's stop). */
-export const eitherShape = <const C extends object, const A extends object>(
+type WithoutCoordinates<R extends readonly string[]> = R extends readonly [
+  infer H extends string,
+  ...infer T extends readonly string[],
+]
+  ? H extends 'latitude' | 'longitude'
+    ? WithoutCoordinates<T>
+    : [H, ...WithoutCoordinates<T>]
+  : [];
+type IndexTitle<T extends string> = T extends `${infer A}Coordinates${infer B}` ? `${A}MatrixIndex${B}` : T;
+interface ByCoordinates {
+  title: string;
+  description: string;
+  properties: { latitude: object; longitude: object };
+  required: readonly string[];
+}
+type ByMatrixIndex<C extends ByCoordinates> = Omit<C, 'title' | 'description' | 'properties' | 'required'> & {
+  title: IndexTitle<C['title']>;
+  description: string;
+  properties: {
+    [K in Exclude<keyof C['properties'], 'latitude' | 'longitude'> | 'index']: K extends 'index'
+      ? typeof indexSchema
+      : C['properties'][K & keyof C['properties']];
+  };
+  required: [...WithoutCoordinates<C['required']>, 'index'];
+};
+
+/** Extension: a shape by coordinates with `index` (a row of the call's matrix) in place of latitude and longitude. */
+export function byMatrixIndex<const C extends ByCoordinates>(byCoordinates: C): ByMatrixIndex<C> {
+  const properties = Object.fromEntries(
+    Object.entries(byCoordinates.properties).flatMap(([name, schema]): Array<[string, object]> =>
+      name === 'latitude' ? [['index', indexSchema]] : name === 'longitude' ? [] : [[name, schema]],
+    ),
+  );
+  return {
+    ...byCoordinates,
+    title: byCoordinates.title.replace('Coordinates', 'MatrixIndex'),
+    description: `Extension: ${byCoordinates.description.replace('by its coordinates', "by `index`, a row of the call's `matrix`")}`,
+    properties,
+    required: [...byCoordinates.required.filter((r) => r !== 'latitude' && r !== 'longitude'), 'index'],
+  } as unknown as ByMatrixIndex<C>;
+}
+
+/**
+ * Exactly one of a shape by coordinates, the same by a matrix index (extension) and a shape by address (a
+ * Location, a Stop, a plan's stop). The address stays last: a location with none of the shapes' own fields is
+ * told what an address needs (src/http/validate.ts).
+ */
+export const eitherShape = <const C extends ByCoordinates, const A extends object>(
   title: string,
   description: string,
   byCoordinates: C,
@@ -119,13 +168,14 @@ export const eitherShape = <const C extends object, const A extends object>(
   ({
     title,
     description,
-    oneOf: [byCoordinates, byAddress],
-    'x-message': 'must be either coordinates (latitude, longitude) or an address (street, postalCode, city), not both',
+    oneOf: [byCoordinates, byMatrixIndex(byCoordinates), byAddress],
+    'x-message':
+      'must be either coordinates (latitude, longitude), a row of the matrix (index, with a matrix) or an address (street, postalCode, city), not both',
   }) as const;
 
 export const locationJsonSchema = eitherShape(
   'Location',
-  'Exactly one of two shapes: coordinates {latitude, longitude} or an address {street, postalCode, city}.',
+  "Exactly one of two shapes: coordinates {latitude, longitude} or an address {street, postalCode, city}; extension: or {index}, a row of the call's matrix.",
   coordinatesSchema,
   addressSchema,
 );
@@ -152,12 +202,21 @@ const departureTimeSchema = {
   examples: ['2026-06-01T08:00:00+02:00'],
 } as const;
 
-/** The options of every paid call's body, beside its locations. */
-export const callOptionsProperties = { avoidTolls: avoidTollsSchema, departureTime: departureTimeSchema };
+/** The options of every paid call's body, beside its locations (the last three: extensions). */
+export const callOptionsProperties = {
+  avoidTolls: avoidTollsSchema,
+  departureTime: departureTimeSchema,
+  matrix: matrixSchema,
+  locations: matrixLocationsOf(coordinatesSchema),
+  geometry: geometrySchema,
+};
 
 export type CoordinatesLocation = FromSchema<typeof coordinatesSchema>;
 export type AddressLocation = FromSchema<typeof addressSchema>;
 export type Location = FromSchema<typeof locationJsonSchema>;
 export type Stop = FromSchema<typeof stopJsonSchema>;
 
+export type IndexLocation = FromSchema<ReturnType<typeof byMatrixIndex<typeof coordinatesSchema>>>;
+
 export const isAddress = (location: Location): location is AddressLocation => 'street' in location;
+export const isIndex = (location: Location): location is IndexLocation => 'index' in location;

@@ -25,8 +25,14 @@ export interface LabelledLocation {
   location: Location;
 }
 
-/** A location of the request, resolved: its point and, for an address, how it was geocoded. */
-export type ResolvedLocation = Omit<LabelledLocation, 'location'> & { point: Point; geocoding?: WaypointGeocoding };
+/**
+ * A location of the request, resolved: its point and, for an address, how it was geocoded. The point is null
+ * only for a row of the caller's matrix whose coordinates were not given (src/calls/given-matrix.ts).
+ */
+export type ResolvedLocation = Omit<LabelledLocation, 'location'> & {
+  point: Point | null;
+  geocoding?: WaypointGeocoding;
+};
 
 /** The stops of a call, labelled by their place in `stops` and their id. */
 export function labelledStops(stops: readonly Stop[]): LabelledLocation[] {

@@ -8,6 +8,7 @@
  */
 import { fieldPath, valueAt, type MistakeRule, type ValidationFailure } from '../http/validate.js';
 import { isValidDepartureTime } from '../schedule/time.js';
+import { infiniteMatrixCell } from './matrix-schema.js';
 
 type Path = Array<string | number>;
 
@@ -301,6 +302,6 @@ const LOCATION_AND_TIME_MISTAKES: MistakeRule[] = [
  * and times (a plan's vehicle locations and shifts too). Each endpoint puts its own (root fields, stop
  * counts) first: the first rule that recognises the failure writes the message.
  */
-export const CALL_MISTAKES: MistakeRule[] = [stopsNotAnArray, ...LOCATION_AND_TIME_MISTAKES];
+export const CALL_MISTAKES: MistakeRule[] = [stopsNotAnArray, ...LOCATION_AND_TIME_MISTAKES, infiniteMatrixCell];
 
 export type { ValidationFailure };

@@ -1,6 +1,6 @@
 /**
  * The route of a paid endpoint: auth (headers only) → body → the endpoint's validation → the
- * departure window → the key rules (a test key's stop cap, coordinates only) → the charged call around
+ * departure window → the caller's own matrix, if any (src/calls/given-matrix.ts) → the key rules (a test key's stop cap, coordinates only) → the charged call around
  * the endpoint's work (src/calls/charged-call.ts). An endpoint gives only its path, its validation,
  * the locations of its request and its work.
  */
@@ -14,6 +14,7 @@ import type { AppContext, AppState } from '../http/state.js';
 import { runChargedCall, type CallContext, type ChargedCallDeps } from './charged-call.js';
 import { isAddress } from './location-schema.js';
 import type { LabelledLocation } from './locations.js';
+import { checkCallTravel, type CallTravel } from './given-matrix.js';
 import { checkDepartureWindow } from './request-checks.js';
 
 export interface PaidRouteDeps extends ChargedCallDeps {
@@ -25,8 +26,8 @@ export interface PaidRouteDeps extends ChargedCallDeps {
   clock: () => Date;
 }
 
-/** What every paid request has: stops, each charged (live) or counted (sandbox), and an optional departure. */
-export interface PaidRequest {
+/** What every paid request has: stops, each charged (live) or counted (sandbox), an optional departure, and where its travel times come from. */
+export interface PaidRequest extends CallTravel {
   stops: readonly unknown[];
   departureTime?: string;
 }
@@ -63,8 +64,10 @@ export function paidRoute<R extends PaidRequest>(deps: PaidRouteDeps, endpoint: 
     const respondAsync = endpoint.async !== undefined && prefersRespondAsync(ctx.headers.prefer);
     if (!respondAsync) endpoint.async?.rejectSync(request);
     checkDepartureWindow(request.departureTime, deps.clock(), deps.departureWindowDays);
-    if (ctx.state.apiKey!.kind === 'test')
-      checkSandboxRequest(deps.billing, request.stops.length, endpoint.locations(request));
+    const sandbox = ctx.state.apiKey!.kind === 'test';
+    const locations = endpoint.locations(request);
+    checkCallTravel(request, locations, sandbox);
+    if (sandbox) checkSandboxRequest(deps.billing, request.stops.length, locations);
     if (respondAsync) {
       await acceptJob(ctx, deps, endpoint, endpoint.async!, request);
       return;

@@ -1,8 +1,10 @@
 /**
  * The steps every paid call takes, with their failures mapped to the spec's error codes: geocode the
  * addresses of a call (422 geocoding_failed), one travel matrix over its places (502
- * optimization_failed, or 503 sandbox_unavailable for a test key), and a solve on the worker pool
- * within the call's budget (503 overloaded, 502).
+ * optimization_failed, or 503 sandbox_unavailable for a test key), a solve on the worker pool
+ * within the call's budget (503 overloaded, 502), and, when asked, the line of each route
+ * (src/calls/geometry.ts). A call that sends its own matrix (src/calls/given-matrix.ts) asks no
+ * geocoder and no routing engine.
  */
 import { DomainError } from '../errors.js';
 import {
@@ -10,7 +12,9 @@ import {
   GeocodingFailedError,
   type GeocodedPoint,
   type Geocoder,
+  type HaversineProvider,
   type Point,
+  type RoutedMatrix,
   type RoutingProvider,
   type TravelMatrix,
 } from '../geo/index.js';
@@ -19,7 +23,9 @@ import type { Metrics } from '../metrics.js';
 import { SolverError } from '../solver/errors.js';
 import { solverTimeLimitMs } from './budget.js';
 import type { CallContext } from './charged-call.js';
-import { isAddress, type AddressLocation } from './location-schema.js';
+import { isAddress, isIndex, type AddressLocation } from './location-schema.js';
+import { routeGeometries, type RouteGeometry } from './geometry.js';
+import { locateInMatrix, type CallTravel } from './given-matrix.js';
 import { describeGeocodingFailure, type LabelledLocation, type ResolvedLocation } from './locations.js';
 import { places } from './places.js';
 
@@ -30,6 +36,8 @@ export interface CallStepsDeps {
   routing: RoutingProvider;
   /** Test keys: the sandbox engine, no fallback (failure → 503 sandbox_unavailable). */
   sandboxRouting: RoutingProvider;
+  /** The built-in model as configured: the distances of a caller's matrix without any, from its `locations`. */
+  builtIn: HaversineProvider;
   logger: Logger;
   metrics?: Metrics;
 }
@@ -38,19 +46,30 @@ export interface CallStepsDeps {
 export interface Located {
   /** In the order they were given. */
   locations: ResolvedLocation[];
-  /** One point per place (src/calls/places.ts): what the matrix is asked for. */
-  places: Point[];
+  /** One point per place (src/calls/places.ts): what the matrix is asked for; null for a row of the caller's matrix without coordinates. */
+  places: Array<Point | null>;
   /** The place (matrix row) of each location. */
   placeOf: number[];
+  /** With the caller's own matrix: the travel between the places, read from it. */
+  given?: TravelMatrix;
 }
 
 export class CallSteps {
   constructor(private readonly deps: CallStepsDeps) {}
 
-  /** Resolves `labelled` and finds their places; `matrix(located.places, …)` is the call's one travel matrix. */
-  async locate(labelled: readonly LabelledLocation[], context: CallContext): Promise<Located> {
+  /**
+   * Resolves `labelled` and finds their places; `matrix(located, …)` is the call's one travel matrix. With the
+   * caller's own matrix (`travel.matrix`), the places are its rows and nothing is geocoded.
+   */
+  async locate(labelled: readonly LabelledLocation[], context: CallContext, travel: CallTravel = {}): Promise<Located> {
+    if (travel.matrix)
+      return locateInMatrix(
+        labelled,
+        { ...travel, matrix: travel.matrix },
+        (a, b) => this.deps.builtIn.leg(a, b).distanceM,
+      );
     const locations = await this.resolve(labelled, context);
-    const distinct = places(locations.map((l) => l.point));
+    const distinct = places(locations.map((l) => l.point!));
     return { locations, places: distinct.points, placeOf: distinct.index };
   }
 
@@ -86,6 +105,7 @@ export class CallSteps {
       }
     }
     return labelled.map(({ location, ...base }): ResolvedLocation => {
+      if (isIndex(location)) throw new Error(`${base.label}: an index needs the call's matrix (locate)`);
       if (!isAddress(location))
         return { ...base, point: { latitude: location.latitude, longitude: location.longitude } };
       const r = found.get(base.label)!;
@@ -97,11 +117,20 @@ export class CallSteps {
     });
   }
 
-  async matrix(points: Point[], avoidTolls: boolean, context: CallContext): Promise<TravelMatrix> {
+  /** The travel between `located.places`: the caller's matrix, else the routing engine's (its provider named). */
+  async matrix(
+    located: Located,
+    avoidTolls: boolean,
+    context: CallContext,
+  ): Promise<TravelMatrix & { provider?: string }> {
+    if (located.given) return located.given;
     const engine = context.sandbox ? 'sandbox' : 'live';
-    const provider = context.sandbox ? this.deps.sandboxRouting : this.deps.routing;
+    const provider = this.provider(context);
     try {
-      const matrix = await provider.matrix(points, { avoidTolls, signal: context.signal });
+      const matrix: TravelMatrix & Partial<RoutedMatrix> = await provider.matrix(known(located.places), {
+        avoidTolls,
+        signal: context.signal,
+      });
       this.deps.metrics?.routingCalls.inc({ engine, outcome: 'ok' });
       return matrix;
     } catch (err) {
@@ -121,6 +150,29 @@ export class CallSteps {
         'No routing engine could compute travel times for these points. Nothing was charged.',
       );
     }
+  }
+
+  /**
+   * The line of each route (`routes[r]`: the route's locations, as indices of `located.locations`, in driving
+   * order) and its legs, from the engine that gave `matrix` on (straight segments with the caller's matrix).
+   */
+  geometry(
+    routes: readonly (readonly number[])[],
+    located: Located,
+    matrix: TravelMatrix & { provider?: string },
+    avoidTolls: boolean,
+    context: CallContext,
+  ): Promise<RouteGeometry[]> {
+    return routeGeometries(routes, located, matrix, {
+      engine: located.given ? null : this.provider(context),
+      avoidTolls,
+      context,
+      logger: this.deps.logger,
+    });
+  }
+
+  private provider(context: CallContext): RoutingProvider {
+    return context.sandbox ? this.deps.sandboxRouting : this.deps.routing;
   }
 
   /**
@@ -154,6 +206,12 @@ export class CallSteps {
       throw new DomainError('optimization_failed', `The optimizer could not solve this ${what}. Nothing was charged.`);
     }
   }
+}
+
+/** The places' points when every one is known (a call without its own matrix). */
+function known(points: ReadonlyArray<Point | null>): Point[] {
+  if (points.some((p) => p === null)) throw new Error("a place without coordinates needs the caller's matrix");
+  return points as Point[];
 }
 
 /** What an endpoint's work is built from: the steps (one instance serves every endpoint), its solver, the clock (the default departure). */

@@ -229,6 +229,63 @@ test('asynchronous plans: 202 and the job, typed; the job to its end; its event 
   assert.equal(other.error?.error, 'not_found');
 });
 
+test('own matrix and geometry (extensions), typed end to end: the given times, a straight line, a named 400', async () => {
+  const request: components['schemas']['OptimizeRequest'] = {
+    start: { index: 0 },
+    end: { index: 0 },
+    stops: [
+      { id: 'a', index: 1, serviceSeconds: 60 },
+      { id: 'b', index: 2 },
+    ],
+    matrix: {
+      durations: [
+        [0, 600, 900],
+        [620, 0, 420],
+        [880, 400, 0],
+      ],
+    },
+    locations: [PARIS_START, { latitude: 48.8606, longitude: 2.3376 }, { latitude: 48.853, longitude: 2.3499 }],
+    departureTime: '2026-06-01T08:00:00Z',
+    geometry: true,
+  };
+  const answer = await client.POST('/api/v1/optimize', {
+    body: request,
+    headers: bearer(await server.createKey('test')),
+  });
+  assert.equal(answer.response.status, 200, JSON.stringify(answer.error));
+  assert.equal(answer.data?.geometrySource, 'straight');
+  assert.equal(answer.data?.legs?.length, 3);
+  // 600 + 60 (service) + 420 + 880 s = 32.67 min, 1 decimal
+  assert.equal(answer.data?.estimatedTimeMin, 32.7);
+  const plan = await client.POST('/api/v1/plans', {
+    body: {
+      vehicles: [{ id: 'van', start: { index: 0 } }],
+      stops: request.stops,
+      matrix: request.matrix,
+      geometry: true,
+      locations: request.locations,
+    },
+    headers: bearer(await server.createKey('test')),
+  });
+  assert.equal(plan.response.status, 200, JSON.stringify(plan.error));
+  assert.ok(plan.data && 'routes' in plan.data);
+  assert.equal(plan.data.routes[0]?.legs?.length, 2);
+  const wrong = await client.POST('/api/v1/optimize', {
+    body: {
+      ...request,
+      matrix: {
+        durations: [
+          [0, 1],
+          [1, 0],
+        ],
+      },
+    },
+    headers: bearer(await server.createKey('test')),
+  });
+  assert.equal(wrong.response.status, 400);
+  assert.equal(wrong.error?.param, 'locations');
+});
+
 test('balance: both shapes, and 401', async () => {
   const live = await client.GET('/api/v1/balance', { headers: bearer(await server.createKey('live', 42)) });
   assert.deepEqual(live.data, { stopsBalance: 42 });

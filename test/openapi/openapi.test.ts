@@ -136,10 +136,26 @@ const full: Request = {
   ],
 };
 const withoutTolls: Request = { ...coordinates, avoidTolls: false };
+const ownMatrix: Request = {
+  start: { index: 0 },
+  stops: [{ id: 'a', index: 1, serviceSeconds: 60 }, { id: 'b', index: 2 }],
+  matrix: { durations: [[0, 60, 90], [60, 0, 30], [90, 30, 0]], distances: [[0, 500, 800], [500, 0, 300], [800, 300, 0]] },
+  locations: [{ latitude: 48.85, longitude: 2.35 }, { latitude: 48.86, longitude: 2.34 }, { latitude: 48.87, longitude: 2.33 }],
+  geometry: true,
+};
+const planByIndex: components['schemas']['PlanRequest'] = {
+  vehicles: [{ id: 'van', start: { index: 0 }, end: { index: 0 } }],
+  stops: [{ id: 'a', index: 1, notBefore: '09:00' }, { id: 'b', index: 2 }],
+  matrix: { durations: [[0, 60, 90], [60, 0, 30], [90, 30, 0]] },
+};
+function readLine(r: components['schemas']['OptimizeResponse']): number {
+  return r.geometrySource === 'osrm' || r.geometrySource === 'straight' ? (r.legs ?? []).reduce((m, l) => m + l.distanceM, 0) + (r.geometry ?? '').length : 0;
+}
+function readPlanLines(r: components['schemas']['PlanResponse']): string[] { return r.routes.map((route) => route.geometry ?? ''); }
 const checkout: components['schemas']['CheckoutRequest'] = { email: 'a@example.com', packId: 'pack_250k' };
 function readError(e: components['schemas']['Error']): string { return e.error === 'invalid_request' ? (e.param ?? '') : e.requestId; }
 function readLate(r: components['schemas']['OptimizeResponse']): number { return (r.lateStops ?? []).reduce((t, s) => t + s.retardMin, 0); }
-export { full, withoutTolls, checkout, readError, readLate };
+export { full, withoutTolls, ownMatrix, planByIndex, readLine, readPlanLines, checkout, readError, readLate };
 `;
 
 const INVALID: Array<[string, string]> = [
@@ -160,6 +176,12 @@ const INVALID: Array<[string, string]> = [
     `const c: components['schemas']['CheckoutRequest'] = { email: 'a@example.com', packId: 'pack_1k' };`,
   ],
   ['an unknown error code', `const e: components['schemas']['Error']['error'] = 'teapot';`],
+  ['an index as a string', `const a: Request = { start: { index: '0' }, stops, matrix: { durations: [[0]] } };`],
+  ['a matrix without durations', `const a: Request = { start, stops, matrix: { distances: [[0]] } };`],
+  ['durations as strings', `const a: Request = { start, stops, matrix: { durations: [['0']] } };`],
+  ['locations as [lon, lat] pairs', `const a: Request = { start, stops, locations: [[2.35, 48.85]] };`],
+  ['geometry as a string', `const a: Request = { start, stops, geometry: 'polyline' };`],
+  ['an unknown geometry source', `const s: components['schemas']['OptimizeResponse']['geometrySource'] = 'google';`],
 ];
 
 function diagnose(files: Record<string, string>): readonly ts.Diagnostic[] {

@@ -12,6 +12,8 @@ import {
   stopWithAddressSchema,
   stopWithCoordinatesSchema,
 } from '../../calls/location-schema.js';
+import { matrixSchema } from '../../calls/matrix-schema.js';
+import { planStopSchema } from '../plans/schema.js';
 import { optimizeRequestSchema } from '../optimize/schema.js';
 import { stripeWebhookOpenApi } from './payments.js';
 import {
@@ -27,6 +29,8 @@ import {
   dateTime,
   lateStop,
   nullable,
+  routeGeometryFields,
+  routeLeg,
   routeWarning,
   scheduleEntry,
   waypoint,
@@ -64,6 +68,7 @@ const optimizeResponse = {
     departAt: nullable(dateTime),
     returnAt: nullable(dateTime),
     lateStops: nullable({ type: 'array', items: lateStop }),
+    ...routeGeometryFields,
     ...billingFields,
     warnings: {
       type: 'array',
@@ -133,6 +138,11 @@ const SCHEMAS: Record<string, object> = {
   Stop: stopJsonSchema,
   StopWithCoordinates: stopWithCoordinatesSchema,
   StopWithAddress: stopWithAddressSchema,
+  MatrixIndex: locationJsonSchema.oneOf[1],
+  StopWithMatrixIndex: stopJsonSchema.oneOf[1],
+  PlanStopWithMatrixIndex: planStopSchema.oneOf[1],
+  TravelMatrix: matrixSchema,
+  RouteLeg: routeLeg,
   OptimizeResponse: optimizeResponse,
   Waypoint: waypoint,
   WaypointGeocoding: waypointGeocoding,

@@ -30,6 +30,36 @@ export const OPTIMIZE_REQUEST_EXAMPLES = {
       ],
     },
   },
+  ownMatrix: {
+    summary: 'Extension: your own travel times (matrix, locations, {index}) and the route line (geometry)',
+    value: {
+      start: { index: 0 },
+      end: { index: 0 },
+      stops: [
+        { id: 'a', index: 1, serviceSeconds: 120 },
+        { id: 'b', index: 2, deadline: '08:20' },
+      ],
+      matrix: {
+        durations: [
+          [0, 600, 900],
+          [620, 0, 420],
+          [880, 400, 0],
+        ],
+        distances: [
+          [0, 4200, 6100],
+          [4300, 0, 2900],
+          [6000, 2800, 0],
+        ],
+      },
+      locations: [
+        { latitude: 48.8566, longitude: 2.3522 },
+        { latitude: 48.8606, longitude: 2.3376 },
+        { latitude: 48.853, longitude: 2.3499 },
+      ],
+      departureTime: '2026-06-01T08:00:00+02:00',
+      geometry: true,
+    },
+  },
   minimal: {
     summary: 'The least a call needs: a start and two stops',
     value: {
@@ -88,6 +118,36 @@ export const OPTIMIZE_RESPONSE_EXAMPLES = {
       lateStops: null,
       stopsCharged: 3,
       stopsBalance: 1997,
+    },
+  },
+  ownMatrix: {
+    summary:
+      'Extension: the "ownMatrix" request with a test key: arrivals are the given durations plus service (a at 600 s, b at 600 + 120 + 420 s), the line is straight',
+    value: {
+      order: ['a', 'b'],
+      waypoints: [
+        { id: 'a', order: 1, latitude: 48.8606, longitude: 2.3376 },
+        { id: 'b', order: 2, latitude: 48.853, longitude: 2.3499 },
+      ],
+      totalDistanceKm: 13.1,
+      estimatedTimeMin: 33.7,
+      schedule: [
+        { colisId: 'a', arrivee: '2026-06-01T06:10:00Z' },
+        { colisId: 'b', arrivee: '2026-06-01T06:19:00Z' },
+      ],
+      departAt: '2026-06-01T06:00:00Z',
+      returnAt: '2026-06-01T06:33:40Z',
+      lateStops: null,
+      geometry: 'wheiHgljM_XfzAnn@{kAoUkM',
+      geometrySource: 'straight',
+      legs: [
+        { distanceM: 4200, durationS: 600 },
+        { distanceM: 2900, durationS: 420 },
+        { distanceM: 6000, durationS: 880 },
+      ],
+      stopsCharged: 0,
+      sandbox: true,
+      sandboxStopsRemainingToday: 198,
     },
   },
 };

@@ -15,7 +15,16 @@ import {
 import { REASONS as UNASSIGNED_REASONS } from '../../solver/fleet-abi.js';
 import { PLAN_REQUEST_EXAMPLES, PLAN_RESPONSE_EXAMPLES } from './plan-examples.js';
 import { PAID_CALL_ERRORS, headers, json, ref } from './parts.js';
-import { annotate, billingFields, dateTime, lateStop, nullable, routeWarning, waypoint } from './route-parts.js';
+import {
+  annotate,
+  billingFields,
+  dateTime,
+  lateStop,
+  nullable,
+  routeGeometryFields,
+  routeWarning,
+  waypoint,
+} from './route-parts.js';
 
 /** The solver's reason codes, in code order. */
 const REASONS = Object.values(UNASSIGNED_REASONS);
@@ -38,6 +47,7 @@ const planRoute = {
     totalDistanceKm: { type: 'number' },
     estimatedTimeMin: { type: 'number' },
     load: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    ...routeGeometryFields,
   },
   required: [
     'vehicleId',

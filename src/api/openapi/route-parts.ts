@@ -70,6 +70,37 @@ export const lateStop = {
   required: ['colisId', 'arrivee', 'limite', 'retardMin'],
 };
 
+/** Extension: one leg of a route's line (`"geometry": true`). */
+export const routeLeg = {
+  type: 'object',
+  properties: {
+    distanceM: { type: 'integer', minimum: 0 },
+    durationS: { type: 'integer', minimum: 0 },
+  },
+  required: ['distanceM', 'durationS'],
+};
+
+/** Extension: the fields of a route answer with `"geometry": true` (optimize's answer, each route of a plan). */
+export const routeGeometryFields = {
+  geometry: {
+    type: 'string',
+    description:
+      'Extension, with `"geometry": true`: the line of the route, from the start through the stops in visiting order to the end (when any), as an encoded polyline of precision 5 (Google\'s algorithm, latitude first).',
+  },
+  geometrySource: {
+    type: 'string',
+    enum: ['osrm', 'straight'],
+    description:
+      'Extension, with `"geometry": true`: `osrm`, the road line of OSRM\'s Route service; `straight`, straight segments between the points (the built-in model, a call with its own matrix, or a failed Route request).',
+  },
+  legs: {
+    type: 'array',
+    items: routeLeg,
+    description:
+      'Extension, with `"geometry": true`: one per leg in driving order (legs[0]: start → first stop; the last: → end, when any). From OSRM\'s Route service with `geometrySource: "osrm"`, else the travel matrix the schedule used.',
+  },
+};
+
 /** What a paid call cost, as optimize's spec defines it (plans answer the same fields). */
 export const billingFields = {
   stopsCharged: { type: 'integer', description: 'Stops debited by this call (0 for test keys).' },
@@ -105,6 +136,10 @@ annotate(
   },
 );
 annotate(waypointGeocoding, 'WaypointGeocoding', waypointGeocoding.description);
+annotate(routeLeg, 'RouteLeg', 'Extension: one leg of a route, between two consecutive points of its line.', {
+  distanceM: 'Metres.',
+  durationS: 'Seconds of driving.',
+});
 annotate(routeWarning, 'RouteWarning', routeWarning.description);
 annotate(scheduleEntry, 'ScheduleEntry', 'Estimated arrival at one stop.', {
   colisId: 'The stop id.',

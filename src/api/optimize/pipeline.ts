@@ -1,6 +1,6 @@
 /**
- * The route part of POST /api/v1/optimize: locations → travel matrix → solver
- * → Paris-time schedule. The steps it shares with plans (and their error
+ * The route part of POST /api/v1/optimize: locations → travel matrix (or the
+ * caller's own) → solver → Paris-time schedule → the route's line when asked. The steps it shares with plans (and their error
  * codes), the same-place rule and the budget rule are in src/calls/.
  */
 import { buildSchedule, resolveDeparture, solverDeadlineOffsetS } from '../../schedule/index.js';
@@ -29,9 +29,11 @@ export class OptimizePipeline implements RouteOptimizer {
   async optimize(request: OptimizeRequest, context: OptimizeContext): Promise<RouteResult> {
     const { steps } = this.deps;
     const departure = resolveDeparture(request.departureTime, this.deps.clock());
-    const { locations, places, placeOf } = await steps.locate(optimizeLocations(request), context);
+    const located = await steps.locate(optimizeLocations(request), context, request);
+    const { locations, placeOf } = located;
+    const travel = await steps.matrix(located, request.avoidTolls ?? false, context);
     // the solver and the schedule take one row per location: [start, ...stops, end?]
-    const matrix = matrixAt(await steps.matrix(places, request.avoidTolls ?? false, context), placeOf);
+    const matrix = matrixAt(travel, placeOf);
     const hasEnd = request.end !== undefined;
 
     const size = locations.length;
@@ -72,6 +74,15 @@ export class OptimizePipeline implements RouteOptimizer {
       distancesM: matrix.distancesM,
       hasEnd,
     });
+    const [geometry] = request.geometry
+      ? await steps.geometry(
+          [[0, ...order.map((i) => i + 1), ...(hasEnd ? [size - 1] : [])]],
+          located,
+          travel,
+          request.avoidTolls ?? false,
+          context,
+        )
+      : [];
     return {
       order: order.map((i) => request.stops[i].id),
       waypoints: waypointsOf(order.map((i) => locations[i + 1]!)),
@@ -81,6 +92,7 @@ export class OptimizePipeline implements RouteOptimizer {
       departAt: schedule.departAt,
       returnAt: schedule.returnAt,
       lateStops: schedule.lateStops,
+      ...geometry,
       ...warningsField(locations),
     };
   }

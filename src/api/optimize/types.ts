@@ -1,9 +1,10 @@
 import type { Waypoint, RouteWarning } from '../../calls/answer.js';
 import type { CallContext } from '../../calls/charged-call.js';
+import type { RouteGeometry } from '../../calls/geometry.js';
 import type { OptimizeRequest } from './schema.js';
 
-/** The route part of OptimizeResponse; billing fields are added by the handler. */
-export interface RouteResult {
+/** The route part of OptimizeResponse; billing fields are added by the handler. Extension: its line with `"geometry": true`. */
+export interface RouteResult extends Partial<RouteGeometry> {
   order: string[];
   waypoints: Waypoint[];
   totalDistanceKm: number;

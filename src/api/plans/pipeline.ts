@@ -14,7 +14,8 @@ import {
 import type { CallContext } from '../../calls/charged-call.js';
 import type { CallWorkDeps } from '../../calls/steps.js';
 import { fleetProblem, planLayout, planTimeLimitMs } from './problem.js';
-import type { TravelMatrix } from '../../geo/index.js';
+import type { RoutedMatrix, TravelMatrix } from '../../geo/index.js';
+import { withPlanGeometry } from './geometry.js';
 import { planAnswer } from './response.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanOptimizer, PlanResult } from './types.js';
@@ -40,13 +41,14 @@ export class PlansPipeline implements PlanOptimizer {
     const { steps } = this.deps;
     const departure = resolveDeparture(request.departureTime, this.deps.clock());
     const layout = planLayout(request);
-    const { locations, places, placeOf } = await steps.locate(layout.labelled, context);
+    const located = await steps.locate(layout.labelled, context, request);
+    const { locations, placeOf } = located;
     // from here on, the travel times are the problem's Int32Array: the matrix's rows can be collected during the solve
-    const { problem, distancesM } = fleetProblemOf(
+    const { problem, distancesM, provider } = fleetProblemOf(
       request,
       layout,
       placeOf,
-      await steps.matrix(places, request.avoidTolls ?? false, context),
+      await steps.matrix(located, request.avoidTolls ?? false, context),
       departure,
     );
     const solution = await steps.solve(
@@ -60,13 +62,21 @@ export class PlansPipeline implements PlanOptimizer {
       'plan',
       context,
     );
-    return planAnswer({ request, layout, locations, placeOf, distancesM, departure, solution });
+    const answer = planAnswer({ request, layout, locations, placeOf, distancesM, departure, solution });
+    if (!request.geometry) return answer;
+    const geometry = { request, layout, located, solution, problem, distancesM, provider };
+    return withPlanGeometry(answer, geometry, steps, context);
   }
 }
 
 function fleetProblemOf(...args: Parameters<typeof fleetProblem>): {
   problem: FleetProblem;
   distancesM: TravelMatrix['distancesM'];
+  provider?: string;
 } {
-  return { problem: fleetProblem(...args), distancesM: args[3].distancesM };
+  return {
+    problem: fleetProblem(...args),
+    distancesM: args[3].distancesM,
+    provider: (args[3] as RoutedMatrix).provider,
+  };
 }

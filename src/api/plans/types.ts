@@ -2,10 +2,11 @@ import type { LateStop, ScheduleEntry } from '../../schedule/index.js';
 import type { UnassignedReason } from '../../solver/fleet-types.js';
 import type { RouteWarning, Waypoint } from '../../calls/answer.js';
 import type { CallContext } from '../../calls/charged-call.js';
+import type { RouteGeometry } from '../../calls/geometry.js';
 import type { PlanRequest } from './schema.js';
 
 /** One vehicle's route: optimize's route fields plus the vehicle and its load. */
-export interface PlanRoute {
+export interface PlanRoute extends Partial<RouteGeometry> {
   vehicleId: string;
   order: string[];
   waypoints: Waypoint[];

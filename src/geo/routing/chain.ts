@@ -1,5 +1,5 @@
 import type { GeoLogger } from '../logger.js';
-import type { MatrixOptions, Point, RoutedMatrix, RoutingProvider } from './types.js';
+import type { MatrixOptions, Point, RoutedMatrix, RouteLine, RouteOptions, RoutingProvider } from './types.js';
 import { RoutingError } from './types.js';
 
 /**
@@ -21,25 +21,53 @@ export class RoutingChain implements RoutingProvider {
   }
 
   async matrix(points: Point[], opts: MatrixOptions): Promise<RoutedMatrix> {
+    return this.first(0, points.length, 'matrix', opts, async (p) => {
+      const m = await p.matrix(points, opts);
+      return { durationsS: m.durationsS, distancesM: m.distancesM, provider: p.name };
+    });
+  }
+
+  /** The line through `points`, from `opts.provider` on (the one that answered the call's matrix) when named. */
+  async route(points: Point[], opts: RouteOptions): Promise<RouteLine> {
+    const from = Math.max(
+      0,
+      opts.provider === undefined ? 0 : this.providers.findIndex((p) => p.name === opts.provider),
+    );
+    return this.first(from, points.length, 'route', opts, async (p) => ({
+      ...(await p.route(points, opts)),
+      provider: p.name,
+    }));
+  }
+
+  /** The answer of the first provider from `from` on that gives one. */
+  private async first<T>(
+    from: number,
+    points: number,
+    what: string,
+    opts: MatrixOptions,
+    ask: (provider: RoutingProvider) => Promise<T>,
+  ): Promise<T> {
     const errors: Error[] = [];
-    for (let k = 0; k < this.providers.length; k++) {
-      const p = this.providers[k]!;
+    const providers = this.providers.slice(from);
+    for (let k = 0; k < providers.length; k++) {
+      const p = providers[k]!;
       try {
-        const m = await p.matrix(points, opts);
-        if (k > 0)
-          this.logger?.info({ provider: p.name, points: points.length }, 'routing: answered by fallback provider');
-        return { durationsS: m.durationsS, distancesM: m.distancesM, provider: p.name };
+        const answer = await ask(p);
+        if (k + from > 0)
+          this.logger?.info({ provider: p.name, points, what }, 'routing: answered by fallback provider');
+        return answer;
       } catch (err) {
         const e = err instanceof Error ? err : new Error(String(err));
         if (opts.signal?.aborted) throw err;
         errors.push(e);
-        const nextName = this.providers[k + 1]?.name;
+        const nextName = providers[k + 1]?.name;
         this.logger?.warn(
           {
             provider: p.name,
             err: { message: e.message, name: e.name },
             next: nextName ?? null,
-            points: points.length,
+            points,
+            what,
           },
           nextName
             ? `routing: ${p.name} failed, falling back to ${nextName}`
@@ -47,7 +75,7 @@ export class RoutingChain implements RoutingProvider {
         );
       }
     }
-    if (this.providers.length === 1 && errors[0] instanceof RoutingError) throw errors[0];
+    if (providers.length === 1 && errors[0] instanceof RoutingError) throw errors[0];
     const last = errors[errors.length - 1];
     throw new RoutingError('chain', `every routing provider failed: ${errors.map((e) => e.message).join('; ')}`, {
       errors,

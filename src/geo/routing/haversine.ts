@@ -21,7 +21,7 @@
  * traffic, one-way streets or tolls: `avoidTolls` has no effect. Both the circuity factor and the
  * tiers are settings (`HaversineSettings`).
  */
-import type { MatrixOptions, Point, RoutingProvider, TravelMatrix } from './types.js';
+import type { MatrixOptions, Point, RouteLine, RouteOptions, RoutingProvider, TravelMatrix } from './types.js';
 import { RoutingError } from './types.js';
 
 export interface SpeedTier {
@@ -112,5 +112,11 @@ export class HaversineProvider implements RoutingProvider {
       }
     }
     return { durationsS, distancesM };
+  }
+
+  /** Straight segments between the points: the model knows no roads (its legs are the matrix's). */
+  async route(points: Point[], opts: RouteOptions): Promise<RouteLine> {
+    if (opts.signal?.aborted) throw new RoutingError(this.name, 'aborted', { cause: opts.signal.reason });
+    return { coordinates: points.map((p) => ({ latitude: p.latitude, longitude: p.longitude })), provider: this.name };
   }
 }

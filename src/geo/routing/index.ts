@@ -7,6 +7,7 @@ import type { RoutingProvider } from './types.js';
 export * from './types.js';
 export * from './haversine.js';
 export * from './osrm.js';
+export { osrmRoute } from './osrm-route.js';
 export * from './chain.js';
 
 export const ROUTING_PROVIDER_NAMES = ['haversine', 'osrm'] as const;

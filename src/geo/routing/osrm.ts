@@ -15,10 +15,13 @@
  *
  * Failures throw RoutingError: timeout (each request has its own AbortSignal.timeout), HTTP error
  * status, `code` other than "Ok", a malformed body, or a null entry (a pair the server cannot route).
+ *
+ * `route()` asks the Route service for the line through the points (src/geo/routing/osrm-route.ts).
  */
-import type { MatrixOptions, Point, RoutingProvider, TravelMatrix } from './types.js';
+import type { MatrixOptions, Point, RouteLine, RouteOptions, RoutingProvider, TravelMatrix } from './types.js';
+import { osrmRoute } from './osrm-route.js';
 import { RoutingError } from './types.js';
-import { fetchText, FetchFailure } from '../http.js';
+import { osrmCoordinates, osrmGet, type OsrmRequestSettings } from './osrm-http.js';
 
 export interface OsrmSettings {
   /** Server root, e.g. "http://localhost:5000" (no trailing /table). Required. */
@@ -33,11 +36,11 @@ export interface OsrmSettings {
   concurrency?: number;
   /** Extra request headers (e.g. an API key of a hosted OSRM). */
   headers?: Record<string, string>;
+  /** Most coordinates in one Route request (the server's --max-viaroute-size); default 500. Minimum 2. */
+  maxRouteSize?: number;
 }
 
 interface OsrmTableResponse {
-  code?: unknown;
-  message?: unknown;
   durations?: unknown;
   distances?: unknown;
 }
@@ -50,6 +53,7 @@ export class OsrmProvider implements RoutingProvider {
   private readonly timeoutMs: number;
   private readonly concurrency: number;
   private readonly headers: Record<string, string>;
+  private readonly maxRouteSize: number;
 
   constructor(settings: OsrmSettings) {
     if (!settings?.baseUrl) throw new Error('osrm: baseUrl is required');
@@ -59,6 +63,9 @@ export class OsrmProvider implements RoutingProvider {
     this.timeoutMs = settings.timeoutMs ?? 10_000;
     this.concurrency = settings.concurrency ?? 4;
     this.headers = settings.headers ?? {};
+    this.maxRouteSize = settings.maxRouteSize ?? 500;
+    if (!Number.isInteger(this.maxRouteSize) || this.maxRouteSize < 2)
+      throw new Error('osrm: maxRouteSize must be an integer >= 2');
     if (!Number.isInteger(this.maxTableSize) || this.maxTableSize < 2)
       throw new Error('osrm: maxTableSize must be an integer >= 2');
     if (!Number.isInteger(this.concurrency) || this.concurrency < 1)
@@ -115,6 +122,21 @@ export class OsrmProvider implements RoutingProvider {
     return { durationsS, distancesM };
   }
 
+  /** The road line through `points` from the Route service (src/geo/routing/osrm-route.ts). */
+  route(points: Point[], opts: RouteOptions): Promise<RouteLine> {
+    return osrmRoute(points, opts, {
+      provider: this.name,
+      baseUrl: this.baseUrl,
+      profile: this.profile,
+      maxRouteSize: this.maxRouteSize,
+      request: this.settings(opts.signal),
+    });
+  }
+
+  private settings(signal: AbortSignal | undefined): OsrmRequestSettings {
+    return { timeoutMs: this.timeoutMs, headers: this.headers, ...(signal ? { signal } : {}) };
+  }
+
   private async fetchBlock(
     points: Point[],
     src: number[],
@@ -127,12 +149,7 @@ export class OsrmProvider implements RoutingProvider {
     // Coordinates of this request: the union of both groups, in order; local index of each point.
     const ids = whole ? src : [...new Set([...src, ...dst])];
     const local = new Map(ids.map((id, k) => [id, k]));
-    const coords = ids
-      .map((id) => {
-        const p = points[id]!;
-        return `${fmt(p.longitude)},${fmt(p.latitude)}`;
-      })
-      .join(';');
+    const coords = osrmCoordinates(ids.map((id) => points[id]!));
     const params = new URLSearchParams({ annotations: 'duration,distance' });
     if (!whole) {
       params.set('sources', src.map((id) => local.get(id)).join(';'));
@@ -141,38 +158,7 @@ export class OsrmProvider implements RoutingProvider {
     if (opts.avoidTolls) params.set('exclude', 'toll');
     const url = `${this.baseUrl}/table/v1/${encodeURIComponent(this.profile)}/${coords}?${params.toString().replace(/%3B/g, ';').replace(/%2C/g, ',')}`;
 
-    let res: Response;
-    let text: string;
-    try {
-      ({ res, text } = await fetchText(url, { timeoutMs: this.timeoutMs, signal: opts.signal, headers: this.headers }));
-    } catch (err) {
-      if (err instanceof FetchFailure)
-        throw new RoutingError(this.name, err.message, { timedOut: err.reason === 'timeout', cause: err.cause });
-      throw err;
-    }
-
-    let body: OsrmTableResponse | undefined;
-    try {
-      body = JSON.parse(text) as OsrmTableResponse;
-    } catch {
-      body = undefined;
-    }
-    const code = typeof body?.code === 'string' ? body.code : undefined;
-    const message = typeof body?.message === 'string' ? body.message : undefined;
-    if (!res.ok) {
-      throw new RoutingError(this.name, `HTTP ${res.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`, {
-        status: res.status,
-        code,
-      });
-    }
-    if (body === null || typeof body !== 'object')
-      throw new RoutingError(this.name, 'malformed response: not a JSON object');
-    if (code !== 'Ok') {
-      throw new RoutingError(this.name, `code ${code ?? '(missing)'}${message ? `: ${message}` : ''}`, {
-        code,
-        status: res.status,
-      });
-    }
+    const body = (await osrmGet(this.name, url, this.settings(opts.signal))) as OsrmTableResponse;
     const durations = checkTable(this.name, 'durations', body.durations, src.length, dst.length);
     const distances = checkTable(this.name, 'distances', body.distances, src.length, dst.length);
     for (let r = 0; r < src.length; r++) {
@@ -190,11 +176,6 @@ export class OsrmProvider implements RoutingProvider {
       }
     }
   }
-}
-
-function fmt(x: number): string {
-  if (!Number.isFinite(x)) throw new RoutingError('osrm', `invalid coordinate ${x}`);
-  return String(Math.round(x * 1e6) / 1e6);
 }
 
 function checkTable(provider: string, field: string, v: unknown, rows: number, cols: number): (number | null)[][] {

@@ -14,9 +14,32 @@ export interface MatrixOptions {
   signal?: AbortSignal;
 }
 
+/** One leg of a routed line, in whole metres and seconds. */
+export interface RouteLeg {
+  distanceM: number;
+  durationS: number;
+}
+
+/** The line a vehicle drives through `points`, in order. */
+export interface RouteLine {
+  /** The drawn line, from the first point to the last. */
+  coordinates: Point[];
+  /** One per pair of consecutive points, from the engine's road network; absent for straight segments. */
+  legs?: RouteLeg[];
+  /** The provider that drew it (a chain names the one that answered). */
+  provider: string;
+}
+
+export interface RouteOptions extends MatrixOptions {
+  /** A chain starts with this provider (e.g. the one that answered the call's matrix), then falls back as usual. */
+  provider?: string;
+}
+
 export interface RoutingProvider {
   readonly name: string;
   matrix(points: Point[], opts: MatrixOptions): Promise<TravelMatrix>;
+  /** The line through `points` in order: the road network's (OSRM's route service), or straight segments. */
+  route(points: Point[], opts: RouteOptions): Promise<RouteLine>;
 }
 
 /** A matrix plus the name of the provider that computed it (returned by RoutingChain). */

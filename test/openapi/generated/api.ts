@@ -190,12 +190,17 @@ export interface components {
              * @example 2026-06-01T08:00:00+02:00
              */
             departureTime?: string;
+            matrix?: components["schemas"]["TravelMatrix"];
+            /** @description Extension, with `matrix` only: the coordinates of each row of the matrix, in row order (one per row). They are shown in the waypoints and drawn by `geometry`; the travel times stay those of the matrix. */
+            locations?: components["schemas"]["Coordinates"][];
+            /** @description Extension: also answer the line of each route (`geometry`, an encoded polyline of precision 5), where it comes from (`geometrySource`) and its legs. Default false. */
+            geometry?: boolean;
         };
         /**
          * Location
-         * @description Exactly one of two shapes: coordinates {latitude, longitude} or an address {street, postalCode, city}.
+         * @description Exactly one of two shapes: coordinates {latitude, longitude} or an address {street, postalCode, city}; extension: or {index}, a row of the call's matrix.
          */
-        Location: components["schemas"]["Coordinates"] | components["schemas"]["Address"];
+        Location: components["schemas"]["Coordinates"] | components["schemas"]["MatrixIndex"] | components["schemas"]["Address"];
         /**
          * Coordinates
          * @description A point given by its coordinates.
@@ -237,7 +242,7 @@ export interface components {
          * Stop
          * @description A Location (either shape) plus its id, an optional deadline and an optional service time.
          */
-        Stop: components["schemas"]["StopWithCoordinates"] | components["schemas"]["StopWithAddress"];
+        Stop: components["schemas"]["StopWithCoordinates"] | components["schemas"]["StopWithMatrixIndex"] | components["schemas"]["StopWithAddress"];
         /**
          * StopWithCoordinates
          * @description A stop given by its coordinates.
@@ -306,6 +311,147 @@ export interface components {
             serviceSeconds?: number;
         };
         /**
+         * MatrixIndex
+         * @description Extension: A point given by `index`, a row of the call's `matrix`.
+         */
+        MatrixIndex: {
+            /**
+             * @description Extension, with `matrix` only: the row (and column) of `matrix.durations` that is this place, from 0. Locations with the same index are one place.
+             * @example 0
+             */
+            index: number;
+        };
+        /**
+         * StopWithMatrixIndex
+         * @description Extension: A stop given by `index`, a row of the call's `matrix`.
+         */
+        StopWithMatrixIndex: {
+            /**
+             * @description Caller-chosen id, unique within one call (at most 100 characters).
+             * @example parcel-42
+             */
+            id: string;
+            /**
+             * @description Extension, with `matrix` only: the row (and column) of `matrix.durations` that is this place, from 0. Locations with the same index are one place.
+             * @example 0
+             */
+            index: number;
+            /**
+             * @description Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.
+             * @example 14:30
+             */
+            deadline?: string;
+            /**
+             * @description Time spent at the stop, in seconds (0 to 3600).
+             * @example 120
+             */
+            serviceSeconds?: number;
+        };
+        /**
+         * PlanStopWithMatrixIndex
+         * @description Extension: A stop given by `index`, a row of the call's `matrix`, with its optional time window, demand and allowed vehicles.
+         */
+        PlanStopWithMatrixIndex: {
+            /**
+             * @description Caller-chosen id, unique within one call (at most 100 characters).
+             * @example parcel-42
+             */
+            id: string;
+            /**
+             * @description Extension, with `matrix` only: the row (and column) of `matrix.durations` that is this place, from 0. Locations with the same index are one place.
+             * @example 0
+             */
+            index: number;
+            /**
+             * @description Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.
+             * @example 14:30
+             */
+            deadline?: string;
+            /**
+             * @description Time spent at the stop, in seconds (0 to 3600).
+             * @example 120
+             */
+            serviceSeconds?: number;
+            /**
+             * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
+             * @example 09:30
+             */
+            notBefore?: string;
+            /**
+             * @description What the stop takes from the vehicle, one whole number per capacity dimension.
+             * @example [
+             *       12,
+             *       1
+             *     ]
+             */
+            demand?: number[];
+            /**
+             * @description Ids of the vehicles that may serve this stop. Absent: any vehicle.
+             * @example [
+             *       "van-1"
+             *     ]
+             */
+            allowedVehicles?: string[];
+        };
+        /**
+         * TravelMatrix
+         * @description Extension: your own travel times (and distances) between the places of the call; no routing engine is asked. Square: row i, column j is the travel from place i to place j. Every location of the call is then `{"index": i}`. See docs/api.md, "Bring your own travel times".
+         */
+        TravelMatrix: {
+            /**
+             * @description Travel times in seconds, one row per place (fractions are rounded to the nearest second; the diagonal is read as 0).
+             * @example [
+             *       [
+             *         0,
+             *         600,
+             *         900
+             *       ],
+             *       [
+             *         620,
+             *         0,
+             *         420
+             *       ],
+             *       [
+             *         880,
+             *         400,
+             *         0
+             *       ]
+             *     ]
+             */
+            durations: number[][];
+            /**
+             * @description Optional: distances in metres, the same size as durations. Absent: estimated from `locations` when given (the built-in model), else 0.
+             * @example [
+             *       [
+             *         0,
+             *         4200,
+             *         6100
+             *       ],
+             *       [
+             *         4300,
+             *         0,
+             *         2900
+             *       ],
+             *       [
+             *         6000,
+             *         2800,
+             *         0
+             *       ]
+             *     ]
+             */
+            distances?: number[][];
+        };
+        /**
+         * RouteLeg
+         * @description Extension: one leg of a route, between two consecutive points of its line.
+         */
+        RouteLeg: {
+            /** @description Metres. */
+            distanceM: number;
+            /** @description Seconds of driving. */
+            durationS: number;
+        };
+        /**
          * OptimizeResponse
          * @description The optimized route and what the call cost.
          */
@@ -326,6 +472,15 @@ export interface components {
             returnAt?: string | null;
             /** @description Stops arriving after their deadline, in visiting order; null when there are none. */
             lateStops?: components["schemas"]["LateStop"][] | null;
+            /** @description Extension, with `"geometry": true`: the line of the route, from the start through the stops in visiting order to the end (when any), as an encoded polyline of precision 5 (Google's algorithm, latitude first). */
+            geometry?: string;
+            /**
+             * @description Extension, with `"geometry": true`: `osrm`, the road line of OSRM's Route service; `straight`, straight segments between the points (the built-in model, a call with its own matrix, or a failed Route request).
+             * @enum {string}
+             */
+            geometrySource?: "osrm" | "straight";
+            /** @description Extension, with `"geometry": true`: one per leg in driving order (legs[0]: start → first stop; the last: → end, when any). From OSRM's Route service with `geometrySource: "osrm"`, else the travel matrix the schedule used. */
+            legs?: components["schemas"]["RouteLeg"][];
             /** @description Stops debited by this call (0 for test keys). */
             stopsCharged: number;
             /** @description Live keys only: the balance after this call. */
@@ -463,6 +618,11 @@ export interface components {
              * @example 2026-06-01T08:00:00+02:00
              */
             departureTime?: string;
+            matrix?: components["schemas"]["TravelMatrix"];
+            /** @description Extension, with `matrix` only: the coordinates of each row of the matrix, in row order (one per row). They are shown in the waypoints and drawn by `geometry`; the travel times stay those of the matrix. */
+            locations?: components["schemas"]["Coordinates"][];
+            /** @description Extension: also answer the line of each route (`geometry`, an encoded polyline of precision 5), where it comes from (`geometrySource`) and its legs. Default false. */
+            geometry?: boolean;
             /**
              * @description Asynchronous plans only (`Prefer: respond-async`): the solve budget in seconds. Absent: the synchronous budget rule (10 ms per stop, at least 200 ms, at most 10 s by default).
              * @example 120
@@ -516,7 +676,7 @@ export interface components {
          * PlanStop
          * @description An optimize Stop (coordinates or address, id, deadline, serviceSeconds) plus notBefore, demand and allowedVehicles.
          */
-        PlanStop: components["schemas"]["PlanStopWithCoordinates"] | components["schemas"]["PlanStopWithAddress"];
+        PlanStop: components["schemas"]["PlanStopWithCoordinates"] | components["schemas"]["PlanStopWithMatrixIndex"] | components["schemas"]["PlanStopWithAddress"];
         /**
          * PlanStopWithCoordinates
          * @description A stop given by its coordinates, with its optional time window, demand and allowed vehicles.
@@ -676,6 +836,15 @@ export interface components {
             estimatedTimeMin: number;
             /** @description Sum of the demands served, per capacity dimension; empty when no vehicle has a capacity. */
             load: number[];
+            /** @description Extension, with `"geometry": true`: the line of the route, from the start through the stops in visiting order to the end (when any), as an encoded polyline of precision 5 (Google's algorithm, latitude first). */
+            geometry?: string;
+            /**
+             * @description Extension, with `"geometry": true`: `osrm`, the road line of OSRM's Route service; `straight`, straight segments between the points (the built-in model, a call with its own matrix, or a failed Route request).
+             * @enum {string}
+             */
+            geometrySource?: "osrm" | "straight";
+            /** @description Extension, with `"geometry": true`: one per leg in driving order (legs[0]: start → first stop; the last: → end, when any). From OSRM's Route service with `geometrySource: "osrm"`, else the travel matrix the schedule used. */
+            legs?: components["schemas"]["RouteLeg"][];
         };
         /**
          * PlanScheduleEntry

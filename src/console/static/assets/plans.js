@@ -3,7 +3,7 @@
 import { clearError } from './api.js';
 import { count, duration, parisDay, parisTime, parisTimeUp, parisTomorrowAt, TIME_INPUT } from './format.js';
 import { departureFields, runOnSubmit, term } from './playground-run.js';
-import { renderFleetMap, ROUTE_COLOURS } from './route-map.js';
+import { decodePolyline, renderFleetMap, ROUTE_COLOURS } from './route-map.js';
 import { parseJson, toJson } from './stops.js';
 import { cellsOfVehicle, sampleFleet, vehicleFromCells } from './vehicles.js';
 
@@ -111,6 +111,7 @@ export function initPlans({ onResult }) {
       vehicles: readVehicles(),
       stops: parseJson($('plans-stops').value, { extraFields: FLEET_STOP_FIELDS }),
       ...departureFields($('plans-departure'), $('plans-avoid-tolls')),
+      geometry: true,
     }),
     render: (request, plan) => {
       renderPlan(request, plan);
@@ -186,6 +187,7 @@ export function renderPlan(request, plan) {
       colour: vehicle.colour,
       start: vehicle.start,
       end: vehicle.end,
+      ...(route.geometry ? { line: decodePolyline(route.geometry) } : {}),
       stops: [...route.waypoints]
         .sort((a, b) => a.order - b.order)
         .map((w) => {

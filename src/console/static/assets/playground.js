@@ -12,7 +12,7 @@ import {
   TIME_INPUT,
 } from './format.js';
 import { departureFields, runOnSubmit, term } from './playground-run.js';
-import { renderRouteMap } from './route-map.js';
+import { decodePolyline, renderRouteMap } from './route-map.js';
 import { isAddressStop, parseCsv, parseJson, sampleStops, stopFromCells, toCsv, toJson } from './stops.js';
 
 const $ = (id) => document.getElementById(id);
@@ -195,7 +195,13 @@ export function initPlayground({ onResult }) {
       const start = point('start-lat', 'start-lon', 'Start', false);
       const end = point('end-lat', 'end-lon', 'End', true);
       const stops = readStops();
-      return { start, ...(end ? { end } : {}), stops, ...departureFields($('departure'), $('avoid-tolls')) };
+      return {
+        start,
+        ...(end ? { end } : {}),
+        stops,
+        ...departureFields($('departure'), $('avoid-tolls')),
+        geometry: true,
+      };
     },
     render: (request, route) => {
       renderResult(request, route);
@@ -259,7 +265,12 @@ export function renderResult(request, route) {
       label: `${w.order}. ${w.id}${arrival ? `, arrives ${parisTimeUp(arrival)}` : ''}${lateness ? `, late by ${lateness.retardMin} min` : ''}`,
     };
   });
-  renderRouteMap($('route-map'), { start: request.start, end: request.end, stops: mapStops });
+  renderRouteMap($('route-map'), {
+    start: request.start,
+    end: request.end,
+    stops: mapStops,
+    ...(route.geometry ? { line: decodePolyline(route.geometry) } : {}),
+  });
 
   const tbody = $('schedule-table').querySelector('tbody');
   tbody.replaceChildren();

@@ -14,14 +14,43 @@ function el(name, attributes = {}, text) {
 const valid = (p) => p && Number.isFinite(p.latitude) && Number.isFinite(p.longitude);
 
 /**
+ * The points of an encoded polyline of precision 5 (an answer's `geometry`), as {latitude, longitude}.
+ * Written here rather than loaded: the console is plain static modules, and the algorithm is a few lines.
+ */
+export function decodePolyline(encoded) {
+  const points = [];
+  let index = 0;
+  let latitude = 0;
+  let longitude = 0;
+  const next = () => {
+    let result = 0;
+    let shift = 0;
+    let byte;
+    do {
+      byte = encoded.charCodeAt(index++) - 63;
+      result |= (byte & 0x1f) << shift;
+      shift += 5;
+    } while (byte >= 0x20 && index < encoded.length);
+    return result & 1 ? ~(result >> 1) : result >> 1;
+  };
+  while (index < encoded.length) {
+    latitude += next();
+    longitude += next();
+    points.push({ latitude: latitude / 1e5, longitude: longitude / 1e5 });
+  }
+  return points;
+}
+
+/**
  * One route (the optimize playground).
  * @param container element the SVG replaces the content of
- * @param route {start, end?, stops: [{id, order, latitude, longitude, late, label}]} (stops in visiting order)
+ * @param route {start, end?, stops: [{id, order, latitude, longitude, late, label}], line?} (stops in visiting
+ *   order; line: the answer's geometry, decoded, drawn instead of straight legs)
  */
-export function renderRouteMap(container, { start, end, stops }) {
+export function renderRouteMap(container, { start, end, stops, line }) {
   const lateCount = stops.filter((s) => s.late).length;
   return renderMap(container, {
-    routes: [{ start, end, stops }],
+    routes: [{ start, end, stops, line }],
     unassigned: [],
     description: `Start, ${stops.length} stops in visiting order${end ? ', end' : ''}; ${lateCount} late.`,
   });
@@ -44,7 +73,7 @@ export const ROUTE_COLOURS = [
 /**
  * Several routes (the fleet playground): each vehicle's route in its own colour, late stops ringed,
  * stops no vehicle could take drawn hollow.
- * @param routes [{vehicleId, colour, start, end?, stops: [{id, order, latitude, longitude, late, label}]}]
+ * @param routes [{vehicleId, colour, start, end?, stops: [{id, order, latitude, longitude, late, label}], line?}]
  * @param unassigned [{id, latitude, longitude, label}]
  */
 export function renderFleetMap(container, { routes, unassigned }) {
@@ -57,9 +86,10 @@ export function renderFleetMap(container, { routes, unassigned }) {
 }
 
 function renderMap(container, { routes, unassigned, description }) {
-  const points = [...routes.flatMap((r) => [r.start, ...(r.end ? [r.end] : []), ...r.stops]), ...unassigned].filter(
-    valid,
-  );
+  const points = [
+    ...routes.flatMap((r) => [r.start, ...(r.end ? [r.end] : []), ...r.stops, ...(r.line ?? [])]),
+    ...unassigned,
+  ].filter(valid);
   const meanLat = points.reduce((sum, p) => sum + p.latitude, 0) / Math.max(1, points.length);
   const kx = Math.cos((meanLat * Math.PI) / 180);
   const xs = points.map((p) => p.longitude * kx);
@@ -147,11 +177,14 @@ const LATE_ORANGE = '#c2410c';
 
 function routeLine(route, project) {
   const g = el('g', route.vehicleId !== undefined ? { 'data-vehicle-id': route.vehicleId } : {});
-  const path = [route.start, ...route.stops, ...(route.end ? [route.end] : [])].filter(valid).map(project);
+  // the route's line from the answer (roads, with OSRM) when there is one, else straight legs between the stops
+  const drawn = route.line?.length >= 2 ? route.line : [route.start, ...route.stops, ...(route.end ? [route.end] : [])];
+  const path = drawn.filter(valid).map(project);
   if (path.length < 2) return g;
   g.append(
     el('polyline', {
       class: 'route-line',
+      ...(route.line?.length >= 2 ? { 'data-geometry': 'answer' } : {}),
       points: path.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' '),
       fill: 'none',
       stroke: route.colour ?? LINE_GREY,
