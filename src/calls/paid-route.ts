@@ -45,10 +45,11 @@ export function paidRoute<R extends PaidRequest>(deps: PaidRouteDeps, endpoint: 
   router.post(endpoint.path, deps.auth, deps.body, async (ctx) => {
     const request = endpoint.validate(ctx.request.body);
     checkDepartureWindow(request.departureTime, deps.clock(), deps.departureWindowDays);
-    if (ctx.state.apiKey!.kind === 'test')
-      checkSandboxRequest(deps.billing, request.stops.length, endpoint.locations(request));
+    const locations = endpoint.locations(request);
+    if (ctx.state.apiKey!.kind === 'test') checkSandboxRequest(deps.billing, request.stops.length, locations);
     await runChargedCall(ctx, deps, {
       stops: request.stops.length,
+      admission: { path: endpoint.path, locations: locations.length },
       ...(endpoint.idempotencyScope !== undefined ? { idempotencyScope: endpoint.idempotencyScope } : {}),
       work: (context) => endpoint.work(request, context),
     });
