@@ -9,7 +9,8 @@
  *   - the call must be able to finish before its request deadline: the lanes' estimate of when its solve
  *     could start (src/solver/lanes.ts), plus its whole budget, plus a twentieth of it for the answer
  *     (the budget rule, src/calls/budget.ts) and BUILD_ALLOWANCE_MS for the locations and the matrix, else
- *     503 overloaded, with Retry-After the seconds after which it would fit.
+ *     503 overloaded, with Retry-After the seconds after which it would fit. A call that could start at
+ *     once is let in (nobody gains from its refusal; the budget rule shortens its solve if it must).
  * An admitted call holds a place in its lane from here to its end, so that calls arriving meanwhile count
  * it ahead of them.
  */
@@ -94,7 +95,8 @@ export class Admission {
     }
     const startMs = this.lanes.estimateStartMs(r.key, budgetMs);
     const latestStartMs = r.msLeft - budgetMs - budgetMs / 20 - BUILD_ALLOWANCE_MS;
-    if (startMs > latestStartMs) {
+    // a call that can start at once is let in whatever its deadline: the budget rule then gives it what is left
+    if (startMs > 0 && startMs > latestStartMs) {
       this.refused('deadline');
       throw overloaded(
         `this call needs ${seconds(budgetMs)} s of solving and could start in about ${seconds(startMs)} s, too late for its ${seconds(r.msLeft)} s deadline`,

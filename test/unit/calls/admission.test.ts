@@ -95,3 +95,9 @@ test('a full queue refuses with 503 overloaded', () => {
   plan('b', 50);
   assert.equal(refusal(() => plan('c', 50)).code, 'overloaded');
 });
+
+test('a call that could start at once is let in even when its deadline is shorter than its budget', () => {
+  const { plan } = admission();
+  assert.ok(plan('a', 1000, 5000), 'the budget rule shortens its solve');
+  assert.equal(refusal(() => plan('b', 1000, 5000)).code, 'overloaded');
+});
