@@ -2,6 +2,9 @@
  * Piscina worker: one WebAssembly instance per thread, created from the module
  * compiled once by the pool (passed in workerData). A trap replaces the
  * instance; errors are returned as values so their codes survive the thread hop.
+ * WebAssembly memory only grows: an instance that grew past KEEP_MEMORY_BYTES for a
+ * big problem (about 33 MB for 1000 stops) is dropped after it, and the next task
+ * gets a fresh one, so a flood of big plans leaves no worker holding its peak.
  */
 import { workerData } from 'node:worker_threads';
 
@@ -56,6 +59,8 @@ export type TaskResult =
   | { ok: false; code: string; message: string; status?: number; statusName?: string; instances: number };
 
 const module: WebAssembly.Module = workerData.module;
+/** An instance whose memory grew past this is not kept for the next task (a fresh one costs about a millisecond). */
+const KEEP_MEMORY_BYTES = 16 * 1024 * 1024;
 let solver: WasmSolver | null = null;
 let instances = 0;
 
@@ -68,6 +73,14 @@ function instance(): WasmSolver {
 }
 
 export default function run(task: Task): TaskResult | FleetTaskResult {
+  try {
+    return runOn(task);
+  } finally {
+    if (solver !== null && solver.exports.memory.buffer.byteLength > KEEP_MEMORY_BYTES) solver = null;
+  }
+}
+
+function runOn(task: Task): TaskResult | FleetTaskResult {
   try {
     const s = instance();
     if (task.kind === 'fleet') {
