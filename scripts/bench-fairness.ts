@@ -194,6 +194,26 @@ function planBody(stops: number, vehicles: number, seed: number): string {
   });
 }
 
+/** The server's V8 heap (total, used) and external memory in MB, from its /metrics. */
+async function heapMb(service: Service): Promise<{ total: number; used: number; external: number } | null> {
+  try {
+    const text = await (
+      await fetch(`${service.url}/metrics`, { headers: { Authorization: `Bearer ${service.metricsToken}` } })
+    ).text();
+    const read = (metric: string) => {
+      const m = new RegExp(`^\\w*${metric}\\s+([\\d.e+-]+)`, 'm').exec(text);
+      return m ? Math.round(Number(m[1]) / 1048576) : NaN;
+    };
+    return {
+      total: read('nodejs_heap_size_total_bytes'),
+      used: read('nodejs_heap_size_used_bytes'),
+      external: read('nodejs_external_memory_bytes'),
+    };
+  } catch {
+    return null;
+  }
+}
+
 async function eventLoopWindow(service: Service): Promise<{ maxMs: number; p99Ms: number } | null> {
   try {
     const text = await (
@@ -220,6 +240,7 @@ async function scenario(n: number): Promise<Record<string, unknown>> {
     if (warm.status !== 200) throw new Error(`warm-up optimize answered ${warm.status} ${warm.error ?? ''}`);
     await sleep(2000);
     const rssIdle = service.rssMb();
+    const heapIdle = await heapMb(service);
     let rssPeak = rssIdle;
     const rssTimer = setInterval(() => {
       rssPeak = Math.max(rssPeak, service.rssMb());
@@ -229,6 +250,8 @@ async function scenario(n: number): Promise<Record<string, unknown>> {
     const bodies = Array.from({ length: n }, (_, i) => planBody(Number(values.stops), Number(values.vehicles), 1 + i));
     const floodAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
     let flooding = true;
+    /** The three slowest /healthz answers and when they were asked (s after the flood began). */
+    const slowest: Array<{ atS: number; ms: number }> = [];
     const started = performance.now();
     const plans = Promise.all(
       bodies.map((body) =>
@@ -243,7 +266,10 @@ async function scenario(n: number): Promise<Record<string, unknown>> {
       const ms: number[] = [];
       while (flooding && performance.now() - started < 180_000) {
         const t = performance.now();
-        ms.push((await request(`${service.url}/healthz`, { agent })).ms);
+        const answer = await request(`${service.url}/healthz`, { agent });
+        ms.push(answer.ms);
+        slowest.push({ atS: round1((t - started) / 1000), ms: round1(answer.ms) });
+        slowest.sort((a, b) => b.ms - a.ms).splice(3);
         await sleep(Math.max(0, 50 - (performance.now() - t)));
       }
       agent.destroy();
@@ -278,6 +304,7 @@ async function scenario(n: number): Promise<Record<string, unknown>> {
     await sleep(afterS * 1000);
     clearInterval(rssTimer);
     const rssAfter = service.rssMb();
+    const heapAfter = await heapMb(service);
     const byStatus = (status: number) => planAnswers.filter((a) => a.status === status).map((a) => a.ms);
     return {
       n,
@@ -289,12 +316,14 @@ async function scenario(n: number): Promise<Record<string, unknown>> {
       plansAfterDeadline: planAnswers.filter((a) => a.ms > DEADLINE_MS).length,
       plansLatestMs: round1(Math.max(...planAnswers.map((a) => a.ms))),
       healthzMs: summary(healthMs),
+      healthzSlowest: slowest,
       otherOptimize: statusCounts(otherAnswers),
       otherOptimizeMs: summary(otherAnswers.map((a) => a.ms)),
       otherAfterDeadline: otherAnswers.filter((a) => a.ms > DEADLINE_MS).length,
       eventLoopMaxMs: loopWindows.length ? round1(Math.max(...loopWindows.map((w) => w.maxMs))) : null,
       eventLoopP99Ms: loopWindows.length ? round1(Math.max(...loopWindows.map((w) => w.p99Ms))) : null,
       rssMb: { idle: Math.round(rssIdle), peak: Math.round(rssPeak), [`after${afterS}s`]: Math.round(rssAfter) },
+      heapMb: { idle: heapIdle, [`after${afterS}s`]: heapAfter },
       loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
     };
   } finally {

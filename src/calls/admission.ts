@@ -12,11 +12,13 @@
  *     503 overloaded, with Retry-After the seconds after which it would fit. A call that could start at
  *     once is let in (nobody gains from its refusal; the budget rule shortens its solve if it must).
  * An admitted call holds a place in its lane from here to its end, so that calls arriving meanwhile count
- * it ahead of them.
+ * it ahead of them. When the last call ends after big ones, a full collection follows once the service has
+ * been idle for a moment (an idle process collects nothing on its own, and keeps their matrices resident).
  */
 import { DomainError } from '../errors.js';
 import { rateLimited } from '../http/limits.js';
 import type { Metrics } from '../metrics.js';
+import { collectGarbage } from '../solver/collect-garbage.js';
 import type { LaneTicket, SolverLanes } from '../solver/lanes.js';
 
 /** Room kept for geocoding coordinates-only calls, building the matrix and shaping the answer. */
@@ -27,6 +29,10 @@ export const BUILD_ALLOWANCE_MS = 1000;
  * and the optimize endpoint's per-location copy; measured peaks stay below it.
  */
 export const MATRIX_BYTES_PER_CELL = 40;
+/** A call whose matrices are estimated at this or more leaves a full collection behind it once the service is idle. */
+const COLLECT_AFTER_BYTES = 8 * 1024 * 1024;
+/** How long the service must stay without admitted calls before that collection. */
+const IDLE_BEFORE_COLLECT_MS = 2000;
 
 export interface AdmissionSettings {
   /** Solver ms one key may have reserved, waiting or running at once (SOLVER_KEY_SECONDS_IN_FLIGHT). */
@@ -37,6 +43,8 @@ export interface AdmissionSettings {
   maxQueue: number;
   /** The solver budget of a call to an endpoint with `stops` stops; an endpoint without one is not admitted here. */
   budgets: Readonly<Record<string, (stops: number) => number>>;
+  /** Runs a full garbage collection (default: src/solver/collect-garbage.ts); tests count the calls. */
+  collectGarbage?: () => void;
 }
 
 export interface AdmissionRequest {
@@ -60,6 +68,9 @@ export interface Admitted {
 export class Admission {
   private memoryInUse = 0;
   private admitted = 0;
+  /** A big call ended since the last collection. */
+  private bigCallsEnded = false;
+  private collectTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly lanes: SolverLanes,
@@ -115,8 +126,25 @@ export class Admission {
         this.memoryInUse -= bytes;
         this.admitted--;
         ticket.release();
+        if (bytes >= COLLECT_AFTER_BYTES) this.bigCallsEnded = true;
+        if (this.admitted === 0 && this.bigCallsEnded) this.collectWhenIdle();
       },
     };
+  }
+
+  /**
+   * The dead matrices of big calls sit in the old generation, and an idle process runs no GC: once no call has
+   * been admitted for IDLE_BEFORE_COLLECT_MS, one full collection gives their memory back.
+   */
+  private collectWhenIdle(): void {
+    if (this.collectTimer) clearTimeout(this.collectTimer);
+    this.collectTimer = setTimeout(() => {
+      this.collectTimer = null;
+      if (this.admitted > 0) return; // the next call's end schedules it again
+      this.bigCallsEnded = false;
+      (this.settings.collectGarbage ?? collectGarbage)();
+    }, IDLE_BEFORE_COLLECT_MS);
+    this.collectTimer.unref();
   }
 
   private refused(reason: 'key_seconds' | 'queue' | 'memory' | 'deadline'): void {

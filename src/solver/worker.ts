@@ -3,12 +3,14 @@
  * compiled once by the pool (passed in workerData). A trap replaces the
  * instance; errors are returned as values so their codes survive the thread hop.
  * WebAssembly memory only grows: an instance that grew past KEEP_MEMORY_BYTES for a
- * big problem (about 33 MB for 1000 stops) is dropped after it, and the next task
- * gets a fresh one, so a flood of big plans leaves no worker holding its peak.
+ * big problem (about 33 MB for 1000 stops) is dropped after it (and collected at
+ * once: src/solver/collect-garbage.ts), and the next task gets a fresh one, so a
+ * flood of big plans leaves no worker holding its peak.
  */
 import { workerData } from 'node:worker_threads';
 
 import { WasmSolver } from './abi.ts';
+import { collectGarbage } from './collect-garbage.ts';
 import { SolverError } from './errors.ts';
 import { solveFleet } from './fleet-abi.ts';
 import type { FleetProblem, FleetResult } from './fleet-types.ts';
@@ -76,7 +78,11 @@ export default function run(task: Task): TaskResult | FleetTaskResult {
   try {
     return runOn(task);
   } finally {
-    if (solver !== null && solver.exports.memory.buffer.byteLength > KEEP_MEMORY_BYTES) solver = null;
+    if (solver !== null && solver.exports.memory.buffer.byteLength > KEEP_MEMORY_BYTES) {
+      solver = null;
+      // after the answer is posted: this idle worker would otherwise keep the dropped memory until its next GC
+      setImmediate(collectGarbage);
+    }
   }
 }
 

@@ -3,18 +3,21 @@
  * is the lanes' arithmetic here, never a measured duration.
  */
 import { strict as assert } from 'node:assert';
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import { Admission, MATRIX_BYTES_PER_CELL } from '../../../src/calls/admission.js';
 import { DomainError } from '../../../src/errors.js';
 import { SolverLanes } from '../../../src/solver/lanes.js';
 
-function admission(settings: { keySolverMsInFlight?: number; memoryBytes?: number; maxQueue?: number } = {}) {
+function admission(
+  settings: { keySolverMsInFlight?: number; memoryBytes?: number; maxQueue?: number; collectGarbage?: () => void } = {},
+) {
   const lanes = new SolverLanes({ workers: 2, smallWorkers: 1, smallMs: 1000 }, () => 0);
   const a = new Admission(lanes, {
     keySolverMsInFlight: settings.keySolverMsInFlight ?? 1_000_000,
     memoryBytes: settings.memoryBytes ?? 1e12,
     maxQueue: settings.maxQueue ?? 100,
     budgets: { '/plans': (stops) => stops * 10, '/optimize': () => 250 },
+    collectGarbage: settings.collectGarbage ?? (() => {}),
   });
   const plan = (key: string, stops = 1000, msLeft = 30_000) =>
     a.admit({ key, path: '/plans', stops, locations: stops + 1, msLeft });
@@ -100,4 +103,29 @@ test('a call that could start at once is let in even when its deadline is shorte
   const { plan } = admission();
   assert.ok(plan('a', 1000, 5000), 'the budget rule shortens its solve');
   assert.equal(refusal(() => plan('b', 1000, 5000)).code, 'overloaded');
+});
+
+test('after big calls, one full collection once the service has been idle a moment; none after small calls', () => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    let collections = 0;
+    const { a, plan } = admission({ collectGarbage: () => collections++ });
+    a.admit({ key: 'a', path: '/optimize', stops: 20, locations: 21, msLeft: 30_000 })!.release();
+    mock.timers.tick(10_000);
+    assert.equal(collections, 0, 'a small call leaves nothing worth collecting');
+    const first = plan('a')!;
+    const second = plan('b')!;
+    first.release();
+    mock.timers.tick(10_000);
+    assert.equal(collections, 0, 'a call is still in progress');
+    second.release();
+    mock.timers.tick(1000);
+    assert.equal(collections, 0, 'not before the service has been idle a moment');
+    mock.timers.tick(1000);
+    assert.equal(collections, 1);
+    mock.timers.tick(60_000);
+    assert.equal(collections, 1, 'once');
+  } finally {
+    mock.timers.reset();
+  }
 });
