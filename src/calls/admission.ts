@@ -95,7 +95,8 @@ export class Admission {
         Math.max(1, Math.ceil((inFlightMs + budgetMs - limitMs) / 1000)),
       );
     }
-    if (this.lanes.queued() >= this.settings.maxQueue) {
+    // as the pool counts its queue: what the idle workers take at once does not wait
+    if (this.lanes.queued() >= this.settings.maxQueue + this.lanes.idleWorkers()) {
       this.refused('queue');
       throw overloaded(`${this.settings.maxQueue} calls are already waiting for the optimizer`, 1);
     }

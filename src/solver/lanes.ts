@@ -110,6 +110,11 @@ export class SolverLanes {
     return this.count((e) => e.state === 'ready' || e.state === 'running');
   }
 
+  /** Workers running nothing now. */
+  idleWorkers(): number {
+    return Math.max(0, this.settings.workers - this.count((e) => e.state === 'running'));
+  }
+
   /** Entries admitted and not yet running (reserved or ready). */
   queued(): number {
     return this.count((e) => e.state === 'reserved' || e.state === 'ready');

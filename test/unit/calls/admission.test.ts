@@ -92,11 +92,13 @@ test('matrix memory: calls past SOLVER_MEMORY_MB wait; a call alone is always le
   assert.ok(plan('b'));
 });
 
-test('a full queue refuses with 503 overloaded', () => {
-  const { plan } = admission({ maxQueue: 2 });
+test('a full queue refuses with 503 overloaded; calls the idle workers take at once do not count', () => {
+  const { plan } = admission({ maxQueue: 0 });
   plan('a', 50);
   plan('b', 50);
-  assert.equal(refusal(() => plan('c', 50)).code, 'overloaded');
+  const err = refusal(() => plan('c', 50));
+  assert.equal(err.code, 'overloaded');
+  assert.match(err.message, /already waiting/);
 });
 
 test('a call that could start at once is let in even when its deadline is shorter than its budget', () => {
