@@ -19,6 +19,7 @@ import { openApiRouter } from './api/openapi/router.js';
 import { optimizeRouter } from './api/optimize/router.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import { plansRouter } from './api/plans/router.js';
+import type { Admission } from './calls/admission.js';
 import type { PlanOptimizer } from './api/plans/types.js';
 import { jobsRouter, type PlanJobs } from './api/plans/jobs/index.js';
 import type { Idempotency } from './calls/idempotency.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
   planner: PlanOptimizer;
   /** Asynchronous plans; absent: plans are answered synchronously only. */
   jobs?: PlanJobs;
+  /** Admission of paid calls (src/calls/admission.ts); absent: every call is let in. */
+  admission?: Admission;
   idempotency: Idempotency;
   checkout: CheckoutProvider | null;
   metrics: Metrics;
@@ -119,6 +122,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const paid = {
     auth,
     liveConcurrency,
+    ...(deps.admission ? { admission: deps.admission } : {}),
     requestDeadlineMs: deps.config.optimize.requestDeadlineMs,
     departureWindowDays: deps.config.departureWindowDays,
     clock: deps.clock ?? (() => new Date()),

@@ -114,7 +114,20 @@ export const CONFIG_HELP: Record<string, VariableHelp> = {
   JOB_RETENTION_DAYS: { help: 'finished asynchronous plans and their results are deleted after this many days' },
   JOB_MAX_UNFINISHED_PER_KEY: { help: 'queued or running asynchronous plans per key; more → 429 `rate_limited`' },
   SOLVER_POOL_SIZE: { help: 'solver worker threads', default: 'available cores' },
-  SOLVER_MAX_QUEUE: { help: 'solves waiting for a worker; more → 503 `overloaded`' },
+  SOLVER_MAX_QUEUE: { help: 'calls admitted and waiting for a solver worker; more → 503 `overloaded`' },
+  SOLVER_SMALL_SOLVE_MS: {
+    help: 'a solve with a budget of at most this (optimize, plans up to 100 stops, the sandbox) goes to the small lane, which never waits behind bigger ones (docs/operations.md, Solver lanes)',
+  },
+  SOLVER_KEY_SECONDS_IN_FLIGHT: {
+    help: 'solver seconds (budgets) one key may have queued or running at once; a call past it → 429 `rate_limited` (a call alone is always let in)',
+  },
+  SOLVER_MEMORY_MB: {
+    help: 'travel matrices the calls in progress may hold at once (about 40 bytes per matrix cell: 40 MB for a 1000-stop plan); a call past it → 503 `overloaded` (a call alone is always let in)',
+  },
+  SOLVER_SMALL_WORKERS: {
+    help: 'solver workers kept for the small lane (big plans run on the others); must be less than `SOLVER_POOL_SIZE`',
+    default: '1 (0 with one worker)',
+  },
   REQUEST_DEADLINE_MS: {
     help: 'an optimize or plans call past this → 502 `optimization_failed`, refunded; the 30 s default leaves a 10 s plan (`PLANS_SOLVER_TIME_LIMIT_MS`) 20 s for geocoding and its travel matrix',
   },

@@ -137,6 +137,14 @@ export interface SolverConfig {
   poolSize: number;
   /** Solves waiting for a worker beyond this → 503 overloaded. */
   maxQueue: number;
+  /** Workers kept for small solves (budget ≤ smallSolveMs): optimize, small plans, the sandbox. */
+  smallWorkers: number;
+  /** A solve with a budget of at most this many ms goes to the small lane. */
+  smallSolveMs: number;
+  /** Solver seconds one key may have queued or running at once (as ms); more → 429 rate_limited. */
+  keySolverMsInFlight: number;
+  /** Bytes of travel matrices the calls in progress may hold at once; more → 503 overloaded. */
+  memoryBytes: number;
 }
 
 export interface PlansConfig {

@@ -249,7 +249,17 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     timeLimitMs: r.int('SOLVER_TIME_LIMIT_MS', 250, 10, 600_000),
     poolSize: r.int('SOLVER_POOL_SIZE', Math.max(1, availableParallelism()), 1, 256),
     maxQueue: r.int('SOLVER_MAX_QUEUE', 64, 0, 100_000),
+    smallWorkers: 0,
+    smallSolveMs: r.int('SOLVER_SMALL_SOLVE_MS', 1_000, 0, 600_000),
+    keySolverMsInFlight: r.int('SOLVER_KEY_SECONDS_IN_FLIGHT', 60, 1, 86_400) * 1000,
+    memoryBytes: r.int('SOLVER_MEMORY_MB', 256, 64, 1_048_576) * 1024 * 1024,
   };
+  const poolSize = config.solver.poolSize;
+  config.solver.smallWorkers = r.int('SOLVER_SMALL_WORKERS', poolSize > 1 ? 1 : 0, 0, 255);
+  if (config.solver.smallWorkers >= poolSize && config.solver.smallWorkers > 0)
+    r.problems.push(
+      `SOLVER_SMALL_WORKERS (${config.solver.smallWorkers}) must be less than SOLVER_POOL_SIZE (${poolSize}): big plans need a worker too`,
+    );
   config.plans = {
     solverTimeLimitMs: r.int('PLANS_SOLVER_TIME_LIMIT_MS', 10_000, 10, 600_000),
     solverMsPerStop: r.int('PLANS_SOLVER_MS_PER_STOP', 10, 1, 60_000),

@@ -75,7 +75,7 @@ export const ERROR_CATALOGUE = {
   rate_limited: {
     status: 429,
     spec: false,
-    when: 'Too many failed authentications from one address, too many calls in flight for one live key, or too many console test keys; retry after `Retry-After` seconds.',
+    when: 'Too many failed authentications from one address, too many calls or solver seconds in flight for one key, or too many console test keys; retry after `Retry-After` seconds.',
   },
   internal_error: {
     status: 500,
@@ -101,7 +101,7 @@ export const ERROR_CATALOGUE = {
   overloaded: {
     status: 503,
     spec: false,
-    when: 'The solver queue is full; retry after `Retry-After` seconds. Nothing was charged.',
+    when: 'The optimizer could not finish this call before its request deadline, or its queue or memory is full; retry after `Retry-After` seconds. Nothing was charged.',
   },
   storage_unavailable: {
     status: 503,

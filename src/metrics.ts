@@ -51,6 +51,21 @@ export class Metrics {
       this.solverQueueDepth.set(this.queueDepthSource());
     },
   });
+  readonly admissionRefusals = new Counter({
+    name: name('admission_refusals_total'),
+    help: 'Paid calls refused before any work (src/calls/admission.ts), by reason: deadline, memory, queue, key_seconds.',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  private admittedMemorySource: () => number = () => 0;
+  readonly admittedMatrixBytes = new Gauge({
+    name: name('admitted_matrix_bytes'),
+    help: 'Estimated bytes of travel matrices held by the calls in progress (bounded by SOLVER_MEMORY_MB).',
+    registers: [this.registry],
+    collect: () => {
+      this.admittedMatrixBytes.set(this.admittedMemorySource());
+    },
+  });
   readonly stopsDebited = new Counter({
     name: name('stops_debited_total'),
     help: 'Stops debited from live keys.',
@@ -78,6 +93,11 @@ export class Metrics {
   /** Where the dropped-log-lines counter reads the process's total when scraped. */
   observeDroppedLogLines(source: () => number): void {
     this.droppedLogLinesSource = source;
+  }
+
+  /** Where the admitted-matrix-bytes gauge reads its value when scraped. */
+  observeAdmission(source: () => number): void {
+    this.admittedMemorySource = source;
   }
 
   /** Where the queue-depth gauge reads its value when scraped. */

@@ -30,6 +30,8 @@ import {
 } from './geo/index.js';
 import { Metrics } from './metrics.js';
 import { SolverPool } from './solver/index.js';
+import { Admission } from './calls/admission.js';
+import { planTimeLimitMs } from './api/plans/problem.js';
 import type { Router } from '@koa/router';
 import type { AppState } from './http/state.js';
 import { buildPaymentServices, type Outbox, type PaymentDeps } from './payments/index.js';
@@ -50,6 +52,8 @@ export interface Services {
   planner: PlanOptimizer;
   /** Asynchronous plans: the intake and this process's runner (started by start()). */
   jobs: PlanJobs;
+  /** Refuses at once the calls the solver pool cannot serve in time (absent when both solvers are replaced). */
+  admission?: Admission;
   idempotency: Idempotency;
   checkout: CheckoutProvider | null;
   /** Stripe webhook and packs. */
@@ -199,7 +203,26 @@ export async function buildServices(
           size: config.solver.poolSize,
           defaultTimeLimitMs: config.solver.timeLimitMs,
           maxQueue: config.solver.maxQueue,
+          smallWorkers: config.solver.smallWorkers,
+          smallSolveMs: config.solver.smallSolveMs,
         });
+  // admission sizes each call by its endpoint's budget rule (the one its pipeline applies)
+  const plansBudget = { ceilingMs: config.plans.solverTimeLimitMs, msPerStop: config.plans.solverMsPerStop };
+  const admission = pool
+    ? new Admission(
+        pool.lanes,
+        {
+          keySolverMsInFlight: config.solver.keySolverMsInFlight,
+          memoryBytes: config.solver.memoryBytes,
+          maxQueue: config.solver.maxQueue,
+          budgets: {
+            '/api/v1/optimize': () => config.solver.timeLimitMs,
+            '/api/v1/plans': (stops) => planTimeLimitMs(stops, plansBudget),
+          },
+        },
+        metrics,
+      )
+    : undefined;
   const solver: RouteSolver = overrides.solver ?? pool!;
   const fleetSolver: PlanSolver = overrides.fleetSolver ?? pool!;
   const solverQueueDepth = (): number => pool?.queueDepth() ?? 0;
@@ -220,7 +243,7 @@ export async function buildServices(
     steps,
     solver: fleetSolver,
     clock,
-    timeLimit: { ceilingMs: config.plans.solverTimeLimitMs, msPerStop: config.plans.solverMsPerStop },
+    timeLimit: plansBudget,
   });
 
   const jobs = planJobs({ config: config.jobs, store, planner, owner: lease, logger, clock });
@@ -245,6 +268,7 @@ export async function buildServices(
     optimizer,
     planner,
     jobs,
+    ...(admission ? { admission } : {}),
     idempotency: new Idempotency(
       store,
       config.optimize.idempotencyTtlHours * 3_600_000,

@@ -3,13 +3,16 @@
  * key's concurrency slot, the Idempotency-Key (replay, conflict, in progress),
  * the charge (a live debit or a sandbox reservation) taken before the work and
  * given back on any failure, and the abort of the work when the client goes
- * away or the request deadline passes. The endpoint supplies only its work.
+ * away or the request deadline passes. Before any of it is built or charged, the call is admitted
+ * (src/calls/admission.ts) or refused at once. The endpoint supplies only its work.
  */
 import type { Billing, JobOrder } from '../billing/billing.js';
 import { DomainError } from '../errors.js';
 import type { KeyConcurrency } from '../http/limits.js';
 import { rateLimitHeaders } from '../http/rate-limit-headers.js';
 import type { AppContext } from '../http/state.js';
+import { withLaneTicket } from '../solver/ticket-scope.js';
+import type { Admission } from './admission.js';
 import type { Idempotency, IdempotencyClaim } from './idempotency.js';
 
 export interface ChargedCallDeps {
@@ -19,6 +22,8 @@ export interface ChargedCallDeps {
   requestDeadlineMs: number;
   /** Bounds the calls in flight per live key. */
   liveConcurrency: KeyConcurrency;
+  /** Refuses at once a call the solver cannot serve before its deadline; absent: every call is let in. */
+  admission?: Admission;
 }
 
 /** What the work of a call is told. */
@@ -40,6 +45,8 @@ export interface ChargedCall {
    * another endpoint's answer (the same key on another endpoint is 409 idempotency_conflict).
    */
   idempotencyScope?: string;
+  /** The endpoint's path (it sizes the solver budget admission counts) and the call's number of locations. */
+  admission?: { path: string; locations: number };
   work(context: CallContext): Promise<object>;
   /** The answer's status: 200, or 202 for an asynchronous plan. */
   status?: 200 | 202;
@@ -88,6 +95,16 @@ async function workAndCharge(
   claim?: IdempotencyClaim,
 ): Promise<object> {
   const key = ctx.state.apiKey!;
+  // before anything is built or charged: a refusal here costs nothing
+  const admitted =
+    call.admission &&
+    deps.admission?.admit({
+      key: String(key.id),
+      path: call.admission.path,
+      stops: call.stops,
+      locations: call.admission.locations,
+      msLeft: deps.requestDeadlineMs,
+    });
   const controller = new AbortController();
   const deadlineAt = performance.now() + deps.requestDeadlineMs;
   // the response's 'close' fires early only when the connection goes away before we answer
@@ -115,13 +132,14 @@ async function workAndCharge(
     );
     if (charge.rateLimit) ctx.set(rateLimitHeaders(charge.rateLimit));
     try {
+      const context: CallContext = {
+        sandbox: key.kind === 'test',
+        requestId: ctx.state.requestId,
+        signal: controller.signal,
+        msLeft: () => deadlineAt - performance.now(),
+      };
       const result = await untilAborted(
-        call.work({
-          sandbox: key.kind === 'test',
-          requestId: ctx.state.requestId,
-          signal: controller.signal,
-          msLeft: () => deadlineAt - performance.now(),
-        }),
+        admitted ? withLaneTicket(admitted.ticket, () => call.work(context)) : call.work(context),
         controller.signal,
       );
       controller.signal.throwIfAborted();
@@ -133,6 +151,7 @@ async function workAndCharge(
       throw err;
     }
   } finally {
+    admitted?.release();
     clearTimeout(deadline);
     ctx.res.off('close', onClose);
   }

@@ -74,6 +74,7 @@ export function paidRoute<R extends PaidRequest>(deps: PaidRouteDeps, endpoint: 
     }
     await runChargedCall(ctx, deps, {
       stops: request.stops.length,
+      admission: { path: endpoint.path, locations: locations.length },
       ...(endpoint.idempotencyScope !== undefined ? { idempotencyScope: endpoint.idempotencyScope } : {}),
       work: (context) => endpoint.work(request, context),
     });

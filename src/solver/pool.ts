@@ -8,22 +8,25 @@ import { SolverError, type SolverErrorCode } from './errors.js';
 import { checkFleetProblem } from './fleet-abi.js';
 import type { FleetOptions, FleetProblem, FleetResult } from './fleet-types.js';
 import { useModuleForTimes } from './evaluate.js';
+import { SolverLanes, type LaneTicket } from './lanes.js';
 import { DEFAULT_WASM_PATH, compileSolverModule } from './load.js';
+import { currentLaneTicket } from './ticket-scope.js';
 import type { SolveOptions, SolveProblem, SolveResult, SolverPoolOptions } from './types.js';
 import type { FleetTaskResult, Task, TaskResult } from './worker.js';
 
 /**
  * Worker-thread pool running the WebAssembly solver. The module is compiled
- * once here and handed to each worker, which instantiates it once.
+ * once here and handed to each worker, which instantiates it once. Which solve
+ * runs next is the lanes' choice (src/solver/lanes.ts): a task is handed to
+ * piscina only when a worker of its lane is free, so piscina's own queue stays empty.
  */
 export class SolverPool {
   private readonly piscina: Piscina<Task, TaskResult | FleetTaskResult>;
   private readonly defaultTimeLimitMs: number;
   private readonly maxQueue: number;
   readonly size: number;
+  readonly lanes: SolverLanes;
   private closed = false;
-  /** Solves submitted and not yet settled (running + waiting). */
-  private inFlight = 0;
 
   constructor(o: SolverPoolOptions = {}) {
     const module = compileSolverModule(o.wasmPath ?? DEFAULT_WASM_PATH);
@@ -37,6 +40,11 @@ export class SolverPool {
     this.size = Math.max(1, Math.floor(o.size ?? availableParallelism()));
     this.defaultTimeLimitMs = o.defaultTimeLimitMs ?? 1000;
     this.maxQueue = o.maxQueue ?? Number.POSITIVE_INFINITY;
+    this.lanes = new SolverLanes({
+      workers: this.size,
+      smallWorkers: Math.min(this.size - 1, Math.max(0, Math.floor(o.smallWorkers ?? (this.size > 1 ? 1 : 0)))),
+      smallMs: o.smallSolveMs ?? 1000,
+    });
     this.piscina = new Piscina<Task, TaskResult | FleetTaskResult>({
       filename: solverWorkerFile(),
       minThreads: this.size,
@@ -53,21 +61,19 @@ export class SolverPool {
    * shortly after the pool, and piscina replaces one that dies; a solve meanwhile waits in the queue.)
    */
   accepting(): boolean {
-    return !this.closed && this.inFlight - this.size < this.maxQueue;
+    return !this.closed && this.lanes.active() - this.size < this.maxQueue;
   }
 
   /** Solves waiting for a free worker (not counting the ones running). */
   queueDepth(): number {
-    return Math.max(0, this.inFlight - this.size);
+    return this.lanes.waiting();
   }
 
   async solve(p: SolveProblem, o: SolveOptions = {}): Promise<SolveResult> {
     if (this.closed) throw new SolverError('closed', 'solver pool is closed');
     const opts: SolveOptions = { ...o, timeLimitMs: o.timeLimitMs ?? this.defaultTimeLimitMs };
     checkProblem(p, opts);
-    if (this.inFlight - this.size >= this.maxQueue) {
-      throw new SolverError('queue_full', `solver queue is full (${this.maxQueue} waiting)`);
-    }
+    this.checkQueue();
     if (o.signal?.aborted) throw new SolverError('aborted', 'solve aborted');
     const task: Task = {
       kind: 'solve',
@@ -82,7 +88,7 @@ export class SolverPool {
       stallIterations: opts.stallIterations,
       report: opts.report,
     };
-    const r = (await this.dispatch(task, o.signal)) as TaskResult;
+    const r = (await this.dispatch(task, task.timeLimitMs, o.signal)) as TaskResult;
     if (!r.ok) throw fromResult(r);
     const result: SolveResult = {
       order: r.order,
@@ -104,9 +110,7 @@ export class SolverPool {
     if (this.closed) throw new SolverError('closed', 'solver pool is closed');
     const timeLimitMs = o.timeLimitMs ?? this.defaultTimeLimitMs;
     checkFleetProblem(p, { ...o, timeLimitMs });
-    if (this.inFlight - this.size >= this.maxQueue) {
-      throw new SolverError('queue_full', `solver queue is full (${this.maxQueue} waiting)`);
-    }
+    this.checkQueue();
     if (o.signal?.aborted) throw new SolverError('aborted', 'solve aborted');
     const r = (await this.dispatch(
       {
@@ -117,6 +121,7 @@ export class SolverPool {
         maxIterations: o.maxIterations,
         stallIterations: o.stallIterations,
       },
+      timeLimitMs,
       o.signal,
     )) as FleetTaskResult;
     if (!r.ok) throw fromResult(r);
@@ -125,7 +130,7 @@ export class SolverPool {
 
   /** Test hook: make a worker's instance trap. Rejects with SolverError('trap'). */
   async trapForTest(): Promise<never> {
-    const r = (await this.dispatch({ kind: 'trap' })) as TaskResult;
+    const r = (await this.dispatch({ kind: 'trap' }, 0)) as TaskResult;
     throw fromResult(
       r.ok ? { ok: false, code: 'worker_failed', message: 'trap task succeeded', instances: r.instances } : r,
     );
@@ -133,15 +138,18 @@ export class SolverPool {
 
   /** Number of WebAssembly instances the worker that runs this probe has created (tests). */
   async instancesForTest(): Promise<number> {
-    const r = (await this.dispatch({
-      kind: 'solve',
-      durations: new Int32Array(1),
-      size: 1,
-      serviceS: new Int32Array(0),
-      deadlineS: new Int32Array(0),
-      hasEnd: false,
-      timeLimitMs: 0,
-    })) as TaskResult;
+    const r = (await this.dispatch(
+      {
+        kind: 'solve',
+        durations: new Int32Array(1),
+        size: 1,
+        serviceS: new Int32Array(0),
+        deadlineS: new Int32Array(0),
+        hasEnd: false,
+        timeLimitMs: 0,
+      },
+      0,
+    )) as TaskResult;
     return r.instances;
   }
 
@@ -151,21 +159,42 @@ export class SolverPool {
     await this.piscina.destroy();
   }
 
-  private async dispatch(task: Task, signal?: AbortSignal): Promise<TaskResult | FleetTaskResult> {
+  private checkQueue(): void {
+    if (this.lanes.active() - this.size >= this.maxQueue) {
+      throw new SolverError('queue_full', `solver queue is full (${this.maxQueue} waiting)`);
+    }
+  }
+
+  private async dispatch(task: Task, costMs: number, signal?: AbortSignal): Promise<TaskResult | FleetTaskResult> {
     // Typed arrays are structured-cloned (one memcpy each); the caller keeps its buffers.
     // An abort drops a waiting task, or terminates the worker running it (piscina
     // replaces the thread).
-    this.inFlight++;
+    const callTicket = currentLaneTicket();
+    const ticket = callTicket ?? this.lanes.reserve('', costMs);
     try {
+      await workerFor(ticket, costMs, signal);
       return await this.piscina.run(task, signal ? { signal } : {});
     } catch (err) {
       if (signal?.aborted) throw new SolverError('aborted', 'solve aborted');
       if (this.closed) throw new SolverError('closed', 'solver pool is closed');
       throw new SolverError('worker_failed', `solver worker failed: ${(err as Error)?.message ?? String(err)}`);
     } finally {
-      this.inFlight--;
+      ticket.finished();
+      if (!callTicket) ticket.release();
     }
   }
+}
+
+/** Resolves when the lanes give `ticket` a worker; rejects when `signal` aborts first (the entry leaves the queue). */
+function workerFor(ticket: LaneTicket, costMs: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    ticket.ready(costMs, () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }
 
 function fromResult(r: Extract<TaskResult | FleetTaskResult, { ok: false }>): SolverError {

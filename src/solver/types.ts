@@ -122,4 +122,8 @@ export interface SolverPoolOptions {
   defaultTimeLimitMs?: number;
   /** Maximum number of solves waiting for a worker; more are rejected with 'queue_full'. Default unlimited. */
   maxQueue?: number;
+  /** Workers kept for small solves (src/solver/lanes.ts). Default 1 when size > 1, else 0; at most size − 1. */
+  smallWorkers?: number;
+  /** A solve with a time limit of at most this many ms is small. Default 1000. */
+  smallSolveMs?: number;
 }

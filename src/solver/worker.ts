@@ -2,10 +2,15 @@
  * Piscina worker: one WebAssembly instance per thread, created from the module
  * compiled once by the pool (passed in workerData). A trap replaces the
  * instance; errors are returned as values so their codes survive the thread hop.
+ * WebAssembly memory only grows: an instance that grew past KEEP_MEMORY_BYTES for a
+ * big problem (about 33 MB for 1000 stops) is dropped after it (and collected at
+ * once: src/solver/collect-garbage.ts), and the next task gets a fresh one, so a
+ * flood of big plans leaves no worker holding its peak.
  */
 import { workerData } from 'node:worker_threads';
 
 import { WasmSolver } from './abi.ts';
+import { collectGarbage } from './collect-garbage.ts';
 import { SolverError } from './errors.ts';
 import { solveFleet } from './fleet-abi.ts';
 import type { FleetProblem, FleetResult } from './fleet-types.ts';
@@ -56,6 +61,8 @@ export type TaskResult =
   | { ok: false; code: string; message: string; status?: number; statusName?: string; instances: number };
 
 const module: WebAssembly.Module = workerData.module;
+/** An instance whose memory grew past this is not kept for the next task (a fresh one costs about a millisecond). */
+const KEEP_MEMORY_BYTES = 16 * 1024 * 1024;
 let solver: WasmSolver | null = null;
 let instances = 0;
 
@@ -68,6 +75,18 @@ function instance(): WasmSolver {
 }
 
 export default function run(task: Task): TaskResult | FleetTaskResult {
+  try {
+    return runOn(task);
+  } finally {
+    if (solver !== null && solver.exports.memory.buffer.byteLength > KEEP_MEMORY_BYTES) {
+      solver = null;
+      // after the answer is posted: this idle worker would otherwise keep the dropped memory until its next GC
+      setImmediate(collectGarbage);
+    }
+  }
+}
+
+function runOn(task: Task): TaskResult | FleetTaskResult {
   try {
     const s = instance();
     if (task.kind === 'fleet') {

@@ -47,6 +47,8 @@ export interface HaversineSettings {
 }
 
 const EARTH_RADIUS_M = 6_371_008.8;
+/** Legs computed between two yields to the event loop (a few ms): a 1000-point matrix never blocks the main thread for long. */
+const LEGS_PER_SLICE = 25_000;
 const rad = (deg: number): number => (deg * Math.PI) / 180;
 
 /** Great-circle distance in metres (not rounded). */
@@ -104,11 +106,18 @@ export class HaversineProvider implements RoutingProvider {
     const n = points.length;
     const durationsS = Array.from({ length: n }, () => new Array<number>(n).fill(0));
     const distancesM = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+    let legs = 0;
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
         const { distanceM, durationS } = this.leg(points[i]!, points[j]!);
         distancesM[i]![j] = distancesM[j]![i] = distanceM;
         durationsS[i]![j] = durationsS[j]![i] = durationS;
+      }
+      legs += n - i - 1;
+      if (legs >= LEGS_PER_SLICE) {
+        legs = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+        if (opts.signal?.aborted) throw new RoutingError(this.name, 'aborted', { cause: opts.signal.reason });
       }
     }
     return { durationsS, distancesM };

@@ -1098,13 +1098,13 @@ export interface components {
              *     - `payload_too_large` (413, extension): The body is larger than BODY_LIMIT_BYTES (1 MiB by default).
              *     - `geocoding_failed` (422): An address could not be geocoded; the message names which. Nothing was charged.
              *     - `sandbox_rate_limited` (429): Test key: the per-minute call cap or the per-day stop cap is reached; `limit`, `resetAt` and `Retry-After` say until when.
-             *     - `rate_limited` (429, extension): Too many failed authentications from one address, too many calls in flight for one live key, or too many console test keys; retry after `Retry-After` seconds.
+             *     - `rate_limited` (429, extension): Too many failed authentications from one address, too many calls or solver seconds in flight for one key, or too many console test keys; retry after `Retry-After` seconds.
              *     - `internal_error` (500, extension): An unexpected failure (a bug); the message carries the request id and no internals. Nothing was charged.
              *     - `not_implemented` (501, extension): An HTTP method the server does not implement at all.
              *     - `optimization_failed` (502): Travel times or the route could not be computed in time; nothing was charged.
              *     - `sandbox_unavailable` (503): Test key: the sandbox routing engine is temporarily unavailable; nothing was counted.
              *     - `payment_unavailable` (503): Checkout: payments are not configured on this server, or the payment provider is unreachable (the spec leaves this code open).
-             *     - `overloaded` (503, extension): The solver queue is full; retry after `Retry-After` seconds. Nothing was charged.
+             *     - `overloaded` (503, extension): The optimizer could not finish this call before its request deadline, or its queue or memory is full; retry after `Retry-After` seconds. Nothing was charged.
              *     - `storage_unavailable` (503, extension): The database is busy or full; retry after `Retry-After` seconds. Nothing was charged.
              *     - `not_ready` (503, extension): `GET /readyz` while the service is starting or shutting down.
              * @enum {string}
