@@ -4,8 +4,10 @@
 //! is returned.
 //!
 //! Stops at the time limit (checked inside the descent and the insertion
-//! too), at the iteration budget, or, with `stall_iterations`, when the best
-//! plan has not improved for that many iterations (see `FleetParams`).
+//! too), at the iteration budget, once the best plan reaches the lower bound
+//! of `bound.rs` (no plan is better: every stop at one place, a full fleet),
+//! or, with `stall_iterations`, when the best plan has not improved for that
+//! many iterations (see `FleetParams`).
 //!
 //! Deterministic for a seed and an iteration budget: every decision is an
 //! integer comparison except the annealing threshold, which is computed with
@@ -13,6 +15,7 @@
 //! every target; no libm call), so native and WebAssembly builds agree. With
 //! an iteration budget the clock is never read for a decision.
 
+use super::bound::{lower_bound, reached, stall_for_served};
 use super::deadline::Deadline;
 use super::insertion::{greedy_insert, regret_insert, vehicle_classes};
 use super::local_search::{Counters, LocalSearch};
@@ -74,7 +77,9 @@ pub struct FleetParams {
     /// ruin-and-recreate iterations of the annealing phase. The annealing
     /// then cools over this many iterations (or over the budget when that is
     /// shorter), so that an early stop comes after a cold search, not in
-    /// the middle of a hot one.
+    /// the middle of a hot one. When only some jobs can be served (a full
+    /// fleet), the count shrinks with the square of that share
+    /// (`bound::stall_for_served`).
     pub stall_iterations: u64,
     pub settings: FleetSettings,
 }
@@ -182,7 +187,12 @@ pub fn solve_since(
     let mut rng = Rng::new(params.seed);
     let classes = vehicle_classes(p);
     let mut ls = LocalSearch::new(p, s.granular);
-    let stall = params.stall_iterations;
+    let bound = lower_bound(p);
+    let stall = stall_for_served(
+        params.stall_iterations,
+        p.n(),
+        p.n() - bound.unassigned as usize,
+    );
 
     let budget = Deadline::new(
         clock,
@@ -242,7 +252,7 @@ pub fn solve_since(
         let mut fleet_progress = iteration;
         while let Some(x) = progress(iteration) {
             anneal_from = x.min(fleet_end);
-            if x >= fleet_end {
+            if x >= fleet_end || reached(best_cost, bound) {
                 break;
             }
             match fleet.step(
@@ -284,6 +294,9 @@ pub fn solve_since(
     let temps = temperature_table(t0, s.cooling_ratio.max(1) as f64);
     let anneal_start = iteration;
     while let Some(x) = progress(iteration) {
+        if reached(best_cost, bound) {
+            break;
+        }
         if stall > 0 && iteration - best_iteration.max(anneal_start) >= stall {
             break;
         }
