@@ -97,7 +97,7 @@ const notJson = (expected: string): DomainError =>
 const notAnObject = (value: unknown, expected: string): DomainError =>
   new DomainError(
     'invalid_request',
-    `The request body is JSON ${value === null ? 'null' : `a ${typeof value}`}, not an object: send ${expected}.`,
+    `The request body is ${value === null ? 'JSON null' : `a JSON ${typeof value}`}, not an object: send ${expected}.`,
   );
 
 /** "a JSON object with "start" and "stops"": the required properties of a route's schema. */
