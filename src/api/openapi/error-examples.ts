@@ -100,7 +100,14 @@ export const ERROR_EXAMPLES: Record<
     },
   ],
   payload_too_large: [
-    { name: 'payloadTooLarge', summary: 'Body over 1 MiB', value: { message: 'The request body is too large.' } },
+    {
+      name: 'payloadTooLarge',
+      summary: 'Body over the largest valid request',
+      value: {
+        message:
+          'The request body is too large: at most 371332 bytes for POST /api/v1/optimize; send fewer stops (at most 200) or shorter ids and addresses.',
+      },
+    },
   ],
   geocoding_failed: [
     {
