@@ -83,7 +83,7 @@ fn every_stop_at_one_place_ends_the_search_after_the_construction() {
     assert_eq!(sol.routes.iter().filter(|r| !r.is_empty()).count(), 1);
     // one van: 1 vehicle, 600 + 300 × 60 + 600 s
     let p = FleetProblem::new(&inp).unwrap();
-    assert_eq!(sol.cost, lower_bound(&p));
+    assert_eq!(sol.cost, lower_bound(&p).cost);
     assert_eq!(sol.cost.main, (1 << 40) + 1024 * (1200 + 300 * 60) + 1200);
 }
 
@@ -182,7 +182,7 @@ fn the_bound_is_never_above_a_feasible_plan() {
         if case % 2 == 1 {
             inp.objective = Objective::DISTANCE;
         }
-        let bound = lower_bound(&FleetProblem::new(&inp).expect("valid input"));
+        let bound = lower_bound(&FleetProblem::new(&inp).expect("valid input")).cost;
         let sol = solve(&inp, 200);
         let c = sol.cost;
         let lexicographic =
@@ -267,4 +267,41 @@ fn a_full_fleet_stalls_as_a_plan_of_the_stops_it_can_serve() {
     );
     assert_eq!(sol.unassigned.len(), 380);
     assert!(sol.iterations < 1_000, "{} iterations", sol.iterations);
+}
+
+/// Measurement: the greedy pass the driver tries first, on 1000 stops spread out with 20 vans
+/// (`cargo test --release --test fleet_stop -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn measure_the_greedy_pass() {
+    use route_solver::fleet::deadline::Deadline;
+    use route_solver::fleet::insertion::{greedy_insert, vehicle_classes};
+    use route_solver::fleet::solution::Solution;
+    let mut rng = Rng::new(3);
+    let m = 1001;
+    let pts: Vec<(i64, i64)> = (0..m)
+        .map(|_| (rng.range(0, 20_000) as i64, rng.range(0, 20_000) as i64))
+        .collect();
+    let inp = input(
+        m,
+        |a, b| ((pts[a].0 - pts[b].0).abs() + (pts[a].1 - pts[b].1).abs()) / 10,
+        (1..m).map(|l| job(l, 120)).collect(),
+        (0..20).map(|_| vehicle(None)).collect(),
+    );
+    let p = FleetProblem::new(&inp).unwrap();
+    let clock = NativeClock::new();
+    let t = std::time::Instant::now();
+    let mut sol = Solution::empty(&p);
+    let all: Vec<u32> = (0..p.n() as u32).collect();
+    greedy_insert(
+        &p,
+        &mut sol,
+        &vehicle_classes(&p),
+        &all,
+        &mut Rng::new(1),
+        0,
+        true,
+        &Deadline::new(&clock, 0.0, 0.0),
+    );
+    eprintln!("greedy pass: {} µs", t.elapsed().as_micros());
 }

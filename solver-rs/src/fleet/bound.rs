@@ -23,8 +23,15 @@
 use super::model::FleetProblem;
 use super::solution::FleetCost;
 
+/// The bound, and the fewest routes a plan serving that many jobs uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    pub cost: FleetCost,
+    pub routes: usize,
+}
+
 /// The bound.
-pub fn lower_bound(p: &FleetProblem) -> FleetCost {
+pub fn lower_bound(p: &FleetProblem) -> Bound {
     let jobs: Vec<usize> = (0..p.n()).filter(|&j| takeable(p, j)).collect();
     let slots = p
         .vehicles
@@ -33,10 +40,13 @@ pub fn lower_bound(p: &FleetProblem) -> FleetCost {
     let assigned = jobs.len().min(slots);
     let unassigned = (p.n() - assigned) as i64;
     if assigned == 0 {
-        return FleetCost {
-            unassigned,
-            lateness: 0,
-            main: 0,
+        return Bound {
+            cost: FleetCost {
+                unassigned,
+                lateness: 0,
+                main: 0,
+            },
+            routes: 0,
         };
     }
     let routes = fewest_routes(p, &jobs, assigned);
@@ -73,10 +83,13 @@ pub fn lower_bound(p: &FleetProblem) -> FleetCost {
                 .saturating_mul(travel.saturating_add(service)),
         )
         .saturating_add(o.distance_weight.saturating_mul(distance));
-    FleetCost {
-        unassigned,
-        lateness: 0,
-        main,
+    Bound {
+        cost: FleetCost {
+            unassigned,
+            lateness: 0,
+            main,
+        },
+        routes,
     }
 }
 
