@@ -554,8 +554,8 @@ fn the_stall_stop_ends_the_search_after_that_many_iterations_without_improvement
         )
     };
     // the count, shrunk when maxStops leave jobs out (fleet::bound::stall_for_served)
-    let served = inp.jobs.len() - fleet::bound::lower_bound(&p).cost.unassigned as usize;
-    let count = fleet::bound::stall_for_served(40, inp.jobs.len(), served);
+    let b = fleet::bound::lower_bound(&p);
+    let count = fleet::bound::stall_for_served(40, b.takeable, b.served);
     // no vehicle cost, so no fleet phase: the annealing starts at iteration 0
     let a = stalled(40, 1_000_000, &NativeClock::new());
     assert_eq!(a.iterations, a.best_iteration + count);

@@ -28,6 +28,10 @@ use super::solution::FleetCost;
 pub struct Bound {
     pub cost: FleetCost,
     pub routes: usize,
+    /// Jobs some vehicle may take.
+    pub takeable: usize,
+    /// Of those, the most a plan can serve (the fleet's total `max_stops`).
+    pub served: usize,
 }
 
 /// The bound.
@@ -47,6 +51,8 @@ pub fn lower_bound(p: &FleetProblem) -> Bound {
                 main: 0,
             },
             routes: 0,
+            takeable: jobs.len(),
+            served: 0,
         };
     }
     let routes = fewest_routes(p, &jobs, assigned);
@@ -90,6 +96,8 @@ pub fn lower_bound(p: &FleetProblem) -> Bound {
             main,
         },
         routes,
+        takeable: jobs.len(),
+        served: assigned,
     }
 }
 
@@ -134,11 +142,11 @@ fn fewest_routes(p: &FleetProblem, jobs: &[usize], k: usize) -> usize {
     r.min(p.vehicles.len())
 }
 
-/// The stall count for a plan that can serve only `served` of its `n` jobs
-/// (a full fleet, jobs no vehicle may take): what the search can still
-/// change is a plan of `served` stops, so the count given for `n` shrinks by
-/// (served / n)², as the service's rule (⌈n²/10⌉) grows with n². 0 stays 0
-/// (no stall stop); otherwise at least 1.
+/// The stall count for a fleet that can hold only `served` of the `n` jobs
+/// it may take (a full fleet): what the search can still change is a plan
+/// of `served` stops, so the count given for `n` shrinks by (served / n)²,
+/// as the service's rule (⌈n²/10⌉) grows with n². 0 stays 0 (no stall
+/// stop); otherwise at least 1.
 pub fn stall_for_served(stall: u64, n: usize, served: usize) -> u64 {
     if stall == 0 || served >= n {
         return stall;

@@ -188,11 +188,7 @@ pub fn solve_since(
     let classes = vehicle_classes(p);
     let mut ls = LocalSearch::new(p, s.granular);
     let bound = lower_bound(p);
-    let stall = stall_for_served(
-        params.stall_iterations,
-        p.n(),
-        p.n() - bound.cost.unassigned as usize,
-    );
+    let stall = stall_for_served(params.stall_iterations, bound.takeable, bound.served);
 
     let budget = Deadline::new(
         clock,
