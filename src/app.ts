@@ -17,9 +17,11 @@ import { checkoutRouter } from './api/checkout/router.js';
 import type { CheckoutProvider } from './payments/types.js';
 import { openApiRouter } from './api/openapi/router.js';
 import { optimizeRouter } from './api/optimize/router.js';
+import { optimizeRequestSchema } from './api/optimize/schema.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import { plansRouter } from './api/plans/router.js';
 import type { Admission } from './calls/admission.js';
+import { planRequestSchema } from './api/plans/schema.js';
 import type { PlanOptimizer } from './api/plans/types.js';
 import { jobsRouter, type PlanJobs } from './api/plans/jobs/index.js';
 import type { Idempotency } from './calls/idempotency.js';
@@ -29,7 +31,7 @@ import { DomainError } from './errors.js';
 import { requireKey } from './http/auth.js';
 import { CheckoutLimiter, FailedAuthLimiter, KeyConcurrency } from './http/limits.js';
 import { cors, securityHeaders } from './http/security.js';
-import { closeAfterUnreadBody, RequestBodies } from './http/body.js';
+import { closeAfterUnreadBody, RequestBodies, type JsonRoute } from './http/body.js';
 import { clientAddress } from './http/client-address.js';
 import type { Readiness } from './readiness.js';
 import type { ConsoleTestKeys } from './console/test-keys.js';
@@ -65,6 +67,20 @@ export interface AppDeps {
   routers?: Router<AppState>[];
   openApiPaths?: Record<string, object>;
 }
+
+/** The paid endpoints' bodies: each within its largest valid request (http/body-size.ts), and what a 413 says to shrink. */
+const OPTIMIZE_BODY: JsonRoute = {
+  where: 'POST /api/v1/optimize',
+  schema: optimizeRequestSchema,
+  shrink:
+    'send fewer stops (at most 200), shorter ids and addresses, or a smaller matrix (one row per place of the call)',
+};
+const PLANS_BODY: JsonRoute = {
+  where: 'POST /api/v1/plans',
+  schema: planRequestSchema,
+  shrink:
+    'send fewer stops or vehicles, shorter ids and addresses, shorter allowedVehicles lists (leave it out for a stop any vehicle may serve), or a smaller matrix (one row per place of the call)',
+};
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -132,8 +148,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const routers = [
     health,
     balanceRouter({ ...deps, auth }),
-    optimizeRouter({ ...deps, ...paid, body: bodies.authenticatedJson() }),
-    plansRouter({ ...deps, ...paid, body: bodies.authenticatedJson() }),
+    optimizeRouter({ ...deps, ...paid, body: bodies.authenticatedJson(OPTIMIZE_BODY) }),
+    plansRouter({ ...deps, ...paid, body: bodies.authenticatedJson(PLANS_BODY) }),
     ...(deps.jobs ? [jobsRouter({ auth, store: deps.store, clock: paid.clock })] : []),
     checkoutRouter({ checkout: deps.checkout, body: bodies.anonymousJson(), limiter: checkoutLimiter }),
     ...(deps.routers ?? []),

@@ -29,7 +29,10 @@ export const CONFIG_HELP: Record<string, VariableHelp> = {
     help: "how long, in total, a statement waits for another connection's lock (a backup, the admin CLI, another instance); then 503 `storage_unavailable` with `Retry-After`. SQLite never sleeps on the event loop for it (its busy handler is off) and retries asynchronously; PostgreSQL: `lock_timeout`",
   },
   LOG_LEVEL: { help: '`fatal` … `trace`, or `silent`', essential: true },
-  BODY_LIMIT_BYTES: { help: 'largest JSON body of a request with a valid key; larger → 413 `payload_too_large`' },
+  BODY_LIMIT_BYTES: {
+    help: "largest JSON body of a request with a valid key, the same for every endpoint; larger → 413 `payload_too_large`. Unset: each endpoint's largest valid request (docs/api.md, Limits: optimize about 0.4 MB, plans about 8.6 MB), within `BODY_BYTES_IN_FLIGHT`",
+    default: 'unset (per endpoint)',
+  },
   PUBLIC_BASE_URL: {
     help: 'public address, used in links (checkout return pages, OpenAPI `servers`)',
     essential: true,
@@ -162,7 +165,7 @@ export const CONFIG_HELP: Record<string, VariableHelp> = {
   },
   ANONYMOUS_BODY_LIMIT_BYTES: {
     help: 'largest body of a request without a key (checkout, console); larger → 413 at once from its `Content-Length`',
-    default: '16384 (at most BODY_LIMIT_BYTES)',
+    default: '16384 (at most BODY_LIMIT_BYTES when set)',
   },
   BODY_BYTES_IN_FLIGHT: {
     help: 'most bytes held at once in request bodies being received, all requests together; beyond → 503 `overloaded`, `Retry-After: 1`',

@@ -17,8 +17,8 @@ export interface Config {
    */
   databaseBusyTimeoutMs: number;
   logLevel: LogLevel;
-  /** Largest accepted JSON body of an authenticated request, in bytes. */
-  bodyLimitBytes: number;
+  /** Largest accepted JSON body of an authenticated request, in bytes; null: each route's largest valid request. */
+  bodyLimitBytes: number | null;
   publicBaseUrl: string;
   /** False when PUBLIC_BASE_URL is unset and publicBaseUrl is the http://localhost:PORT default (the admin CLI then writes no links). */
   publicBaseUrlConfigured: boolean;

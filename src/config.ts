@@ -172,7 +172,8 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 1_000),
     databaseBusyTimeoutMs: r.int('DATABASE_BUSY_TIMEOUT_MS', 5_000, 0, 600_000),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
-    bodyLimitBytes: r.int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    bodyLimitBytes:
+      r.raw('BODY_LIMIT_BYTES') === undefined ? null : r.int('BODY_LIMIT_BYTES', 0, 1024, 256 * 1024 * 1024),
     publicBaseUrl: r.url('PUBLIC_BASE_URL', `http://localhost:${port}`),
     publicBaseUrlConfigured: r.raw('PUBLIC_BASE_URL') !== undefined,
     departureWindowDays: r.int('DEPARTURE_WINDOW_DAYS', 366, 1, 3_660),
@@ -301,7 +302,7 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
     checkoutPerMinute: r.int('CHECKOUT_PER_MINUTE', 120, 1, 1_000_000),
     anonymousBodyLimitBytes: r.int(
       'ANONYMOUS_BODY_LIMIT_BYTES',
-      Math.min(16 * 1024, config.bodyLimitBytes),
+      Math.min(16 * 1024, config.bodyLimitBytes ?? Number.POSITIVE_INFINITY),
       1024,
       64 * 1024 * 1024,
     ),
@@ -323,12 +324,12 @@ export function loadConfig(env: Env = process.env, r: EnvReader = new EnvReader(
   if (config.metrics.token !== null && config.metrics.token.length < 16)
     r.problems.push('METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 16)');
   config.shutdownDrainMs = r.int('SHUTDOWN_DRAIN_MS', 2_000, 0, 600_000);
-  if (config.limits.anonymousBodyLimitBytes > config.bodyLimitBytes) {
+  if (config.bodyLimitBytes !== null && config.limits.anonymousBodyLimitBytes > config.bodyLimitBytes) {
     r.problems.push(
       `ANONYMOUS_BODY_LIMIT_BYTES (${config.limits.anonymousBodyLimitBytes}) must not exceed BODY_LIMIT_BYTES (${config.bodyLimitBytes})`,
     );
   }
-  if (config.limits.bodyBytesInFlight < config.bodyLimitBytes) {
+  if (config.bodyLimitBytes !== null && config.limits.bodyBytesInFlight < config.bodyLimitBytes) {
     r.problems.push(
       `BODY_BYTES_IN_FLIGHT (${config.limits.bodyBytesInFlight}) must be at least BODY_LIMIT_BYTES (${config.bodyLimitBytes})`,
     );

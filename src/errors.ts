@@ -61,7 +61,11 @@ export const ERROR_CATALOGUE = {
     spec: false,
     when: 'The body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed.',
   },
-  payload_too_large: { status: 413, spec: false, when: 'The body is larger than BODY_LIMIT_BYTES (1 MiB by default).' },
+  payload_too_large: {
+    status: 413,
+    spec: false,
+    when: 'The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 0.4 MB, plans about 8.6 MB) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.',
+  },
   geocoding_failed: {
     status: 422,
     spec: true,

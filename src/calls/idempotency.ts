@@ -68,9 +68,12 @@ export class Idempotency {
       case 'replay':
         return { replay: { status: outcome.status, body: JSON.parse(outcome.body) } };
       case 'conflict':
+        // the store keeps one hash of the endpoint and the body: which of the two differed cannot be told
         throw new DomainError(
           'idempotency_conflict',
-          'This Idempotency-Key was already used with a different request body.',
+          'This Idempotency-Key was already used for another request: a different body, or the same body on another endpoint ' +
+            '(a key is bound to one endpoint and one body; /api/v1/optimize and /api/v1/plans never share one). ' +
+            'Send a new Idempotency-Key for this request.',
         );
       case 'in_progress':
         throw new DomainError(

@@ -9,8 +9,11 @@
  * `.distances`, a job's `location_index` is `index`, and its `location` [lon, lat] is `locations[index]`.
  */
 import { fieldPath, type MistakeRule } from '../http/validate.js';
-/** Most rows of a matrix (a plan's 1000 stops and 50 vehicles' starts and ends fit, with room for unused rows). */
-export const MAX_MATRIX_ROWS = 2000;
+/**
+ * Most rows of a matrix: the most places a call can have (a plan's 1000 stops and its 50 vehicles' starts and
+ * ends). It also bounds the body limit (src/http/body-size.ts): a full matrix with distances is about 31 MB.
+ */
+export const MAX_MATRIX_ROWS = 1100;
 /** Largest travel time of one leg, in seconds (about 11.6 days): a route of 1000 legs still fits the solver's 32-bit seconds. */
 export const MAX_MATRIX_SECONDS = 1_000_000;
 /** Largest distance of one leg, in metres (100,000 km). */
@@ -31,6 +34,8 @@ const table = (description: string, maximum: number, unit: string, example: read
     type: 'array',
     minItems: 1,
     maxItems: MAX_MATRIX_ROWS,
+    // the body limit counts a table as a serializer writes one: compact rows of numbers of at most 12 characters
+    'x-body-size': 'table',
     items: {
       type: 'array',
       maxItems: MAX_MATRIX_ROWS,

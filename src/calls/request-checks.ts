@@ -35,6 +35,7 @@ export function checkDepartureWindow(departureTime: string | undefined, now: Dat
   if (departure < earliest || departure > latest) {
     throw invalidRequest(
       `departureTime must be within ${windowDays} days of now: from ${isoSeconds(earliest)} to ${isoSeconds(latest)}`,
+      'departureTime',
     );
   }
 }

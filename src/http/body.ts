@@ -1,9 +1,10 @@
 /**
  * Request bodies, read only by the routes that take one and, on routes that
  * need a key, only after the key was checked from the headers. Each read has
- * a size limit (a small one without a key), a deadline, and a share of one
- * global budget of bytes held in bodies being received, so stalled or oversized
- * uploads cannot pile up memory:
+ * a size limit (with a key: the largest valid request of the route's schema,
+ * src/http/body-size.ts, unless BODY_LIMIT_BYTES sets one; a small one without
+ * a key), a deadline, and a share of one global budget of bytes held in bodies
+ * being received, so stalled or oversized uploads cannot pile up memory:
  *   - a Content-Length over the limit → 413 at once, nothing read;
  *   - the budget spent → 503 overloaded with Retry-After;
  *   - the body not whole within BODY_TIMEOUT_MS → 408 request_timeout;
@@ -19,6 +20,7 @@ import type { Transform } from 'node:stream';
 import type { Middleware } from 'koa';
 import type { Config } from '../config.js';
 import { DomainError, invalidRequest } from '../errors.js';
+import { largestValidBodyBytes } from './body-size.js';
 import { fieldPath } from './validate.js';
 import type { AppContext, AppState } from './state.js';
 
@@ -32,8 +34,8 @@ declare module 'koa' {
 }
 
 export interface BodyLimits {
-  /** Largest body of a request authenticated by its API key. */
-  authenticatedBytes: number;
+  /** Largest body of a request authenticated by its API key; null: each route's largest valid request. */
+  authenticatedBytes: number | null;
   /** Largest body of a request without a key (checkout, console). */
   anonymousBytes: number;
   /** Most bytes held at once in bodies being received, across all requests. */
@@ -56,9 +58,29 @@ export function bodyLimitsOf(config: Pick<Config, 'bodyLimitBytes' | 'limits'>):
 /** A Stripe event is a few kilobytes; this leaves room for large sessions and still bounds an unsigned upload. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
 
+/** A route's body limit and what its 413 tells the caller. */
+export interface BodyLimit {
+  bytes: number;
+  /** Where the limit holds, e.g. "POST /api/v1/plans", "a request without an API key". */
+  where: string;
+  /** What to shrink, e.g. "send fewer stops or shorter ids and addresses". */
+  shrink?: string;
+}
+
+/** A JSON route authenticated by its key: its path, the schema of its body, and what a caller can shrink. */
+export interface JsonRoute {
+  where: string;
+  schema: object;
+  shrink: string;
+}
+
 const closing = { closeConnection: true };
-const tooLarge = (limit: number): DomainError =>
-  new DomainError('payload_too_large', `The request body is too large (at most ${limit} bytes here).`, closing);
+const tooLarge = (limit: BodyLimit): DomainError =>
+  new DomainError(
+    'payload_too_large',
+    `The request body is too large: at most ${limit.bytes} bytes for ${limit.where}${limit.shrink ? `; ${limit.shrink}` : ''}.`,
+    closing,
+  );
 const busy = (): DomainError =>
   new DomainError('overloaded', 'The server is receiving too many request bodies at once; retry shortly.', {
     ...closing,
@@ -70,8 +92,21 @@ const timedOut = (ms: number): DomainError =>
     `The request body did not arrive within ${Math.round(ms / 1000)} s; send it again.`,
     closing,
   );
-const notJson = (): DomainError =>
-  new DomainError('invalid_request', 'The request body is not valid JSON: send a JSON object.');
+const notJson = (expected: string): DomainError =>
+  new DomainError('invalid_request', `The request body is not valid JSON: send ${expected}.`);
+const notAnObject = (value: unknown, expected: string): DomainError =>
+  new DomainError(
+    'invalid_request',
+    `The request body is ${value === null ? 'JSON null' : `a JSON ${typeof value}`}, not an object: send ${expected}.`,
+  );
+
+/** "a JSON object with "start" and "stops"": the required properties of a route's schema. */
+function expectedBody(schema: object | undefined): string {
+  const required = (schema as { required?: unknown } | undefined)?.required;
+  if (!Array.isArray(required) || required.length === 0) return 'a JSON object';
+  const names = required.map((name) => JSON.stringify(name));
+  return `a JSON object with ${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]}`;
+}
 
 /** Bytes held by bodies being received, across every request of this process. */
 export class ByteBudget {
@@ -118,12 +153,12 @@ function declaredLength(req: IncomingMessage): number | null {
  */
 function readBody(
   req: IncomingMessage,
-  limit: number,
+  limit: BodyLimit,
   budget: ByteBudget,
   timeoutMs: number,
 ): Promise<{ data: Buffer; reserved: number }> {
   const declared = declaredLength(req);
-  if (declared !== null && declared > limit) return Promise.reject(tooLarge(limit));
+  if (declared !== null && declared > limit.bytes) return Promise.reject(tooLarge(limit));
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const decoder = encoding === 'identity' ? null : DECODERS[encoding];
   if (decoder === undefined) {
@@ -168,7 +203,7 @@ function readBody(
     const reservedUpFront = reserved > 0;
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) return finish(tooLarge(limit));
+      if (size > limit.bytes) return finish(tooLarge(limit));
       if (!reservedUpFront) {
         if (!budget.reserve(chunk.length)) return finish(busy());
         reserved += chunk.length;
@@ -236,17 +271,18 @@ export function inspectJson(root: unknown, maxDepth: number): void {
   }
 }
 
-/** JSON as co-body's strict mode: an object or an array; an empty body is {}. */
-function parseJson(data: Buffer): unknown {
+/** JSON as co-body's strict mode: an object or an array (the schema then names what else); an empty body is {}. */
+function parseJson(data: Buffer, expected: string): unknown {
   const text = data.toString('utf8').replace(/^\uFEFF/, '');
-  const first = /\S/.exec(text)?.[0];
-  if (first === undefined) return {};
-  if (first !== '{' && first !== '[') throw notJson();
+  if (!/\S/.test(text)) return {};
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
-    throw notJson();
+    throw notJson(expected);
   }
+  if (value === null || typeof value !== 'object') throw notAnObject(value, expected);
+  return value;
 }
 
 const isJsonType = (ctx: AppContext): boolean => typeof ctx.is('json', '+json') === 'string';
@@ -262,16 +298,17 @@ export class RequestBodies {
    * Parses a JSON body into ctx.request.body. `anyType`: API clients sometimes forget the Content-Type and
    * every API body is JSON; elsewhere (the console) only application/json is read, so a cross-site form cannot post.
    */
-  json(limitBytes: number, options: { anyType: boolean }): Middleware<AppState> {
+  json(limit: BodyLimit, options: { anyType: boolean; schema?: object }): Middleware<AppState> {
+    const expected = expectedBody(options.schema);
     return async (ctx, next) => {
       const request = ctx.request;
       if (!hasBody(ctx.req) || (!options.anyType && !isJsonType(ctx))) {
         request.body = {};
         return next();
       }
-      const { data, reserved } = await readBody(ctx.req, limitBytes, this.budget, this.limits.timeoutMs);
+      const { data, reserved } = await readBody(ctx.req, limit, this.budget, this.limits.timeoutMs);
       try {
-        request.body = parseJson(data);
+        request.body = parseJson(data, expected);
       } finally {
         this.budget.release(reserved);
       }
@@ -280,25 +317,35 @@ export class RequestBodies {
     };
   }
 
-  /** A body for a request authenticated by its key. */
-  authenticatedJson(): Middleware<AppState> {
-    return this.json(this.limits.authenticatedBytes, { anyType: true });
+  /**
+   * The body limit of an authenticated route: BODY_LIMIT_BYTES when set, else the largest valid request of
+   * its schema; never more than the in-flight budget (a larger body could never be received whole).
+   */
+  authenticatedLimit(route: JsonRoute): BodyLimit {
+    const bytes = this.limits.authenticatedBytes ?? largestValidBodyBytes(route.schema);
+    return { bytes: Math.min(bytes, this.limits.inFlightBytes), where: route.where, shrink: route.shrink };
+  }
+
+  /** A body for a request authenticated by its key, within the route's limit. */
+  authenticatedJson(route: JsonRoute): Middleware<AppState> {
+    return this.json(this.authenticatedLimit(route), { anyType: true, schema: route.schema });
   }
 
   /** A body for a request without a key: the small limit. */
   anonymousJson(options: { anyType: boolean } = { anyType: true }): Middleware<AppState> {
-    return this.json(this.limits.anonymousBytes, options);
+    return this.json({ bytes: this.limits.anonymousBytes, where: 'a request without an API key' }, options);
   }
 
   /** The raw body as text in ctx.request.rawBody (signed payloads: the signature is over these exact bytes). */
   raw(limitBytes: number): Middleware<AppState> {
+    const limit = { bytes: limitBytes, where: 'a signed webhook event' };
     return async (ctx, next) => {
       const request = ctx.request;
       if (!hasBody(ctx.req)) {
         request.rawBody = '';
         return next();
       }
-      const { data, reserved } = await readBody(ctx.req, limitBytes, this.budget, this.limits.timeoutMs);
+      const { data, reserved } = await readBody(ctx.req, limit, this.budget, this.limits.timeoutMs);
       request.rawBody = data.toString('utf8');
       this.budget.release(reserved);
       await next();

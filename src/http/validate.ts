@@ -18,8 +18,11 @@ const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, ver
 addFormats(ajv);
 /** A paid call's departureTime (src/calls/location-schema.ts): the forms docs/api.md lists, a date and time that exist. */
 ajv.addFormat('departure-time', { type: 'string', validate: (s: string) => isValidDepartureTime(s) });
-/** Our own annotation: the human wording of a constraint, e.g. "must be a time HH:MM (24-hour)". */
-ajv.addVocabulary(['x-message']);
+/**
+ * Our own annotations: `x-message`, the human wording of a constraint (e.g. "must be a time HH:MM (24-hour)");
+ * `x-body-size`, how the body limit counts a table of numbers (src/http/body-size.ts).
+ */
+ajv.addVocabulary(['x-message', 'x-body-size']);
 
 /** The first violation, as the message describes it. */
 export interface ValidationFailure {
@@ -155,11 +158,18 @@ function describeError(error: ErrorObject): ValidationFailure {
       );
     }
     case 'type':
+      if (params.type === 'number' || params.type === 'integer')
+        return at(`${field} ${numberForm(error.parentSchema as Schema)}${notANumber(error.data)}`);
       return at(`${field} must be ${article(String(params.type))}`);
     case 'minItems':
-      return at(`${field} must contain at least ${String(params.limit)} items`);
-    case 'maxItems':
-      return at(`${field} must contain at most ${String(params.limit)} items`);
+    case 'maxItems': {
+      if (typeof custom === 'string') return at(`${field} ${custom}`);
+      const bound = error.keyword === 'minItems' ? 'at least' : 'at most';
+      const example = (error.parentSchema as Schema | undefined)?.examples;
+      const eg =
+        Array.isArray(example) && example.length > 0 ? `, e.g. ${JSON.stringify(example[0]).replace(/,/g, ', ')}` : '';
+      return at(`${field} must contain ${bound} ${items(Number(params.limit))}${eg}`);
+    }
     case 'maxLength':
       return at(`${field} must be at most ${String(params.limit)} characters long`);
     case 'minLength':
@@ -179,6 +189,37 @@ function describeError(error: ErrorObject): ValidationFailure {
 }
 
 const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+const items = (n: number): string => (n === 1 ? '1 item' : `${n} items`);
+
+type Schema = Record<string, unknown>;
+
+/** What a number field takes: its own wording ("must be a number from -90 to 90"), else its type and range. */
+function numberForm(schema: Schema | undefined): string {
+  const custom = schema?.['x-message'];
+  if (typeof custom === 'string') return custom;
+  const kind = schema?.type === 'integer' ? 'a whole number' : 'a number';
+  const [min, max] = [schema?.minimum, schema?.maximum];
+  if (typeof min === 'number' && typeof max === 'number') return `must be ${kind} from ${min} to ${max}`;
+  if (typeof min === 'number') return `must be ${kind} of at least ${min}`;
+  if (typeof max === 'number') return `must be ${kind} of at most ${max}`;
+  return `must be ${kind}`;
+}
+
+/** Why the value sent is not such a number (a string that reads as one is the generic rule below). */
+function notANumber(value: unknown): string {
+  if (typeof value === 'number') {
+    // JSON numbers past ±1.8e308 (1e400) parse as Infinity
+    if (!Number.isFinite(value))
+      return ': the number sent is beyond what JSON numbers can hold (±1.8e308, e.g. 1e400); send a finite number';
+    return `, not ${value}`;
+  }
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (text !== '' && Number.isFinite(Number(text))) return '';
+    return `, not the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}: strings are not numbers (NaN and Infinity do not exist in JSON); send a finite number without quotes`;
+  }
+  return `, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : article(typeof value)}`;
+}
 
 /** Mistakes any JSON API sees: numbers and booleans sent as strings. */
 const GENERIC_RULES: MistakeRule[] = [

@@ -201,7 +201,7 @@ const CASES: Array<{ name: string; body: unknown; param: string; message: RegExp
       b.stops[2]!.allowedVehicles = [];
     }),
     param: 'stops[2].allowedVehicles',
-    message: /must contain at least 1 item/,
+    message: /must list 1 to 50 vehicle ids/,
   },
   {
     name: 'notBefore in another form',
@@ -238,7 +238,7 @@ const CASES: Array<{ name: string; body: unknown; param: string; message: RegExp
     body: change((b) => {
       b.departureTime = '2099-01-01T08:00:00Z';
     }),
-    param: '',
+    param: 'departureTime',
     message: /departureTime must be within 366 days of now/,
   },
 ];

@@ -79,13 +79,13 @@ test('4. numbers sent as strings', () => {
   mistake(
     body,
     'stops[0].latitude',
-    /^stops\[0\]\.latitude must be a number, not a string: write 48\.8606 without quotes$/,
+    /^stops\[0\]\.latitude must be a number from -90 to 90, not a string: write 48\.8606 without quotes$/,
   );
   body.stops[0] = { ...point(1), serviceSeconds: '120' };
   mistake(
     body,
     'stops[0].serviceSeconds',
-    /^stops\[0\]\.serviceSeconds must be a number, not a string: write 120 without quotes$/,
+    /^stops\[0\]\.serviceSeconds must be a number of seconds from 0 to 3600, not a string: write 120 without quotes$/,
   );
   mistake(
     { ...base(), avoidTolls: 'true' },

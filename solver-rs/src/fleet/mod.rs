@@ -11,6 +11,7 @@
 //! - `operators/`: one file per inter-route operator (relocate, swap, 2-opt*, cross-exchange)
 //! - `local_search`: granular descent
 //! - `driver`: ruin-and-recreate under simulated annealing
+//! - `bound`: a lower bound on any plan's cost (the search stops once the best plan reaches it)
 //! - `deadline`: the time limit, counted from the host's call, checked cheaply in inner loops
 //! - `reasons`: reason codes of unassigned jobs
 //! - `same_place`: the stops of one place in input order, where that is no later (the plan's last step)
@@ -19,6 +20,7 @@
 //!
 //! Single-route calls (`crate::solve`) do not use this module.
 
+pub mod bound;
 pub mod deadline;
 pub mod driver;
 pub mod flat;

@@ -100,7 +100,14 @@ export const ERROR_EXAMPLES: Record<
     },
   ],
   payload_too_large: [
-    { name: 'payloadTooLarge', summary: 'Body over 1 MiB', value: { message: 'The request body is too large.' } },
+    {
+      name: 'payloadTooLarge',
+      summary: 'Body over the largest valid request',
+      value: {
+        message:
+          'The request body is too large: at most 32005281 bytes for POST /api/v1/optimize; send fewer stops (at most 200), shorter ids and addresses, or a smaller matrix (one row per place of the call).',
+      },
+    },
   ],
   geocoding_failed: [
     {

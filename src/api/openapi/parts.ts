@@ -184,7 +184,7 @@ export const requestTimeoutResponse = errorResponse(
   ['request_timeout'],
 );
 export const payloadTooLargeResponse = errorResponse(
-  'Extension: the body is larger than BODY_LIMIT_BYTES (1 MiB by default).',
+  'Extension: the body is larger than the largest valid request of its endpoint (or BODY_LIMIT_BYTES when set); the message names the limit and what to shrink.',
   ['payload_too_large'],
 );
 export const storageUnavailableResponse = errorResponse(

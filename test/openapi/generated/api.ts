@@ -1020,7 +1020,7 @@ export interface components {
          *     }
          * @example {
          *       "error": "payload_too_large",
-         *       "message": "The request body is too large.",
+         *       "message": "The request body is too large: at most 32005281 bytes for POST /api/v1/optimize; send fewer stops (at most 200), shorter ids and addresses, or a smaller matrix (one row per place of the call).",
          *       "requestId": "3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21"
          *     }
          * @example {
@@ -1095,7 +1095,7 @@ export interface components {
              *     - `idempotency_conflict` (409, extension): This Idempotency-Key was already used with a different body.
              *     - `idempotency_in_progress` (409, extension): A call with this Idempotency-Key is still running; retry after `Retry-After` seconds.
              *     - `request_timeout` (408, extension): The body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed.
-             *     - `payload_too_large` (413, extension): The body is larger than BODY_LIMIT_BYTES (1 MiB by default).
+             *     - `payload_too_large` (413, extension): The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 0.4 MB, plans about 8.6 MB) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.
              *     - `geocoding_failed` (422): An address could not be geocoded; the message names which. Nothing was charged.
              *     - `sandbox_rate_limited` (429): Test key: the per-minute call cap or the per-day stop cap is reached; `limit`, `resetAt` and `Retry-After` say until when.
              *     - `rate_limited` (429, extension): Too many failed authentications from one address, too many calls or solver seconds in flight for one key, or too many console test keys; retry after `Retry-After` seconds.
@@ -1270,7 +1270,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Extension: the body is larger than BODY_LIMIT_BYTES (1 MiB by default). */
+            /** @description Extension: the body is larger than the largest valid request of its endpoint (or BODY_LIMIT_BYTES when set); the message names the limit and what to shrink. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1474,7 +1474,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Extension: the body is larger than BODY_LIMIT_BYTES (1 MiB by default). */
+            /** @description Extension: the body is larger than the largest valid request of its endpoint (or BODY_LIMIT_BYTES when set); the message names the limit and what to shrink. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1948,7 +1948,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Extension: the body is larger than BODY_LIMIT_BYTES (1 MiB by default). */
+            /** @description Extension: the body is larger than the largest valid request of its endpoint (or BODY_LIMIT_BYTES when set); the message names the limit and what to shrink. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2119,7 +2119,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Extension: the body is larger than BODY_LIMIT_BYTES (1 MiB by default). */
+            /** @description Extension: the body is larger than the largest valid request of its endpoint (or BODY_LIMIT_BYTES when set); the message names the limit and what to shrink. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
