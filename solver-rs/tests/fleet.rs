@@ -18,6 +18,8 @@ use std::cell::Cell;
 
 struct Options {
     deadlines: bool,
+    /// 1–3 windows on some jobs (the others keep [ready, due])
+    windows: bool,
     allowed: bool,
     max_stops: bool,
     open: bool,
@@ -26,6 +28,7 @@ struct Options {
 
 const ALL: Options = Options {
     deadlines: true,
+    windows: false,
     allowed: true,
     max_stops: true,
     open: true,
@@ -104,6 +107,11 @@ fn random_input(
                 } else {
                     None
                 },
+                windows: if o.windows && (!windowed || rng.range(0, 4) == 0) {
+                    Some(random_windows(rng))
+                } else {
+                    None
+                },
             }
         })
         .collect();
@@ -115,6 +123,33 @@ fn random_input(
         jobs,
         objective,
     }
+}
+
+/// 1–3 disjoint windows in time order within the first 600 units.
+fn random_windows(rng: &mut Rng) -> Vec<(i64, i64)> {
+    let mut t = rng.range(0, 150) as i64;
+    (0..rng.range(1, 4))
+        .map(|_| {
+            let w = (t, t + rng.range(0, 80) as i64);
+            t = w.1 + 1 + rng.range(0, 150) as i64;
+            w
+        })
+        .collect()
+}
+
+/// Start of service for an arrival at `t` (None: every window missed), read
+/// from the raw input: the windows (each cut to [ready, due]) or [ready, due].
+fn start_of_service(job: &JobInput, t: i64) -> Option<i64> {
+    let due = job.due.unwrap_or(i64::MAX);
+    let list = job
+        .windows
+        .clone()
+        .unwrap_or_else(|| vec![(job.ready, due)]);
+    list.iter()
+        .map(|&(s, e)| (s.max(job.ready), e.min(due)))
+        .filter(|&(s, e)| s <= e && t <= e)
+        .map(|(s, _)| t.max(s))
+        .next()
 }
 
 /// Independent simulation of one vehicle's route over the raw input:
@@ -148,8 +183,10 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
             }
             None => ok = false,
         }
-        t = t.max(job.ready);
-        ok &= t <= job.due.unwrap_or(i64::MAX);
+        match start_of_service(job, t) {
+            Some(s) => t = s,
+            None => ok = false,
+        }
         if let Some(dl) = job.deadline {
             late += (t - dl).max(0);
         }
@@ -367,6 +404,7 @@ fn small_instances_match_brute_force() {
         let n = rng.range(3, 8);
         let o = Options {
             deadlines: case % 3 == 0,
+            windows: false,
             allowed: case % 2 == 0,
             max_stops: case % 4 == 1,
             open: case % 5 == 2,
@@ -623,6 +661,7 @@ fn one_vehicle_input() -> FleetInput {
                 deadline: None,
                 demand: vec![1],
                 allowed: None,
+                windows: None,
             })
             .collect(),
         objective: Objective::SERVICE,
@@ -836,6 +875,7 @@ fn the_flat_allowed_bitsets_name_any_vehicle_of_the_fleet() {
             demand: &[],
             allowed: Some(allowed),
             objective: [0.0, 1.0, 0.0],
+            extra: None,
         })
     };
     let inp = flat_input(&allowed).expect("valid");
@@ -940,4 +980,210 @@ fn solomon_parser_and_checker() {
         inst.check(&late).unwrap_err().contains("served at"),
         "a reversed route breaks a window"
     );
+}
+
+const WINDOWS: Options = Options {
+    deadlines: true,
+    windows: true,
+    allowed: true,
+    max_stops: true,
+    open: true,
+    unreachable: false,
+};
+
+#[test]
+fn several_windows_small_instances_match_brute_force() {
+    let mut rng = Rng::new(4242);
+    let mut multi = 0;
+    let mut served = 0;
+    for case in 0..40u64 {
+        let n = rng.range(3, 7);
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        let mut inp = random_input(&mut rng, n, 2, &WINDOWS, objective);
+        for v in &mut inp.vehicles {
+            v.shift_end = v.shift_end.map(|e| e + 300);
+        }
+        if FleetProblem::new(&inp).unwrap().multi_windows {
+            multi += 1;
+        }
+        let expected = brute_force(&inp);
+        let sol = solve_seeded(&inp, case, 300);
+        check_solution(&inp, &sol);
+        assert_eq!(
+            sol.cost, expected,
+            "case {}: heuristic vs brute force",
+            case
+        );
+        served += n - expected.unassigned as usize;
+    }
+    assert!(
+        multi >= 30,
+        "most cases have jobs with several windows: {}",
+        multi
+    );
+    assert!(served >= 80, "most jobs are served: {}", served);
+}
+
+#[test]
+fn several_windows_random_instances_are_feasible_and_priced_right() {
+    let mut rng = Rng::new(99);
+    for case in 0..30 {
+        let n = rng.range(5, 40);
+        let nv = rng.range(1, 5);
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        let inp = random_input(&mut rng, n, nv, &WINDOWS, objective);
+        let sol = solve_seeded(&inp, case, 150);
+        check_solution(&inp, &sol);
+    }
+}
+
+/// Every move an operator offers, applied to a copy: the new cost is the
+/// old one plus the evaluated delta, a recomputation agrees, and every route
+/// passes the independent simulation (release builds too: debug builds
+/// assert the same inside `apply`).
+#[test]
+fn several_windows_every_operator_prices_its_moves_exactly() {
+    use route_solver::fleet::operators::{apply, cross_exchange, relocate, swap, two_opt_star};
+    use route_solver::fleet::solution::Solution;
+    let mut rng = Rng::new(31);
+    let mut moves = 0;
+    let mut insertions = 0;
+    for case in 0..12u64 {
+        let inp = random_input(
+            &mut rng,
+            14,
+            3,
+            &WINDOWS,
+            if case % 2 == 0 {
+                Objective::SERVICE
+            } else {
+                Objective::DISTANCE
+            },
+        );
+        let p = FleetProblem::new(&inp).unwrap();
+        // a plan from a few iterations, then every operator on every pair
+        let plan = solve_seeded(&inp, case, 3);
+        let mut sol = Solution::empty(&p);
+        for (r, jobs) in plan.routes.iter().enumerate() {
+            sol.set_route(&p, r, jobs.clone());
+        }
+        let before = sol.cost(&p);
+        for u in 0..p.n() {
+            for v in 0..p.n() {
+                if u == v {
+                    continue;
+                }
+                let ops: [fn(
+                    &FleetProblem,
+                    &mut Solution,
+                    usize,
+                    usize,
+                ) -> Option<route_solver::fleet::operators::Move>; 4] = [
+                    relocate::evaluate,
+                    swap::evaluate,
+                    two_opt_star::evaluate,
+                    cross_exchange::evaluate,
+                ];
+                for op in ops.iter() {
+                    if let Some(m) = op(&p, &mut sol, u, v) {
+                        let mut after = sol.clone();
+                        apply(&p, &mut after, &m);
+                        assert_eq!(after.cost(&p), before.plus(m.delta));
+                        after.check(&p).expect("a valid plan after the move");
+                        let routes: Vec<Vec<u32>> =
+                            after.routes.iter().map(|r| r.jobs.clone()).collect();
+                        let c = independent_cost(&inp, &routes).expect("feasible after the move");
+                        assert_eq!(
+                            (c.lateness, c.main),
+                            (after.cost(&p).lateness, after.cost(&p).main)
+                        );
+                        moves += 1;
+                    }
+                }
+            }
+        }
+        // take every third job out, then insert each back: the priced delta is the change
+        let out: Vec<u32> = (0..p.n() as u32)
+            .filter(|&j| j % 3 == case as u32 % 3 && sol.is_assigned(j as usize))
+            .collect();
+        sol.remove_jobs(&p, &out);
+        let before = sol.cost(&p);
+        for j in 0..p.n() {
+            if sol.is_assigned(j) {
+                continue;
+            }
+            for r in 0..p.vehicles.len() {
+                if let Some((delta, k)) = sol.best_insertion(&p, r, j, || false) {
+                    let mut after = sol.clone();
+                    after.insert(&p, r, j, k);
+                    // the delta is the route's; the job leaves the unassigned
+                    let one = FleetCost {
+                        unassigned: 1,
+                        ..FleetCost::ZERO
+                    };
+                    assert_eq!(after.cost(&p), before.plus(delta).minus(one));
+                    after.check(&p).expect("a valid plan after the insertion");
+                    insertions += 1;
+                }
+            }
+        }
+    }
+    assert!(moves >= 50, "operators found moves: {}", moves);
+    assert!(insertions >= 5, "insertions priced: {}", insertions);
+}
+
+#[test]
+fn a_job_whose_windows_no_vehicle_reaches_is_unassigned_for_its_windows() {
+    let mut inp = one_vehicle_input();
+    let far = inp.jobs.len() - 1;
+    // every window ends before the vehicle can get there
+    let first = inp.vehicles[0].shift_start;
+    inp.jobs[far].windows = Some(vec![(0, first), (first + 1, first + 1)]);
+    inp.jobs[far].ready = 0;
+    inp.jobs[far].due = None;
+    let sol = solve_input(&inp, 50);
+    check_solution(&inp, &sol);
+    assert!(
+        sol.unassigned.contains(&(far as u32, Reason::TimeWindows)),
+        "{:?}",
+        sol.unassigned
+    );
+    // an empty list: never served, same reason
+    inp.jobs[far].windows = Some(vec![]);
+    let sol = solve_input(&inp, 50);
+    assert!(sol.unassigned.contains(&(far as u32, Reason::TimeWindows)));
+    // a reachable second window: served there
+    inp.jobs[far].windows = Some(vec![(0, first), (first + 1, 1_000_000)]);
+    let sol = solve_input(&inp, 50);
+    check_solution(&inp, &sol);
+    assert!(sol.unassigned.iter().all(|&(j, _)| j as usize != far));
+}
+
+#[test]
+fn windows_out_of_order_or_overlapping_are_rejected() {
+    let mut inp = one_vehicle_input();
+    for bad in [
+        vec![(10, 5)],
+        vec![(10, 20), (20, 30)],
+        vec![(30, 40), (0, 10)],
+        vec![(-1, 5)],
+    ] {
+        inp.jobs[0].windows = Some(bad.clone());
+        assert_eq!(
+            FleetProblem::new(&inp).err(),
+            Some(FleetError::BadWindow),
+            "{:?}",
+            bad
+        );
+    }
+    inp.jobs[0].windows = Some(vec![(0, 10); 17]);
+    assert_eq!(FleetProblem::new(&inp).err(), Some(FleetError::BadWindow));
 }

@@ -38,6 +38,13 @@ export interface FleetJob {
   demand?: number[];
   /** Vehicle indices allowed to serve the job; absent = all. */
   allowedVehicles?: number[];
+  /**
+   * Time windows on the start of service, `[start, end]` pairs in time order, disjoint (each starts after the
+   * previous one ends), at most MAX_WINDOWS; absent = [ready, due] alone. Hard: service starts inside one, a
+   * vehicle arriving between two waits for the next. Intersected with [ready, due]; an empty list (or one the
+   * intersection empties) means the job is never served (unassigned, reason `timeWindows`).
+   */
+  windows?: Array<readonly [number, number]>;
 }
 
 /**
@@ -95,7 +102,7 @@ export interface FleetOptions {
   signal?: AbortSignal;
 }
 
-export type UnassignedReason = 'capacity' | 'shift' | 'allowedVehicles' | 'unreachable';
+export type UnassignedReason = 'capacity' | 'shift' | 'allowedVehicles' | 'unreachable' | 'timeWindows';
 
 export interface FleetRoute {
   /** Vehicle index. */

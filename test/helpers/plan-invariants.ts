@@ -1,7 +1,7 @@
 /**
  * What every answer of POST /api/v1/plans must satisfy, checked from the request and the answer alone
  * (plus the travel model the server used, to re-time every leg): each stop exactly once, capacities,
- * maxStops, allowedVehicles, shifts, notBefore, schedules that follow the legs, totals that add up.
+ * maxStops, allowedVehicles, shifts, notBefore, timeWindows, schedules that follow the legs, totals that add up.
  * Returns the problems found (none for a valid plan), so a test can assert deepEqual([]).
  */
 import { DateTime } from 'luxon';
@@ -87,8 +87,22 @@ export async function planProblems(request: Json, answer: Json, routing?: Routin
       if (arrival < t) problems.push(`${label}: arrival at ${s.id} before leaving the previous stop`);
       const notBefore = s.notBefore ? parisTime(s.notBefore, departure) : -Infinity;
       const start = entry.serviceStart ? ms(entry.serviceStart) : arrival;
-      if (entry.serviceStart && !(arrival < notBefore && start === notBefore))
-        problems.push(`${label}: serviceStart at ${s.id} must be its notBefore, after an early arrival`);
+      // the earliest start: inside the first window (cut at notBefore) that has not ended at the arrival
+      const windows: Array<[number, number]> = (s.timeWindows ?? [{ start: null, end: null }])
+        .map((w: Json): [number, number] => [
+          Math.max(notBefore, w.start ? parisTime(w.start, departure) : -Infinity),
+          w.end ? parisTime(w.end, departure) : Infinity,
+        ])
+        .filter(([a, b]: [number, number]) => a <= b);
+      const window = windows.find(([, end]) => arrival <= end);
+      const earliest = window ? Math.max(arrival, window[0]) : undefined;
+      if (earliest === undefined) problems.push(`${label}: ${s.id} reached after the end of its last time window`);
+      else if (start !== earliest)
+        problems.push(
+          `${label}: service at ${s.id} starts at ${new Date(start).toISOString()}, expected ${new Date(earliest).toISOString()}`,
+        );
+      if (entry.serviceStart && !(start > arrival))
+        problems.push(`${label}: serviceStart at ${s.id} is given only after an early arrival`);
       if (start < notBefore) problems.push(`${label}: service at ${s.id} starts before its notBefore`);
       if (s.deadline && arrival > parisTime(s.deadline, departure)) late++;
       t = start + Math.round(s.serviceSeconds ?? 0) * 1000;

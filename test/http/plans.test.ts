@@ -233,3 +233,46 @@ test('six vans at one depot, 30 stops with demands: at least five vans, each lea
   );
   for (const r of res.body.routes) assert.equal(r.departAt, '2026-06-01T06:00:00Z');
 });
+
+test('timeWindows: a van between two windows waits for the next; a window over before the departure is dropped; a stop left without one is unassigned (timeWindows)', async () => {
+  const key = await server.createKey('test');
+  const [a, b, c, d] = coordinateStops(4, 7);
+  const body = {
+    departureTime: DEPARTURE, // 07:30 Paris
+    vehicles: [van('a')],
+    stops: [
+      // its first window ends before the van can get there; the second starts at 10:00 Paris = 08:00Z
+      {
+        ...a,
+        timeWindows: [
+          { start: '06:00', end: '07:31' },
+          { start: '10:00', end: '11:00' },
+        ],
+      },
+      { ...b, serviceSeconds: 120 },
+      // every window is over at the departure
+      { ...c, timeWindows: [{ start: '05:00', end: '06:00' }] },
+      // cut at notBefore: 11:30 inside the second window
+      {
+        ...d,
+        notBefore: '11:30',
+        timeWindows: [
+          { start: '08:00', end: '09:00' },
+          { start: '11:00', end: '12:00' },
+        ],
+      },
+    ],
+  };
+  const res = await plan(key, body);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  await assertValidPlan(body, res.body);
+  assert.deepEqual(
+    res.body.unassigned.map((u: any) => [u.id, u.reason]),
+    [[c!.id, 'timeWindows']],
+  );
+  assert.match(res.body.unassigned[0].message, /timeWindows/);
+  const entries = new Map(res.body.routes[0].schedule.map((e: any) => [e.colisId, e]));
+  assert.equal((entries.get(a!.id) as any).serviceStart, '2026-06-01T08:00:00Z');
+  assert.equal((entries.get(d!.id) as any).serviceStart, '2026-06-01T09:30:00Z');
+  assert.equal((entries.get(b!.id) as any).serviceStart, undefined);
+});

@@ -20,6 +20,9 @@
 //!              the row's word v / 32 (ABI 4; ABI 3 had two words per job,
 //!              a 64-bit mask)
 //!   objective  vehicle cost, duration weight, distance weight
+//!   extra      f64 sections [tag, length, values] or absent (abi::extra):
+//!              WINDOWS: per job a count c (-1 none, 0 never), then c
+//!              (start, end) pairs
 //!
 //! Output, f64[out_len(nv, nj)]:
 //!   [0] unassigned jobs  [1] total lateness  [2] main cost  [3] iterations
@@ -40,11 +43,12 @@
 //! (model::Job::deadline), which changes no decision.
 
 use super::driver::FleetSolution;
+use super::model::MAX_WINDOWS;
 use super::model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
 use super::solution::times_of;
 use crate::abi::{
-    allowed_words, fleet_out_len, fleet_out_len_abi3, ALLOWED_WORD_BITS, FLEET_VEHICLE_TIMES,
-    NO_DEADLINE, STOP_FIELDS,
+    allowed_words, extra, fleet_out_len, fleet_out_len_abi3, ALLOWED_WORD_BITS,
+    FLEET_VEHICLE_TIMES, NO_DEADLINE, STOP_FIELDS,
 };
 
 use crate::abi::{FLEET_OUT_HEAD as OUT_HEAD, FLEET_ROUTE_FIELDS as ROUTE_FIELDS};
@@ -52,12 +56,12 @@ pub use crate::abi::{JOB_FIELDS, VEHICLE_FIELDS};
 
 /// Status codes of `solve_fleet` (crate::abi::status).
 pub use crate::abi::status::{
-    BAD_LOCATION as STATUS_BAD_LOCATION, BAD_MATRIX as STATUS_BAD_MATRIX,
-    BAD_NUMBER as STATUS_BAD_NUMBER, BAD_OBJECTIVE as STATUS_BAD_OBJECTIVE,
-    BAD_VEHICLE_INDEX as STATUS_BAD_VEHICLE_INDEX, BAD_WINDOW as STATUS_BAD_WINDOW,
-    NEGATIVE_QUANTITY as STATUS_NEGATIVE_QUANTITY, NEGATIVE_VALUE as STATUS_NEGATIVE_VALUE,
-    NO_JOBS as STATUS_NO_JOBS, NO_VEHICLES as STATUS_NO_VEHICLES,
-    TOO_MANY_DIMENSIONS as STATUS_TOO_MANY_DIMENSIONS,
+    BAD_EXTRA as STATUS_BAD_EXTRA, BAD_LOCATION as STATUS_BAD_LOCATION,
+    BAD_MATRIX as STATUS_BAD_MATRIX, BAD_NUMBER as STATUS_BAD_NUMBER,
+    BAD_OBJECTIVE as STATUS_BAD_OBJECTIVE, BAD_VEHICLE_INDEX as STATUS_BAD_VEHICLE_INDEX,
+    BAD_WINDOW as STATUS_BAD_WINDOW, NEGATIVE_QUANTITY as STATUS_NEGATIVE_QUANTITY,
+    NEGATIVE_VALUE as STATUS_NEGATIVE_VALUE, NO_JOBS as STATUS_NO_JOBS,
+    NO_VEHICLES as STATUS_NO_VEHICLES, TOO_MANY_DIMENSIONS as STATUS_TOO_MANY_DIMENSIONS,
     TOO_MANY_VEHICLES as STATUS_TOO_MANY_VEHICLES,
 };
 
@@ -88,6 +92,56 @@ pub struct FlatInput<'a> {
     pub demand: &'a [f64],
     pub allowed: Option<&'a [u32]>,
     pub objective: [f64; 3],
+    /// The extra sections (abi::extra); None or empty: none.
+    pub extra: Option<&'a [f64]>,
+}
+
+/// The extra sections by tag (BAD_EXTRA for an unknown or repeated tag or a cut section).
+fn sections(extra: &[f64]) -> Result<Vec<(u32, &[f64])>, i32> {
+    let mut out: Vec<(u32, &[f64])> = Vec::new();
+    let mut at = 0;
+    while at < extra.len() {
+        let tag = int(extra[at]).map_err(|_| STATUS_BAD_EXTRA)?;
+        let len = extra.get(at + 1).map_or(Err(STATUS_BAD_EXTRA), |&x| {
+            int(x).map_err(|_| STATUS_BAD_EXTRA)
+        })?;
+        if tag != extra::WINDOWS as i64 || len < 0 || out.iter().any(|s| s.0 as i64 == tag) {
+            return Err(STATUS_BAD_EXTRA);
+        }
+        let end = at + 2 + len as usize;
+        if end > extra.len() {
+            return Err(STATUS_BAD_EXTRA);
+        }
+        out.push((tag as u32, &extra[at + 2..end]));
+        at = end;
+    }
+    Ok(out)
+}
+
+/// The WINDOWS section: per job its list (None: none given).
+fn windows(section: &[f64], nj: usize) -> Result<Vec<Option<Vec<(i64, i64)>>>, i32> {
+    let mut out = Vec::with_capacity(nj);
+    let mut at = 0;
+    for _ in 0..nj {
+        let c = section.get(at).map_or(Err(STATUS_BAD_EXTRA), |&x| int(x))?;
+        at += 1;
+        if c == -1 {
+            out.push(None);
+            continue;
+        }
+        if c < 0 || c as usize > MAX_WINDOWS || at + 2 * c as usize > section.len() {
+            return Err(STATUS_BAD_EXTRA);
+        }
+        let list = (0..c as usize)
+            .map(|w| Ok((int(section[at + 2 * w])?, int(section[at + 2 * w + 1])?)))
+            .collect::<Result<Vec<_>, i32>>()?;
+        at += 2 * c as usize;
+        out.push(Some(list));
+    }
+    if at != section.len() {
+        return Err(STATUS_BAD_EXTRA);
+    }
+    Ok(out)
 }
 
 /// Output length for nv vehicles and nj jobs.
@@ -179,6 +233,12 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             },
         });
     }
+    let mut job_windows: Vec<Option<Vec<(i64, i64)>>> = vec![None; nj];
+    for (tag, section) in sections(f.extra.unwrap_or(&[]))? {
+        if tag == extra::WINDOWS {
+            job_windows = windows(section, nj)?;
+        }
+    }
     let mut jobs = Vec::with_capacity(nj);
     for j in 0..nj {
         let r = &f.jobs[j * JOB_FIELDS..(j + 1) * JOB_FIELDS];
@@ -198,6 +258,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
                 .map(|&q| int(q))
                 .collect::<Result<_, _>>()?,
             allowed,
+            windows: job_windows[j].take(),
         });
     }
     let [vehicle_cost, duration_weight, distance_weight] = f.objective;

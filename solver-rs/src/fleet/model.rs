@@ -32,6 +32,8 @@ pub fn set_bit(words: &mut [u64], i: usize) -> bool {
 }
 /// Most demand dimensions.
 pub const MAX_DIMS: usize = 8;
+/// Most time windows of one job.
+pub const MAX_WINDOWS: usize = 16;
 /// Largest matrix side.
 pub const MAX_LOCATIONS: usize = 8192;
 /// Travel time of an unreachable arc (input -1) inside the search; a route
@@ -39,6 +41,30 @@ pub const MAX_LOCATIONS: usize = 8192;
 pub const UNREACHABLE: i64 = 1_000_000_000_000_000;
 /// "No limit" for windows and shifts.
 pub const NO_LIMIT: i64 = 1_000_000_000_000_000_000;
+/// A latest start that no arrival meets (`FleetProblem::latest_start`).
+pub const NEVER: i64 = -NO_LIMIT;
+
+/// A job's window list intersected with [ready, due]: each window must
+/// have start <= end and start >= 0, the list be in time order and disjoint
+/// (a window starts after the previous one ends), at most MAX_WINDOWS.
+fn clip_windows(list: &[(i64, i64)], ready: i64, due: i64) -> Result<Vec<(i64, i64)>, FleetError> {
+    if list.len() > MAX_WINDOWS {
+        return Err(FleetError::BadWindow);
+    }
+    let mut prev_end: Option<i64> = None;
+    let mut kept = Vec::with_capacity(list.len());
+    for &(s, e) in list {
+        if s < 0 || s > e || e > NO_LIMIT || prev_end.map_or(false, |p| s <= p) {
+            return Err(FleetError::BadWindow);
+        }
+        prev_end = Some(e);
+        let (s2, e2) = (s.max(ready), e.min(due));
+        if s2 <= e2 {
+            kept.push((s2, e2));
+        }
+    }
+    Ok(kept)
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VehicleInput {
@@ -55,6 +81,19 @@ pub struct VehicleInput {
     pub max_stops: Option<usize>,
 }
 
+impl Default for VehicleInput {
+    fn default() -> VehicleInput {
+        VehicleInput {
+            start: 0,
+            end: None,
+            shift_start: 0,
+            shift_end: None,
+            capacity: Vec::new(),
+            max_stops: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JobInput {
     pub location: usize,
@@ -68,6 +107,26 @@ pub struct JobInput {
     pub demand: Vec<i64>,
     /// Vehicle indices allowed to serve the job (None: all).
     pub allowed: Option<Vec<usize>>,
+    /// Time windows on the start of service, [start, end] each, in time
+    /// order and disjoint (None: [ready, due] alone). Intersected with
+    /// [ready, due]; an empty list (or one that the intersection empties)
+    /// means the job can never be served.
+    pub windows: Option<Vec<(i64, i64)>>,
+}
+
+impl Default for JobInput {
+    fn default() -> JobInput {
+        JobInput {
+            location: 0,
+            service: 0,
+            ready: 0,
+            due: None,
+            deadline: None,
+            demand: Vec::new(),
+            allowed: None,
+            windows: None,
+        }
+    }
 }
 
 /// The objective, compared lexicographically: assigned jobs (most first), total
@@ -139,8 +198,15 @@ pub enum FleetError {
 pub struct Job {
     pub loc: usize,
     pub service: i64,
+    /// Earliest start of service: the first window's start.
     pub ready: i64,
+    /// Latest start of service: the last window's end (-1 below `ready`
+    /// when the job has no window left: it can never be served).
     pub due: i64,
+    /// Its windows in `FleetProblem::windows[win_at..win_at + win_len]`
+    /// when it has two or more (otherwise [ready, due] is its window).
+    pub win_at: u32,
+    pub win_len: u32,
     /// The soft deadline the search prices (NO_LIMIT when none); a deadline
     /// before 0 counts from 0: a route leaves at 0 at the earliest, so that
     /// stop's lateness changes by a constant and the best plan is the same.
@@ -175,6 +241,11 @@ pub struct FleetProblem {
     /// capacity[v * dims + d]
     pub capacity: Vec<i64>,
     pub has_deadlines: bool,
+    /// The windows of the jobs that have two or more (`Job::win_at`).
+    pub windows: Vec<(i64, i64)>,
+    /// Some job has two or more windows: the search prices schedules
+    /// exactly (`fleet::windows`), the segments only bound them.
+    pub multi_windows: bool,
     /// u64 words per job in `allowed` (ceil(vehicles / 64)).
     pub allowed_words: usize,
     /// allowed[j * allowed_words ..][..allowed_words]: job j's vehicles as a
@@ -283,6 +354,7 @@ impl FleetProblem {
         let mut jobs = Vec::with_capacity(inp.jobs.len());
         let mut demand = vec![0i64; inp.jobs.len() * dims];
         let mut has_deadlines = false;
+        let mut windows: Vec<(i64, i64)> = Vec::new();
         for (j, ji) in inp.jobs.iter().enumerate() {
             if ji.location >= m {
                 return Err(FleetError::BadLocation);
@@ -316,11 +388,35 @@ impl FleetProblem {
             if ji.deadline.is_some() {
                 has_deadlines = true;
             }
+            let (mut ready, mut due, mut win_at, mut win_len) = (ji.ready, due, 0u32, 0u32);
+            if let Some(list) = &ji.windows {
+                let kept = clip_windows(list, ji.ready, due)?;
+                match kept.len() {
+                    0 => {
+                        // never: no start of service fits
+                        ready = 0;
+                        due = -1;
+                    }
+                    1 => {
+                        ready = kept[0].0;
+                        due = kept[0].1;
+                    }
+                    k => {
+                        ready = kept[0].0;
+                        due = kept[k - 1].1;
+                        win_at = windows.len() as u32;
+                        win_len = k as u32;
+                        windows.extend_from_slice(&kept);
+                    }
+                }
+            }
             jobs.push(Job {
                 loc: ji.location,
                 service: ji.service,
-                ready: ji.ready,
+                ready,
                 due,
+                win_at,
+                win_len,
                 deadline: ji.deadline.map_or(NO_LIMIT, |d| d.max(0)),
                 given_deadline: ji.deadline,
             });
@@ -335,6 +431,8 @@ impl FleetProblem {
             demand,
             capacity,
             has_deadlines,
+            multi_windows: !windows.is_empty(),
+            windows,
             allowed_words,
             allowed,
             objective: o,
@@ -381,6 +479,59 @@ impl FleetProblem {
     #[inline(always)]
     pub fn allows(&self, j: usize, v: usize) -> bool {
         self.allowed.is_empty() || has_bit(&self.allowed[j * self.allowed_words..], v)
+    }
+
+    /// Start of service of job j for a vehicle arriving at `arrival`: the
+    /// earliest time, no earlier than the arrival, inside one of its windows
+    /// (waiting for the next window when it arrives between two); past its
+    /// last window, the arrival itself (then start > due: infeasible).
+    #[inline(always)]
+    pub fn start_at(&self, j: usize, arrival: i64) -> i64 {
+        let job = &self.jobs[j];
+        if job.win_len == 0 {
+            return arrival.max(job.ready);
+        }
+        let at = job.win_at as usize;
+        for &(s, e) in &self.windows[at..at + job.win_len as usize] {
+            if arrival <= e {
+                return arrival.max(s);
+            }
+        }
+        arrival
+    }
+
+    /// The latest start of service of job j no later than `bound` that lies
+    /// inside one of its windows; `NEVER` when none does.
+    #[inline(always)]
+    pub fn latest_start(&self, j: usize, bound: i64) -> i64 {
+        let job = &self.jobs[j];
+        if job.win_len == 0 {
+            return if bound >= job.ready && job.ready <= job.due {
+                bound.min(job.due)
+            } else {
+                NEVER
+            };
+        }
+        let at = job.win_at as usize;
+        for &(s, e) in self.windows[at..at + job.win_len as usize].iter().rev() {
+            if s <= bound {
+                return bound.min(e);
+            }
+        }
+        NEVER
+    }
+
+    /// Job j's windows: [ready, due] alone, or its list (empty when it can never be served).
+    pub fn job_windows(&self, j: usize) -> Vec<(i64, i64)> {
+        let job = &self.jobs[j];
+        if job.win_len > 0 {
+            let at = job.win_at as usize;
+            self.windows[at..at + job.win_len as usize].to_vec()
+        } else if job.ready <= job.due {
+            vec![(job.ready, job.due)]
+        } else {
+            Vec::new()
+        }
     }
 
     /// Travel time between locations (internal numbering).

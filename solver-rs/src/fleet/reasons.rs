@@ -13,6 +13,8 @@ pub enum Reason {
     AllowedVehicles = 3,
     /// No allowed vehicle can travel to it (or back to its end) at all.
     Unreachable = 4,
+    /// No allowed vehicle, leaving at its shift start, arrives before the end of its last window.
+    TimeWindows = 5,
 }
 
 impl Reason {
@@ -22,6 +24,7 @@ impl Reason {
             Reason::Shift => "shift",
             Reason::AllowedVehicles => "allowedVehicles",
             Reason::Unreachable => "unreachable",
+            Reason::TimeWindows => "timeWindows",
         }
     }
 }
@@ -29,7 +32,9 @@ impl Reason {
 /// The reason for an unassigned job j, first on its own (which vehicles
 /// could serve it in an empty route), then against the final routes: when
 /// every allowed vehicle that could serve it alone is full (load or
-/// maxStops), capacity; otherwise shift (time windows and shifts).
+/// maxStops), capacity; otherwise shift (time windows and shifts). Alone,
+/// a job whose last window ends before any allowed vehicle can get there
+/// is `TimeWindows`, one that could start but not be back in time `Shift`.
 pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     let nv = p.vehicles.len();
     let loc = p.jobs[j].loc;
@@ -55,10 +60,25 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     if vehicles.is_empty() {
         return Reason::Capacity;
     }
-    vehicles.retain(|&v| route_violation(p, v, &[j as u32]).is_none());
-    if vehicles.is_empty() {
-        return Reason::Shift;
+    let alone: Vec<usize> = vehicles
+        .iter()
+        .copied()
+        .filter(|&v| route_violation(p, v, &[j as u32]).is_none())
+        .collect();
+    if alone.is_empty() {
+        // every window missed even by a vehicle that goes there first: its windows; else its shift
+        let job = &p.jobs[j];
+        let misses = |v: usize| {
+            let veh = &p.vehicles[v];
+            p.start_at(j, veh.shift_start + p.t(veh.start, loc)) > job.due
+        };
+        return if vehicles.iter().all(|&v| misses(v)) {
+            Reason::TimeWindows
+        } else {
+            Reason::Shift
+        };
     }
+    let vehicles = alone;
     let all_full = vehicles.iter().all(|&v| {
         let route = &sol.routes[v];
         let load: Vec<i64> = (0..p.dims).map(|d| route.total_load(p, d)).collect();

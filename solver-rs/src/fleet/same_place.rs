@@ -88,6 +88,7 @@ mod tests {
                     deadline,
                     demand: vec![],
                     allowed: None,
+                    windows: None,
                 })
                 .collect(),
             objective: Objective::SERVICE,

@@ -125,6 +125,7 @@ impl Instance {
                     deadline: None,
                     demand: vec![c.demand],
                     allowed: None,
+                    windows: None,
                 })
                 .collect(),
             objective: if vehicles_first {

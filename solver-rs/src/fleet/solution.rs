@@ -98,9 +98,13 @@ pub struct Route {
     /// of jobs[k..] (k = len: all ones); empty when the problem is unrestricted.
     allowed_bwd: Vec<u64>,
     /// Service start of jobs[k] (earliest schedule).
-    starts: Vec<i64>,
+    pub(crate) starts: Vec<i64>,
     /// late_pre[k]: lateness of jobs[0..k].
-    late_pre: Vec<i64>,
+    pub(crate) late_pre: Vec<i64>,
+    /// Only when some job has several windows (`FleetProblem::multi_windows`):
+    /// latest[k], the latest arrival at jobs[k] after which jobs[k..] can
+    /// still all start inside a window (the vehicle's end not included).
+    pub(crate) latest: Vec<i64>,
     /// Windows and shift hold (removing jobs can break them on a matrix
     /// without the triangle inequality).
     pub time_feasible: bool,
@@ -120,6 +124,7 @@ impl Route {
             allowed_bwd: Vec::new(),
             starts: Vec::new(),
             late_pre: Vec::new(),
+            latest: Vec::new(),
             time_feasible: true,
             eval: RouteEval::default(),
         };
@@ -153,7 +158,7 @@ impl Route {
         let mut clock = v.shift_start;
         for k in 0..n {
             let j = self.jobs[k] as usize;
-            clock = (clock + p.t(prev, p.jobs[j].loc)).max(p.jobs[j].ready);
+            clock = p.start_at(j, clock + p.t(prev, p.jobs[j].loc));
             self.starts.push(clock);
             self.late_pre
                 .push(self.late_pre[k] + (clock - p.jobs[j].deadline).max(0));
@@ -201,14 +206,25 @@ impl Route {
             RouteEval::default()
         } else {
             let full = self.fwd[n].then(&end_segment(p, self.vehicle), p);
+            let mut duration = full.duration;
             self.time_feasible = full.feasible();
+            if p.multi_windows {
+                // the segments only bound a schedule with several windows: the exact one
+                let (back, feasible) =
+                    super::windows::route_end(p, self.vehicle, &self.jobs, &self.starts);
+                duration = back - v.shift_start;
+                self.time_feasible = self.time_feasible && feasible;
+            }
             RouteEval {
                 count: n,
-                duration: full.duration,
+                duration,
                 distance: self.dfwd[n] + p.d(prev, v.end),
                 lateness: self.late_pre[n],
             }
         };
+        if p.multi_windows {
+            super::windows::latest_arrivals(p, &self.jobs, &mut self.latest);
+        }
     }
 
     pub fn cost(&self, p: &FleetProblem) -> FleetCost {
@@ -233,14 +249,14 @@ impl Route {
             (p.jobs[i].loc, self.starts[k - 1] + p.jobs[i].service)
         };
         let job = &p.jobs[j];
-        let t = (dep + p.t(loc, job.loc)).max(job.ready);
+        let t = p.start_at(j, dep + p.t(loc, job.loc));
         let mut change = (t - job.deadline).max(0);
         dep = t + job.service;
         loc = job.loc;
         for kk in k..self.jobs.len() {
             let i = self.jobs[kk] as usize;
             let next = &p.jobs[i];
-            let t = (dep + p.t(loc, next.loc)).max(next.ready);
+            let t = p.start_at(i, dep + p.t(loc, next.loc));
             if t == self.starts[kk] {
                 break;
             }
@@ -282,7 +298,7 @@ pub fn lateness_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> i64 {
     let mut late = 0;
     for &j in jobs {
         let job = &p.jobs[j as usize];
-        t = (t + p.t(loc, job.loc)).max(job.ready);
+        t = p.start_at(j as usize, t + p.t(loc, job.loc));
         if t > job.deadline {
             late += t - job.deadline;
         }
@@ -308,9 +324,10 @@ pub fn times_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> (Vec<StopTimes>, i6
     let mut stops = Vec::with_capacity(jobs.len());
     for &j in jobs {
         let job = &p.jobs[j as usize];
+        let arrival = t + p.t(loc, job.loc);
         let stop = StopTimes::visit(
-            t + p.t(loc, job.loc),
-            job.ready,
+            arrival,
+            p.start_at(j as usize, arrival),
             job.service,
             job.given_deadline,
         );
@@ -548,7 +565,13 @@ impl Solution {
             return None;
         }
         distance += p.d(last_loc, p.vehicles[v].end);
-        let lateness = if p.has_deadlines {
+        let mut duration = full.duration;
+        let lateness = if p.multi_windows {
+            // the segments were a bound; the exact schedule decides
+            let (d, late) = super::windows::price_pieces(self, p, v, pieces)?;
+            duration = d;
+            late
+        } else if p.has_deadlines {
             self.lateness_of_pieces(p, v, pieces)
         } else {
             0
@@ -560,9 +583,20 @@ impl Solution {
             debug_assert_eq!(lateness, lateness_of(p, v, &buf));
             self.scratch = buf;
         }
+        #[cfg(debug_assertions)]
+        if p.multi_windows {
+            let mut buf = std::mem::take(&mut self.scratch);
+            self.materialize(pieces, &mut buf);
+            debug_assert_eq!(
+                duration,
+                schedule_of(p, v, &buf).1 - p.vehicles[v].shift_start
+            );
+            debug_assert!(route_violation(p, v, &buf).is_none());
+            self.scratch = buf;
+        }
         Some(RouteEval {
             count,
-            duration: full.duration,
+            duration,
             distance,
             lateness,
         })
@@ -578,7 +612,7 @@ impl Solution {
         let mut dep = veh.shift_start;
         let visit = |j: usize, loc: &mut usize, dep: &mut i64, late: &mut i64| -> i64 {
             let job = &p.jobs[j];
-            let t = (*dep + p.t(*loc, job.loc)).max(job.ready);
+            let t = p.start_at(j, *dep + p.t(*loc, job.loc));
             *late += (t - job.deadline).max(0);
             *dep = t + job.service;
             *loc = job.loc;
@@ -682,15 +716,24 @@ impl Solution {
                 route.eval.distance
             };
             let distance = base + p.d(prev, job.loc) + p.d(job.loc, next) - p.d(prev, next);
+            let (duration, lateness) = if p.multi_windows {
+                match super::windows::price_insertion(route, p, j, k) {
+                    Some(x) => x,
+                    None => continue,
+                }
+            } else if p.has_deadlines {
+                (
+                    full.duration,
+                    route.eval.lateness + route.lateness_change(p, j, k),
+                )
+            } else {
+                (full.duration, 0)
+            };
             let new = RouteEval {
                 count: n + 1,
-                duration: full.duration,
+                duration,
                 distance,
-                lateness: if p.has_deadlines {
-                    route.eval.lateness + route.lateness_change(p, j, k)
-                } else {
-                    0
-                },
+                lateness,
             }
             .cost(p);
             let delta = new.minus(old);

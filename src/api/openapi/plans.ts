@@ -9,6 +9,7 @@ import {
   planStopWithAddressSchema,
   planStopWithCoordinatesSchema,
   shiftSchema,
+  timeWindowSchema,
   vehicleSchema,
 } from '../plans/schema.js';
 import { REASONS as UNASSIGNED_REASONS } from '../../solver/fleet-abi.js';
@@ -120,7 +121,8 @@ annotate(unassignedStop, 'UnassignedStop', 'A stop no vehicle could serve within
   id: 'The stop id.',
   reason:
     'capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; ' +
-    'allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it.',
+    'allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; ' +
+    'timeWindows: every one of its time windows ends before any such vehicle can get there.',
   message: 'The reason in words, with what would fix it.',
 });
 annotate(planTotals, 'PlanTotals', 'The whole plan.', {
@@ -148,6 +150,7 @@ export const PLAN_SCHEMAS: Record<string, object> = {
   PlanRequest: planRequestSchema,
   Vehicle: vehicleSchema,
   Shift: shiftSchema,
+  TimeWindow: timeWindowSchema,
   PlanStop: planStopSchema,
   PlanStopWithCoordinates: planStopWithCoordinatesSchema,
   PlanStopWithAddress: planStopWithAddressSchema,
@@ -164,7 +167,7 @@ export const plansPath = {
     summary: 'Plan a day for several vehicles',
     description:
       'Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. ' +
-      'Capacities, maxStops, allowedVehicles, notBefore and shifts are hard; deadlines are soft (late stops are reported, as optimize does). ' +
+      'Capacities, maxStops, allowedVehicles, notBefore, timeWindows and shifts are hard; deadlines are soft (late stops are reported, as optimize does). ' +
       'Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.',
     operationId: 'plan',
     security: [{ bearer: [] }],

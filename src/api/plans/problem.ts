@@ -6,7 +6,8 @@
  *
  * Time rules: vehicle k leaves at max(departure, its shift.start); its shift.end bounds its return
  * (or the end of its last service when it has no end); a stop's notBefore is the earliest start of
- * its service (the vehicle waits), its deadline a soft limit (lateness is reported, as optimize).
+ * its service (the vehicle waits), its deadline a soft limit (lateness is reported, as optimize); its
+ * timeWindows are hard (service starts inside one; the solver cuts them at notBefore).
  * All of them are on the Paris calendar day of the departure. A shift that ended before the
  * departure leaves its vehicle no time: its stops go to other vehicles or are unassigned ("shift").
  */
@@ -108,8 +109,25 @@ export function fleetProblem(
     ...(s.allowedVehicles !== undefined
       ? { allowedVehicles: s.allowedVehicles.map((id) => vehicleIndex.get(id)!) }
       : {}),
+    ...(s.timeWindows !== undefined ? { windows: windowOffsets(s.timeWindows, departure) } : {}),
   }));
   return { locations: size, travel, vehicles, jobs };
+}
+
+/**
+ * A stop's time windows as [start, end] seconds after the departure: a window that ended before the departure is
+ * dropped (none left: the solver leaves the stop unassigned, reason timeWindows), one under way starts at 0.
+ */
+export function windowOffsets(
+  windows: ReadonlyArray<{ start: string; end: string }>,
+  departure: DateTime,
+): Array<[number, number]> {
+  return windows
+    .map((w): [number, number] => [
+      Math.max(0, offsetS(w.start, departure, 'earlier')),
+      offsetS(w.end, departure, 'later'),
+    ])
+    .filter(([start, end]) => end >= start);
 }
 
 /** The plan's budget: `msPerStop` per stop, at least 200 ms, at most `ceilingMs`. */

@@ -105,6 +105,8 @@ const FIXES: Record<UnassignedReason, string> = {
   allowedVehicles: 'none of the vehicles of this call may serve it: check its allowedVehicles',
   unreachable:
     'no vehicle allowed to serve it can drive to it, or from it to its end, on the road network: check its position',
+  timeWindows:
+    'every one of its timeWindows ends before any vehicle allowed to serve it can get there (or before the departure): widen or move its timeWindows, or start a shift earlier',
 };
 
 export function unassignedMessage(id: string, reason: UnassignedReason): string {

@@ -18,6 +18,8 @@ import { MAX_DIMS } from '../../solver/abi-constants.generated.js';
 
 export const MAX_PLAN_STOPS = 1000;
 export const MAX_PLAN_VEHICLES = 50;
+/** Most time windows of one stop. */
+export const MAX_STOP_WINDOWS = 5;
 /** The solver's limit (solver-rs/src/abi.rs). */
 export const MAX_DIMENSIONS = MAX_DIMS;
 const MAX_QUANTITY = 1_000_000_000;
@@ -99,11 +101,41 @@ export const vehicleSchema = {
   additionalProperties: false,
 } as const;
 
+export const timeWindowSchema = {
+  title: 'TimeWindow',
+  description: 'A time window on the start of service, Europe/Paris local time on the Paris calendar day of departure.',
+  type: 'object',
+  properties: {
+    start: timeOfDay('Service starts at this time or later.', '09:00'),
+    end: timeOfDay('Service starts at this time or earlier (hard); after `start`.', '12:00'),
+  },
+  required: ['start', 'end'],
+  additionalProperties: false,
+} as const;
+
 const planStopExtras = {
   notBefore: timeOfDay(
     'Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.',
     '09:30',
   ),
+  timeWindows: {
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_STOP_WINDOWS,
+    items: timeWindowSchema,
+    'x-message': `must list 1 to ${MAX_STOP_WINDOWS} windows {"start": "HH:MM", "end": "HH:MM"}`,
+    description:
+      `1 to ${MAX_STOP_WINDOWS} windows, in time order and not overlapping. Hard: service starts inside one of them; ` +
+      'a vehicle that arrives between two windows waits for the next. With notBefore, service starts at notBefore or later as well ' +
+      '(a window is cut at notBefore); a deadline stays soft (a start after it is reported late). A window that ends before the ' +
+      'departure is dropped; a stop left without one is unassigned (reason timeWindows).',
+    examples: [
+      [
+        { start: '09:00', end: '12:00' },
+        { start: '14:00', end: '17:00' },
+      ],
+    ],
+  },
   demand: quantities('What the stop takes from the vehicle, one whole number per capacity dimension.', [12, 1]),
   allowedVehicles: {
     type: 'array',

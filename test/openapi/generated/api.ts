@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Plan a day for several vehicles
-         * @description Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. Capacities, maxStops, allowedVehicles, notBefore and shifts are hard; deadlines are soft (late stops are reported, as optimize does). Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.
+         * @description Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. Capacities, maxStops, allowedVehicles, notBefore, timeWindows and shifts are hard; deadlines are soft (late stops are reported, as optimize does). Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.
          */
         post: operations["plan"];
         delete?: never;
@@ -464,6 +464,22 @@ export interface components {
             end?: string;
         };
         /**
+         * TimeWindow
+         * @description A time window on the start of service, Europe/Paris local time on the Paris calendar day of departure.
+         */
+        TimeWindow: {
+            /**
+             * @description Service starts at this time or later.
+             * @example 09:00
+             */
+            start: string;
+            /**
+             * @description Service starts at this time or earlier (hard); after `start`.
+             * @example 12:00
+             */
+            end: string;
+        };
+        /**
          * PlanStop
          * @description An optimize Stop (coordinates or address, id, deadline, serviceSeconds) plus notBefore, demand and allowedVehicles.
          */
@@ -503,6 +519,20 @@ export interface components {
              * @example 09:30
              */
             notBefore?: string;
+            /**
+             * @description 1 to 5 windows, in time order and not overlapping. Hard: service starts inside one of them; a vehicle that arrives between two windows waits for the next. With notBefore, service starts at notBefore or later as well (a window is cut at notBefore); a deadline stays soft (a start after it is reported late). A window that ends before the departure is dropped; a stop left without one is unassigned (reason timeWindows).
+             * @example [
+             *       {
+             *         "start": "09:00",
+             *         "end": "12:00"
+             *       },
+             *       {
+             *         "start": "14:00",
+             *         "end": "17:00"
+             *       }
+             *     ]
+             */
+            timeWindows?: components["schemas"]["TimeWindow"][];
             /**
              * @description What the stop takes from the vehicle, one whole number per capacity dimension.
              * @example [
@@ -559,6 +589,20 @@ export interface components {
              * @example 09:30
              */
             notBefore?: string;
+            /**
+             * @description 1 to 5 windows, in time order and not overlapping. Hard: service starts inside one of them; a vehicle that arrives between two windows waits for the next. With notBefore, service starts at notBefore or later as well (a window is cut at notBefore); a deadline stays soft (a start after it is reported late). A window that ends before the departure is dropped; a stop left without one is unassigned (reason timeWindows).
+             * @example [
+             *       {
+             *         "start": "09:00",
+             *         "end": "12:00"
+             *       },
+             *       {
+             *         "start": "14:00",
+             *         "end": "17:00"
+             *       }
+             *     ]
+             */
+            timeWindows?: components["schemas"]["TimeWindow"][];
             /**
              * @description What the stop takes from the vehicle, one whole number per capacity dimension.
              * @example [
@@ -654,10 +698,10 @@ export interface components {
             /** @description The stop id. */
             id: string;
             /**
-             * @description capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it.
+             * @description capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; timeWindows: every one of its time windows ends before any such vehicle can get there.
              * @enum {string}
              */
-            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable";
+            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable" | "timeWindows";
             /** @description The reason in words, with what would fix it. */
             message: string;
         };
