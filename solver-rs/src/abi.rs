@@ -143,6 +143,13 @@ pub mod extra {
     /// Per job: a window count c (-1: none, [ready, due] alone; 0: never
     /// served), then c (start, end) pairs in time order, disjoint.
     pub const WINDOWS: u32 = 1;
+    /// Per vehicle VEHICLE_LIMIT_FIELDS values: max duration, max driving
+    /// (travel time), max distance (over LIMIT_DISTANCE); -1 none.
+    pub const VEHICLE_LIMITS: u32 = 2;
+    /// locations² distances (-1 unreachable) that max distance counts;
+    /// absent: the objective's distance matrix.
+    pub const LIMIT_DISTANCE: u32 = 3;
+    pub const VEHICLE_LIMIT_FIELDS: usize = 3;
 }
 
 /// f64 entries of the fleet output for nv vehicles and nj jobs (ABI 4).
@@ -156,12 +163,13 @@ pub const fn fleet_out_len_abi3(nv: usize, nj: usize) -> usize {
 }
 
 /// Unassigned reasons by code.
-pub const REASONS: [Reason; 5] = [
+pub const REASONS: [Reason; 6] = [
     Reason::Capacity,
     Reason::Shift,
     Reason::AllowedVehicles,
     Reason::Unreachable,
     Reason::TimeWindows,
+    Reason::RouteLimit,
 ];
 
 /// The TypeScript module of these constants (src/solver/abi-constants.generated.ts).
@@ -203,7 +211,7 @@ pub fn typescript() -> String {
     s.push_str(&format!("/** Allowed vehicles: per job ceil(vehicles / ALLOWED_WORD_BITS) u32 words, vehicle v = bit v % 32 of word v / 32. */\nexport const ALLOWED_WORD_BITS = {};\n", ALLOWED_WORD_BITS));
     s.push_str(&format!("export const FLEET_OUT_HEAD = {};\nexport const FLEET_ROUTE_FIELDS = {};\nexport const FLEET_VEHICLE_TIMES = {};\n", FLEET_OUT_HEAD, FLEET_ROUTE_FIELDS, FLEET_VEHICLE_TIMES));
     s.push_str(&format!("/** Fleet limits. */\nexport const MAX_VEHICLES = {};\nexport const MAX_DIMS = {};\nexport const MAX_LOCATIONS = {};\n", MAX_VEHICLES, MAX_DIMS, MAX_LOCATIONS));
-    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {} }} as const;\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, crate::fleet::model::MAX_WINDOWS));
+    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {}, VEHICLE_LIMITS: {}, LIMIT_DISTANCE: {} }} as const;\n/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */\nexport const VEHICLE_LIMIT_FIELDS = {};\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE, extra::VEHICLE_LIMIT_FIELDS, crate::fleet::model::MAX_WINDOWS));
     s.push_str("/** Unassigned reasons by code. */\nexport const REASON_CODES = {\n");
     for r in REASONS.iter() {
         s.push_str(&format!("  {}: '{}',\n", *r as i32, r.code()));

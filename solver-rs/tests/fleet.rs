@@ -77,6 +77,9 @@ fn random_input(
             } else {
                 None
             },
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
         })
         .collect();
     let jobs = (0..n)
@@ -122,6 +125,7 @@ fn random_input(
         vehicles,
         jobs,
         objective,
+        limit_distance: None,
     }
 }
 
@@ -206,6 +210,21 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
         }
     }
     ok &= t <= veh.shift_end.unwrap_or(i64::MAX);
+    ok &= t - veh.shift_start <= veh.max_duration.unwrap_or(i64::MAX);
+    ok &= dist <= veh.max_driving.unwrap_or(i64::MAX);
+    if let Some(limit) = veh.max_distance {
+        // over the limit's own matrix (the travel times when none is given)
+        let ld = inp.limit_distance.as_ref().unwrap_or(&inp.travel);
+        let mut at = veh.start;
+        let mut sum = 0;
+        for &j in jobs {
+            let l = inp.jobs[j as usize].location;
+            sum += ld[at * m + l];
+            at = l;
+        }
+        sum += veh.end.map_or(0, |e| ld[at * m + e]);
+        ok &= sum <= limit;
+    }
     for (d, l) in load.iter().enumerate() {
         ok &= *l <= veh.capacity.get(d).copied().unwrap_or(0);
     }
@@ -651,6 +670,9 @@ fn one_vehicle_input() -> FleetInput {
             shift_end: Some(100),
             capacity: vec![10],
             max_stops: None,
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
         }],
         jobs: (1..=4)
             .map(|l| JobInput {
@@ -665,6 +687,7 @@ fn one_vehicle_input() -> FleetInput {
             })
             .collect(),
         objective: Objective::SERVICE,
+        limit_distance: None,
     }
 }
 
@@ -1186,4 +1209,165 @@ fn windows_out_of_order_or_overlapping_are_rejected() {
     }
     inp.jobs[0].windows = Some(vec![(0, 10); 17]);
     assert_eq!(FleetProblem::new(&inp).err(), Some(FleetError::BadWindow));
+}
+
+/// Random route limits on `inp`'s vehicles (each limit on about half of
+/// them), and a distance matrix of their own for max distance half of the time.
+fn with_limits(rng: &mut Rng, inp: &mut FleetInput) {
+    let m = inp.locations;
+    if rng.range(0, 2) == 0 {
+        inp.limit_distance = Some(
+            (0..m * m)
+                .map(|x| {
+                    if x / m == x % m {
+                        0
+                    } else {
+                        rng.range(5, 120) as i64
+                    }
+                })
+                .collect(),
+        );
+    }
+    for v in &mut inp.vehicles {
+        if rng.range(0, 2) == 0 {
+            v.max_duration = Some(rng.range(60, 500) as i64);
+        }
+        if rng.range(0, 2) == 0 {
+            v.max_driving = Some(rng.range(40, 300) as i64);
+        }
+        if rng.range(0, 2) == 0 {
+            v.max_distance = Some(rng.range(40, 300) as i64);
+        }
+    }
+}
+
+#[test]
+fn route_limits_small_instances_match_brute_force() {
+    let mut rng = Rng::new(777);
+    let mut limited = 0;
+    let mut served = 0;
+    for case in 0..40u64 {
+        let n = rng.range(3, 7);
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        let o = Options {
+            windows: case % 3 == 0,
+            ..WINDOWS
+        };
+        let mut inp = random_input(&mut rng, n, 2, &o, objective);
+        for v in &mut inp.vehicles {
+            v.shift_end = v.shift_end.map(|e| e + 300);
+        }
+        with_limits(&mut rng, &mut inp);
+        let expected = brute_force(&inp);
+        let sol = solve_seeded(&inp, case, 1000);
+        check_solution(&inp, &sol);
+        assert_eq!(
+            sol.cost, expected,
+            "case {}: heuristic vs brute force",
+            case
+        );
+        // the limits bind: without them the optimum serves more or costs less
+        let mut free = inp.clone();
+        for v in &mut free.vehicles {
+            v.max_duration = None;
+            v.max_driving = None;
+            v.max_distance = None;
+        }
+        if brute_force(&free) != expected {
+            limited += 1;
+        }
+        served += n - expected.unassigned as usize;
+    }
+    assert!(
+        limited >= 15,
+        "the limits change the optimum in many cases: {}",
+        limited
+    );
+    assert!(served >= 60, "most jobs are served: {}", served);
+}
+
+#[test]
+fn route_limits_every_operator_prices_its_moves_exactly() {
+    use route_solver::fleet::operators::{apply, cross_exchange, relocate, swap, two_opt_star};
+    use route_solver::fleet::solution::Solution;
+    let mut rng = Rng::new(313);
+    let mut moves = 0;
+    for case in 0..12u64 {
+        let mut inp = random_input(&mut rng, 14, 3, &WINDOWS, Objective::SERVICE);
+        with_limits(&mut rng, &mut inp);
+        // limits loose enough for routes to exist
+        for v in &mut inp.vehicles {
+            v.max_driving = v.max_driving.map(|x| x + 200);
+            v.max_distance = v.max_distance.map(|x| x + 200);
+            v.max_duration = v.max_duration.map(|x| x + 300);
+        }
+        let p = FleetProblem::new(&inp).unwrap();
+        let plan = solve_seeded(&inp, case, 3);
+        check_solution(&inp, &plan);
+        let mut sol = Solution::empty(&p);
+        for (r, jobs) in plan.routes.iter().enumerate() {
+            sol.set_route(&p, r, jobs.clone());
+        }
+        let before = sol.cost(&p);
+        for u in 0..p.n() {
+            for v in 0..p.n() {
+                if u == v {
+                    continue;
+                }
+                let ops: [fn(
+                    &FleetProblem,
+                    &mut Solution,
+                    usize,
+                    usize,
+                ) -> Option<route_solver::fleet::operators::Move>; 4] = [
+                    relocate::evaluate,
+                    swap::evaluate,
+                    two_opt_star::evaluate,
+                    cross_exchange::evaluate,
+                ];
+                for op in ops.iter() {
+                    if let Some(m) = op(&p, &mut sol, u, v) {
+                        let mut after = sol.clone();
+                        apply(&p, &mut after, &m);
+                        assert_eq!(after.cost(&p), before.plus(m.delta));
+                        after.check(&p).expect("a valid plan after the move");
+                        let routes: Vec<Vec<u32>> =
+                            after.routes.iter().map(|r| r.jobs.clone()).collect();
+                        independent_cost(&inp, &routes).expect("limits kept after the move");
+                        moves += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(moves >= 30, "operators found moves: {}", moves);
+}
+
+#[test]
+fn a_job_only_a_route_limit_keeps_out_is_unassigned_for_route_limit() {
+    let mut inp = one_vehicle_input();
+    // 10 s to any job and 10 s back: 20 s of driving at least
+    inp.vehicles[0].max_driving = Some(15);
+    let sol = solve_input(&inp, 50);
+    check_solution(&inp, &sol);
+    assert!(
+        sol.unassigned.iter().all(|&(_, r)| r == Reason::RouteLimit),
+        "{:?}",
+        sol.unassigned
+    );
+    inp.vehicles[0].max_driving = None;
+    inp.vehicles[0].max_duration = Some(19);
+    let sol = solve_input(&inp, 50);
+    assert!(
+        sol.unassigned.iter().all(|&(_, r)| r == Reason::RouteLimit) && sol.unassigned.len() == 4
+    );
+    inp.vehicles[0].max_duration = None;
+    inp.vehicles[0].max_distance = Some(30); // two jobs: 10 + 10 + 10
+    let sol = solve_input(&inp, 50);
+    check_solution(&inp, &sol);
+    assert_eq!(sol.routes[0].len(), 2);
 }

@@ -61,8 +61,12 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
     throw invalid(Status.BAD_MATRIX, `locations must be an integer in 1..${MAX_LOCATIONS}`);
   if (!(p.travel instanceof Int32Array) || p.travel.length !== m * m)
     throw invalid(Status.BAD_MATRIX, `travel must be an Int32Array of ${m * m}`);
-  if (p.distance !== undefined && (!(p.distance instanceof Int32Array) || p.distance.length !== m * m)) {
-    throw invalid(Status.BAD_MATRIX, `distance must be an Int32Array of ${m * m} or absent`);
+  for (const [name, d] of [
+    ['distance', p.distance],
+    ['limitDistance', p.limitDistance],
+  ] as const) {
+    if (d !== undefined && (!(d instanceof Int32Array) || d.length !== m * m))
+      throw invalid(Status.BAD_MATRIX, `${name} must be an Int32Array of ${m * m} or absent`);
   }
   if (!Array.isArray(p.vehicles) || p.vehicles.length === 0)
     throw invalid(Status.NO_VEHICLES, 'give at least one vehicle');
@@ -73,7 +77,17 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
       if (x !== undefined && !isInt(x)) throw invalid(Status.BAD_NUMBER, `${what}: ${String(x)} is not a safe integer`);
   };
   p.vehicles.forEach((v, k) => {
-    numbers(`vehicle ${k}`, [v.start, v.end, v.shiftStart, v.shiftEnd, v.maxStops, ...(v.capacity ?? [])]);
+    numbers(`vehicle ${k}`, [
+      v.start,
+      v.end,
+      v.shiftStart,
+      v.shiftEnd,
+      v.maxStops,
+      v.maxDuration,
+      v.maxDriving,
+      v.maxDistance,
+      ...(v.capacity ?? []),
+    ]);
     if (!isInt(v.start)) throw invalid(Status.BAD_LOCATION, `vehicle ${k}: start must be a location index`);
   });
   p.jobs.forEach((j, k) => {
@@ -147,13 +161,30 @@ export function flattenFleet(p: FleetProblem, abiVersion = 4) {
 
 /** solve_fleet's extra sections (flat.rs: [tag, length, values]); null when the problem needs none. */
 export function extraSections(p: FleetProblem): Float64Array | null {
-  if (!p.jobs.some((j) => j.windows !== undefined)) return null;
-  const values: number[] = [];
-  for (const j of p.jobs) {
-    if (j.windows === undefined) values.push(-1);
-    else values.push(j.windows.length, ...j.windows.flatMap(([start, end]) => [start, end]));
+  const sections: number[] = [];
+  const section = (tag: number, values: ArrayLike<number>) => {
+    sections.push(tag, values.length);
+    for (let k = 0; k < values.length; k++) sections.push(values[k]!);
+  };
+  if (p.jobs.some((j) => j.windows !== undefined)) {
+    const values: number[] = [];
+    for (const j of p.jobs) {
+      if (j.windows === undefined) values.push(-1);
+      else values.push(j.windows.length, ...j.windows.flatMap(([start, end]) => [start, end]));
+    }
+    section(EXTRA.WINDOWS, values);
   }
-  return new Float64Array([EXTRA.WINDOWS, values.length, ...values]);
+  if (
+    p.vehicles.some((v) => v.maxDuration !== undefined || v.maxDriving !== undefined || v.maxDistance !== undefined)
+  ) {
+    const opt = (x: number | undefined) => (x === undefined ? -1 : x);
+    section(
+      EXTRA.VEHICLE_LIMITS,
+      p.vehicles.flatMap((v) => [opt(v.maxDuration), opt(v.maxDriving), opt(v.maxDistance)]),
+    );
+  }
+  if (p.limitDistance !== undefined) section(EXTRA.LIMIT_DISTANCE, p.limitDistance);
+  return sections.length === 0 ? null : new Float64Array(sections);
 }
 
 /** Read flat.rs's output array (with the routes' times when the module is of ABI 4). */
@@ -236,7 +267,7 @@ export function runFleet(
   if (f.extra !== null && abiVersion < 4)
     throw new SolverError(
       'unsupported',
-      `solver module of ABI version ${abiVersion} cannot take time windows (needs 4)`,
+      `solver module of ABI version ${abiVersion} cannot take time windows or route limits (needs 4)`,
     );
   const outLength = fleetOutLength(f.nv, f.nj, abiVersion);
   const [out] = callModule(

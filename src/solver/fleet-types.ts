@@ -21,6 +21,12 @@ export interface FleetVehicle {
   /** One value per demand dimension (missing dimensions count as 0). */
   capacity?: number[];
   maxStops?: number;
+  /** Longest route, departure to return, waiting included (hard); absent = none. */
+  maxDuration?: number;
+  /** Most time spent driving, the sum of its legs' travel times (hard); absent = none. */
+  maxDriving?: number;
+  /** Longest route over `FleetProblem.limitDistance` (or the objective's distances) (hard); absent = none. */
+  maxDistance?: number;
 }
 
 export interface FleetJob {
@@ -76,6 +82,8 @@ export interface FleetProblem {
   travel: Int32Array;
   /** locations² distances for the objective; absent = the travel times. */
   distance?: Int32Array;
+  /** locations² distances the vehicles' maxDistance counts (-1 unreachable); absent = `distance`. */
+  limitDistance?: Int32Array;
   vehicles: FleetVehicle[];
   jobs: FleetJob[];
   /** Default SERVICE_OBJECTIVE. */
@@ -102,7 +110,7 @@ export interface FleetOptions {
   signal?: AbortSignal;
 }
 
-export type UnassignedReason = 'capacity' | 'shift' | 'allowedVehicles' | 'unreachable' | 'timeWindows';
+export type UnassignedReason = 'capacity' | 'shift' | 'allowedVehicles' | 'unreachable' | 'timeWindows' | 'routeLimit';
 
 export interface FleetRoute {
   /** Vehicle index. */

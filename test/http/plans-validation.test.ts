@@ -298,6 +298,38 @@ const CASES: Array<{ name: string; body: unknown; param: string; message: RegExp
     message: /before its first time window starts "09:00".*move the deadline into a window/,
   },
   {
+    name: 'maxDurationMin of 0',
+    body: change((b) => {
+      b.vehicles[0]!.maxDurationMin = 0;
+    }),
+    param: 'vehicles[0].maxDurationMin',
+    message: /must be a whole number of minutes from 1 to 1440/,
+  },
+  {
+    name: 'maxDrivingMin over a day',
+    body: change((b) => {
+      b.vehicles[1]!.maxDrivingMin = 1500;
+    }),
+    param: 'vehicles[1].maxDrivingMin',
+    message: /must be a whole number of minutes from 1 to 1440/,
+  },
+  {
+    name: 'maxDistanceKm of 0',
+    body: change((b) => {
+      b.vehicles[0]!.maxDistanceKm = 0;
+    }),
+    param: 'vehicles[0].maxDistanceKm',
+    message: /must be a number of kilometres above 0 and at most 10000/,
+  },
+  {
+    name: 'maxDistanceKm as a string',
+    body: change((b) => {
+      b.vehicles[0]!.maxDistanceKm = '50 km';
+    }),
+    param: 'vehicles[0].maxDistanceKm',
+    message: /maxDistanceKm must be a number/,
+  },
+  {
     name: 'a stop with both shapes',
     body: change((b) => {
       Object.assign(b.stops[0]!, { street: '1 rue', postalCode: '75004', city: 'Paris' });

@@ -276,3 +276,52 @@ test('timeWindows: a van between two windows waits for the next; a window over b
   assert.equal((entries.get(d!.id) as any).serviceStart, '2026-06-01T09:30:00Z');
   assert.equal((entries.get(b!.id) as any).serviceStart, undefined);
 });
+
+test('route limits: maxDistanceKm, maxDrivingMin and maxDurationMin are never exceeded; stops they keep out are unassigned (routeLimit)', async () => {
+  const key = await server.createKey('test');
+  const stops = coordinateStops(8, 11).map((s) => ({ ...s, serviceSeconds: 300 }));
+  for (const [limit, value] of [
+    ['maxDistanceKm', 9],
+    ['maxDrivingMin', 25],
+    ['maxDurationMin', 45],
+  ] as const) {
+    const body = { departureTime: DEPARTURE, vehicles: [van('a', { end: PARIS_START, [limit]: value })], stops };
+    const res = await plan(key, body);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    await assertValidPlan(body, res.body);
+    assert.ok(
+      res.body.unassigned.length > 0 && res.body.routes.length === 1,
+      `${limit}: ${JSON.stringify(res.body.totals)}`,
+    );
+    for (const u of res.body.unassigned) assert.equal(u.reason, 'routeLimit', `${limit}: ${JSON.stringify(u)}`);
+    assert.match(res.body.unassigned[0].message, /maxDurationMin, maxDrivingMin or maxDistanceKm/);
+  }
+  // without a limit every stop fits
+  const free = await plan(key, { departureTime: DEPARTURE, vehicles: [van('a', { end: PARIS_START })], stops });
+  assert.deepEqual(free.body.unassigned, []);
+});
+
+test('steps: each route is the full timeline, start → stops → end, with loads falling stop by stop and every leg', async () => {
+  const key = await server.createKey('test');
+  const body = {
+    departureTime: DEPARTURE,
+    vehicles: [van('a', { end: PARIS_START, capacity: [20, 5] }), van('b', { capacity: [20, 5] })],
+    stops: coordinateStops(6, 5).map((s, i) => ({
+      ...s,
+      demand: [3 + i, 1],
+      ...(i === 2 ? { notBefore: '10:00' } : {}),
+    })),
+  };
+  const res = await plan(key, body);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  await assertValidPlan(body, res.body);
+  const route = res.body.routes[0];
+  const [start, ...rest] = route.steps;
+  assert.deepEqual([start.type, start.id, start.distanceM, start.durationS], ['start', route.vehicleId, 0, 0]);
+  assert.deepEqual(rest.at(-1).load, [0, 0]);
+  assert.ok(rest.slice(0, -1).every((s: any) => s.type === 'stop' && s.distanceM > 0 && s.durationS > 0));
+  assert.ok(
+    route.steps.some((s: any) => s.serviceStart !== undefined) ||
+      res.body.routes[1]?.steps.some((s: any) => s.serviceStart),
+  );
+});

@@ -22,7 +22,9 @@
 //!   objective  vehicle cost, duration weight, distance weight
 //!   extra      f64 sections [tag, length, values] or absent (abi::extra):
 //!              WINDOWS: per job a count c (-1 none, 0 never), then c
-//!              (start, end) pairs
+//!              (start, end) pairs; VEHICLE_LIMITS: per vehicle max duration,
+//!              max driving, max distance (-1 none); LIMIT_DISTANCE: the m²
+//!              distances max distance counts (-1 unreachable)
 //!
 //! Output, f64[out_len(nv, nj)]:
 //!   [0] unassigned jobs  [1] total lateness  [2] main cost  [3] iterations
@@ -105,7 +107,11 @@ fn sections(extra: &[f64]) -> Result<Vec<(u32, &[f64])>, i32> {
         let len = extra.get(at + 1).map_or(Err(STATUS_BAD_EXTRA), |&x| {
             int(x).map_err(|_| STATUS_BAD_EXTRA)
         })?;
-        if tag != extra::WINDOWS as i64 || len < 0 || out.iter().any(|s| s.0 as i64 == tag) {
+        let known = [extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE];
+        if !known.iter().any(|&k| k as i64 == tag)
+            || len < 0
+            || out.iter().any(|s| s.0 as i64 == tag)
+        {
             return Err(STATUS_BAD_EXTRA);
         }
         let end = at + 2 + len as usize;
@@ -231,12 +237,30 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
                 Some(k) if k < 0 => return Err(STATUS_NEGATIVE_QUANTITY),
                 Some(k) => Some(k as usize),
             },
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
         });
     }
     let mut job_windows: Vec<Option<Vec<(i64, i64)>>> = vec![None; nj];
+    let mut limit_distance: Option<Vec<i64>> = None;
     for (tag, section) in sections(f.extra.unwrap_or(&[]))? {
         if tag == extra::WINDOWS {
             job_windows = windows(section, nj)?;
+        } else if tag == extra::VEHICLE_LIMITS {
+            if section.len() != nv * extra::VEHICLE_LIMIT_FIELDS {
+                return Err(STATUS_BAD_EXTRA);
+            }
+            for (v, row) in section.chunks(extra::VEHICLE_LIMIT_FIELDS).enumerate() {
+                vehicles[v].max_duration = optional(row[0])?;
+                vehicles[v].max_driving = optional(row[1])?;
+                vehicles[v].max_distance = optional(row[2])?;
+            }
+        } else if tag == extra::LIMIT_DISTANCE {
+            if section.len() != m * m {
+                return Err(STATUS_BAD_EXTRA);
+            }
+            limit_distance = Some(section.iter().map(|&x| int(x)).collect::<Result<_, _>>()?);
         }
     }
     let mut jobs = Vec::with_capacity(nj);
@@ -273,6 +297,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             duration_weight: int(duration_weight)?,
             distance_weight: int(distance_weight)?,
         },
+        limit_distance,
     })
 }
 

@@ -79,6 +79,12 @@ pub struct VehicleInput {
     /// One value per demand dimension (missing dimensions count as 0).
     pub capacity: Vec<i64>,
     pub max_stops: Option<usize>,
+    /// Longest route, departure to return, waiting included (None: no limit).
+    pub max_duration: Option<i64>,
+    /// Most time spent driving (the travel times of its legs).
+    pub max_driving: Option<i64>,
+    /// Longest route over `FleetInput::limit_distance` (or the objective's distances).
+    pub max_distance: Option<i64>,
 }
 
 impl Default for VehicleInput {
@@ -90,6 +96,9 @@ impl Default for VehicleInput {
             shift_end: None,
             capacity: Vec::new(),
             max_stops: None,
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
         }
     }
 }
@@ -169,6 +178,9 @@ pub struct FleetInput {
     pub vehicles: Vec<VehicleInput>,
     pub jobs: Vec<JobInput>,
     pub objective: Objective,
+    /// The distances the vehicles' `max_distance` bounds, locations² (None:
+    /// the objective's); -1 = unreachable.
+    pub limit_distance: Option<Vec<i64>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,8 +233,14 @@ pub struct Vehicle {
     /// The virtual location (zero travel) when the route is open.
     pub end: usize,
     pub shift_start: i64,
+    /// The latest return: the shift's end or, when earlier, the shift start plus the longest duration.
     pub shift_end: i64,
+    /// The shift's end as given (the reasons tell a shift from a route limit).
+    pub given_shift_end: i64,
     pub max_stops: usize,
+    pub max_duration: i64,
+    pub max_driving: i64,
+    pub max_distance: i64,
 }
 
 /// Validated problem in the internal form.
@@ -232,6 +250,11 @@ pub struct FleetProblem {
     pub nloc: usize,
     travel: Vec<i64>,
     dist: Vec<i64>,
+    /// The distances of `max_distance` (empty: `dist`).
+    limit_dist: Vec<i64>,
+    /// Some vehicle has a max_driving / max_distance: routes keep their sums.
+    pub driving_limited: bool,
+    pub distance_limited: bool,
     pub jobs: Vec<Job>,
     pub vehicles: Vec<Vehicle>,
     /// Demand dimensions.
@@ -272,7 +295,11 @@ impl FleetProblem {
         if m == 0 || m > MAX_LOCATIONS || inp.travel.len() != m * m {
             return Err(FleetError::BadMatrix);
         }
-        if let Some(d) = &inp.distance {
+        for d in [&inp.distance, &inp.limit_distance]
+            .iter()
+            .copied()
+            .flatten()
+        {
             if d.len() != m * m {
                 return Err(FleetError::BadMatrix);
             }
@@ -282,7 +309,14 @@ impl FleetProblem {
             return Err(FleetError::BadObjective);
         }
         let dist_in = inp.distance.as_ref().unwrap_or(&inp.travel);
-        if inp.travel.iter().chain(dist_in.iter()).any(|&x| x < -1) {
+        let limit_in = inp.limit_distance.as_ref().unwrap_or(dist_in);
+        if inp
+            .travel
+            .iter()
+            .chain(dist_in.iter())
+            .chain(limit_in.iter())
+            .any(|&x| x < -1)
+        {
             return Err(FleetError::NegativeValue);
         }
         let dims = inp
@@ -299,10 +333,19 @@ impl FleetProblem {
         let virt = m;
         let mut travel = vec![0i64; nloc * nloc];
         let mut dist = vec![0i64; nloc * nloc];
+        let mut limit_dist = if inp.limit_distance.is_some() {
+            vec![0i64; nloc * nloc]
+        } else {
+            Vec::new()
+        };
         for i in 0..m {
             for j in 0..m {
                 let t = inp.travel[i * m + j];
                 let d = dist_in[i * m + j];
+                if !limit_dist.is_empty() && i != j {
+                    let l = limit_in[i * m + j];
+                    limit_dist[i * nloc + j] = if l < 0 { UNREACHABLE } else { l };
+                }
                 travel[i * nloc + j] = if i == j {
                     0
                 } else if t < 0 {
@@ -337,7 +380,8 @@ impl FleetProblem {
             if shift_end < vi.shift_start || vi.shift_start < 0 || vi.shift_start >= NO_LIMIT {
                 return Err(FleetError::BadWindow);
             }
-            if vi.capacity.iter().any(|&c| c < 0) {
+            let limits = [vi.max_duration, vi.max_driving, vi.max_distance];
+            if vi.capacity.iter().any(|&c| c < 0) || limits.iter().flatten().any(|&x| x < 0) {
                 return Err(FleetError::NegativeQuantity);
             }
             for d in 0..dims {
@@ -347,8 +391,14 @@ impl FleetProblem {
                 start: vi.start,
                 end: vi.end.unwrap_or(virt),
                 shift_start: vi.shift_start,
-                shift_end,
+                shift_end: vi.max_duration.map_or(shift_end, |d| {
+                    shift_end.min(vi.shift_start.saturating_add(d))
+                }),
+                given_shift_end: shift_end,
                 max_stops: vi.max_stops.unwrap_or(usize::MAX),
+                max_duration: vi.max_duration.unwrap_or(NO_LIMIT),
+                max_driving: vi.max_driving.unwrap_or(NO_LIMIT),
+                max_distance: vi.max_distance.unwrap_or(NO_LIMIT),
             });
         }
         let mut jobs = Vec::with_capacity(inp.jobs.len());
@@ -425,6 +475,9 @@ impl FleetProblem {
             nloc,
             travel,
             dist,
+            limit_dist,
+            driving_limited: inp.vehicles.iter().any(|v| v.max_driving.is_some()),
+            distance_limited: inp.vehicles.iter().any(|v| v.max_distance.is_some()),
             jobs,
             vehicles,
             dims,
@@ -544,6 +597,16 @@ impl FleetProblem {
     #[inline(always)]
     pub fn d(&self, a: usize, b: usize) -> i64 {
         self.dist[a * self.nloc + b]
+    }
+
+    /// Distance between locations as the vehicles' max_distance counts it.
+    #[inline(always)]
+    pub fn ld(&self, a: usize, b: usize) -> i64 {
+        if self.limit_dist.is_empty() {
+            self.d(a, b)
+        } else {
+            self.limit_dist[a * self.nloc + b]
+        }
     }
 
     #[inline(always)]

@@ -15,6 +15,8 @@ pub enum Reason {
     Unreachable = 4,
     /// No allowed vehicle, leaving at its shift start, arrives before the end of its last window.
     TimeWindows = 5,
+    /// It fits some allowed vehicle alone but for that vehicle's maxDuration, maxDriving or maxDistance.
+    RouteLimit = 6,
 }
 
 impl Reason {
@@ -25,6 +27,7 @@ impl Reason {
             Reason::AllowedVehicles => "allowedVehicles",
             Reason::Unreachable => "unreachable",
             Reason::TimeWindows => "timeWindows",
+            Reason::RouteLimit => "routeLimit",
         }
     }
 }
@@ -35,6 +38,8 @@ impl Reason {
 /// maxStops), capacity; otherwise shift (time windows and shifts). Alone,
 /// a job whose last window ends before any allowed vehicle can get there
 /// is `TimeWindows`, one that could start but not be back in time `Shift`.
+/// A job kept out only by a route limit (alone, or at some place of a final
+/// route where nothing else is broken) is `RouteLimit`.
 pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     let nv = p.vehicles.len();
     let loc = p.jobs[j].loc;
@@ -60,11 +65,19 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     if vehicles.is_empty() {
         return Reason::Capacity;
     }
+    let why: Vec<Option<String>> = vehicles
+        .iter()
+        .map(|&v| route_violation(p, v, &[j as u32]))
+        .collect();
     let alone: Vec<usize> = vehicles
         .iter()
-        .copied()
-        .filter(|&v| route_violation(p, v, &[j as u32]).is_none())
+        .zip(&why)
+        .filter(|(_, w)| w.is_none())
+        .map(|(&v, _)| v)
         .collect();
+    if alone.is_empty() && why.iter().flatten().any(|w| w.starts_with("limit")) {
+        return Reason::RouteLimit;
+    }
     if alone.is_empty() {
         // every window missed even by a vehicle that goes there first: its windows; else its shift
         let job = &p.jobs[j];
@@ -85,7 +98,19 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
         !fits(v, &load, route.len())
     });
     if all_full {
-        Reason::Capacity
+        return Reason::Capacity;
+    }
+    // a place in a final route where only a route limit is broken
+    let limit_only = vehicles.iter().any(|&v| {
+        let jobs = &sol.routes[v].jobs;
+        (0..=jobs.len()).any(|k| {
+            let mut with = jobs.clone();
+            with.insert(k, j as u32);
+            route_violation(p, v, &with).map_or(false, |w| w.starts_with("limit"))
+        })
+    });
+    if limit_only {
+        Reason::RouteLimit
     } else {
         Reason::Shift
     }

@@ -77,6 +77,9 @@ mod tests {
                 shift_end: None,
                 capacity: vec![],
                 max_stops: None,
+                max_duration: None,
+                max_driving: None,
+                max_distance: None,
             }],
             jobs: jobs
                 .iter()
@@ -92,6 +95,7 @@ mod tests {
                 })
                 .collect(),
             objective: Objective::SERVICE,
+            limit_distance: None,
         })
         .unwrap()
     }

@@ -108,6 +108,9 @@ impl Instance {
             shift_end: Some(scaled(depot.due)),
             capacity: vec![self.capacity],
             max_stops: None,
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
         };
         FleetInput {
             locations: m,
@@ -137,6 +140,7 @@ impl Instance {
             } else {
                 Objective::DISTANCE
             },
+            limit_distance: None,
         }
     }
 

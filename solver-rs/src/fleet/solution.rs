@@ -4,7 +4,7 @@
 //! pieces of routes is priced in O(pieces) (`evaluate`), plus a forward pass
 //! for the lateness when the problem has soft deadlines.
 
-use super::model::{has_bit, FleetProblem, MAX_DIMS};
+use super::model::{has_bit, FleetProblem, MAX_DIMS, NO_LIMIT};
 use super::segment::TwSegment;
 use crate::schedule::StopTimes;
 
@@ -105,8 +105,14 @@ pub struct Route {
     /// latest[k], the latest arrival at jobs[k] after which jobs[k..] can
     /// still all start inside a window (the vehicle's end not included).
     pub(crate) latest: Vec<i64>,
-    /// Windows and shift hold (removing jobs can break them on a matrix
-    /// without the triangle inequality).
+    /// Only when some vehicle has a max_driving (max_distance): the travel
+    /// time (limit distance) from the start through jobs[k-1], and the route's total.
+    drive_pre: Vec<i64>,
+    ldist_pre: Vec<i64>,
+    drive_total: i64,
+    ldist_total: i64,
+    /// Windows, shift and route limits hold (removing jobs can break them
+    /// on a matrix without the triangle inequality).
     pub time_feasible: bool,
     pub eval: RouteEval,
 }
@@ -125,6 +131,10 @@ impl Route {
             starts: Vec::new(),
             late_pre: Vec::new(),
             latest: Vec::new(),
+            drive_pre: Vec::new(),
+            ldist_pre: Vec::new(),
+            drive_total: 0,
+            ldist_total: 0,
             time_feasible: true,
             eval: RouteEval::default(),
         };
@@ -225,6 +235,28 @@ impl Route {
         if p.multi_windows {
             super::windows::latest_arrivals(p, &self.jobs, &mut self.latest);
         }
+        if p.driving_limited {
+            self.drive_total = prefix_sums(
+                p,
+                self.vehicle,
+                &self.jobs,
+                &mut self.drive_pre,
+                FleetProblem::t,
+            );
+        }
+        if p.distance_limited {
+            self.ldist_total = prefix_sums(
+                p,
+                self.vehicle,
+                &self.jobs,
+                &mut self.ldist_pre,
+                FleetProblem::ld,
+            );
+        }
+        // removing a job can lengthen a route on a matrix without the triangle inequality
+        let veh = &p.vehicles[self.vehicle];
+        self.time_feasible &=
+            self.drive_total <= veh.max_driving && self.ldist_total <= veh.max_distance;
     }
 
     pub fn cost(&self, p: &FleetProblem) -> FleetCost {
@@ -272,6 +304,41 @@ impl Route {
     fn loc(&self, p: &FleetProblem, k: usize) -> usize {
         p.jobs[self.jobs[k] as usize].loc
     }
+}
+
+/// pre[k] = the arcs from vehicle v's start through jobs[k-1] (k = 0..=len);
+/// returns the route's total (0 when empty).
+fn prefix_sums(
+    p: &FleetProblem,
+    v: usize,
+    jobs: &[u32],
+    pre: &mut Vec<i64>,
+    arc: fn(&FleetProblem, usize, usize) -> i64,
+) -> i64 {
+    let veh = &p.vehicles[v];
+    pre.clear();
+    pre.push(0);
+    let mut at = veh.start;
+    for &j in jobs {
+        let l = p.jobs[j as usize].loc;
+        pre.push(pre[pre.len() - 1] + arc(p, at, l));
+        at = l;
+    }
+    if jobs.is_empty() {
+        0
+    } else {
+        pre[jobs.len()] + arc(p, at, veh.end)
+    }
+}
+
+/// The sum of `arc` over vehicle v's whole route through `jobs` (start and end included; 0 when empty).
+pub fn route_sum(
+    p: &FleetProblem,
+    v: usize,
+    jobs: &[u32],
+    arc: fn(&FleetProblem, usize, usize) -> i64,
+) -> i64 {
+    prefix_sums(p, v, jobs, &mut Vec::new(), arc)
 }
 
 pub fn start_segment(p: &FleetProblem, v: usize) -> TwSegment {
@@ -455,6 +522,66 @@ impl Solution {
         (dist + p.d(loc, veh.end), count)
     }
 
+    /// The sum of `arc` over the route of vehicle v made of `pieces`, in
+    /// O(pieces) from the routes' prefix sums `pre` (as `distance_of_pieces`).
+    fn arc_sum(
+        &self,
+        p: &FleetProblem,
+        v: usize,
+        pieces: &[Piece],
+        arc: fn(&FleetProblem, usize, usize) -> i64,
+        pre: fn(&Route) -> &Vec<i64>,
+    ) -> i64 {
+        let veh = &p.vehicles[v];
+        let (mut loc, mut sum, mut count) = (veh.start, 0i64, 0usize);
+        for pc in pieces {
+            let (r, a, b) = match *pc {
+                Piece::Prefix(r, k) => {
+                    let route = &self.routes[r];
+                    sum = pre(route)[k];
+                    if k > 0 {
+                        loc = route.loc(p, k - 1);
+                    }
+                    count = k;
+                    continue;
+                }
+                Piece::Job(j) => {
+                    let l = p.jobs[j as usize].loc;
+                    sum += arc(p, loc, l);
+                    loc = l;
+                    count += 1;
+                    continue;
+                }
+                Piece::Suffix(r, k) => (r, k, self.routes[r].len()),
+                Piece::Range(r, a, b) => (r, a, b),
+            };
+            if a >= b {
+                continue;
+            }
+            let route = &self.routes[r];
+            sum += arc(p, loc, route.loc(p, a)) + pre(route)[b] - pre(route)[a + 1];
+            loc = route.loc(p, b - 1);
+            count += b - a;
+        }
+        if count == 0 {
+            0
+        } else {
+            sum + arc(p, loc, veh.end)
+        }
+    }
+
+    /// The route of vehicle v made of `pieces` keeps its max_driving and max_distance.
+    fn within_limits(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> bool {
+        let veh = &p.vehicles[v];
+        (!p.driving_limited
+            || veh.max_driving >= NO_LIMIT
+            || self.arc_sum(p, v, pieces, FleetProblem::t, |r| &r.drive_pre) <= veh.max_driving)
+            && (!p.distance_limited
+                || veh.max_distance >= NO_LIMIT
+                || self.arc_sum(p, v, pieces, FleetProblem::ld, |r| &r.ldist_pre)
+                    <= veh.max_distance)
+    }
+
     /// Every job of the pieces but the prefix (checked when built) may go to
     /// vehicle v: one bit per Suffix and per job of the others. Apart from the
     /// pricing loop, so that an unrestricted problem pays one test per move.
@@ -562,6 +689,9 @@ impl Solution {
         }
         let full = seg.expect("prefix first").then(&end_segment(p, v), p);
         if !full.feasible() {
+            return None;
+        }
+        if (p.driving_limited || p.distance_limited) && !self.within_limits(p, v, pieces) {
             return None;
         }
         distance += p.d(last_loc, p.vehicles[v].end);
@@ -716,6 +846,30 @@ impl Solution {
                 route.eval.distance
             };
             let distance = base + p.d(prev, job.loc) + p.d(job.loc, next) - p.d(prev, next);
+            if p.driving_limited {
+                let base = if n == 0 {
+                    p.t(veh.start, veh.end)
+                } else {
+                    route.drive_total
+                };
+                if base + p.t(prev, job.loc) + p.t(job.loc, next) - p.t(prev, next)
+                    > veh.max_driving
+                {
+                    continue;
+                }
+            }
+            if p.distance_limited {
+                let base = if n == 0 {
+                    p.ld(veh.start, veh.end)
+                } else {
+                    route.ldist_total
+                };
+                if base + p.ld(prev, job.loc) + p.ld(job.loc, next) - p.ld(prev, next)
+                    > veh.max_distance
+                {
+                    continue;
+                }
+            }
             let (duration, lateness) = if p.multi_windows {
                 match super::windows::price_insertion(route, p, j, k) {
                     Some(x) => x,
@@ -867,8 +1021,18 @@ pub fn route_violation(p: &FleetProblem, v: usize, jobs: &[u32]) -> Option<Strin
             return Some(format!("job {} starts after due", j));
         }
     }
-    if ret > veh.shift_end || ret - veh.shift_start >= super::model::UNREACHABLE {
+    if ret > veh.given_shift_end || ret - veh.shift_start >= super::model::UNREACHABLE {
         return Some("shift end / unreachable".into());
+    }
+    // the route limits last: a violation starting with "limit" breaks nothing else
+    if ret > veh.shift_end {
+        return Some("limit: maxDuration".into());
+    }
+    if route_sum(p, v, jobs, FleetProblem::t) > veh.max_driving {
+        return Some("limit: maxDriving".into());
+    }
+    if route_sum(p, v, jobs, FleetProblem::ld) > veh.max_distance {
+        return Some("limit: maxDistance".into());
     }
     None
 }

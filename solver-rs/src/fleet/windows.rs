@@ -198,6 +198,7 @@ mod tests {
                 })
                 .collect(),
             objective: Objective::SERVICE,
+            limit_distance: None,
         })
         .unwrap()
     }

@@ -97,6 +97,9 @@ export function fleetProblem(
       ...(window.endS !== undefined ? { shiftEnd: window.endS } : {}),
       ...(dimensions > 0 ? { capacity: v.capacity ?? new Array<number>(dimensions).fill(UNLIMITED) } : {}),
       ...(v.maxStops !== undefined ? { maxStops: v.maxStops } : {}),
+      ...(v.maxDurationMin !== undefined ? { maxDuration: v.maxDurationMin * 60 } : {}),
+      ...(v.maxDrivingMin !== undefined ? { maxDriving: v.maxDrivingMin * 60 } : {}),
+      ...(v.maxDistanceKm !== undefined ? { maxDistance: Math.round(v.maxDistanceKm * 1000) } : {}),
     };
   });
   const jobs = request.stops.map((s, i): FleetJob => ({
@@ -111,7 +114,11 @@ export function fleetProblem(
       : {}),
     ...(s.timeWindows !== undefined ? { windows: windowOffsets(s.timeWindows, departure) } : {}),
   }));
-  return { locations: size, travel, vehicles, jobs };
+  // maxDistanceKm counts road metres; the objective keeps the travel times
+  const limitDistance = request.vehicles.some((v) => v.maxDistanceKm !== undefined)
+    ? Int32Array.from(matrix.distancesM.flatMap((row) => row.map((m) => Math.round(m))))
+    : undefined;
+  return { locations: size, travel, vehicles, jobs, ...(limitDistance ? { limitDistance } : {}) };
 }
 
 /**

@@ -96,6 +96,32 @@ export const vehicleSchema = {
       description: 'Most stops this vehicle may serve.',
       examples: [30],
     },
+    maxDurationMin: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1440,
+      'x-message': 'must be a whole number of minutes from 1 to 1440',
+      description:
+        'Longest route in minutes, from its departure to its return (or the end of its last service when it has no end), waiting included. Hard: a stop that would make it longer goes to another vehicle or is unassigned (reason routeLimit).',
+      examples: [240],
+    },
+    maxDrivingMin: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1440,
+      'x-message': 'must be a whole number of minutes from 1 to 1440',
+      description:
+        'Most minutes spent driving (the sum of the legs, start to end; service and waiting not counted). Hard.',
+      examples: [180],
+    },
+    maxDistanceKm: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 10000,
+      'x-message': 'must be a number of kilometres above 0 and at most 10000',
+      description: 'Longest route in kilometres, start to end, over the same road distances as totalDistanceKm. Hard.',
+      examples: [120],
+    },
   },
   required: ['id', 'start'],
   additionalProperties: false,

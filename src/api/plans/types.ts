@@ -3,6 +3,7 @@ import type { UnassignedReason } from '../../solver/fleet-types.js';
 import type { RouteWarning, Waypoint } from '../../calls/answer.js';
 import type { CallContext } from '../../calls/charged-call.js';
 import type { PlanRequest } from './schema.js';
+import type { PlanStep } from './steps.js';
 
 /** One vehicle's route: optimize's route fields plus the vehicle and its load. */
 export interface PlanRoute {
@@ -17,6 +18,8 @@ export interface PlanRoute {
   estimatedTimeMin: number;
   /** Sum of the demands served, per capacity dimension; [] without capacities. */
   load: number[];
+  /** The full timeline: start, stops, end. */
+  steps: PlanStep[];
 }
 
 export interface UnassignedStop {

@@ -446,6 +446,21 @@ export interface components {
              * @example 30
              */
             maxStops?: number;
+            /**
+             * @description Longest route in minutes, from its departure to its return (or the end of its last service when it has no end), waiting included. Hard: a stop that would make it longer goes to another vehicle or is unassigned (reason routeLimit).
+             * @example 240
+             */
+            maxDurationMin?: number;
+            /**
+             * @description Most minutes spent driving (the sum of the legs, start to end; service and waiting not counted). Hard.
+             * @example 180
+             */
+            maxDrivingMin?: number;
+            /**
+             * @description Longest route in kilometres, start to end, over the same road distances as totalDistanceKm. Hard.
+             * @example 120
+             */
+            maxDistanceKm?: number;
         };
         /**
          * Shift
@@ -648,6 +663,8 @@ export interface components {
          * @description The route of one vehicle that is used: optimize's route fields, the vehicle and its load.
          */
         PlanRoute: {
+            /** @description The route's full timeline: the start, each stop, the end, with arrival, serviceStart (after a wait), departure, the load on board after the step and the incoming leg's metres and seconds. */
+            steps: components["schemas"]["PlanStep"][];
             /** @description The vehicle id. */
             vehicleId: string;
             /** @description Stop ids in visiting order. */
@@ -691,6 +708,40 @@ export interface components {
             serviceStart?: string;
         };
         /**
+         * PlanStep
+         * @description One step of a route's timeline.
+         */
+        PlanStep: {
+            /**
+             * @description start (the vehicle's start), stop, end (its end point; on a route without one, the end of the last service).
+             * @enum {string}
+             */
+            type: "start" | "stop" | "end";
+            /** @description The vehicle id for start and end, the stop id for a stop. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            arrival: string;
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            serviceStart?: string;
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            departure: string;
+            /** @description On board after the step, per capacity dimension: the start carries every demand of the route, each stop takes its own off; empty without capacities. */
+            load: number[];
+            /** @description Metres of the leg arriving at this step (0 for start, and for end without an end point). */
+            distanceM: number;
+            /** @description Seconds of driving on that leg. */
+            durationS: number;
+        };
+        /**
          * UnassignedStop
          * @description A stop no vehicle could serve within the hard rules, and why.
          */
@@ -698,10 +749,10 @@ export interface components {
             /** @description The stop id. */
             id: string;
             /**
-             * @description capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; timeWindows: every one of its time windows ends before any such vehicle can get there.
+             * @description capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; timeWindows: every one of its time windows ends before any such vehicle can get there; routeLimit: it fits such a vehicle only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm.
              * @enum {string}
              */
-            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable" | "timeWindows";
+            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable" | "timeWindows" | "routeLimit";
             /** @description The reason in words, with what would fix it. */
             message: string;
         };
