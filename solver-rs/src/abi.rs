@@ -150,6 +150,8 @@ pub mod extra {
     /// absent: the objective's distance matrix.
     pub const LIMIT_DISTANCE: u32 = 3;
     pub const VEHICLE_LIMIT_FIELDS: usize = 3;
+    /// Per job its priority (0 to fleet::model::MAX_PRIORITY).
+    pub const PRIORITY: u32 = 4;
 }
 
 /// f64 entries of the fleet output for nv vehicles and nj jobs (ABI 4).
@@ -163,13 +165,14 @@ pub const fn fleet_out_len_abi3(nv: usize, nj: usize) -> usize {
 }
 
 /// Unassigned reasons by code.
-pub const REASONS: [Reason; 6] = [
+pub const REASONS: [Reason; 7] = [
     Reason::Capacity,
     Reason::Shift,
     Reason::AllowedVehicles,
     Reason::Unreachable,
     Reason::TimeWindows,
     Reason::RouteLimit,
+    Reason::Priority,
 ];
 
 /// The TypeScript module of these constants (src/solver/abi-constants.generated.ts).
@@ -211,7 +214,7 @@ pub fn typescript() -> String {
     s.push_str(&format!("/** Allowed vehicles: per job ceil(vehicles / ALLOWED_WORD_BITS) u32 words, vehicle v = bit v % 32 of word v / 32. */\nexport const ALLOWED_WORD_BITS = {};\n", ALLOWED_WORD_BITS));
     s.push_str(&format!("export const FLEET_OUT_HEAD = {};\nexport const FLEET_ROUTE_FIELDS = {};\nexport const FLEET_VEHICLE_TIMES = {};\n", FLEET_OUT_HEAD, FLEET_ROUTE_FIELDS, FLEET_VEHICLE_TIMES));
     s.push_str(&format!("/** Fleet limits. */\nexport const MAX_VEHICLES = {};\nexport const MAX_DIMS = {};\nexport const MAX_LOCATIONS = {};\n", MAX_VEHICLES, MAX_DIMS, MAX_LOCATIONS));
-    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {}, VEHICLE_LIMITS: {}, LIMIT_DISTANCE: {} }} as const;\n/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */\nexport const VEHICLE_LIMIT_FIELDS = {};\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE, extra::VEHICLE_LIMIT_FIELDS, crate::fleet::model::MAX_WINDOWS));
+    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {}, VEHICLE_LIMITS: {}, LIMIT_DISTANCE: {}, PRIORITY: {} }} as const;\n/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */\nexport const VEHICLE_LIMIT_FIELDS = {};\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE, extra::PRIORITY, extra::VEHICLE_LIMIT_FIELDS, crate::fleet::model::MAX_WINDOWS));
     s.push_str("/** Unassigned reasons by code. */\nexport const REASON_CODES = {\n");
     for r in REASONS.iter() {
         s.push_str(&format!("  {}: '{}',\n", *r as i32, r.code()));

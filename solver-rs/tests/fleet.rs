@@ -115,6 +115,7 @@ fn random_input(
                 } else {
                     None
                 },
+                priority: 0,
             }
         })
         .collect();
@@ -154,6 +155,11 @@ fn start_of_service(job: &JobInput, t: i64) -> Option<i64> {
         .filter(|&(s, e)| s <= e && t <= e)
         .map(|(s, _)| t.max(s))
         .next()
+}
+
+/// Leaving job j out: its priority first, then one job (priority × (jobs + 1) + 1).
+fn miss_weight(inp: &FleetInput, j: usize) -> i64 {
+    inp.jobs[j].priority * (inp.jobs.len() as i64 + 1) + 1
 }
 
 /// Independent simulation of one vehicle's route over the raw input:
@@ -235,7 +241,7 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
 fn independent_cost(inp: &FleetInput, routes: &[Vec<u32>]) -> Option<FleetCost> {
     let o = inp.objective;
     let mut c = FleetCost::ZERO;
-    let mut served = 0;
+    let mut served = vec![false; inp.jobs.len()];
     for (v, r) in routes.iter().enumerate() {
         if r.is_empty() {
             continue;
@@ -244,11 +250,14 @@ fn independent_cost(inp: &FleetInput, routes: &[Vec<u32>]) -> Option<FleetCost> 
         if !ok {
             return None;
         }
-        served += r.len();
+        r.iter().for_each(|&j| served[j as usize] = true);
         c.lateness += late;
         c.main += o.vehicle_cost + o.duration_weight * dur + o.distance_weight * dist;
     }
-    c.unassigned = (inp.jobs.len() - served) as i64;
+    c.unassigned = (0..inp.jobs.len())
+        .filter(|&j| !served[j])
+        .map(|j| miss_weight(inp, j))
+        .sum();
     Some(c)
 }
 
@@ -397,7 +406,10 @@ fn brute_force(inp: &FleetInput) -> FleetCost {
         loop {
             if let Some(c1) = best_route[1][s1] {
                 let c = FleetCost {
-                    unassigned: (n - (s0 | s1).count_ones() as usize) as i64,
+                    unassigned: (0..n)
+                        .filter(|&j| (s0 | s1) & (1 << j) == 0)
+                        .map(|j| miss_weight(inp, j))
+                        .sum(),
                     lateness: c0.0 + c1.0,
                     main: c0.1 + c1.1,
                 };
@@ -684,6 +696,7 @@ fn one_vehicle_input() -> FleetInput {
                 demand: vec![1],
                 allowed: None,
                 windows: None,
+                priority: 0,
             })
             .collect(),
         objective: Objective::SERVICE,
@@ -1370,4 +1383,80 @@ fn a_job_only_a_route_limit_keeps_out_is_unassigned_for_route_limit() {
     let sol = solve_input(&inp, 50);
     check_solution(&inp, &sol);
     assert_eq!(sol.routes[0].len(), 2);
+}
+
+#[test]
+fn priorities_small_instances_match_brute_force() {
+    let mut rng = Rng::new(9090);
+    let mut differs = 0;
+    for case in 0..40u64 {
+        let n = rng.range(4, 7);
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        // no deadlines: the test is about which jobs are kept
+        let o = Options {
+            deadlines: false,
+            ..WINDOWS
+        };
+        let mut inp = random_input(&mut rng, n, 2, &o, objective);
+        // tight capacities: not every job fits
+        for v in &mut inp.vehicles {
+            v.capacity = vec![rng.range(5, 15) as i64, 8];
+            v.shift_end = v.shift_end.map(|e| e + 300);
+        }
+        for j in &mut inp.jobs {
+            j.demand = vec![rng.range(2, 9) as i64, 0];
+            j.priority = rng.range(0, 101) as i64;
+        }
+        let expected = brute_force(&inp);
+        let sol = solve_seeded(&inp, case, 500);
+        check_solution(&inp, &sol);
+        assert_eq!(
+            sol.cost, expected,
+            "case {}: heuristic vs brute force",
+            case
+        );
+        // the priorities matter: the best count alone would pick other jobs
+        let mut flat = inp.clone();
+        flat.jobs.iter_mut().for_each(|j| j.priority = 0);
+        let by_count = brute_force(&flat);
+        if by_count.unassigned != sol.unassigned.len() as i64 {
+            differs += 1;
+        }
+    }
+    assert!(
+        differs >= 3,
+        "priorities change how many jobs are kept in some cases: {}",
+        differs
+    );
+}
+
+#[test]
+fn a_job_left_out_for_higher_priorities_says_so() {
+    let mut inp = one_vehicle_input();
+    inp.vehicles[0].capacity = vec![2];
+    // four jobs of demand 1: two fit; the two of priority 50 are kept
+    for (k, j) in inp.jobs.iter_mut().enumerate() {
+        j.priority = if k % 2 == 0 { 50 } else { 0 };
+    }
+    let sol = solve_input(&inp, 50);
+    check_solution(&inp, &sol);
+    assert_eq!(
+        sol.routes[0].iter().map(|&j| j % 2).collect::<Vec<_>>(),
+        vec![0, 0]
+    );
+    assert!(
+        sol.unassigned
+            .iter()
+            .all(|&(j, r)| j % 2 == 1 && r == Reason::Priority),
+        "{:?}",
+        sol.unassigned
+    );
+    // without priorities the same plan size, and the reason is capacity
+    inp.jobs.iter_mut().for_each(|j| j.priority = 0);
+    let sol = solve_input(&inp, 50);
+    assert!(sol.unassigned.iter().all(|&(_, r)| r == Reason::Capacity));
 }

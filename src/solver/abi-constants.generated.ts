@@ -84,7 +84,7 @@ export const MAX_VEHICLES = 1024;
 export const MAX_DIMS = 8;
 export const MAX_LOCATIONS = 8192;
 /** Tags of solve_fleet's extra sections ([tag, length, values]). */
-export const EXTRA = { WINDOWS: 1, VEHICLE_LIMITS: 2, LIMIT_DISTANCE: 3 } as const;
+export const EXTRA = { WINDOWS: 1, VEHICLE_LIMITS: 2, LIMIT_DISTANCE: 3, PRIORITY: 4 } as const;
 /** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */
 export const VEHICLE_LIMIT_FIELDS = 3;
 /** Most windows per job. */
@@ -97,6 +97,7 @@ export const REASON_CODES = {
   4: 'unreachable',
   5: 'timeWindows',
   6: 'routeLimit',
+  7: 'priority',
 } as const;
 /** The service's fleet objective (fleet/model.rs Objective::SERVICE). */
 export const SERVICE_OBJECTIVE = { vehicleCost: 1099511627776, durationWeight: 1024, distanceWeight: 1 } as const;

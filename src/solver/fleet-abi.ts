@@ -93,7 +93,7 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
   p.jobs.forEach((j, k) => {
     if (j.deadline === NO_DEADLINE)
       throw invalid(Status.BAD_NUMBER, `job ${k}: deadline ${NO_DEADLINE} is the module's "none"; leave the field out`);
-    numbers(`job ${k}`, [j.location, j.service, j.ready, j.due, j.deadline, ...(j.demand ?? [])]);
+    numbers(`job ${k}`, [j.location, j.service, j.ready, j.due, j.deadline, j.priority, ...(j.demand ?? [])]);
     if (!isInt(j.location)) throw invalid(Status.BAD_LOCATION, `job ${k}: location must be a location index`);
     if (j.windows !== undefined) {
       if (!Array.isArray(j.windows) || j.windows.length > MAX_WINDOWS)
@@ -184,6 +184,11 @@ export function extraSections(p: FleetProblem): Float64Array | null {
     );
   }
   if (p.limitDistance !== undefined) section(EXTRA.LIMIT_DISTANCE, p.limitDistance);
+  if (p.jobs.some((j) => (j.priority ?? 0) !== 0))
+    section(
+      EXTRA.PRIORITY,
+      p.jobs.map((j) => j.priority ?? 0),
+    );
   return sections.length === 0 ? null : new Float64Array(sections);
 }
 

@@ -51,6 +51,11 @@ export interface FleetJob {
    * intersection empties) means the job is never served (unassigned, reason `timeWindows`).
    */
   windows?: Array<readonly [number, number]>;
+  /**
+   * 0 (default) to 1,000,000. When not every job fits, the plan keeps the largest sum of assigned priorities
+   * first, then the most jobs (a job left out costs priority × (jobs + 1) + 1 in `cost.unassigned`).
+   */
+  priority?: number;
 }
 
 /**
@@ -110,7 +115,8 @@ export interface FleetOptions {
   signal?: AbortSignal;
 }
 
-export type UnassignedReason = 'capacity' | 'shift' | 'allowedVehicles' | 'unreachable' | 'timeWindows' | 'routeLimit';
+export type UnassignedReason =
+  'capacity' | 'shift' | 'allowedVehicles' | 'unreachable' | 'timeWindows' | 'routeLimit' | 'priority';
 
 export interface FleetRoute {
   /** Vehicle index. */

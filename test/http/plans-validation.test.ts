@@ -330,6 +330,22 @@ const CASES: Array<{ name: string; body: unknown; param: string; message: RegExp
     message: /maxDistanceKm must be a number/,
   },
   {
+    name: 'a priority above 100',
+    body: change((b) => {
+      b.stops[0]!.priority = 101;
+    }),
+    param: 'stops[0].priority',
+    message: /must be a whole number from 0 to 100/,
+  },
+  {
+    name: 'a fractional priority',
+    body: change((b) => {
+      b.stops[1]!.priority = 2.5;
+    }),
+    param: 'stops[1].priority',
+    message: /stops\[1\]\.priority must be an integer/,
+  },
+  {
     name: 'a stop with both shapes',
     body: change((b) => {
       Object.assign(b.stops[0]!, { street: '1 rue', postalCode: '75004', city: 'Paris' });

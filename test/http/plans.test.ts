@@ -325,3 +325,25 @@ test('steps: each route is the full timeline, start → stops → end, with load
       res.body.routes[1]?.steps.some((s: any) => s.serviceStart),
   );
 });
+
+test('priority: when not every stop fits, the higher priorities are kept; the others are unassigned (priority)', async () => {
+  const key = await server.createKey('test');
+  // room for two of the four stops (capacity 2, demand 1 each): the two of priority 90 are kept
+  const stops = coordinateStops(4, 3).map((s, i) => ({ ...s, demand: [1], priority: i % 2 === 0 ? 0 : 90 }));
+  const body = { departureTime: DEPARTURE, vehicles: [van('a', { capacity: [2] })], stops };
+  const res = await plan(key, body);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  await assertValidPlan(body, res.body);
+  assert.deepEqual([...res.body.routes[0].order].sort(), [stops[1]!.id, stops[3]!.id].sort());
+  assert.deepEqual(
+    res.body.unassigned.map((u: any) => [u.id, u.reason]),
+    [
+      [stops[0]!.id, 'priority'],
+      [stops[2]!.id, 'priority'],
+    ],
+  );
+  assert.match(res.body.unassigned[0].message, /higher priority/);
+  // without priorities the capacity is the reason
+  const flat = await plan(key, { ...body, stops: stops.map(({ priority: _, ...s }) => s) });
+  assert.ok(flat.body.unassigned.every((u: any) => u.reason === 'capacity'));
+});

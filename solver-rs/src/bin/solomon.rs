@@ -364,6 +364,7 @@ fn random_day(spec: &str, params: &FleetParams) {
                 demand: vec![rng.range(1, 30) as i64, rng.range(1, 3) as i64],
                 allowed: None,
                 windows: None,
+                priority: 0,
             }
         })
         .collect();

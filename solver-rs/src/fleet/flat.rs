@@ -24,7 +24,8 @@
 //!              WINDOWS: per job a count c (-1 none, 0 never), then c
 //!              (start, end) pairs; VEHICLE_LIMITS: per vehicle max duration,
 //!              max driving, max distance (-1 none); LIMIT_DISTANCE: the m²
-//!              distances max distance counts (-1 unreachable)
+//!              distances max distance counts (-1 unreachable); PRIORITY:
+//!              per job its priority (0 to fleet::model::MAX_PRIORITY)
 //!
 //! Output, f64[out_len(nv, nj)]:
 //!   [0] unassigned jobs  [1] total lateness  [2] main cost  [3] iterations
@@ -107,7 +108,12 @@ fn sections(extra: &[f64]) -> Result<Vec<(u32, &[f64])>, i32> {
         let len = extra.get(at + 1).map_or(Err(STATUS_BAD_EXTRA), |&x| {
             int(x).map_err(|_| STATUS_BAD_EXTRA)
         })?;
-        let known = [extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE];
+        let known = [
+            extra::WINDOWS,
+            extra::VEHICLE_LIMITS,
+            extra::LIMIT_DISTANCE,
+            extra::PRIORITY,
+        ];
         if !known.iter().any(|&k| k as i64 == tag)
             || len < 0
             || out.iter().any(|s| s.0 as i64 == tag)
@@ -244,6 +250,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
     }
     let mut job_windows: Vec<Option<Vec<(i64, i64)>>> = vec![None; nj];
     let mut limit_distance: Option<Vec<i64>> = None;
+    let mut priority = vec![0i64; nj];
     for (tag, section) in sections(f.extra.unwrap_or(&[]))? {
         if tag == extra::WINDOWS {
             job_windows = windows(section, nj)?;
@@ -256,6 +263,11 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
                 vehicles[v].max_driving = optional(row[1])?;
                 vehicles[v].max_distance = optional(row[2])?;
             }
+        } else if tag == extra::PRIORITY {
+            if section.len() != nj {
+                return Err(STATUS_BAD_EXTRA);
+            }
+            priority = section.iter().map(|&x| int(x)).collect::<Result<_, _>>()?;
         } else if tag == extra::LIMIT_DISTANCE {
             if section.len() != m * m {
                 return Err(STATUS_BAD_EXTRA);
@@ -283,6 +295,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
                 .collect::<Result<_, _>>()?,
             allowed,
             windows: job_windows[j].take(),
+            priority: priority[j],
         });
     }
     let [vehicle_cost, duration_weight, distance_weight] = f.objective;

@@ -32,6 +32,8 @@ pub fn set_bit(words: &mut [u64], i: usize) -> bool {
 }
 /// Most demand dimensions.
 pub const MAX_DIMS: usize = 8;
+/// Largest job priority.
+pub const MAX_PRIORITY: i64 = 1_000_000;
 /// Most time windows of one job.
 pub const MAX_WINDOWS: usize = 16;
 /// Largest matrix side.
@@ -121,6 +123,9 @@ pub struct JobInput {
     /// [ready, due]; an empty list (or one that the intersection empties)
     /// means the job can never be served.
     pub windows: Option<Vec<(i64, i64)>>,
+    /// 0 to MAX_PRIORITY: when not every job fits, the plan keeps the
+    /// largest sum of assigned priorities first, then the most jobs.
+    pub priority: i64,
 }
 
 impl Default for JobInput {
@@ -134,6 +139,7 @@ impl Default for JobInput {
             demand: Vec::new(),
             allowed: None,
             windows: None,
+            priority: 0,
         }
     }
 }
@@ -219,6 +225,7 @@ pub struct Job {
     /// when it has two or more (otherwise [ready, due] is its window).
     pub win_at: u32,
     pub win_len: u32,
+    pub priority: i64,
     /// The soft deadline the search prices (NO_LIMIT when none); a deadline
     /// before 0 counts from 0: a route leaves at 0 at the earliest, so that
     /// stop's lateness changes by a constant and the best plan is the same.
@@ -269,6 +276,8 @@ pub struct FleetProblem {
     /// Some job has two or more windows: the search prices schedules
     /// exactly (`fleet::windows`), the segments only bound them.
     pub multi_windows: bool,
+    /// Some job has a priority above 0.
+    pub has_priorities: bool,
     /// u64 words per job in `allowed` (ceil(vehicles / 64)).
     pub allowed_words: usize,
     /// allowed[j * allowed_words ..][..allowed_words]: job j's vehicles as a
@@ -416,6 +425,9 @@ impl FleetProblem {
             if ji.ready < 0 || ji.ready > due || due > NO_LIMIT {
                 return Err(FleetError::BadWindow);
             }
+            if ji.priority < 0 || ji.priority > MAX_PRIORITY {
+                return Err(FleetError::NegativeQuantity);
+            }
             for d in 0..dims {
                 demand[j * dims + d] = ji.demand.get(d).copied().unwrap_or(0);
             }
@@ -467,6 +479,7 @@ impl FleetProblem {
                 due,
                 win_at,
                 win_len,
+                priority: ji.priority,
                 deadline: ji.deadline.map_or(NO_LIMIT, |d| d.max(0)),
                 given_deadline: ji.deadline,
             });
@@ -484,6 +497,7 @@ impl FleetProblem {
             demand,
             capacity,
             has_deadlines,
+            has_priorities: inp.jobs.iter().any(|j| j.priority != 0),
             multi_windows: !windows.is_empty(),
             windows,
             allowed_words,
@@ -585,6 +599,14 @@ impl FleetProblem {
         } else {
             Vec::new()
         }
+    }
+
+    /// What leaving job j out costs (`FleetCost::unassigned`): priority ×
+    /// (jobs + 1) + 1, so that the sum compares first the priorities left
+    /// out, then the number of jobs (with every priority 0: the count).
+    #[inline(always)]
+    pub fn miss_weight(&self, j: usize) -> i64 {
+        self.jobs[j].priority * (self.jobs.len() as i64 + 1) + 1
     }
 
     /// Travel time between locations (internal numbering).

@@ -17,6 +17,8 @@ pub enum Reason {
     TimeWindows = 5,
     /// It fits some allowed vehicle alone but for that vehicle's maxDuration, maxDriving or maxDistance.
     RouteLimit = 6,
+    /// It fits a vehicle alone, and the plan gave that vehicle's room to jobs of higher priority.
+    Priority = 7,
 }
 
 impl Reason {
@@ -28,6 +30,7 @@ impl Reason {
             Reason::Unreachable => "unreachable",
             Reason::TimeWindows => "timeWindows",
             Reason::RouteLimit => "routeLimit",
+            Reason::Priority => "priority",
         }
     }
 }
@@ -92,6 +95,18 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
         };
     }
     let vehicles = alone;
+    // left out for higher priorities: a vehicle that could serve it alone serves one of them
+    let mine = p.jobs[j].priority;
+    if p.has_priorities
+        && vehicles.iter().any(|&v| {
+            sol.routes[v]
+                .jobs
+                .iter()
+                .any(|&o| p.jobs[o as usize].priority > mine)
+        })
+    {
+        return Reason::Priority;
+    }
     let all_full = vehicles.iter().all(|&v| {
         let route = &sol.routes[v];
         let load: Vec<i64> = (0..p.dims).map(|d| route.total_load(p, d)).collect();

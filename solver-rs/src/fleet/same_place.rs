@@ -92,6 +92,7 @@ mod tests {
                     demand: vec![],
                     allowed: None,
                     windows: None,
+                    priority: 0,
                 })
                 .collect(),
             objective: Objective::SERVICE,

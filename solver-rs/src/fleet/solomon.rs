@@ -129,6 +129,7 @@ impl Instance {
                     demand: vec![c.demand],
                     allowed: None,
                     windows: None,
+                    priority: 0,
                 })
                 .collect(),
             objective: if vehicles_first {

@@ -8,7 +8,8 @@ use super::model::{has_bit, FleetProblem, MAX_DIMS, NO_LIMIT};
 use super::segment::TwSegment;
 use crate::schedule::StopTimes;
 
-/// Lexicographic cost: unassigned jobs, lateness, then the weighted rest.
+/// Lexicographic cost: unassigned jobs (weighted by their priorities:
+/// `FleetProblem::miss_weight`), lateness, then the weighted rest.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FleetCost {
     pub unassigned: i64,
@@ -412,6 +413,8 @@ pub struct Solution {
     pub route_of: Vec<u32>,
     pub pos_of: Vec<u32>,
     pub unassigned: usize,
+    /// The sum of the unassigned jobs' `miss_weight` (= `unassigned` without priorities).
+    pub missing: i64,
     /// For the debug check of the lateness.
     #[cfg_attr(not(debug_assertions), allow(dead_code))]
     scratch: Vec<u32>,
@@ -425,13 +428,14 @@ impl Solution {
             route_of: vec![NONE; p.n()],
             pos_of: vec![NONE; p.n()],
             unassigned: p.n(),
+            missing: (0..p.n()).map(|j| p.miss_weight(j)).sum(),
             scratch: Vec::new(),
         }
     }
 
     pub fn cost(&self, p: &FleetProblem) -> FleetCost {
         let mut c = FleetCost {
-            unassigned: self.unassigned as i64,
+            unassigned: self.missing,
             lateness: 0,
             main: 0,
         };
@@ -461,6 +465,7 @@ impl Solution {
                 self.route_of[j as usize] = NONE;
                 self.pos_of[j as usize] = NONE;
                 self.unassigned += 1;
+                self.missing += p.miss_weight(j as usize);
             }
         }
         self.set_route_from_taken(p, r, jobs);
@@ -912,6 +917,7 @@ impl Solution {
         for (k, &j) in jobs.iter().enumerate() {
             if self.route_of[j as usize] == NONE {
                 self.unassigned -= 1;
+                self.missing -= p.miss_weight(j as usize);
             }
             self.route_of[j as usize] = r as u32;
             self.pos_of[j as usize] = k as u32;
@@ -929,6 +935,7 @@ impl Solution {
                 self.route_of[j as usize] = NONE;
                 self.pos_of[j as usize] = NONE;
                 self.unassigned += 1;
+                self.missing += p.miss_weight(j as usize);
                 if !touched.contains(&(r as usize)) {
                     touched.push(r as usize);
                 }
@@ -985,6 +992,13 @@ impl Solution {
             if !seen[j] && self.route_of[j] != NONE {
                 return Err(format!("job {} marked assigned", j));
             }
+        }
+        let missing: i64 = (0..p.n())
+            .filter(|&j| !seen[j])
+            .map(|j| p.miss_weight(j))
+            .sum();
+        if missing != self.missing {
+            return Err(format!("missing {} != {}", self.missing, missing));
         }
         if unassigned != self.unassigned {
             return Err(format!("unassigned {} != {}", self.unassigned, unassigned));

@@ -151,7 +151,8 @@ annotate(unassignedStop, 'UnassignedStop', 'A stop no vehicle could serve within
     'capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; ' +
     'allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; ' +
     'timeWindows: every one of its time windows ends before any such vehicle can get there; ' +
-    "routeLimit: it fits such a vehicle only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm.",
+    "routeLimit: it fits such a vehicle only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm; " +
+    'priority: such a vehicle could serve it, but the plan gave its room to stops of higher priority.',
   message: 'The reason in words, with what would fix it.',
 });
 annotate(planTotals, 'PlanTotals', 'The whole plan.', {

@@ -113,6 +113,7 @@ export function fleetProblem(
       ? { allowedVehicles: s.allowedVehicles.map((id) => vehicleIndex.get(id)!) }
       : {}),
     ...(s.timeWindows !== undefined ? { windows: windowOffsets(s.timeWindows, departure) } : {}),
+    ...(s.priority !== undefined && s.priority > 0 ? { priority: s.priority } : {}),
   }));
   // maxDistanceKm counts road metres; the objective keeps the travel times
   const limitDistance = request.vehicles.some((v) => v.maxDistanceKm !== undefined)

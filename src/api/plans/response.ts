@@ -116,6 +116,8 @@ const FIXES: Record<UnassignedReason, string> = {
   allowedVehicles: 'none of the vehicles of this call may serve it: check its allowedVehicles',
   unreachable:
     'no vehicle allowed to serve it can drive to it, or from it to its end, on the road network: check its position',
+  priority:
+    "a vehicle could serve it, but the plan gave that vehicle's room and time to stops of higher priority: raise its priority, or add a vehicle",
   routeLimit:
     "it fits a vehicle allowed to serve it only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm: raise a limit or add a vehicle",
   timeWindows:

@@ -140,6 +140,15 @@ export const timeWindowSchema = {
 } as const;
 
 const planStopExtras = {
+  priority: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 100,
+    'x-message': 'must be a whole number from 0 to 100',
+    description:
+      'How much the stop matters when not every stop fits (default 0): the plan keeps the largest sum of the priorities of the stops it assigns first, then the most stops. A stop left out for stops of higher priority is unassigned with reason priority.',
+    examples: [80],
+  },
   notBefore: timeOfDay(
     'Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.',
     '09:30',

@@ -530,6 +530,11 @@ export interface components {
              */
             serviceSeconds?: number;
             /**
+             * @description How much the stop matters when not every stop fits (default 0): the plan keeps the largest sum of the priorities of the stops it assigns first, then the most stops. A stop left out for stops of higher priority is unassigned with reason priority.
+             * @example 80
+             */
+            priority?: number;
+            /**
              * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
              * @example 09:30
              */
@@ -599,6 +604,11 @@ export interface components {
              * @example 120
              */
             serviceSeconds?: number;
+            /**
+             * @description How much the stop matters when not every stop fits (default 0): the plan keeps the largest sum of the priorities of the stops it assigns first, then the most stops. A stop left out for stops of higher priority is unassigned with reason priority.
+             * @example 80
+             */
+            priority?: number;
             /**
              * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
              * @example 09:30
@@ -749,10 +759,10 @@ export interface components {
             /** @description The stop id. */
             id: string;
             /**
-             * @description capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; timeWindows: every one of its time windows ends before any such vehicle can get there; routeLimit: it fits such a vehicle only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm.
+             * @description capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; timeWindows: every one of its time windows ends before any such vehicle can get there; routeLimit: it fits such a vehicle only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm; priority: such a vehicle could serve it, but the plan gave its room to stops of higher priority.
              * @enum {string}
              */
-            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable" | "timeWindows" | "routeLimit";
+            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable" | "timeWindows" | "routeLimit" | "priority";
             /** @description The reason in words, with what would fix it. */
             message: string;
         };
