@@ -46,10 +46,11 @@ pub mod status {
     pub const TOO_MANY_DIMENSIONS: i32 = 20;
     pub const BAD_NUMBER: i32 = 21;
     pub const BAD_ORDER: i32 = 22;
+    pub const BAD_EXTRA: i32 = 23;
 }
 
 /// Every status with its name and what it means, in code order.
-pub const STATUSES: [(&str, i32, &str); 23] = [
+pub const STATUSES: [(&str, i32, &str); 24] = [
     ("OK", status::OK, "solved"),
     ("BAD_SIZE", status::BAD_SIZE, "route matrix side below 1 (2 with an end) or above MAX_SIZE"),
     ("BAD_LENGTH", status::BAD_LENGTH, "an array of the wrong length or type (raised by the host: the module reads lengths from the sizes)"),
@@ -73,6 +74,7 @@ pub const STATUSES: [(&str, i32, &str); 23] = [
     ("TOO_MANY_DIMENSIONS", status::TOO_MANY_DIMENSIONS, "more than MAX_DIMS demand dimensions"),
     ("BAD_NUMBER", status::BAD_NUMBER, "a number that is not an integer in range (fleet fields; the seed and iteration caps)"),
     ("BAD_ORDER", status::BAD_ORDER, "evaluate_route: the order is not a permutation of the stops"),
+    ("BAD_EXTRA", status::BAD_EXTRA, "solve_fleet's extra sections: an unknown or repeated tag, a length that does not match, or a bad window count"),
 ];
 
 /// f64 entries of the full report of `solve_with_report`.
@@ -134,6 +136,24 @@ pub const FLEET_ROUTE_FIELDS: usize = 4;
 /// Fleet output, ABI 4 tail: per vehicle departure and return, then the stops' times.
 pub const FLEET_VEHICLE_TIMES: usize = 2;
 
+/// solve_fleet's optional `extra` array (ABI 4, arguments 18 and 19): a
+/// sequence of sections [tag, length, length values], each tag at most once,
+/// for what the fixed records do not carry (fleet/flat.rs).
+pub mod extra {
+    /// Per job: a window count c (-1: none, [ready, due] alone; 0: never
+    /// served), then c (start, end) pairs in time order, disjoint.
+    pub const WINDOWS: u32 = 1;
+    /// Per vehicle VEHICLE_LIMIT_FIELDS values: max duration, max driving
+    /// (travel time), max distance (over LIMIT_DISTANCE); -1 none.
+    pub const VEHICLE_LIMITS: u32 = 2;
+    /// locations² distances (-1 unreachable) that max distance counts;
+    /// absent: the objective's distance matrix.
+    pub const LIMIT_DISTANCE: u32 = 3;
+    pub const VEHICLE_LIMIT_FIELDS: usize = 3;
+    /// Per job its priority (0 to fleet::model::MAX_PRIORITY).
+    pub const PRIORITY: u32 = 4;
+}
+
 /// f64 entries of the fleet output for nv vehicles and nj jobs (ABI 4).
 pub const fn fleet_out_len(nv: usize, nj: usize) -> usize {
     fleet_out_len_abi3(nv, nj) + FLEET_VEHICLE_TIMES * nv + STOP_FIELDS * nj
@@ -145,11 +165,14 @@ pub const fn fleet_out_len_abi3(nv: usize, nj: usize) -> usize {
 }
 
 /// Unassigned reasons by code.
-pub const REASONS: [Reason; 4] = [
+pub const REASONS: [Reason; 7] = [
     Reason::Capacity,
     Reason::Shift,
     Reason::AllowedVehicles,
     Reason::Unreachable,
+    Reason::TimeWindows,
+    Reason::RouteLimit,
+    Reason::Priority,
 ];
 
 /// The TypeScript module of these constants (src/solver/abi-constants.generated.ts).
@@ -191,6 +214,7 @@ pub fn typescript() -> String {
     s.push_str(&format!("/** Allowed vehicles: per job ceil(vehicles / ALLOWED_WORD_BITS) u32 words, vehicle v = bit v % 32 of word v / 32. */\nexport const ALLOWED_WORD_BITS = {};\n", ALLOWED_WORD_BITS));
     s.push_str(&format!("export const FLEET_OUT_HEAD = {};\nexport const FLEET_ROUTE_FIELDS = {};\nexport const FLEET_VEHICLE_TIMES = {};\n", FLEET_OUT_HEAD, FLEET_ROUTE_FIELDS, FLEET_VEHICLE_TIMES));
     s.push_str(&format!("/** Fleet limits. */\nexport const MAX_VEHICLES = {};\nexport const MAX_DIMS = {};\nexport const MAX_LOCATIONS = {};\n", MAX_VEHICLES, MAX_DIMS, MAX_LOCATIONS));
+    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {}, VEHICLE_LIMITS: {}, LIMIT_DISTANCE: {}, PRIORITY: {} }} as const;\n/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */\nexport const VEHICLE_LIMIT_FIELDS = {};\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE, extra::PRIORITY, extra::VEHICLE_LIMIT_FIELDS, crate::fleet::model::MAX_WINDOWS));
     s.push_str("/** Unassigned reasons by code. */\nexport const REASON_CODES = {\n");
     for r in REASONS.iter() {
         s.push_str(&format!("  {}: '{}',\n", *r as i32, r.code()));

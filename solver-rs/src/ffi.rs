@@ -66,14 +66,19 @@
 //!   solve_fleet(travel: u32, distance: u32, locations: u32, vehicles: u32,
 //!         vehicle_count: u32, jobs: u32, job_count: u32, dims: u32, capacity: u32,
 //!         demand: u32, allowed: u32, objective: u32, seed: u32, time_limit_ms: f64,
-//!         max_iterations: u32, out: u32, stall_iterations: u32) -> i32
+//!         max_iterations: u32, out: u32, stall_iterations: u32, extra: u32,
+//!         extra_len: u32) -> i32
 //!       Plans several vehicles (crate::fleet). The arrays and the output
 //!       f64[fleet_out_len(vehicle_count, job_count)] are documented in
 //!       fleet/flat.rs; distance, capacity/demand (dims = 0) and allowed may
 //!       be 0 (= travel, none, all); objective f64[3]. max_iterations 0 = run
 //!       to the time limit (20000 iterations when there is none either); the
 //!       time limit counts from the call (decoding included); stall_iterations
-//!       0 = off (fleet::FleetParams). Statuses 7, 8, 9 as above, 10–21.
+//!       0 = off (fleet::FleetParams). `extra` (f64[extra_len], may be 0 with
+//!       extra_len 0) holds the optional sections of abi::extra (several time
+//!       windows per job); appended inside ABI 4 before its release, a host
+//!       calling an older ABI 4 module without them passes nothing more.
+//!       Statuses 7, 8, 9 as above, 10–21, 23.
 //!   trap_for_test()                  always traps (tests the host's recovery)
 
 // The exports take raw pointers from the host by design (C ABI over linear
@@ -458,6 +463,8 @@ pub extern "C" fn solve_fleet(
     max_iterations: u32,
     out: *mut f64,
     stall_iterations: u32,
+    extra: *const f64,
+    extra_len: u32,
 ) -> i32 {
     use crate::fleet::flat;
     let started_ms = HostClock.now_ms();
@@ -505,6 +512,11 @@ pub extern "C" fn solve_fleet(
                 Some(slice(allowed, nj * crate::abi::allowed_words(nv))?)
             },
             objective: [objective[0], objective[1], objective[2]],
+            extra: if extra.is_null() || extra_len == 0 {
+                None
+            } else {
+                Some(slice(extra, extra_len as usize)?)
+            },
         };
         let fleet_input = flat::decode(&input)?;
         let problem = crate::fleet::FleetProblem::new(&fleet_input).map_err(flat::status_of)?;

@@ -18,6 +18,8 @@ use std::cell::Cell;
 
 struct Options {
     deadlines: bool,
+    /// 1–3 windows on some jobs (the others keep [ready, due])
+    windows: bool,
     allowed: bool,
     max_stops: bool,
     open: bool,
@@ -26,6 +28,7 @@ struct Options {
 
 const ALL: Options = Options {
     deadlines: true,
+    windows: false,
     allowed: true,
     max_stops: true,
     open: true,
@@ -74,6 +77,9 @@ fn random_input(
             } else {
                 None
             },
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
         })
         .collect();
     let jobs = (0..n)
@@ -104,6 +110,12 @@ fn random_input(
                 } else {
                     None
                 },
+                windows: if o.windows && (!windowed || rng.range(0, 4) == 0) {
+                    Some(random_windows(rng))
+                } else {
+                    None
+                },
+                priority: 0,
             }
         })
         .collect();
@@ -114,7 +126,40 @@ fn random_input(
         vehicles,
         jobs,
         objective,
+        limit_distance: None,
     }
+}
+
+/// 1–3 disjoint windows in time order within the first 600 units.
+fn random_windows(rng: &mut Rng) -> Vec<(i64, i64)> {
+    let mut t = rng.range(0, 150) as i64;
+    (0..rng.range(1, 4))
+        .map(|_| {
+            let w = (t, t + rng.range(0, 80) as i64);
+            t = w.1 + 1 + rng.range(0, 150) as i64;
+            w
+        })
+        .collect()
+}
+
+/// Start of service for an arrival at `t` (None: every window missed), read
+/// from the raw input: the windows (each cut to [ready, due]) or [ready, due].
+fn start_of_service(job: &JobInput, t: i64) -> Option<i64> {
+    let due = job.due.unwrap_or(i64::MAX);
+    let list = job
+        .windows
+        .clone()
+        .unwrap_or_else(|| vec![(job.ready, due)]);
+    list.iter()
+        .map(|&(s, e)| (s.max(job.ready), e.min(due)))
+        .filter(|&(s, e)| s <= e && t <= e)
+        .map(|(s, _)| t.max(s))
+        .next()
+}
+
+/// Leaving job j out: its priority first, then one job (priority × (jobs + 1) + 1).
+fn miss_weight(inp: &FleetInput, j: usize) -> i64 {
+    inp.jobs[j].priority * (inp.jobs.len() as i64 + 1) + 1
 }
 
 /// Independent simulation of one vehicle's route over the raw input:
@@ -148,8 +193,10 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
             }
             None => ok = false,
         }
-        t = t.max(job.ready);
-        ok &= t <= job.due.unwrap_or(i64::MAX);
+        match start_of_service(job, t) {
+            Some(s) => t = s,
+            None => ok = false,
+        }
         if let Some(dl) = job.deadline {
             late += (t - dl).max(0);
         }
@@ -169,6 +216,21 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
         }
     }
     ok &= t <= veh.shift_end.unwrap_or(i64::MAX);
+    ok &= t - veh.shift_start <= veh.max_duration.unwrap_or(i64::MAX);
+    ok &= dist <= veh.max_driving.unwrap_or(i64::MAX);
+    if let Some(limit) = veh.max_distance {
+        // over the limit's own matrix (the travel times when none is given)
+        let ld = inp.limit_distance.as_ref().unwrap_or(&inp.travel);
+        let mut at = veh.start;
+        let mut sum = 0;
+        for &j in jobs {
+            let l = inp.jobs[j as usize].location;
+            sum += ld[at * m + l];
+            at = l;
+        }
+        sum += veh.end.map_or(0, |e| ld[at * m + e]);
+        ok &= sum <= limit;
+    }
     for (d, l) in load.iter().enumerate() {
         ok &= *l <= veh.capacity.get(d).copied().unwrap_or(0);
     }
@@ -179,7 +241,7 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
 fn independent_cost(inp: &FleetInput, routes: &[Vec<u32>]) -> Option<FleetCost> {
     let o = inp.objective;
     let mut c = FleetCost::ZERO;
-    let mut served = 0;
+    let mut served = vec![false; inp.jobs.len()];
     for (v, r) in routes.iter().enumerate() {
         if r.is_empty() {
             continue;
@@ -188,11 +250,14 @@ fn independent_cost(inp: &FleetInput, routes: &[Vec<u32>]) -> Option<FleetCost> 
         if !ok {
             return None;
         }
-        served += r.len();
+        r.iter().for_each(|&j| served[j as usize] = true);
         c.lateness += late;
         c.main += o.vehicle_cost + o.duration_weight * dur + o.distance_weight * dist;
     }
-    c.unassigned = (inp.jobs.len() - served) as i64;
+    c.unassigned = (0..inp.jobs.len())
+        .filter(|&j| !served[j])
+        .map(|j| miss_weight(inp, j))
+        .sum();
     Some(c)
 }
 
@@ -341,7 +406,10 @@ fn brute_force(inp: &FleetInput) -> FleetCost {
         loop {
             if let Some(c1) = best_route[1][s1] {
                 let c = FleetCost {
-                    unassigned: (n - (s0 | s1).count_ones() as usize) as i64,
+                    unassigned: (0..n)
+                        .filter(|&j| (s0 | s1) & (1 << j) == 0)
+                        .map(|j| miss_weight(inp, j))
+                        .sum(),
                     lateness: c0.0 + c1.0,
                     main: c0.1 + c1.1,
                 };
@@ -367,6 +435,7 @@ fn small_instances_match_brute_force() {
         let n = rng.range(3, 8);
         let o = Options {
             deadlines: case % 3 == 0,
+            windows: false,
             allowed: case % 2 == 0,
             max_stops: case % 4 == 1,
             open: case % 5 == 2,
@@ -616,6 +685,9 @@ fn one_vehicle_input() -> FleetInput {
             shift_end: Some(100),
             capacity: vec![10],
             max_stops: None,
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
         }],
         jobs: (1..=4)
             .map(|l| JobInput {
@@ -626,9 +698,12 @@ fn one_vehicle_input() -> FleetInput {
                 deadline: None,
                 demand: vec![1],
                 allowed: None,
+                windows: None,
+                priority: 0,
             })
             .collect(),
         objective: Objective::SERVICE,
+        limit_distance: None,
     }
 }
 
@@ -839,6 +914,7 @@ fn the_flat_allowed_bitsets_name_any_vehicle_of_the_fleet() {
             demand: &[],
             allowed: Some(allowed),
             objective: [0.0, 1.0, 0.0],
+            extra: None,
         })
     };
     let inp = flat_input(&allowed).expect("valid");
@@ -943,4 +1019,447 @@ fn solomon_parser_and_checker() {
         inst.check(&late).unwrap_err().contains("served at"),
         "a reversed route breaks a window"
     );
+}
+
+const WINDOWS: Options = Options {
+    deadlines: true,
+    windows: true,
+    allowed: true,
+    max_stops: true,
+    open: true,
+    unreachable: false,
+};
+
+#[test]
+fn several_windows_small_instances_match_brute_force() {
+    let mut rng = Rng::new(4242);
+    let mut multi = 0;
+    let mut served = 0;
+    for case in 0..40u64 {
+        let n = rng.range(3, 7);
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        let mut inp = random_input(&mut rng, n, 2, &WINDOWS, objective);
+        for v in &mut inp.vehicles {
+            v.shift_end = v.shift_end.map(|e| e + 300);
+        }
+        if FleetProblem::new(&inp).unwrap().multi_windows {
+            multi += 1;
+        }
+        let expected = brute_force(&inp);
+        let sol = solve_seeded(&inp, case, 300);
+        check_solution(&inp, &sol);
+        assert_eq!(
+            sol.cost, expected,
+            "case {}: heuristic vs brute force",
+            case
+        );
+        served += n - expected.unassigned as usize;
+    }
+    assert!(
+        multi >= 30,
+        "most cases have jobs with several windows: {}",
+        multi
+    );
+    assert!(served >= 80, "most jobs are served: {}", served);
+}
+
+#[test]
+fn several_windows_random_instances_are_feasible_and_priced_right() {
+    let mut rng = Rng::new(99);
+    for case in 0..30 {
+        let n = rng.range(5, 40);
+        let nv = rng.range(1, 5);
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        let inp = random_input(&mut rng, n, nv, &WINDOWS, objective);
+        let sol = solve_seeded(&inp, case, 150);
+        check_solution(&inp, &sol);
+    }
+}
+
+/// Every move an operator offers, applied to a copy: the new cost is the
+/// old one plus the evaluated delta, a recomputation agrees, and every route
+/// passes the independent simulation (release builds too: debug builds
+/// assert the same inside `apply`).
+#[test]
+fn several_windows_every_operator_prices_its_moves_exactly() {
+    use route_solver::fleet::operators::{apply, cross_exchange, relocate, swap, two_opt_star};
+    use route_solver::fleet::solution::Solution;
+    let mut rng = Rng::new(31);
+    let mut moves = 0;
+    let mut insertions = 0;
+    for case in 0..12u64 {
+        let inp = random_input(
+            &mut rng,
+            14,
+            3,
+            &WINDOWS,
+            if case % 2 == 0 {
+                Objective::SERVICE
+            } else {
+                Objective::DISTANCE
+            },
+        );
+        let p = FleetProblem::new(&inp).unwrap();
+        // a plan from a few iterations, then every operator on every pair
+        let plan = solve_seeded(&inp, case, 3);
+        let mut sol = Solution::empty(&p);
+        for (r, jobs) in plan.routes.iter().enumerate() {
+            sol.set_route(&p, r, jobs.clone());
+        }
+        let before = sol.cost(&p);
+        for u in 0..p.n() {
+            for v in 0..p.n() {
+                if u == v {
+                    continue;
+                }
+                let ops: [fn(
+                    &FleetProblem,
+                    &mut Solution,
+                    usize,
+                    usize,
+                ) -> Option<route_solver::fleet::operators::Move>; 4] = [
+                    relocate::evaluate,
+                    swap::evaluate,
+                    two_opt_star::evaluate,
+                    cross_exchange::evaluate,
+                ];
+                for op in ops.iter() {
+                    if let Some(m) = op(&p, &mut sol, u, v) {
+                        let mut after = sol.clone();
+                        apply(&p, &mut after, &m);
+                        assert_eq!(after.cost(&p), before.plus(m.delta));
+                        after.check(&p).expect("a valid plan after the move");
+                        let routes: Vec<Vec<u32>> =
+                            after.routes.iter().map(|r| r.jobs.clone()).collect();
+                        let c = independent_cost(&inp, &routes).expect("feasible after the move");
+                        assert_eq!(
+                            (c.lateness, c.main),
+                            (after.cost(&p).lateness, after.cost(&p).main)
+                        );
+                        moves += 1;
+                    }
+                }
+            }
+        }
+        // take every third job out, then insert each back: the priced delta is the change
+        let out: Vec<u32> = (0..p.n() as u32)
+            .filter(|&j| j % 3 == case as u32 % 3 && sol.is_assigned(j as usize))
+            .collect();
+        sol.remove_jobs(&p, &out);
+        let before = sol.cost(&p);
+        for j in 0..p.n() {
+            if sol.is_assigned(j) {
+                continue;
+            }
+            for r in 0..p.vehicles.len() {
+                if let Some((delta, k)) = sol.best_insertion(&p, r, j, || false) {
+                    let mut after = sol.clone();
+                    after.insert(&p, r, j, k);
+                    // the delta is the route's; the job leaves the unassigned
+                    let one = FleetCost {
+                        unassigned: 1,
+                        ..FleetCost::ZERO
+                    };
+                    assert_eq!(after.cost(&p), before.plus(delta).minus(one));
+                    after.check(&p).expect("a valid plan after the insertion");
+                    insertions += 1;
+                }
+            }
+        }
+    }
+    assert!(moves >= 50, "operators found moves: {}", moves);
+    assert!(insertions >= 5, "insertions priced: {}", insertions);
+}
+
+#[test]
+fn a_job_whose_windows_no_vehicle_reaches_is_unassigned_for_its_windows() {
+    let mut inp = one_vehicle_input();
+    let far = inp.jobs.len() - 1;
+    // every window ends before the vehicle can get there
+    let first = inp.vehicles[0].shift_start;
+    inp.jobs[far].windows = Some(vec![(0, first), (first + 1, first + 1)]);
+    inp.jobs[far].ready = 0;
+    inp.jobs[far].due = None;
+    let sol = solve_input(&inp, 50);
+    check_solution(&inp, &sol);
+    assert!(
+        sol.unassigned.contains(&(far as u32, Reason::TimeWindows)),
+        "{:?}",
+        sol.unassigned
+    );
+    // an empty list: never served, same reason
+    inp.jobs[far].windows = Some(vec![]);
+    let sol = solve_input(&inp, 50);
+    assert!(sol.unassigned.contains(&(far as u32, Reason::TimeWindows)));
+    // a reachable second window: served there
+    inp.jobs[far].windows = Some(vec![(0, first), (first + 1, 1_000_000)]);
+    let sol = solve_input(&inp, 50);
+    check_solution(&inp, &sol);
+    assert!(sol.unassigned.iter().all(|&(j, _)| j as usize != far));
+}
+
+#[test]
+fn windows_out_of_order_or_overlapping_are_rejected() {
+    let mut inp = one_vehicle_input();
+    for bad in [
+        vec![(10, 5)],
+        vec![(10, 20), (20, 30)],
+        vec![(30, 40), (0, 10)],
+        vec![(-1, 5)],
+    ] {
+        inp.jobs[0].windows = Some(bad.clone());
+        assert_eq!(
+            FleetProblem::new(&inp).err(),
+            Some(FleetError::BadWindow),
+            "{:?}",
+            bad
+        );
+    }
+    inp.jobs[0].windows = Some(vec![(0, 10); 17]);
+    assert_eq!(FleetProblem::new(&inp).err(), Some(FleetError::BadWindow));
+}
+
+/// Random route limits on `inp`'s vehicles (each limit on about half of
+/// them), and a distance matrix of their own for max distance half of the time.
+fn with_limits(rng: &mut Rng, inp: &mut FleetInput) {
+    let m = inp.locations;
+    if rng.range(0, 2) == 0 {
+        inp.limit_distance = Some(
+            (0..m * m)
+                .map(|x| {
+                    if x / m == x % m {
+                        0
+                    } else {
+                        rng.range(5, 120) as i64
+                    }
+                })
+                .collect(),
+        );
+    }
+    for v in &mut inp.vehicles {
+        if rng.range(0, 2) == 0 {
+            v.max_duration = Some(rng.range(60, 500) as i64);
+        }
+        if rng.range(0, 2) == 0 {
+            v.max_driving = Some(rng.range(40, 300) as i64);
+        }
+        if rng.range(0, 2) == 0 {
+            v.max_distance = Some(rng.range(40, 300) as i64);
+        }
+    }
+}
+
+#[test]
+fn route_limits_small_instances_match_brute_force() {
+    let mut rng = Rng::new(777);
+    let mut limited = 0;
+    let mut served = 0;
+    for case in 0..40u64 {
+        let n = rng.range(3, 7);
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        let o = Options {
+            windows: case % 3 == 0,
+            ..WINDOWS
+        };
+        let mut inp = random_input(&mut rng, n, 2, &o, objective);
+        for v in &mut inp.vehicles {
+            v.shift_end = v.shift_end.map(|e| e + 300);
+        }
+        with_limits(&mut rng, &mut inp);
+        let expected = brute_force(&inp);
+        let sol = solve_seeded(&inp, case, 1000);
+        check_solution(&inp, &sol);
+        assert_eq!(
+            sol.cost, expected,
+            "case {}: heuristic vs brute force",
+            case
+        );
+        // the limits bind: without them the optimum serves more or costs less
+        let mut free = inp.clone();
+        for v in &mut free.vehicles {
+            v.max_duration = None;
+            v.max_driving = None;
+            v.max_distance = None;
+        }
+        if brute_force(&free) != expected {
+            limited += 1;
+        }
+        served += n - expected.unassigned as usize;
+    }
+    assert!(
+        limited >= 15,
+        "the limits change the optimum in many cases: {}",
+        limited
+    );
+    assert!(served >= 60, "most jobs are served: {}", served);
+}
+
+#[test]
+fn route_limits_every_operator_prices_its_moves_exactly() {
+    use route_solver::fleet::operators::{apply, cross_exchange, relocate, swap, two_opt_star};
+    use route_solver::fleet::solution::Solution;
+    let mut rng = Rng::new(313);
+    let mut moves = 0;
+    for case in 0..12u64 {
+        let mut inp = random_input(&mut rng, 14, 3, &WINDOWS, Objective::SERVICE);
+        with_limits(&mut rng, &mut inp);
+        // limits loose enough for routes to exist
+        for v in &mut inp.vehicles {
+            v.max_driving = v.max_driving.map(|x| x + 200);
+            v.max_distance = v.max_distance.map(|x| x + 200);
+            v.max_duration = v.max_duration.map(|x| x + 300);
+        }
+        let p = FleetProblem::new(&inp).unwrap();
+        let plan = solve_seeded(&inp, case, 3);
+        check_solution(&inp, &plan);
+        let mut sol = Solution::empty(&p);
+        for (r, jobs) in plan.routes.iter().enumerate() {
+            sol.set_route(&p, r, jobs.clone());
+        }
+        let before = sol.cost(&p);
+        for u in 0..p.n() {
+            for v in 0..p.n() {
+                if u == v {
+                    continue;
+                }
+                let ops: [fn(
+                    &FleetProblem,
+                    &mut Solution,
+                    usize,
+                    usize,
+                ) -> Option<route_solver::fleet::operators::Move>; 4] = [
+                    relocate::evaluate,
+                    swap::evaluate,
+                    two_opt_star::evaluate,
+                    cross_exchange::evaluate,
+                ];
+                for op in ops.iter() {
+                    if let Some(m) = op(&p, &mut sol, u, v) {
+                        let mut after = sol.clone();
+                        apply(&p, &mut after, &m);
+                        assert_eq!(after.cost(&p), before.plus(m.delta));
+                        after.check(&p).expect("a valid plan after the move");
+                        let routes: Vec<Vec<u32>> =
+                            after.routes.iter().map(|r| r.jobs.clone()).collect();
+                        independent_cost(&inp, &routes).expect("limits kept after the move");
+                        moves += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(moves >= 30, "operators found moves: {}", moves);
+}
+
+#[test]
+fn a_job_only_a_route_limit_keeps_out_is_unassigned_for_route_limit() {
+    let mut inp = one_vehicle_input();
+    // 10 s to any job and 10 s back: 20 s of driving at least
+    inp.vehicles[0].max_driving = Some(15);
+    let sol = solve_input(&inp, 50);
+    check_solution(&inp, &sol);
+    assert!(
+        sol.unassigned.iter().all(|&(_, r)| r == Reason::RouteLimit),
+        "{:?}",
+        sol.unassigned
+    );
+    inp.vehicles[0].max_driving = None;
+    inp.vehicles[0].max_duration = Some(19);
+    let sol = solve_input(&inp, 50);
+    assert!(
+        sol.unassigned.iter().all(|&(_, r)| r == Reason::RouteLimit) && sol.unassigned.len() == 4
+    );
+    inp.vehicles[0].max_duration = None;
+    inp.vehicles[0].max_distance = Some(30); // two jobs: 10 + 10 + 10
+    let sol = solve_input(&inp, 50);
+    check_solution(&inp, &sol);
+    assert_eq!(sol.routes[0].len(), 2);
+}
+
+#[test]
+fn priorities_small_instances_match_brute_force() {
+    let mut rng = Rng::new(9090);
+    let mut differs = 0;
+    for case in 0..40u64 {
+        let n = rng.range(4, 7);
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        // no deadlines: the test is about which jobs are kept
+        let o = Options {
+            deadlines: false,
+            ..WINDOWS
+        };
+        let mut inp = random_input(&mut rng, n, 2, &o, objective);
+        // tight capacities: not every job fits
+        for v in &mut inp.vehicles {
+            v.capacity = vec![rng.range(5, 15) as i64, 8];
+            v.shift_end = v.shift_end.map(|e| e + 300);
+        }
+        for j in &mut inp.jobs {
+            j.demand = vec![rng.range(2, 9) as i64, 0];
+            j.priority = rng.range(0, 101) as i64;
+        }
+        let expected = brute_force(&inp);
+        let sol = solve_seeded(&inp, case, 500);
+        check_solution(&inp, &sol);
+        assert_eq!(
+            sol.cost, expected,
+            "case {}: heuristic vs brute force",
+            case
+        );
+        // the priorities matter: the best count alone would pick other jobs
+        let mut flat = inp.clone();
+        flat.jobs.iter_mut().for_each(|j| j.priority = 0);
+        let by_count = brute_force(&flat);
+        if by_count.unassigned != sol.unassigned.len() as i64 {
+            differs += 1;
+        }
+    }
+    assert!(
+        differs >= 3,
+        "priorities change how many jobs are kept in some cases: {}",
+        differs
+    );
+}
+
+#[test]
+fn a_job_left_out_for_higher_priorities_says_so() {
+    let mut inp = one_vehicle_input();
+    inp.vehicles[0].capacity = vec![2];
+    // four jobs of demand 1: two fit; the two of priority 50 are kept
+    for (k, j) in inp.jobs.iter_mut().enumerate() {
+        j.priority = if k % 2 == 0 { 50 } else { 0 };
+    }
+    let sol = solve_input(&inp, 50);
+    check_solution(&inp, &sol);
+    assert_eq!(
+        sol.routes[0].iter().map(|&j| j % 2).collect::<Vec<_>>(),
+        vec![0, 0]
+    );
+    assert!(
+        sol.unassigned
+            .iter()
+            .all(|&(j, r)| j % 2 == 1 && r == Reason::Priority),
+        "{:?}",
+        sol.unassigned
+    );
+    // without priorities the same plan size, and the reason is capacity
+    inp.jobs.iter_mut().for_each(|j| j.priority = 0);
+    let sol = solve_input(&inp, 50);
+    assert!(sol.unassigned.iter().all(|&(_, r)| r == Reason::Capacity));
 }

@@ -29,6 +29,7 @@ export const Status = {
   TOO_MANY_DIMENSIONS: 20,
   BAD_NUMBER: 21,
   BAD_ORDER: 22,
+  BAD_EXTRA: 23,
 } as const;
 
 /** What each status means. */
@@ -56,6 +57,7 @@ export const STATUS_MEANING: Readonly<Record<number, string>> = {
   20: "more than MAX_DIMS demand dimensions",
   21: "a number that is not an integer in range (fleet fields; the seed and iteration caps)",
   22: "evaluate_route: the order is not a permutation of the stops",
+  23: "solve_fleet's extra sections: an unknown or repeated tag, a length that does not match, or a bad window count",
 };
 
 /** Operator counters in the route report, in ABI order. */
@@ -81,12 +83,21 @@ export const FLEET_VEHICLE_TIMES = 2;
 export const MAX_VEHICLES = 1024;
 export const MAX_DIMS = 8;
 export const MAX_LOCATIONS = 8192;
+/** Tags of solve_fleet's extra sections ([tag, length, values]). */
+export const EXTRA = { WINDOWS: 1, VEHICLE_LIMITS: 2, LIMIT_DISTANCE: 3, PRIORITY: 4 } as const;
+/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */
+export const VEHICLE_LIMIT_FIELDS = 3;
+/** Most windows per job. */
+export const MAX_WINDOWS = 16;
 /** Unassigned reasons by code. */
 export const REASON_CODES = {
   1: 'capacity',
   2: 'shift',
   3: 'allowedVehicles',
   4: 'unreachable',
+  5: 'timeWindows',
+  6: 'routeLimit',
+  7: 'priority',
 } as const;
 /** The service's fleet objective (fleet/model.rs Objective::SERVICE). */
 export const SERVICE_OBJECTIVE = { vehicleCost: 1099511627776, durationWeight: 1024, distanceWeight: 1 } as const;

@@ -102,6 +102,9 @@ export interface SolverExports {
     maxIterations: number,
     out: number,
     stallIterations: number,
+    /** ABI 4 (appended before its release): the extra sections (fleet/flat.rs) and their length; 0, 0 = none. */
+    extra?: number,
+    extraLen?: number,
   ): number;
   trap_for_test(): void;
 }

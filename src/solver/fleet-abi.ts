@@ -7,6 +7,7 @@
 import { SolverError } from './errors.ts';
 import {
   ALLOWED_WORD_BITS,
+  EXTRA,
   FLEET_OUT_HEAD,
   FLEET_ROUTE_FIELDS,
   FLEET_VEHICLE_TIMES,
@@ -14,6 +15,7 @@ import {
   MAX_DIMS,
   MAX_LOCATIONS,
   MAX_VEHICLES,
+  MAX_WINDOWS,
   NO_DEADLINE,
   REASON_CODES,
   STOP_FIELDS,
@@ -59,8 +61,12 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
     throw invalid(Status.BAD_MATRIX, `locations must be an integer in 1..${MAX_LOCATIONS}`);
   if (!(p.travel instanceof Int32Array) || p.travel.length !== m * m)
     throw invalid(Status.BAD_MATRIX, `travel must be an Int32Array of ${m * m}`);
-  if (p.distance !== undefined && (!(p.distance instanceof Int32Array) || p.distance.length !== m * m)) {
-    throw invalid(Status.BAD_MATRIX, `distance must be an Int32Array of ${m * m} or absent`);
+  for (const [name, d] of [
+    ['distance', p.distance],
+    ['limitDistance', p.limitDistance],
+  ] as const) {
+    if (d !== undefined && (!(d instanceof Int32Array) || d.length !== m * m))
+      throw invalid(Status.BAD_MATRIX, `${name} must be an Int32Array of ${m * m} or absent`);
   }
   if (!Array.isArray(p.vehicles) || p.vehicles.length === 0)
     throw invalid(Status.NO_VEHICLES, 'give at least one vehicle');
@@ -71,14 +77,32 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
       if (x !== undefined && !isInt(x)) throw invalid(Status.BAD_NUMBER, `${what}: ${String(x)} is not a safe integer`);
   };
   p.vehicles.forEach((v, k) => {
-    numbers(`vehicle ${k}`, [v.start, v.end, v.shiftStart, v.shiftEnd, v.maxStops, ...(v.capacity ?? [])]);
+    numbers(`vehicle ${k}`, [
+      v.start,
+      v.end,
+      v.shiftStart,
+      v.shiftEnd,
+      v.maxStops,
+      v.maxDuration,
+      v.maxDriving,
+      v.maxDistance,
+      ...(v.capacity ?? []),
+    ]);
     if (!isInt(v.start)) throw invalid(Status.BAD_LOCATION, `vehicle ${k}: start must be a location index`);
   });
   p.jobs.forEach((j, k) => {
     if (j.deadline === NO_DEADLINE)
       throw invalid(Status.BAD_NUMBER, `job ${k}: deadline ${NO_DEADLINE} is the module's "none"; leave the field out`);
-    numbers(`job ${k}`, [j.location, j.service, j.ready, j.due, j.deadline, ...(j.demand ?? [])]);
+    numbers(`job ${k}`, [j.location, j.service, j.ready, j.due, j.deadline, j.priority, ...(j.demand ?? [])]);
     if (!isInt(j.location)) throw invalid(Status.BAD_LOCATION, `job ${k}: location must be a location index`);
+    if (j.windows !== undefined) {
+      if (!Array.isArray(j.windows) || j.windows.length > MAX_WINDOWS)
+        throw invalid(
+          Status.BAD_EXTRA,
+          `job ${k}: windows must be an array of at most ${MAX_WINDOWS} [start, end] pairs`,
+        );
+      j.windows.forEach((w) => numbers(`job ${k} window`, Array.isArray(w) && w.length === 2 ? [...w] : [NaN]));
+    }
     for (const v of j.allowedVehicles ?? []) {
       if (!Number.isInteger(v) || v < 0 || v >= p.vehicles.length)
         throw invalid(Status.BAD_VEHICLE_INDEX, `job ${k}: allowed vehicle ${v} is not a vehicle index`);
@@ -132,7 +156,40 @@ export function flattenFleet(p: FleetProblem, abiVersion = 4) {
   });
   const ob = p.objective ?? SERVICE_OBJECTIVE;
   const objective = new Float64Array([ob.vehicleCost, ob.durationWeight, ob.distanceWeight]);
-  return { nv, nj, dims, vehicles, jobs, capacity, demand, allowed, objective };
+  return { nv, nj, dims, vehicles, jobs, capacity, demand, allowed, objective, extra: extraSections(p) };
+}
+
+/** solve_fleet's extra sections (flat.rs: [tag, length, values]); null when the problem needs none. */
+export function extraSections(p: FleetProblem): Float64Array | null {
+  const sections: number[] = [];
+  const section = (tag: number, values: ArrayLike<number>) => {
+    sections.push(tag, values.length);
+    for (let k = 0; k < values.length; k++) sections.push(values[k]!);
+  };
+  if (p.jobs.some((j) => j.windows !== undefined)) {
+    const values: number[] = [];
+    for (const j of p.jobs) {
+      if (j.windows === undefined) values.push(-1);
+      else values.push(j.windows.length, ...j.windows.flatMap(([start, end]) => [start, end]));
+    }
+    section(EXTRA.WINDOWS, values);
+  }
+  if (
+    p.vehicles.some((v) => v.maxDuration !== undefined || v.maxDriving !== undefined || v.maxDistance !== undefined)
+  ) {
+    const opt = (x: number | undefined) => (x === undefined ? -1 : x);
+    section(
+      EXTRA.VEHICLE_LIMITS,
+      p.vehicles.flatMap((v) => [opt(v.maxDuration), opt(v.maxDriving), opt(v.maxDistance)]),
+    );
+  }
+  if (p.limitDistance !== undefined) section(EXTRA.LIMIT_DISTANCE, p.limitDistance);
+  if (p.jobs.some((j) => (j.priority ?? 0) !== 0))
+    section(
+      EXTRA.PRIORITY,
+      p.jobs.map((j) => j.priority ?? 0),
+    );
+  return sections.length === 0 ? null : new Float64Array(sections);
 }
 
 /** Read flat.rs's output array (with the routes' times when the module is of ABI 4). */
@@ -212,12 +269,17 @@ export function runFleet(
 ): Omit<FleetResult, 'solveMs'> {
   checkFleetProblem(p, o);
   const f = flattenFleet(p, abiVersion);
+  if (f.extra !== null && abiVersion < 4)
+    throw new SolverError(
+      'unsupported',
+      `solver module of ABI version ${abiVersion} cannot take time windows or route limits (needs 4)`,
+    );
   const outLength = fleetOutLength(f.nv, f.nj, abiVersion);
   const [out] = callModule(
     e,
-    [p.travel, p.distance, f.vehicles, f.jobs, f.capacity, f.demand, f.allowed, f.objective],
+    [p.travel, p.distance, f.vehicles, f.jobs, f.capacity, f.demand, f.allowed, f.objective, f.extra],
     [outLength],
-    ([travel, distance, vehicles, jobs, capacity, demand, allowed, objective], [outPtr]) => {
+    ([travel, distance, vehicles, jobs, capacity, demand, allowed, objective, extra], [outPtr]) => {
       const limit = o.timeLimitMs ?? 0;
       const timeLimitMs = limit > 0 ? Math.max(LEAST_TIME_LIMIT_MS, limit - spentMs()) : 0;
       return e.solve_fleet!(
@@ -238,6 +300,8 @@ export function runFleet(
         o.maxIterations ?? 0,
         outPtr!,
         o.stallIterations ?? 0,
+        extra!,
+        f.extra?.length ?? 0,
       );
     },
     'the fleet problem',

@@ -21,6 +21,12 @@ export interface FleetVehicle {
   /** One value per demand dimension (missing dimensions count as 0). */
   capacity?: number[];
   maxStops?: number;
+  /** Longest route, departure to return, waiting included (hard); absent = none. */
+  maxDuration?: number;
+  /** Most time spent driving, the sum of its legs' travel times (hard); absent = none. */
+  maxDriving?: number;
+  /** Longest route over `FleetProblem.limitDistance` (or the objective's distances) (hard); absent = none. */
+  maxDistance?: number;
 }
 
 export interface FleetJob {
@@ -38,6 +44,18 @@ export interface FleetJob {
   demand?: number[];
   /** Vehicle indices allowed to serve the job; absent = all. */
   allowedVehicles?: number[];
+  /**
+   * Time windows on the start of service, `[start, end]` pairs in time order, disjoint (each starts after the
+   * previous one ends), at most MAX_WINDOWS; absent = [ready, due] alone. Hard: service starts inside one, a
+   * vehicle arriving between two waits for the next. Intersected with [ready, due]; an empty list (or one the
+   * intersection empties) means the job is never served (unassigned, reason `timeWindows`).
+   */
+  windows?: Array<readonly [number, number]>;
+  /**
+   * 0 (default) to 1,000,000. When not every job fits, the plan keeps the largest sum of assigned priorities
+   * first, then the most jobs (a job left out costs priority × (jobs + 1) + 1 in `cost.unassigned`).
+   */
+  priority?: number;
 }
 
 /**
@@ -69,6 +87,8 @@ export interface FleetProblem {
   travel: Int32Array;
   /** locations² distances for the objective; absent = the travel times. */
   distance?: Int32Array;
+  /** locations² distances the vehicles' maxDistance counts (-1 unreachable); absent = `distance`. */
+  limitDistance?: Int32Array;
   vehicles: FleetVehicle[];
   jobs: FleetJob[];
   /** Default SERVICE_OBJECTIVE. */
@@ -95,7 +115,8 @@ export interface FleetOptions {
   signal?: AbortSignal;
 }
 
-export type UnassignedReason = 'capacity' | 'shift' | 'allowedVehicles' | 'unreachable';
+export type UnassignedReason =
+  'capacity' | 'shift' | 'allowedVehicles' | 'unreachable' | 'timeWindows' | 'routeLimit' | 'priority';
 
 export interface FleetRoute {
   /** Vehicle index. */

@@ -1,7 +1,7 @@
 /**
  * What every answer of POST /api/v1/plans must satisfy, checked from the request and the answer alone
  * (plus the travel model the server used, to re-time every leg): each stop exactly once, capacities,
- * maxStops, allowedVehicles, shifts, notBefore, schedules that follow the legs, totals that add up.
+ * maxStops, allowedVehicles, shifts, notBefore, timeWindows, schedules that follow the legs, totals that add up.
  * Returns the problems found (none for a valid plan), so a test can assert deepEqual([]).
  */
 import { DateTime } from 'luxon';
@@ -87,8 +87,22 @@ export async function planProblems(request: Json, answer: Json, routing?: Routin
       if (arrival < t) problems.push(`${label}: arrival at ${s.id} before leaving the previous stop`);
       const notBefore = s.notBefore ? parisTime(s.notBefore, departure) : -Infinity;
       const start = entry.serviceStart ? ms(entry.serviceStart) : arrival;
-      if (entry.serviceStart && !(arrival < notBefore && start === notBefore))
-        problems.push(`${label}: serviceStart at ${s.id} must be its notBefore, after an early arrival`);
+      // the earliest start: inside the first window (cut at notBefore) that has not ended at the arrival
+      const windows: Array<[number, number]> = (s.timeWindows ?? [{ start: null, end: null }])
+        .map((w: Json): [number, number] => [
+          Math.max(notBefore, w.start ? parisTime(w.start, departure) : -Infinity),
+          w.end ? parisTime(w.end, departure) : Infinity,
+        ])
+        .filter(([a, b]: [number, number]) => a <= b);
+      const window = windows.find(([, end]) => arrival <= end);
+      const earliest = window ? Math.max(arrival, window[0]) : undefined;
+      if (earliest === undefined) problems.push(`${label}: ${s.id} reached after the end of its last time window`);
+      else if (start !== earliest)
+        problems.push(
+          `${label}: service at ${s.id} starts at ${new Date(start).toISOString()}, expected ${new Date(earliest).toISOString()}`,
+        );
+      if (entry.serviceStart && !(start > arrival))
+        problems.push(`${label}: serviceStart at ${s.id} is given only after an early arrival`);
       if (start < notBefore) problems.push(`${label}: service at ${s.id} starts before its notBefore`);
       if (s.deadline && arrival > parisTime(s.deadline, departure)) late++;
       t = start + Math.round(s.serviceSeconds ?? 0) * 1000;
@@ -101,12 +115,26 @@ export async function planProblems(request: Json, answer: Json, routing?: Routin
     } else if (route.returnAt !== null) problems.push(`${label}: returnAt must be null without an end`);
     if (v.shift?.end && t > parisTime(v.shift.end, departure))
       problems.push(`${label}: done at ${new Date(t).toISOString()}, after its shift end ${v.shift.end}`);
+    if (v.maxDurationMin !== undefined && t - ms(route.departAt) > v.maxDurationMin * 60000)
+      problems.push(`${label}: ${(t - ms(route.departAt)) / 60000} min over maxDurationMin ${v.maxDurationMin}`);
+    if (v.maxDistanceKm !== undefined && route.totalDistanceKm > v.maxDistanceKm + 0.005)
+      problems.push(`${label}: ${route.totalDistanceKm} km over maxDistanceKm ${v.maxDistanceKm}`);
+    if (legs && v.maxDrivingMin !== undefined) {
+      const driving = served.length + (v.end ? 1 : 0);
+      const drivingS = Array.from({ length: driving }, (_, i) => Math.round(legs[i]![i + 1]!)).reduce(
+        (a, b) => a + b,
+        0,
+      );
+      if (drivingS > v.maxDrivingMin * 60)
+        problems.push(`${label}: ${drivingS} s driving over maxDrivingMin ${v.maxDrivingMin}`);
+    }
     if (Math.abs(route.estimatedTimeMin - Math.round((t - ms(route.departAt)) / 6000) / 10) > 1e-9)
       problems.push(`${label}: estimatedTimeMin ${route.estimatedTimeMin}`);
     if ((route.lateStops?.length ?? 0) !== late)
       problems.push(`${label}: ${late} late stops, lateStops says ${route.lateStops?.length ?? 0}`);
     lateStops += late;
     km += route.totalDistanceKm;
+    problems.push(...stepProblems(route, v, served, legs, label));
   }
   const totals = answer.totals;
   const expected = {
@@ -122,5 +150,42 @@ export async function planProblems(request: Json, answer: Json, routing?: Routin
     problems.push(`totals.totalDistanceKm ${totals.totalDistanceKm}, routes add up to ${km}`);
   for (const u of answer.unassigned)
     if (!u.message.includes(JSON.stringify(u.id))) problems.push(`unassigned ${u.id}: the message must name the stop`);
+  return problems;
+}
+
+/** A route's steps: start, its stops in order with the schedule's times, end; loads falling by each demand; legs. */
+function stepProblems(route: Json, v: Json, served: Json[], legs: number[][] | undefined, label: string): string[] {
+  const problems: string[] = [];
+  const steps: Json[] = route.steps ?? [];
+  const types = steps.map((s) => s.type).join(',');
+  if (types !== ['start', ...served.map(() => 'stop'), 'end'].join(','))
+    return [`${label}: steps ${types}, expected start, ${served.length} stops, end`];
+  const [start, end] = [steps[0], steps[steps.length - 1]];
+  if (start.id !== v.id || end.id !== v.id) problems.push(`${label}: start and end steps must carry the vehicle id`);
+  if (start.arrival !== route.departAt || start.departure !== route.departAt)
+    problems.push(`${label}: start step not at departAt`);
+  if (JSON.stringify(start.load) !== JSON.stringify(route.load))
+    problems.push(`${label}: the start step must carry the route's load`);
+  steps.slice(1, -1).forEach((step, i) => {
+    const entry = route.schedule[i];
+    if (step.id !== route.order[i] || step.arrival !== entry.arrivee || step.serviceStart !== entry.serviceStart)
+      problems.push(`${label}: step ${i + 1} differs from the schedule`);
+    const expected = steps[i].load.map((l: number, d: number) => l - (served[i].demand?.[d] ?? 0));
+    if (JSON.stringify(step.load) !== JSON.stringify(expected)) problems.push(`${label}: load after ${step.id}`);
+    const startS = ms(step.serviceStart ?? step.arrival);
+    if (ms(step.departure) !== startS + Math.round(served[i].serviceSeconds ?? 0) * 1000)
+      problems.push(`${label}: departure from ${step.id}`);
+  });
+  const back = v.end ? route.returnAt : steps[steps.length - 2].departure;
+  if (end.arrival !== back) problems.push(`${label}: end step at ${end.arrival}, expected ${back}`);
+  const metres = steps.reduce((sum, s) => sum + s.distanceM, 0);
+  if (Math.abs(metres / 1000 - route.totalDistanceKm) > 0.01 + steps.length * 0.0005)
+    problems.push(`${label}: steps add up to ${metres} m, totalDistanceKm ${route.totalDistanceKm}`);
+  steps.slice(1).forEach((step, k) => {
+    if (ms(step.arrival) - ms(steps[k].departure) !== step.durationS * 1000)
+      problems.push(`${label}: durationS of the leg to ${step.id}`);
+    if (legs && (k < served.length || v.end) && step.durationS !== Math.round(legs[k]![k + 1]!))
+      problems.push(`${label}: durationS to ${step.id} is not its leg`);
+  });
   return problems;
 }

@@ -220,6 +220,132 @@ const CASES: Array<{ name: string; body: unknown; param: string; message: RegExp
     message: /after its deadline "11:00".*move notBefore/,
   },
   {
+    name: 'six time windows',
+    body: change((b) => {
+      b.stops[0]!.timeWindows = Array.from({ length: 6 }, (_, k) => ({ start: `1${k}:00`, end: `1${k}:30` }));
+    }),
+    param: 'stops[0].timeWindows',
+    message: /must list 1 to 5 windows/,
+  },
+  {
+    name: 'no time window',
+    body: change((b) => {
+      b.stops[0]!.timeWindows = [];
+    }),
+    param: 'stops[0].timeWindows',
+    message: /must list 1 to 5 windows/,
+  },
+  {
+    name: 'a time window without its end',
+    body: change((b) => {
+      b.stops[1]!.timeWindows = [{ start: '09:00' }];
+    }),
+    param: 'stops[1].timeWindows[0].end',
+    message: /end is required/,
+  },
+  {
+    name: 'a time window in another form',
+    body: change((b) => {
+      b.stops[1]!.timeWindows = [{ start: '9:00', end: '12:00' }];
+    }),
+    param: 'stops[1].timeWindows[0].start',
+    message: /write "09:00"/,
+  },
+  {
+    name: 'a time window that ends before it starts',
+    body: change((b) => {
+      b.stops[1]!.timeWindows = [{ start: '12:00', end: '09:00' }];
+    }),
+    param: 'stops[1].timeWindows[0].end',
+    message: /must be after its start "12:00"/,
+  },
+  {
+    name: 'time windows out of order',
+    body: change((b) => {
+      b.stops[2]!.timeWindows = [
+        { start: '14:00', end: '16:00' },
+        { start: '09:00', end: '12:00' },
+      ];
+    }),
+    param: 'stops[2].timeWindows[1].start',
+    message: /list the windows in time order, and merge windows that overlap or touch/,
+  },
+  {
+    name: 'time windows that touch',
+    body: change((b) => {
+      b.stops[2]!.timeWindows = [
+        { start: '09:00', end: '12:00' },
+        { start: '12:00', end: '14:00' },
+      ];
+    }),
+    param: 'stops[2].timeWindows[1].start',
+    message: /merge windows that overlap or touch into one/,
+  },
+  {
+    name: 'notBefore after the last time window',
+    body: change((b) => {
+      Object.assign(b.stops[0]!, { notBefore: '15:00', timeWindows: [{ start: '09:00', end: '12:00' }] });
+    }),
+    param: 'stops[0].notBefore',
+    message: /after the end of its last time window "12:00".*move notBefore into a window/,
+  },
+  {
+    name: 'a deadline before the first time window',
+    body: change((b) => {
+      Object.assign(b.stops[0]!, { deadline: '08:00', timeWindows: [{ start: '09:00', end: '12:00' }] });
+    }),
+    param: 'stops[0].deadline',
+    message: /before its first time window starts "09:00".*move the deadline into a window/,
+  },
+  {
+    name: 'maxDurationMin of 0',
+    body: change((b) => {
+      b.vehicles[0]!.maxDurationMin = 0;
+    }),
+    param: 'vehicles[0].maxDurationMin',
+    message: /must be a whole number of minutes from 1 to 1440/,
+  },
+  {
+    name: 'maxDrivingMin over a day',
+    body: change((b) => {
+      b.vehicles[1]!.maxDrivingMin = 1500;
+    }),
+    param: 'vehicles[1].maxDrivingMin',
+    message: /must be a whole number of minutes from 1 to 1440/,
+  },
+  {
+    name: 'maxDistanceKm of 0',
+    body: change((b) => {
+      b.vehicles[0]!.maxDistanceKm = 0;
+    }),
+    param: 'vehicles[0].maxDistanceKm',
+    message: /must be a number of kilometres above 0 and at most 10000/,
+  },
+  {
+    name: 'maxDistanceKm as a string',
+    body: change((b) => {
+      b.vehicles[0]!.maxDistanceKm = '50 km';
+    }),
+    param: 'vehicles[0].maxDistanceKm',
+    message: /maxDistanceKm must be a number/,
+  },
+  {
+    name: 'a priority above 100',
+    body: change((b) => {
+      b.stops[0]!.priority = 101;
+    }),
+    param: 'stops[0].priority',
+    message: /must be a whole number from 0 to 100/,
+  },
+  {
+    name: 'a fractional priority',
+    body: change((b) => {
+      b.stops[1]!.priority = 2.5;
+    }),
+    param: 'stops[1].priority',
+    message: /stops\[1\]\.priority must be an integer/,
+  },
+  {
     name: 'a stop with both shapes',
     body: change((b) => {
       Object.assign(b.stops[0]!, { street: '1 rue', postalCode: '75004', city: 'Paris' });

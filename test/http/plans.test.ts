@@ -233,3 +233,117 @@ test('six vans at one depot, 30 stops with demands: at least five vans, each lea
   );
   for (const r of res.body.routes) assert.equal(r.departAt, '2026-06-01T06:00:00Z');
 });
+
+test('timeWindows: a van between two windows waits for the next; a window over before the departure is dropped; a stop left without one is unassigned (timeWindows)', async () => {
+  const key = await server.createKey('test');
+  const [a, b, c, d] = coordinateStops(4, 7);
+  const body = {
+    departureTime: DEPARTURE, // 07:30 Paris
+    vehicles: [van('a')],
+    stops: [
+      // its first window ends before the van can get there; the second starts at 10:00 Paris = 08:00Z
+      {
+        ...a,
+        timeWindows: [
+          { start: '06:00', end: '07:31' },
+          { start: '10:00', end: '11:00' },
+        ],
+      },
+      { ...b, serviceSeconds: 120 },
+      // every window is over at the departure
+      { ...c, timeWindows: [{ start: '05:00', end: '06:00' }] },
+      // cut at notBefore: 11:30 inside the second window
+      {
+        ...d,
+        notBefore: '11:30',
+        timeWindows: [
+          { start: '08:00', end: '09:00' },
+          { start: '11:00', end: '12:00' },
+        ],
+      },
+    ],
+  };
+  const res = await plan(key, body);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  await assertValidPlan(body, res.body);
+  assert.deepEqual(
+    res.body.unassigned.map((u: any) => [u.id, u.reason]),
+    [[c!.id, 'timeWindows']],
+  );
+  assert.match(res.body.unassigned[0].message, /timeWindows/);
+  const entries = new Map(res.body.routes[0].schedule.map((e: any) => [e.colisId, e]));
+  assert.equal((entries.get(a!.id) as any).serviceStart, '2026-06-01T08:00:00Z');
+  assert.equal((entries.get(d!.id) as any).serviceStart, '2026-06-01T09:30:00Z');
+  assert.equal((entries.get(b!.id) as any).serviceStart, undefined);
+});
+
+test('route limits: maxDistanceKm, maxDrivingMin and maxDurationMin are never exceeded; stops they keep out are unassigned (routeLimit)', async () => {
+  const key = await server.createKey('test');
+  const stops = coordinateStops(8, 11).map((s) => ({ ...s, serviceSeconds: 300 }));
+  for (const [limit, value] of [
+    ['maxDistanceKm', 9],
+    ['maxDrivingMin', 25],
+    ['maxDurationMin', 45],
+  ] as const) {
+    const body = { departureTime: DEPARTURE, vehicles: [van('a', { end: PARIS_START, [limit]: value })], stops };
+    const res = await plan(key, body);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    await assertValidPlan(body, res.body);
+    assert.ok(
+      res.body.unassigned.length > 0 && res.body.routes.length === 1,
+      `${limit}: ${JSON.stringify(res.body.totals)}`,
+    );
+    for (const u of res.body.unassigned) assert.equal(u.reason, 'routeLimit', `${limit}: ${JSON.stringify(u)}`);
+    assert.match(res.body.unassigned[0].message, /maxDurationMin, maxDrivingMin or maxDistanceKm/);
+  }
+  // without a limit every stop fits
+  const free = await plan(key, { departureTime: DEPARTURE, vehicles: [van('a', { end: PARIS_START })], stops });
+  assert.deepEqual(free.body.unassigned, []);
+});
+
+test('steps: each route is the full timeline, start → stops → end, with loads falling stop by stop and every leg', async () => {
+  const key = await server.createKey('test');
+  const body = {
+    departureTime: DEPARTURE,
+    vehicles: [van('a', { end: PARIS_START, capacity: [20, 5] }), van('b', { capacity: [20, 5] })],
+    stops: coordinateStops(6, 5).map((s, i) => ({
+      ...s,
+      demand: [3 + i, 1],
+      ...(i === 2 ? { notBefore: '10:00' } : {}),
+    })),
+  };
+  const res = await plan(key, body);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  await assertValidPlan(body, res.body);
+  const route = res.body.routes[0];
+  const [start, ...rest] = route.steps;
+  assert.deepEqual([start.type, start.id, start.distanceM, start.durationS], ['start', route.vehicleId, 0, 0]);
+  assert.deepEqual(rest.at(-1).load, [0, 0]);
+  assert.ok(rest.slice(0, -1).every((s: any) => s.type === 'stop' && s.distanceM > 0 && s.durationS > 0));
+  assert.ok(
+    route.steps.some((s: any) => s.serviceStart !== undefined) ||
+      res.body.routes[1]?.steps.some((s: any) => s.serviceStart),
+  );
+});
+
+test('priority: when not every stop fits, the higher priorities are kept; the others are unassigned (priority)', async () => {
+  const key = await server.createKey('test');
+  // room for two of the four stops (capacity 2, demand 1 each): the two of priority 90 are kept
+  const stops = coordinateStops(4, 3).map((s, i) => ({ ...s, demand: [1], priority: i % 2 === 0 ? 0 : 90 }));
+  const body = { departureTime: DEPARTURE, vehicles: [van('a', { capacity: [2] })], stops };
+  const res = await plan(key, body);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  await assertValidPlan(body, res.body);
+  assert.deepEqual([...res.body.routes[0].order].sort(), [stops[1]!.id, stops[3]!.id].sort());
+  assert.deepEqual(
+    res.body.unassigned.map((u: any) => [u.id, u.reason]),
+    [
+      [stops[0]!.id, 'priority'],
+      [stops[2]!.id, 'priority'],
+    ],
+  );
+  assert.match(res.body.unassigned[0].message, /higher priority/);
+  // without priorities the capacity is the reason
+  const flat = await plan(key, { ...body, stops: stops.map(({ priority: _, ...s }) => s) });
+  assert.ok(flat.body.unassigned.every((u: any) => u.reason === 'capacity'));
+});

@@ -265,6 +265,7 @@ describe('solver ABI', () => {
       TOO_MANY_DIMENSIONS: 20,
       BAD_NUMBER: 21,
       BAD_ORDER: 22,
+      BAD_EXTRA: 23,
     });
   });
 });

@@ -24,7 +24,7 @@ import {
   type FleetProblem,
   type SolveProblem,
 } from '../../src/solver/index.js';
-import { MAX_VEHICLES } from '../../src/solver/abi-constants.generated.js';
+import { EXTRA, MAX_VEHICLES, MAX_WINDOWS } from '../../src/solver/abi-constants.generated.js';
 import { ROOT } from './helpers.js';
 
 const solver = loadSolver();
@@ -131,13 +131,23 @@ interface RawFleet {
 function rawFleet(o: RawFleet = {}, p: FleetProblem = fleet()): number {
   const f = flattenFleet(p);
   o.edit?.(f);
-  const inputs: InputArray[] = [p.travel, p.distance, f.vehicles, f.jobs, f.capacity, f.demand, f.allowed, f.objective];
+  const inputs: InputArray[] = [
+    p.travel,
+    p.distance,
+    f.vehicles,
+    f.jobs,
+    f.capacity,
+    f.demand,
+    f.allowed,
+    f.objective,
+    f.extra,
+  ];
   return statusOf(() =>
     callModule(
       raw,
       inputs,
       [fleetOutLength(f.nv, f.nj)],
-      ([travel, distance, vehicles, jobs, capacity, demand, allowed, objective], [out]) =>
+      ([travel, distance, vehicles, jobs, capacity, demand, allowed, objective, extra], [out]) =>
         raw.solve_fleet!(
           o.nullTravel ? 0 : travel!,
           distance!,
@@ -156,6 +166,8 @@ function rawFleet(o: RawFleet = {}, p: FleetProblem = fleet()): number {
           10,
           out!,
           0,
+          extra!,
+          f.extra?.length ?? 0,
         ),
       'raw',
     ),
@@ -331,6 +343,32 @@ const CASES: Record<keyof typeof Status, Array<[string, () => number]>> = {
   ],
   BAD_WINDOW: [
     [
+      'fleet: windows that overlap',
+      () =>
+        host.fleet(
+          withJob(
+            (j) =>
+              (j.windows = [
+                [0, 10],
+                [10, 20],
+              ]),
+          ),
+        ),
+    ],
+    [
+      'fleet: windows out of order',
+      () =>
+        host.fleet(
+          withJob(
+            (j) =>
+              (j.windows = [
+                [30, 40],
+                [0, 10],
+              ]),
+          ),
+        ),
+    ],
+    [
       'fleet: ready after due',
       () =>
         host.fleet(
@@ -401,6 +439,31 @@ const CASES: Record<keyof typeof Status, Array<[string, () => number]>> = {
     ['fleet: maxIterations 2^32', () => host.fleet(fleet(), { maxIterations: 2 ** 32 })],
     ['route: stallIterations 2.5', () => host.solve(route(), { stallIterations: 2.5 })],
     ['fleet: stallIterations 2.5', () => host.fleet(fleet(), { stallIterations: 2.5 })],
+  ],
+  BAD_EXTRA: [
+    [
+      'fleet: more windows than MAX_WINDOWS',
+      () =>
+        host.fleet(
+          withJob(
+            (j) =>
+              (j.windows = Array.from({ length: MAX_WINDOWS + 1 }, (_, k): [number, number] => [3 * k, 3 * k + 1])),
+          ),
+        ),
+    ],
+    ['module: an unknown tag', () => rawFleet({ edit: (f) => (f.extra = new Float64Array([99, 0])) })],
+    [
+      'module: a section cut short',
+      () => rawFleet({ edit: (f) => (f.extra = new Float64Array([EXTRA.WINDOWS, 5, -1])) }),
+    ],
+    [
+      'module: a window count that does not match',
+      () => rawFleet({ edit: (f) => (f.extra = new Float64Array([EXTRA.WINDOWS, 3, 1, 0, 10])) }),
+    ],
+    [
+      'module: a negative window count',
+      () => rawFleet({ edit: (f) => (f.extra = new Float64Array([EXTRA.WINDOWS, 2, -2, -1])) }),
+    ],
   ],
   BAD_ORDER: [
     ['evaluate: a stop twice', () => host.evaluate([0, 0, 1])],

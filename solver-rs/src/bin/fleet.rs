@@ -12,6 +12,7 @@
 //!   5 × vehicles vehicle fields, 5 × jobs job fields
 //!   vehicles × dims capacities, jobs × dims demands
 //!   jobs × ceil(vehicles / 32) allowed-vehicle bitset words if has_allowed
+//!   then, to the end of the file, the extra sections (abi::extra), if any
 #![deny(unsafe_code)]
 
 use route_solver::fleet::{flat, FleetParams, FleetProblem};
@@ -84,9 +85,7 @@ fn solve_file(path: &str) -> Result<Vec<f64>, i32> {
     } else {
         None
     };
-    if at != nums.len() {
-        fail(&format!("{} numbers left over", nums.len() - at));
-    }
+    let extra = nums[at..].to_vec();
     let input = flat::decode(&flat::FlatInput {
         locations: m,
         travel: &travel,
@@ -98,6 +97,7 @@ fn solve_file(path: &str) -> Result<Vec<f64>, i32> {
         demand: &demand,
         allowed: allowed.as_deref(),
         objective,
+        extra: Some(&extra),
     })?;
     let problem = FleetProblem::new(&input).map_err(flat::status_of)?;
     let params = FleetParams {

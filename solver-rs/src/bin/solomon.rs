@@ -363,6 +363,8 @@ fn random_day(spec: &str, params: &FleetParams) {
                 },
                 demand: vec![rng.range(1, 30) as i64, rng.range(1, 3) as i64],
                 allowed: None,
+                windows: None,
+                priority: 0,
             }
         })
         .collect();
@@ -378,11 +380,15 @@ fn random_day(spec: &str, params: &FleetParams) {
                 shift_end: Some(17 * 3600),
                 capacity: vec![1200, 120],
                 max_stops: None,
+                max_duration: None,
+                max_driving: None,
+                max_distance: None,
             };
             nv
         ],
         jobs,
         objective: Objective::SERVICE,
+        limit_distance: None,
     };
     let started = Instant::now();
     let clock = NativeClock::new(); // the budget includes building the problem, as in solve_fleet

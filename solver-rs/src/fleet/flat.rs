@@ -20,6 +20,12 @@
 //!              the row's word v / 32 (ABI 4; ABI 3 had two words per job,
 //!              a 64-bit mask)
 //!   objective  vehicle cost, duration weight, distance weight
+//!   extra      f64 sections [tag, length, values] or absent (abi::extra):
+//!              WINDOWS: per job a count c (-1 none, 0 never), then c
+//!              (start, end) pairs; VEHICLE_LIMITS: per vehicle max duration,
+//!              max driving, max distance (-1 none); LIMIT_DISTANCE: the m²
+//!              distances max distance counts (-1 unreachable); PRIORITY:
+//!              per job its priority (0 to fleet::model::MAX_PRIORITY)
 //!
 //! Output, f64[out_len(nv, nj)]:
 //!   [0] unassigned jobs  [1] total lateness  [2] main cost  [3] iterations
@@ -40,11 +46,12 @@
 //! (model::Job::deadline), which changes no decision.
 
 use super::driver::FleetSolution;
+use super::model::MAX_WINDOWS;
 use super::model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
 use super::solution::times_of;
 use crate::abi::{
-    allowed_words, fleet_out_len, fleet_out_len_abi3, ALLOWED_WORD_BITS, FLEET_VEHICLE_TIMES,
-    NO_DEADLINE, STOP_FIELDS,
+    allowed_words, extra, fleet_out_len, fleet_out_len_abi3, ALLOWED_WORD_BITS,
+    FLEET_VEHICLE_TIMES, NO_DEADLINE, STOP_FIELDS,
 };
 
 use crate::abi::{FLEET_OUT_HEAD as OUT_HEAD, FLEET_ROUTE_FIELDS as ROUTE_FIELDS};
@@ -52,12 +59,12 @@ pub use crate::abi::{JOB_FIELDS, VEHICLE_FIELDS};
 
 /// Status codes of `solve_fleet` (crate::abi::status).
 pub use crate::abi::status::{
-    BAD_LOCATION as STATUS_BAD_LOCATION, BAD_MATRIX as STATUS_BAD_MATRIX,
-    BAD_NUMBER as STATUS_BAD_NUMBER, BAD_OBJECTIVE as STATUS_BAD_OBJECTIVE,
-    BAD_VEHICLE_INDEX as STATUS_BAD_VEHICLE_INDEX, BAD_WINDOW as STATUS_BAD_WINDOW,
-    NEGATIVE_QUANTITY as STATUS_NEGATIVE_QUANTITY, NEGATIVE_VALUE as STATUS_NEGATIVE_VALUE,
-    NO_JOBS as STATUS_NO_JOBS, NO_VEHICLES as STATUS_NO_VEHICLES,
-    TOO_MANY_DIMENSIONS as STATUS_TOO_MANY_DIMENSIONS,
+    BAD_EXTRA as STATUS_BAD_EXTRA, BAD_LOCATION as STATUS_BAD_LOCATION,
+    BAD_MATRIX as STATUS_BAD_MATRIX, BAD_NUMBER as STATUS_BAD_NUMBER,
+    BAD_OBJECTIVE as STATUS_BAD_OBJECTIVE, BAD_VEHICLE_INDEX as STATUS_BAD_VEHICLE_INDEX,
+    BAD_WINDOW as STATUS_BAD_WINDOW, NEGATIVE_QUANTITY as STATUS_NEGATIVE_QUANTITY,
+    NEGATIVE_VALUE as STATUS_NEGATIVE_VALUE, NO_JOBS as STATUS_NO_JOBS,
+    NO_VEHICLES as STATUS_NO_VEHICLES, TOO_MANY_DIMENSIONS as STATUS_TOO_MANY_DIMENSIONS,
     TOO_MANY_VEHICLES as STATUS_TOO_MANY_VEHICLES,
 };
 
@@ -88,6 +95,65 @@ pub struct FlatInput<'a> {
     pub demand: &'a [f64],
     pub allowed: Option<&'a [u32]>,
     pub objective: [f64; 3],
+    /// The extra sections (abi::extra); None or empty: none.
+    pub extra: Option<&'a [f64]>,
+}
+
+/// The extra sections by tag (BAD_EXTRA for an unknown or repeated tag or a cut section).
+fn sections(extra: &[f64]) -> Result<Vec<(u32, &[f64])>, i32> {
+    let mut out: Vec<(u32, &[f64])> = Vec::new();
+    let mut at = 0;
+    while at < extra.len() {
+        let tag = int(extra[at]).map_err(|_| STATUS_BAD_EXTRA)?;
+        let len = extra.get(at + 1).map_or(Err(STATUS_BAD_EXTRA), |&x| {
+            int(x).map_err(|_| STATUS_BAD_EXTRA)
+        })?;
+        let known = [
+            extra::WINDOWS,
+            extra::VEHICLE_LIMITS,
+            extra::LIMIT_DISTANCE,
+            extra::PRIORITY,
+        ];
+        if !known.iter().any(|&k| k as i64 == tag)
+            || len < 0
+            || out.iter().any(|s| s.0 as i64 == tag)
+        {
+            return Err(STATUS_BAD_EXTRA);
+        }
+        let end = at + 2 + len as usize;
+        if end > extra.len() {
+            return Err(STATUS_BAD_EXTRA);
+        }
+        out.push((tag as u32, &extra[at + 2..end]));
+        at = end;
+    }
+    Ok(out)
+}
+
+/// The WINDOWS section: per job its list (None: none given).
+fn windows(section: &[f64], nj: usize) -> Result<Vec<Option<Vec<(i64, i64)>>>, i32> {
+    let mut out = Vec::with_capacity(nj);
+    let mut at = 0;
+    for _ in 0..nj {
+        let c = section.get(at).map_or(Err(STATUS_BAD_EXTRA), |&x| int(x))?;
+        at += 1;
+        if c == -1 {
+            out.push(None);
+            continue;
+        }
+        if c < 0 || c as usize > MAX_WINDOWS || at + 2 * c as usize > section.len() {
+            return Err(STATUS_BAD_EXTRA);
+        }
+        let list = (0..c as usize)
+            .map(|w| Ok((int(section[at + 2 * w])?, int(section[at + 2 * w + 1])?)))
+            .collect::<Result<Vec<_>, i32>>()?;
+        at += 2 * c as usize;
+        out.push(Some(list));
+    }
+    if at != section.len() {
+        return Err(STATUS_BAD_EXTRA);
+    }
+    Ok(out)
 }
 
 /// Output length for nv vehicles and nj jobs.
@@ -177,7 +243,37 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
                 Some(k) if k < 0 => return Err(STATUS_NEGATIVE_QUANTITY),
                 Some(k) => Some(k as usize),
             },
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
         });
+    }
+    let mut job_windows: Vec<Option<Vec<(i64, i64)>>> = vec![None; nj];
+    let mut limit_distance: Option<Vec<i64>> = None;
+    let mut priority = vec![0i64; nj];
+    for (tag, section) in sections(f.extra.unwrap_or(&[]))? {
+        if tag == extra::WINDOWS {
+            job_windows = windows(section, nj)?;
+        } else if tag == extra::VEHICLE_LIMITS {
+            if section.len() != nv * extra::VEHICLE_LIMIT_FIELDS {
+                return Err(STATUS_BAD_EXTRA);
+            }
+            for (v, row) in section.chunks(extra::VEHICLE_LIMIT_FIELDS).enumerate() {
+                vehicles[v].max_duration = optional(row[0])?;
+                vehicles[v].max_driving = optional(row[1])?;
+                vehicles[v].max_distance = optional(row[2])?;
+            }
+        } else if tag == extra::PRIORITY {
+            if section.len() != nj {
+                return Err(STATUS_BAD_EXTRA);
+            }
+            priority = section.iter().map(|&x| int(x)).collect::<Result<_, _>>()?;
+        } else if tag == extra::LIMIT_DISTANCE {
+            if section.len() != m * m {
+                return Err(STATUS_BAD_EXTRA);
+            }
+            limit_distance = Some(section.iter().map(|&x| int(x)).collect::<Result<_, _>>()?);
+        }
     }
     let mut jobs = Vec::with_capacity(nj);
     for j in 0..nj {
@@ -198,6 +294,8 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
                 .map(|&q| int(q))
                 .collect::<Result<_, _>>()?,
             allowed,
+            windows: job_windows[j].take(),
+            priority: priority[j],
         });
     }
     let [vehicle_cost, duration_weight, distance_weight] = f.objective;
@@ -212,6 +310,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             duration_weight: int(duration_weight)?,
             distance_weight: int(distance_weight)?,
         },
+        limit_distance,
     })
 }
 

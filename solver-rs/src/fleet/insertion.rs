@@ -117,7 +117,7 @@ pub fn greedy_insert(
     }
 }
 
-/// Regret-2 insertion of every unassigned job: repeatedly insert the job
+/// Regret-2 insertion of every unassigned job (higher priorities first): repeatedly insert the job
 /// whose best route beats its second best by the most (a job with a single
 /// feasible route first), ties by the cheaper insertion then the lower index.
 /// Best insertions per (job, route) are cached; after an insertion only the
@@ -143,16 +143,19 @@ pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], de
                 .iter()
                 .map(|&j| (j, regret_key(sol, classes, &table, nv, j as usize)))
                 .collect();
-            keyed.sort_by(|(ja, a), (jb, b)| match (a, b) {
-                (Some(x), Some(y)) => y
-                    .single
-                    .cmp(&x.single)
-                    .then(y.regret.cmp(&x.regret))
-                    .then(x.best.cmp(&y.best))
-                    .then(ja.cmp(jb)),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => ja.cmp(jb),
+            let prio = |j: &u32| std::cmp::Reverse(p.jobs[*j as usize].priority);
+            keyed.sort_by(|(ja, a), (jb, b)| {
+                prio(ja).cmp(&prio(jb)).then(match (a, b) {
+                    (Some(x), Some(y)) => y
+                        .single
+                        .cmp(&x.single)
+                        .then(y.regret.cmp(&x.regret))
+                        .then(x.best.cmp(&y.best))
+                        .then(ja.cmp(jb)),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => ja.cmp(jb),
+                })
             });
             let order: Vec<u32> = keyed.into_iter().map(|(j, _)| j).collect();
             let mut rng = Rng::new(0);
@@ -177,8 +180,14 @@ pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], de
             };
             let better = match &pick {
                 None => true,
-                Some((_, pk)) => {
-                    if key.single != pk.single {
+                Some((pi, pk)) => {
+                    let (a, b) = (
+                        p.jobs[j as usize].priority,
+                        p.jobs[pending[*pi] as usize].priority,
+                    );
+                    if a != b {
+                        a > b
+                    } else if key.single != pk.single {
                         key.single
                     } else if key.regret != pk.regret {
                         key.regret > pk.regret

@@ -13,6 +13,7 @@
 //! - `driver`: ruin-and-recreate under simulated annealing
 //! - `bound`: a lower bound on any plan's cost (the search stops once the best plan reaches it)
 //! - `deadline`: the time limit, counted from the host's call, checked cheaply in inner loops
+//! - `windows`: exact schedules when jobs have several time windows
 //! - `reasons`: reason codes of unassigned jobs
 //! - `same_place`: the stops of one place in input order, where that is no later (the plan's last step)
 //! - `flat`: the flat arrays of the WebAssembly ABI (`ffi::solve_fleet`) and the native CLI
@@ -34,6 +35,7 @@ pub mod same_place;
 pub mod segment;
 pub mod solomon;
 pub mod solution;
+pub mod windows;
 
 pub use driver::{solve, solve_since, FleetParams, FleetSettings, FleetSolution};
 pub use model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};

@@ -32,6 +32,10 @@ pub fn set_bit(words: &mut [u64], i: usize) -> bool {
 }
 /// Most demand dimensions.
 pub const MAX_DIMS: usize = 8;
+/// Largest job priority.
+pub const MAX_PRIORITY: i64 = 1_000_000;
+/// Most time windows of one job.
+pub const MAX_WINDOWS: usize = 16;
 /// Largest matrix side.
 pub const MAX_LOCATIONS: usize = 8192;
 /// Travel time of an unreachable arc (input -1) inside the search; a route
@@ -39,6 +43,30 @@ pub const MAX_LOCATIONS: usize = 8192;
 pub const UNREACHABLE: i64 = 1_000_000_000_000_000;
 /// "No limit" for windows and shifts.
 pub const NO_LIMIT: i64 = 1_000_000_000_000_000_000;
+/// A latest start that no arrival meets (`FleetProblem::latest_start`).
+pub const NEVER: i64 = -NO_LIMIT;
+
+/// A job's window list intersected with [ready, due]: each window must
+/// have start <= end and start >= 0, the list be in time order and disjoint
+/// (a window starts after the previous one ends), at most MAX_WINDOWS.
+fn clip_windows(list: &[(i64, i64)], ready: i64, due: i64) -> Result<Vec<(i64, i64)>, FleetError> {
+    if list.len() > MAX_WINDOWS {
+        return Err(FleetError::BadWindow);
+    }
+    let mut prev_end: Option<i64> = None;
+    let mut kept = Vec::with_capacity(list.len());
+    for &(s, e) in list {
+        if s < 0 || s > e || e > NO_LIMIT || prev_end.map_or(false, |p| s <= p) {
+            return Err(FleetError::BadWindow);
+        }
+        prev_end = Some(e);
+        let (s2, e2) = (s.max(ready), e.min(due));
+        if s2 <= e2 {
+            kept.push((s2, e2));
+        }
+    }
+    Ok(kept)
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VehicleInput {
@@ -53,6 +81,28 @@ pub struct VehicleInput {
     /// One value per demand dimension (missing dimensions count as 0).
     pub capacity: Vec<i64>,
     pub max_stops: Option<usize>,
+    /// Longest route, departure to return, waiting included (None: no limit).
+    pub max_duration: Option<i64>,
+    /// Most time spent driving (the travel times of its legs).
+    pub max_driving: Option<i64>,
+    /// Longest route over `FleetInput::limit_distance` (or the objective's distances).
+    pub max_distance: Option<i64>,
+}
+
+impl Default for VehicleInput {
+    fn default() -> VehicleInput {
+        VehicleInput {
+            start: 0,
+            end: None,
+            shift_start: 0,
+            shift_end: None,
+            capacity: Vec::new(),
+            max_stops: None,
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +118,30 @@ pub struct JobInput {
     pub demand: Vec<i64>,
     /// Vehicle indices allowed to serve the job (None: all).
     pub allowed: Option<Vec<usize>>,
+    /// Time windows on the start of service, [start, end] each, in time
+    /// order and disjoint (None: [ready, due] alone). Intersected with
+    /// [ready, due]; an empty list (or one that the intersection empties)
+    /// means the job can never be served.
+    pub windows: Option<Vec<(i64, i64)>>,
+    /// 0 to MAX_PRIORITY: when not every job fits, the plan keeps the
+    /// largest sum of assigned priorities first, then the most jobs.
+    pub priority: i64,
+}
+
+impl Default for JobInput {
+    fn default() -> JobInput {
+        JobInput {
+            location: 0,
+            service: 0,
+            ready: 0,
+            due: None,
+            deadline: None,
+            demand: Vec::new(),
+            allowed: None,
+            windows: None,
+            priority: 0,
+        }
+    }
 }
 
 /// The objective, compared lexicographically: assigned jobs (most first), total
@@ -110,6 +184,9 @@ pub struct FleetInput {
     pub vehicles: Vec<VehicleInput>,
     pub jobs: Vec<JobInput>,
     pub objective: Objective,
+    /// The distances the vehicles' `max_distance` bounds, locations² (None:
+    /// the objective's); -1 = unreachable.
+    pub limit_distance: Option<Vec<i64>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,8 +216,16 @@ pub enum FleetError {
 pub struct Job {
     pub loc: usize,
     pub service: i64,
+    /// Earliest start of service: the first window's start.
     pub ready: i64,
+    /// Latest start of service: the last window's end (-1 below `ready`
+    /// when the job has no window left: it can never be served).
     pub due: i64,
+    /// Its windows in `FleetProblem::windows[win_at..win_at + win_len]`
+    /// when it has two or more (otherwise [ready, due] is its window).
+    pub win_at: u32,
+    pub win_len: u32,
+    pub priority: i64,
     /// The soft deadline the search prices (NO_LIMIT when none); a deadline
     /// before 0 counts from 0: a route leaves at 0 at the earliest, so that
     /// stop's lateness changes by a constant and the best plan is the same.
@@ -155,8 +240,14 @@ pub struct Vehicle {
     /// The virtual location (zero travel) when the route is open.
     pub end: usize,
     pub shift_start: i64,
+    /// The latest return: the shift's end or, when earlier, the shift start plus the longest duration.
     pub shift_end: i64,
+    /// The shift's end as given (the reasons tell a shift from a route limit).
+    pub given_shift_end: i64,
     pub max_stops: usize,
+    pub max_duration: i64,
+    pub max_driving: i64,
+    pub max_distance: i64,
 }
 
 /// Validated problem in the internal form.
@@ -166,6 +257,11 @@ pub struct FleetProblem {
     pub nloc: usize,
     travel: Vec<i64>,
     dist: Vec<i64>,
+    /// The distances of `max_distance` (empty: `dist`).
+    limit_dist: Vec<i64>,
+    /// Some vehicle has a max_driving / max_distance: routes keep their sums.
+    pub driving_limited: bool,
+    pub distance_limited: bool,
     pub jobs: Vec<Job>,
     pub vehicles: Vec<Vehicle>,
     /// Demand dimensions.
@@ -175,6 +271,13 @@ pub struct FleetProblem {
     /// capacity[v * dims + d]
     pub capacity: Vec<i64>,
     pub has_deadlines: bool,
+    /// The windows of the jobs that have two or more (`Job::win_at`).
+    pub windows: Vec<(i64, i64)>,
+    /// Some job has two or more windows: the search prices schedules
+    /// exactly (`fleet::windows`), the segments only bound them.
+    pub multi_windows: bool,
+    /// Some job has a priority above 0.
+    pub has_priorities: bool,
     /// u64 words per job in `allowed` (ceil(vehicles / 64)).
     pub allowed_words: usize,
     /// allowed[j * allowed_words ..][..allowed_words]: job j's vehicles as a
@@ -201,7 +304,11 @@ impl FleetProblem {
         if m == 0 || m > MAX_LOCATIONS || inp.travel.len() != m * m {
             return Err(FleetError::BadMatrix);
         }
-        if let Some(d) = &inp.distance {
+        for d in [&inp.distance, &inp.limit_distance]
+            .iter()
+            .copied()
+            .flatten()
+        {
             if d.len() != m * m {
                 return Err(FleetError::BadMatrix);
             }
@@ -211,7 +318,14 @@ impl FleetProblem {
             return Err(FleetError::BadObjective);
         }
         let dist_in = inp.distance.as_ref().unwrap_or(&inp.travel);
-        if inp.travel.iter().chain(dist_in.iter()).any(|&x| x < -1) {
+        let limit_in = inp.limit_distance.as_ref().unwrap_or(dist_in);
+        if inp
+            .travel
+            .iter()
+            .chain(dist_in.iter())
+            .chain(limit_in.iter())
+            .any(|&x| x < -1)
+        {
             return Err(FleetError::NegativeValue);
         }
         let dims = inp
@@ -228,10 +342,19 @@ impl FleetProblem {
         let virt = m;
         let mut travel = vec![0i64; nloc * nloc];
         let mut dist = vec![0i64; nloc * nloc];
+        let mut limit_dist = if inp.limit_distance.is_some() {
+            vec![0i64; nloc * nloc]
+        } else {
+            Vec::new()
+        };
         for i in 0..m {
             for j in 0..m {
                 let t = inp.travel[i * m + j];
                 let d = dist_in[i * m + j];
+                if !limit_dist.is_empty() && i != j {
+                    let l = limit_in[i * m + j];
+                    limit_dist[i * nloc + j] = if l < 0 { UNREACHABLE } else { l };
+                }
                 travel[i * nloc + j] = if i == j {
                     0
                 } else if t < 0 {
@@ -266,7 +389,8 @@ impl FleetProblem {
             if shift_end < vi.shift_start || vi.shift_start < 0 || vi.shift_start >= NO_LIMIT {
                 return Err(FleetError::BadWindow);
             }
-            if vi.capacity.iter().any(|&c| c < 0) {
+            let limits = [vi.max_duration, vi.max_driving, vi.max_distance];
+            if vi.capacity.iter().any(|&c| c < 0) || limits.iter().flatten().any(|&x| x < 0) {
                 return Err(FleetError::NegativeQuantity);
             }
             for d in 0..dims {
@@ -276,13 +400,20 @@ impl FleetProblem {
                 start: vi.start,
                 end: vi.end.unwrap_or(virt),
                 shift_start: vi.shift_start,
-                shift_end,
+                shift_end: vi.max_duration.map_or(shift_end, |d| {
+                    shift_end.min(vi.shift_start.saturating_add(d))
+                }),
+                given_shift_end: shift_end,
                 max_stops: vi.max_stops.unwrap_or(usize::MAX),
+                max_duration: vi.max_duration.unwrap_or(NO_LIMIT),
+                max_driving: vi.max_driving.unwrap_or(NO_LIMIT),
+                max_distance: vi.max_distance.unwrap_or(NO_LIMIT),
             });
         }
         let mut jobs = Vec::with_capacity(inp.jobs.len());
         let mut demand = vec![0i64; inp.jobs.len() * dims];
         let mut has_deadlines = false;
+        let mut windows: Vec<(i64, i64)> = Vec::new();
         for (j, ji) in inp.jobs.iter().enumerate() {
             if ji.location >= m {
                 return Err(FleetError::BadLocation);
@@ -293,6 +424,9 @@ impl FleetProblem {
             let due = ji.due.unwrap_or(NO_LIMIT);
             if ji.ready < 0 || ji.ready > due || due > NO_LIMIT {
                 return Err(FleetError::BadWindow);
+            }
+            if ji.priority < 0 || ji.priority > MAX_PRIORITY {
+                return Err(FleetError::NegativeQuantity);
             }
             for d in 0..dims {
                 demand[j * dims + d] = ji.demand.get(d).copied().unwrap_or(0);
@@ -316,11 +450,36 @@ impl FleetProblem {
             if ji.deadline.is_some() {
                 has_deadlines = true;
             }
+            let (mut ready, mut due, mut win_at, mut win_len) = (ji.ready, due, 0u32, 0u32);
+            if let Some(list) = &ji.windows {
+                let kept = clip_windows(list, ji.ready, due)?;
+                match kept.len() {
+                    0 => {
+                        // never: no start of service fits
+                        ready = 0;
+                        due = -1;
+                    }
+                    1 => {
+                        ready = kept[0].0;
+                        due = kept[0].1;
+                    }
+                    k => {
+                        ready = kept[0].0;
+                        due = kept[k - 1].1;
+                        win_at = windows.len() as u32;
+                        win_len = k as u32;
+                        windows.extend_from_slice(&kept);
+                    }
+                }
+            }
             jobs.push(Job {
                 loc: ji.location,
                 service: ji.service,
-                ready: ji.ready,
+                ready,
                 due,
+                win_at,
+                win_len,
+                priority: ji.priority,
                 deadline: ji.deadline.map_or(NO_LIMIT, |d| d.max(0)),
                 given_deadline: ji.deadline,
             });
@@ -329,12 +488,18 @@ impl FleetProblem {
             nloc,
             travel,
             dist,
+            limit_dist,
+            driving_limited: inp.vehicles.iter().any(|v| v.max_driving.is_some()),
+            distance_limited: inp.vehicles.iter().any(|v| v.max_distance.is_some()),
             jobs,
             vehicles,
             dims,
             demand,
             capacity,
             has_deadlines,
+            has_priorities: inp.jobs.iter().any(|j| j.priority != 0),
+            multi_windows: !windows.is_empty(),
+            windows,
             allowed_words,
             allowed,
             objective: o,
@@ -383,6 +548,67 @@ impl FleetProblem {
         self.allowed.is_empty() || has_bit(&self.allowed[j * self.allowed_words..], v)
     }
 
+    /// Start of service of job j for a vehicle arriving at `arrival`: the
+    /// earliest time, no earlier than the arrival, inside one of its windows
+    /// (waiting for the next window when it arrives between two); past its
+    /// last window, the arrival itself (then start > due: infeasible).
+    #[inline(always)]
+    pub fn start_at(&self, j: usize, arrival: i64) -> i64 {
+        let job = &self.jobs[j];
+        if job.win_len == 0 {
+            return arrival.max(job.ready);
+        }
+        let at = job.win_at as usize;
+        for &(s, e) in &self.windows[at..at + job.win_len as usize] {
+            if arrival <= e {
+                return arrival.max(s);
+            }
+        }
+        arrival
+    }
+
+    /// The latest start of service of job j no later than `bound` that lies
+    /// inside one of its windows; `NEVER` when none does.
+    #[inline(always)]
+    pub fn latest_start(&self, j: usize, bound: i64) -> i64 {
+        let job = &self.jobs[j];
+        if job.win_len == 0 {
+            return if bound >= job.ready && job.ready <= job.due {
+                bound.min(job.due)
+            } else {
+                NEVER
+            };
+        }
+        let at = job.win_at as usize;
+        for &(s, e) in self.windows[at..at + job.win_len as usize].iter().rev() {
+            if s <= bound {
+                return bound.min(e);
+            }
+        }
+        NEVER
+    }
+
+    /// Job j's windows: [ready, due] alone, or its list (empty when it can never be served).
+    pub fn job_windows(&self, j: usize) -> Vec<(i64, i64)> {
+        let job = &self.jobs[j];
+        if job.win_len > 0 {
+            let at = job.win_at as usize;
+            self.windows[at..at + job.win_len as usize].to_vec()
+        } else if job.ready <= job.due {
+            vec![(job.ready, job.due)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// What leaving job j out costs (`FleetCost::unassigned`): priority ×
+    /// (jobs + 1) + 1, so that the sum compares first the priorities left
+    /// out, then the number of jobs (with every priority 0: the count).
+    #[inline(always)]
+    pub fn miss_weight(&self, j: usize) -> i64 {
+        self.jobs[j].priority * (self.jobs.len() as i64 + 1) + 1
+    }
+
     /// Travel time between locations (internal numbering).
     #[inline(always)]
     pub fn t(&self, a: usize, b: usize) -> i64 {
@@ -393,6 +619,16 @@ impl FleetProblem {
     #[inline(always)]
     pub fn d(&self, a: usize, b: usize) -> i64 {
         self.dist[a * self.nloc + b]
+    }
+
+    /// Distance between locations as the vehicles' max_distance counts it.
+    #[inline(always)]
+    pub fn ld(&self, a: usize, b: usize) -> i64 {
+        if self.limit_dist.is_empty() {
+            self.d(a, b)
+        } else {
+            self.limit_dist[a * self.nloc + b]
+        }
     }
 
     #[inline(always)]

@@ -13,6 +13,12 @@ pub enum Reason {
     AllowedVehicles = 3,
     /// No allowed vehicle can travel to it (or back to its end) at all.
     Unreachable = 4,
+    /// No allowed vehicle, leaving at its shift start, arrives before the end of its last window.
+    TimeWindows = 5,
+    /// It fits some allowed vehicle alone but for that vehicle's maxDuration, maxDriving or maxDistance.
+    RouteLimit = 6,
+    /// It fits a vehicle alone, and the plan gave that vehicle's room to jobs of higher priority.
+    Priority = 7,
 }
 
 impl Reason {
@@ -22,6 +28,9 @@ impl Reason {
             Reason::Shift => "shift",
             Reason::AllowedVehicles => "allowedVehicles",
             Reason::Unreachable => "unreachable",
+            Reason::TimeWindows => "timeWindows",
+            Reason::RouteLimit => "routeLimit",
+            Reason::Priority => "priority",
         }
     }
 }
@@ -29,7 +38,11 @@ impl Reason {
 /// The reason for an unassigned job j, first on its own (which vehicles
 /// could serve it in an empty route), then against the final routes: when
 /// every allowed vehicle that could serve it alone is full (load or
-/// maxStops), capacity; otherwise shift (time windows and shifts).
+/// maxStops), capacity; otherwise shift (time windows and shifts). Alone,
+/// a job whose last window ends before any allowed vehicle can get there
+/// is `TimeWindows`, one that could start but not be back in time `Shift`.
+/// A job kept out only by a route limit (alone, or at some place of a final
+/// route where nothing else is broken) is `RouteLimit`.
 pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     let nv = p.vehicles.len();
     let loc = p.jobs[j].loc;
@@ -55,9 +68,44 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     if vehicles.is_empty() {
         return Reason::Capacity;
     }
-    vehicles.retain(|&v| route_violation(p, v, &[j as u32]).is_none());
-    if vehicles.is_empty() {
-        return Reason::Shift;
+    let why: Vec<Option<String>> = vehicles
+        .iter()
+        .map(|&v| route_violation(p, v, &[j as u32]))
+        .collect();
+    let alone: Vec<usize> = vehicles
+        .iter()
+        .zip(&why)
+        .filter(|(_, w)| w.is_none())
+        .map(|(&v, _)| v)
+        .collect();
+    if alone.is_empty() && why.iter().flatten().any(|w| w.starts_with("limit")) {
+        return Reason::RouteLimit;
+    }
+    if alone.is_empty() {
+        // every window missed even by a vehicle that goes there first: its windows; else its shift
+        let job = &p.jobs[j];
+        let misses = |v: usize| {
+            let veh = &p.vehicles[v];
+            p.start_at(j, veh.shift_start + p.t(veh.start, loc)) > job.due
+        };
+        return if vehicles.iter().all(|&v| misses(v)) {
+            Reason::TimeWindows
+        } else {
+            Reason::Shift
+        };
+    }
+    let vehicles = alone;
+    // left out for higher priorities: a vehicle that could serve it alone serves one of them
+    let mine = p.jobs[j].priority;
+    if p.has_priorities
+        && vehicles.iter().any(|&v| {
+            sol.routes[v]
+                .jobs
+                .iter()
+                .any(|&o| p.jobs[o as usize].priority > mine)
+        })
+    {
+        return Reason::Priority;
     }
     let all_full = vehicles.iter().all(|&v| {
         let route = &sol.routes[v];
@@ -65,7 +113,19 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
         !fits(v, &load, route.len())
     });
     if all_full {
-        Reason::Capacity
+        return Reason::Capacity;
+    }
+    // a place in a final route where only a route limit is broken
+    let limit_only = vehicles.iter().any(|&v| {
+        let jobs = &sol.routes[v].jobs;
+        (0..=jobs.len()).any(|k| {
+            let mut with = jobs.clone();
+            with.insert(k, j as u32);
+            route_violation(p, v, &with).map_or(false, |w| w.starts_with("limit"))
+        })
+    });
+    if limit_only {
+        Reason::RouteLimit
     } else {
         Reason::Shift
     }

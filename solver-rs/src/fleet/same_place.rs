@@ -77,6 +77,9 @@ mod tests {
                 shift_end: None,
                 capacity: vec![],
                 max_stops: None,
+                max_duration: None,
+                max_driving: None,
+                max_distance: None,
             }],
             jobs: jobs
                 .iter()
@@ -88,9 +91,12 @@ mod tests {
                     deadline,
                     demand: vec![],
                     allowed: None,
+                    windows: None,
+                    priority: 0,
                 })
                 .collect(),
             objective: Objective::SERVICE,
+            limit_distance: None,
         })
         .unwrap()
     }

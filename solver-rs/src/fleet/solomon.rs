@@ -108,6 +108,9 @@ impl Instance {
             shift_end: Some(scaled(depot.due)),
             capacity: vec![self.capacity],
             max_stops: None,
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
         };
         FleetInput {
             locations: m,
@@ -125,6 +128,8 @@ impl Instance {
                     deadline: None,
                     demand: vec![c.demand],
                     allowed: None,
+                    windows: None,
+                    priority: 0,
                 })
                 .collect(),
             objective: if vehicles_first {
@@ -136,6 +141,7 @@ impl Instance {
             } else {
                 Objective::DISTANCE
             },
+            limit_distance: None,
         }
     }
 

@@ -4,11 +4,12 @@
 //! pieces of routes is priced in O(pieces) (`evaluate`), plus a forward pass
 //! for the lateness when the problem has soft deadlines.
 
-use super::model::{has_bit, FleetProblem, MAX_DIMS};
+use super::model::{has_bit, FleetProblem, MAX_DIMS, NO_LIMIT};
 use super::segment::TwSegment;
 use crate::schedule::StopTimes;
 
-/// Lexicographic cost: unassigned jobs, lateness, then the weighted rest.
+/// Lexicographic cost: unassigned jobs (weighted by their priorities:
+/// `FleetProblem::miss_weight`), lateness, then the weighted rest.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FleetCost {
     pub unassigned: i64,
@@ -98,11 +99,21 @@ pub struct Route {
     /// of jobs[k..] (k = len: all ones); empty when the problem is unrestricted.
     allowed_bwd: Vec<u64>,
     /// Service start of jobs[k] (earliest schedule).
-    starts: Vec<i64>,
+    pub(crate) starts: Vec<i64>,
     /// late_pre[k]: lateness of jobs[0..k].
-    late_pre: Vec<i64>,
-    /// Windows and shift hold (removing jobs can break them on a matrix
-    /// without the triangle inequality).
+    pub(crate) late_pre: Vec<i64>,
+    /// Only when some job has several windows (`FleetProblem::multi_windows`):
+    /// latest[k], the latest arrival at jobs[k] after which jobs[k..] can
+    /// still all start inside a window (the vehicle's end not included).
+    pub(crate) latest: Vec<i64>,
+    /// Only when some vehicle has a max_driving (max_distance): the travel
+    /// time (limit distance) from the start through jobs[k-1], and the route's total.
+    drive_pre: Vec<i64>,
+    ldist_pre: Vec<i64>,
+    drive_total: i64,
+    ldist_total: i64,
+    /// Windows, shift and route limits hold (removing jobs can break them
+    /// on a matrix without the triangle inequality).
     pub time_feasible: bool,
     pub eval: RouteEval,
 }
@@ -120,6 +131,11 @@ impl Route {
             allowed_bwd: Vec::new(),
             starts: Vec::new(),
             late_pre: Vec::new(),
+            latest: Vec::new(),
+            drive_pre: Vec::new(),
+            ldist_pre: Vec::new(),
+            drive_total: 0,
+            ldist_total: 0,
             time_feasible: true,
             eval: RouteEval::default(),
         };
@@ -153,7 +169,7 @@ impl Route {
         let mut clock = v.shift_start;
         for k in 0..n {
             let j = self.jobs[k] as usize;
-            clock = (clock + p.t(prev, p.jobs[j].loc)).max(p.jobs[j].ready);
+            clock = p.start_at(j, clock + p.t(prev, p.jobs[j].loc));
             self.starts.push(clock);
             self.late_pre
                 .push(self.late_pre[k] + (clock - p.jobs[j].deadline).max(0));
@@ -201,14 +217,47 @@ impl Route {
             RouteEval::default()
         } else {
             let full = self.fwd[n].then(&end_segment(p, self.vehicle), p);
+            let mut duration = full.duration;
             self.time_feasible = full.feasible();
+            if p.multi_windows {
+                // the segments only bound a schedule with several windows: the exact one
+                let (back, feasible) =
+                    super::windows::route_end(p, self.vehicle, &self.jobs, &self.starts);
+                duration = back - v.shift_start;
+                self.time_feasible = self.time_feasible && feasible;
+            }
             RouteEval {
                 count: n,
-                duration: full.duration,
+                duration,
                 distance: self.dfwd[n] + p.d(prev, v.end),
                 lateness: self.late_pre[n],
             }
         };
+        if p.multi_windows {
+            super::windows::latest_arrivals(p, &self.jobs, &mut self.latest);
+        }
+        if p.driving_limited {
+            self.drive_total = prefix_sums(
+                p,
+                self.vehicle,
+                &self.jobs,
+                &mut self.drive_pre,
+                FleetProblem::t,
+            );
+        }
+        if p.distance_limited {
+            self.ldist_total = prefix_sums(
+                p,
+                self.vehicle,
+                &self.jobs,
+                &mut self.ldist_pre,
+                FleetProblem::ld,
+            );
+        }
+        // removing a job can lengthen a route on a matrix without the triangle inequality
+        let veh = &p.vehicles[self.vehicle];
+        self.time_feasible &=
+            self.drive_total <= veh.max_driving && self.ldist_total <= veh.max_distance;
     }
 
     pub fn cost(&self, p: &FleetProblem) -> FleetCost {
@@ -233,14 +282,14 @@ impl Route {
             (p.jobs[i].loc, self.starts[k - 1] + p.jobs[i].service)
         };
         let job = &p.jobs[j];
-        let t = (dep + p.t(loc, job.loc)).max(job.ready);
+        let t = p.start_at(j, dep + p.t(loc, job.loc));
         let mut change = (t - job.deadline).max(0);
         dep = t + job.service;
         loc = job.loc;
         for kk in k..self.jobs.len() {
             let i = self.jobs[kk] as usize;
             let next = &p.jobs[i];
-            let t = (dep + p.t(loc, next.loc)).max(next.ready);
+            let t = p.start_at(i, dep + p.t(loc, next.loc));
             if t == self.starts[kk] {
                 break;
             }
@@ -256,6 +305,41 @@ impl Route {
     fn loc(&self, p: &FleetProblem, k: usize) -> usize {
         p.jobs[self.jobs[k] as usize].loc
     }
+}
+
+/// pre[k] = the arcs from vehicle v's start through jobs[k-1] (k = 0..=len);
+/// returns the route's total (0 when empty).
+fn prefix_sums(
+    p: &FleetProblem,
+    v: usize,
+    jobs: &[u32],
+    pre: &mut Vec<i64>,
+    arc: fn(&FleetProblem, usize, usize) -> i64,
+) -> i64 {
+    let veh = &p.vehicles[v];
+    pre.clear();
+    pre.push(0);
+    let mut at = veh.start;
+    for &j in jobs {
+        let l = p.jobs[j as usize].loc;
+        pre.push(pre[pre.len() - 1] + arc(p, at, l));
+        at = l;
+    }
+    if jobs.is_empty() {
+        0
+    } else {
+        pre[jobs.len()] + arc(p, at, veh.end)
+    }
+}
+
+/// The sum of `arc` over vehicle v's whole route through `jobs` (start and end included; 0 when empty).
+pub fn route_sum(
+    p: &FleetProblem,
+    v: usize,
+    jobs: &[u32],
+    arc: fn(&FleetProblem, usize, usize) -> i64,
+) -> i64 {
+    prefix_sums(p, v, jobs, &mut Vec::new(), arc)
 }
 
 pub fn start_segment(p: &FleetProblem, v: usize) -> TwSegment {
@@ -282,7 +366,7 @@ pub fn lateness_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> i64 {
     let mut late = 0;
     for &j in jobs {
         let job = &p.jobs[j as usize];
-        t = (t + p.t(loc, job.loc)).max(job.ready);
+        t = p.start_at(j as usize, t + p.t(loc, job.loc));
         if t > job.deadline {
             late += t - job.deadline;
         }
@@ -308,9 +392,10 @@ pub fn times_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> (Vec<StopTimes>, i6
     let mut stops = Vec::with_capacity(jobs.len());
     for &j in jobs {
         let job = &p.jobs[j as usize];
+        let arrival = t + p.t(loc, job.loc);
         let stop = StopTimes::visit(
-            t + p.t(loc, job.loc),
-            job.ready,
+            arrival,
+            p.start_at(j as usize, arrival),
             job.service,
             job.given_deadline,
         );
@@ -328,6 +413,8 @@ pub struct Solution {
     pub route_of: Vec<u32>,
     pub pos_of: Vec<u32>,
     pub unassigned: usize,
+    /// The sum of the unassigned jobs' `miss_weight` (= `unassigned` without priorities).
+    pub missing: i64,
     /// For the debug check of the lateness.
     #[cfg_attr(not(debug_assertions), allow(dead_code))]
     scratch: Vec<u32>,
@@ -341,13 +428,14 @@ impl Solution {
             route_of: vec![NONE; p.n()],
             pos_of: vec![NONE; p.n()],
             unassigned: p.n(),
+            missing: (0..p.n()).map(|j| p.miss_weight(j)).sum(),
             scratch: Vec::new(),
         }
     }
 
     pub fn cost(&self, p: &FleetProblem) -> FleetCost {
         let mut c = FleetCost {
-            unassigned: self.unassigned as i64,
+            unassigned: self.missing,
             lateness: 0,
             main: 0,
         };
@@ -377,6 +465,7 @@ impl Solution {
                 self.route_of[j as usize] = NONE;
                 self.pos_of[j as usize] = NONE;
                 self.unassigned += 1;
+                self.missing += p.miss_weight(j as usize);
             }
         }
         self.set_route_from_taken(p, r, jobs);
@@ -436,6 +525,66 @@ impl Solution {
             return (0, 0);
         }
         (dist + p.d(loc, veh.end), count)
+    }
+
+    /// The sum of `arc` over the route of vehicle v made of `pieces`, in
+    /// O(pieces) from the routes' prefix sums `pre` (as `distance_of_pieces`).
+    fn arc_sum(
+        &self,
+        p: &FleetProblem,
+        v: usize,
+        pieces: &[Piece],
+        arc: fn(&FleetProblem, usize, usize) -> i64,
+        pre: fn(&Route) -> &Vec<i64>,
+    ) -> i64 {
+        let veh = &p.vehicles[v];
+        let (mut loc, mut sum, mut count) = (veh.start, 0i64, 0usize);
+        for pc in pieces {
+            let (r, a, b) = match *pc {
+                Piece::Prefix(r, k) => {
+                    let route = &self.routes[r];
+                    sum = pre(route)[k];
+                    if k > 0 {
+                        loc = route.loc(p, k - 1);
+                    }
+                    count = k;
+                    continue;
+                }
+                Piece::Job(j) => {
+                    let l = p.jobs[j as usize].loc;
+                    sum += arc(p, loc, l);
+                    loc = l;
+                    count += 1;
+                    continue;
+                }
+                Piece::Suffix(r, k) => (r, k, self.routes[r].len()),
+                Piece::Range(r, a, b) => (r, a, b),
+            };
+            if a >= b {
+                continue;
+            }
+            let route = &self.routes[r];
+            sum += arc(p, loc, route.loc(p, a)) + pre(route)[b] - pre(route)[a + 1];
+            loc = route.loc(p, b - 1);
+            count += b - a;
+        }
+        if count == 0 {
+            0
+        } else {
+            sum + arc(p, loc, veh.end)
+        }
+    }
+
+    /// The route of vehicle v made of `pieces` keeps its max_driving and max_distance.
+    fn within_limits(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> bool {
+        let veh = &p.vehicles[v];
+        (!p.driving_limited
+            || veh.max_driving >= NO_LIMIT
+            || self.arc_sum(p, v, pieces, FleetProblem::t, |r| &r.drive_pre) <= veh.max_driving)
+            && (!p.distance_limited
+                || veh.max_distance >= NO_LIMIT
+                || self.arc_sum(p, v, pieces, FleetProblem::ld, |r| &r.ldist_pre)
+                    <= veh.max_distance)
     }
 
     /// Every job of the pieces but the prefix (checked when built) may go to
@@ -547,8 +696,17 @@ impl Solution {
         if !full.feasible() {
             return None;
         }
+        if (p.driving_limited || p.distance_limited) && !self.within_limits(p, v, pieces) {
+            return None;
+        }
         distance += p.d(last_loc, p.vehicles[v].end);
-        let lateness = if p.has_deadlines {
+        let mut duration = full.duration;
+        let lateness = if p.multi_windows {
+            // the segments were a bound; the exact schedule decides
+            let (d, late) = super::windows::price_pieces(self, p, v, pieces)?;
+            duration = d;
+            late
+        } else if p.has_deadlines {
             self.lateness_of_pieces(p, v, pieces)
         } else {
             0
@@ -560,9 +718,20 @@ impl Solution {
             debug_assert_eq!(lateness, lateness_of(p, v, &buf));
             self.scratch = buf;
         }
+        #[cfg(debug_assertions)]
+        if p.multi_windows {
+            let mut buf = std::mem::take(&mut self.scratch);
+            self.materialize(pieces, &mut buf);
+            debug_assert_eq!(
+                duration,
+                schedule_of(p, v, &buf).1 - p.vehicles[v].shift_start
+            );
+            debug_assert!(route_violation(p, v, &buf).is_none());
+            self.scratch = buf;
+        }
         Some(RouteEval {
             count,
-            duration: full.duration,
+            duration,
             distance,
             lateness,
         })
@@ -578,7 +747,7 @@ impl Solution {
         let mut dep = veh.shift_start;
         let visit = |j: usize, loc: &mut usize, dep: &mut i64, late: &mut i64| -> i64 {
             let job = &p.jobs[j];
-            let t = (*dep + p.t(*loc, job.loc)).max(job.ready);
+            let t = p.start_at(j, *dep + p.t(*loc, job.loc));
             *late += (t - job.deadline).max(0);
             *dep = t + job.service;
             *loc = job.loc;
@@ -682,15 +851,48 @@ impl Solution {
                 route.eval.distance
             };
             let distance = base + p.d(prev, job.loc) + p.d(job.loc, next) - p.d(prev, next);
+            if p.driving_limited {
+                let base = if n == 0 {
+                    p.t(veh.start, veh.end)
+                } else {
+                    route.drive_total
+                };
+                if base + p.t(prev, job.loc) + p.t(job.loc, next) - p.t(prev, next)
+                    > veh.max_driving
+                {
+                    continue;
+                }
+            }
+            if p.distance_limited {
+                let base = if n == 0 {
+                    p.ld(veh.start, veh.end)
+                } else {
+                    route.ldist_total
+                };
+                if base + p.ld(prev, job.loc) + p.ld(job.loc, next) - p.ld(prev, next)
+                    > veh.max_distance
+                {
+                    continue;
+                }
+            }
+            let (duration, lateness) = if p.multi_windows {
+                match super::windows::price_insertion(route, p, j, k) {
+                    Some(x) => x,
+                    None => continue,
+                }
+            } else if p.has_deadlines {
+                (
+                    full.duration,
+                    route.eval.lateness + route.lateness_change(p, j, k),
+                )
+            } else {
+                (full.duration, 0)
+            };
             let new = RouteEval {
                 count: n + 1,
-                duration: full.duration,
+                duration,
                 distance,
-                lateness: if p.has_deadlines {
-                    route.eval.lateness + route.lateness_change(p, j, k)
-                } else {
-                    0
-                },
+                lateness,
             }
             .cost(p);
             let delta = new.minus(old);
@@ -715,6 +917,7 @@ impl Solution {
         for (k, &j) in jobs.iter().enumerate() {
             if self.route_of[j as usize] == NONE {
                 self.unassigned -= 1;
+                self.missing -= p.miss_weight(j as usize);
             }
             self.route_of[j as usize] = r as u32;
             self.pos_of[j as usize] = k as u32;
@@ -732,6 +935,7 @@ impl Solution {
                 self.route_of[j as usize] = NONE;
                 self.pos_of[j as usize] = NONE;
                 self.unassigned += 1;
+                self.missing += p.miss_weight(j as usize);
                 if !touched.contains(&(r as usize)) {
                     touched.push(r as usize);
                 }
@@ -789,6 +993,13 @@ impl Solution {
                 return Err(format!("job {} marked assigned", j));
             }
         }
+        let missing: i64 = (0..p.n())
+            .filter(|&j| !seen[j])
+            .map(|j| p.miss_weight(j))
+            .sum();
+        if missing != self.missing {
+            return Err(format!("missing {} != {}", self.missing, missing));
+        }
         if unassigned != self.unassigned {
             return Err(format!("unassigned {} != {}", self.unassigned, unassigned));
         }
@@ -824,8 +1035,18 @@ pub fn route_violation(p: &FleetProblem, v: usize, jobs: &[u32]) -> Option<Strin
             return Some(format!("job {} starts after due", j));
         }
     }
-    if ret > veh.shift_end || ret - veh.shift_start >= super::model::UNREACHABLE {
+    if ret > veh.given_shift_end || ret - veh.shift_start >= super::model::UNREACHABLE {
         return Some("shift end / unreachable".into());
+    }
+    // the route limits last: a violation starting with "limit" breaks nothing else
+    if ret > veh.shift_end {
+        return Some("limit: maxDuration".into());
+    }
+    if route_sum(p, v, jobs, FleetProblem::t) > veh.max_driving {
+        return Some("limit: maxDriving".into());
+    }
+    if route_sum(p, v, jobs, FleetProblem::ld) > veh.max_distance {
+        return Some("limit: maxDistance".into());
     }
     None
 }

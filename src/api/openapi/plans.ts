@@ -10,6 +10,7 @@ import {
   planStopWithAddressSchema,
   planStopWithCoordinatesSchema,
   shiftSchema,
+  timeWindowSchema,
   vehicleSchema,
 } from '../plans/schema.js';
 import { REASONS as UNASSIGNED_REASONS } from '../../solver/fleet-abi.js';
@@ -34,9 +35,24 @@ const planScheduleEntry = {
   properties: { colisId: { type: 'string' }, arrivee: dateTime, serviceStart: dateTime },
   required: ['colisId', 'arrivee'],
 };
+const planStep = {
+  type: 'object',
+  properties: {
+    type: { type: 'string', enum: ['start', 'stop', 'end'] },
+    id: { type: 'string' },
+    arrival: dateTime,
+    serviceStart: dateTime,
+    departure: dateTime,
+    load: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    distanceM: { type: 'integer', minimum: 0 },
+    durationS: { type: 'integer', minimum: 0 },
+  },
+  required: ['type', 'id', 'arrival', 'departure', 'load', 'distanceM', 'durationS'],
+};
 const planRoute = {
   type: 'object',
   properties: {
+    steps: { type: 'array', items: planStep },
     vehicleId: { type: 'string' },
     order: { type: 'array', items: { type: 'string' } },
     waypoints: { type: 'array', items: waypoint },
@@ -60,6 +76,7 @@ const planRoute = {
     'totalDistanceKm',
     'estimatedTimeMin',
     'load',
+    'steps',
   ],
 };
 const unassignedStop = {
@@ -109,6 +126,16 @@ annotate(
       "Only when the vehicle arrives before the stop's notBefore and waits: the start of service (its notBefore), UTC.",
   },
 );
+annotate(planStep, 'PlanStep', "One step of a route's timeline.", {
+  type: "start (the vehicle's start), stop, end (its end point; on a route without one, the end of the last service).",
+  id: 'The vehicle id for start and end, the stop id for a stop.',
+  arrival: 'Arrival, UTC with `Z` (the departure for start).',
+  serviceStart: 'Only when service starts after the arrival (waiting for notBefore or a time window), UTC.',
+  departure: 'Departure after service, UTC (the arrival for end).',
+  load: 'On board after the step, per capacity dimension: the start carries every demand of the route, each stop takes its own off; empty without capacities.',
+  distanceM: 'Metres of the leg arriving at this step (0 for start, and for end without an end point).',
+  durationS: 'Seconds of driving on that leg.',
+});
 annotate(
   planRoute,
   'PlanRoute',
@@ -125,13 +152,18 @@ annotate(
     estimatedTimeMin:
       'From departAt to the arrival at the end (or the end of the last service), travel, service and waiting included, in minutes, 1 decimal.',
     load: 'Sum of the demands served, per capacity dimension; empty when no vehicle has a capacity.',
+    steps:
+      "The route's full timeline: the start, each stop, the end, with arrival, serviceStart (after a wait), departure, the load on board after the step and the incoming leg's metres and seconds.",
   },
 );
 annotate(unassignedStop, 'UnassignedStop', 'A stop no vehicle could serve within the hard rules, and why.', {
   id: 'The stop id.',
   reason:
     'capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; ' +
-    'allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it.',
+    'allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; ' +
+    'timeWindows: every one of its time windows ends before any such vehicle can get there; ' +
+    "routeLimit: it fits such a vehicle only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm; " +
+    'priority: such a vehicle could serve it, but the plan gave its room to stops of higher priority.',
   message: 'The reason in words, with what would fix it.',
 });
 annotate(planTotals, 'PlanTotals', 'The whole plan.', {
@@ -159,12 +191,14 @@ export const PLAN_SCHEMAS: Record<string, object> = {
   PlanRequest: planRequestSchema,
   Vehicle: vehicleSchema,
   Shift: shiftSchema,
+  TimeWindow: timeWindowSchema,
   PlanStop: planStopSchema,
   PlanStopWithCoordinates: planStopWithCoordinatesSchema,
   PlanStopWithAddress: planStopWithAddressSchema,
   PlanResponse: planResponse,
   PlanRoute: planRoute,
   PlanScheduleEntry: planScheduleEntry,
+  PlanStep: planStep,
   UnassignedStop: unassignedStop,
   PlanTotals: planTotals,
 };
@@ -175,7 +209,7 @@ export const plansPath = {
     summary: 'Plan a day for several vehicles',
     description:
       'Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. ' +
-      'Capacities, maxStops, allowedVehicles, notBefore and shifts are hard; deadlines are soft (late stops are reported, as optimize does). ' +
+      'Capacities, maxStops, allowedVehicles, notBefore, timeWindows and shifts are hard; deadlines are soft (late stops are reported, as optimize does). ' +
       'Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.',
     operationId: 'plan',
     security: [{ bearer: [] }],

@@ -6,7 +6,8 @@
  *
  * Time rules: vehicle k leaves at max(departure, its shift.start); its shift.end bounds its return
  * (or the end of its last service when it has no end); a stop's notBefore is the earliest start of
- * its service (the vehicle waits), its deadline a soft limit (lateness is reported, as optimize).
+ * its service (the vehicle waits), its deadline a soft limit (lateness is reported, as optimize); its
+ * timeWindows are hard (service starts inside one; the solver cuts them at notBefore).
  * All of them are on the Paris calendar day of the departure. A shift that ended before the
  * departure leaves its vehicle no time: its stops go to other vehicles or are unassigned ("shift").
  */
@@ -96,6 +97,9 @@ export function fleetProblem(
       ...(window.endS !== undefined ? { shiftEnd: window.endS } : {}),
       ...(dimensions > 0 ? { capacity: v.capacity ?? new Array<number>(dimensions).fill(UNLIMITED) } : {}),
       ...(v.maxStops !== undefined ? { maxStops: v.maxStops } : {}),
+      ...(v.maxDurationMin !== undefined ? { maxDuration: v.maxDurationMin * 60 } : {}),
+      ...(v.maxDrivingMin !== undefined ? { maxDriving: v.maxDrivingMin * 60 } : {}),
+      ...(v.maxDistanceKm !== undefined ? { maxDistance: Math.round(v.maxDistanceKm * 1000) } : {}),
     };
   });
   const jobs = request.stops.map((s, i): FleetJob => ({
@@ -108,8 +112,30 @@ export function fleetProblem(
     ...(s.allowedVehicles !== undefined
       ? { allowedVehicles: s.allowedVehicles.map((id) => vehicleIndex.get(id)!) }
       : {}),
+    ...(s.timeWindows !== undefined ? { windows: windowOffsets(s.timeWindows, departure) } : {}),
+    ...(s.priority !== undefined && s.priority > 0 ? { priority: s.priority } : {}),
   }));
-  return { locations: size, travel, vehicles, jobs };
+  // maxDistanceKm counts road metres; the objective keeps the travel times
+  const limitDistance = request.vehicles.some((v) => v.maxDistanceKm !== undefined)
+    ? Int32Array.from(matrix.distancesM.flatMap((row) => row.map((m) => Math.round(m))))
+    : undefined;
+  return { locations: size, travel, vehicles, jobs, ...(limitDistance ? { limitDistance } : {}) };
+}
+
+/**
+ * A stop's time windows as [start, end] seconds after the departure: a window that ended before the departure is
+ * dropped (none left: the solver leaves the stop unassigned, reason timeWindows), one under way starts at 0.
+ */
+export function windowOffsets(
+  windows: ReadonlyArray<{ start: string; end: string }>,
+  departure: DateTime,
+): Array<[number, number]> {
+  return windows
+    .map((w): [number, number] => [
+      Math.max(0, offsetS(w.start, departure, 'earlier')),
+      offsetS(w.end, departure, 'later'),
+    ])
+    .filter(([start, end]) => end >= start);
 }
 
 /** The plan's budget: `msPerStop` per stop, at least 200 ms, at most `ceilingMs`. */

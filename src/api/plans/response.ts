@@ -13,6 +13,7 @@ import type { ResolvedLocation } from '../../calls/locations.js';
 import { capacityDimensions, type PlanLayout } from './problem.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanResult, PlanRoute, UnassignedStop } from './types.js';
+import { routeSteps } from './steps.js';
 
 export interface PlanAnswerInput {
   request: PlanRequest;
@@ -93,6 +94,16 @@ function routeOf(
       totalDistanceKm: schedule.totalDistanceKm,
       estimatedTimeMin: schedule.estimatedTimeMin,
       load,
+      steps: routeSteps({
+        departure: input.departure,
+        vehicleId: v.id,
+        stopIds: stops.map((s) => s.id),
+        demands: stops.map((s) => s.demand ?? []),
+        dimensions,
+        times: times!,
+        legsM: nodes.slice(1).map((to, k) => input.distancesM[nodes[k]!]![to]!),
+        hasEnd: end !== undefined,
+      }),
     },
   };
 }
@@ -105,6 +116,12 @@ const FIXES: Record<UnassignedReason, string> = {
   allowedVehicles: 'none of the vehicles of this call may serve it: check its allowedVehicles',
   unreachable:
     'no vehicle allowed to serve it can drive to it, or from it to its end, on the road network: check its position',
+  priority:
+    "a vehicle could serve it, but the plan gave that vehicle's room and time to stops of higher priority: raise its priority, or add a vehicle",
+  routeLimit:
+    "it fits a vehicle allowed to serve it only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm: raise a limit or add a vehicle",
+  timeWindows:
+    'every one of its timeWindows ends before any vehicle allowed to serve it can get there (or before the departure): widen or move its timeWindows, or start a shift earlier',
 };
 
 export function unassignedMessage(id: string, reason: UnassignedReason): string {

@@ -18,6 +18,8 @@ import { MAX_DIMS } from '../../solver/abi-constants.generated.js';
 
 export const MAX_PLAN_STOPS = 1000;
 export const MAX_PLAN_VEHICLES = 50;
+/** Most time windows of one stop. */
+export const MAX_STOP_WINDOWS = 5;
 /** The solver's limit (solver-rs/src/abi.rs). */
 export const MAX_DIMENSIONS = MAX_DIMS;
 const MAX_QUANTITY = 1_000_000_000;
@@ -97,16 +99,81 @@ export const vehicleSchema = {
       description: 'Most stops this vehicle may serve.',
       examples: [30],
     },
+    maxDurationMin: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1440,
+      'x-message': 'must be a whole number of minutes from 1 to 1440',
+      description:
+        'Longest route in minutes, from its departure to its return (or the end of its last service when it has no end), waiting included. Hard: a stop that would make it longer goes to another vehicle or is unassigned (reason routeLimit).',
+      examples: [240],
+    },
+    maxDrivingMin: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1440,
+      'x-message': 'must be a whole number of minutes from 1 to 1440',
+      description:
+        'Most minutes spent driving (the sum of the legs, start to end; service and waiting not counted). Hard.',
+      examples: [180],
+    },
+    maxDistanceKm: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 10000,
+      'x-message': 'must be a number of kilometres above 0 and at most 10000',
+      description: 'Longest route in kilometres, start to end, over the same road distances as totalDistanceKm. Hard.',
+      examples: [120],
+    },
   },
   required: ['id', 'start'],
   additionalProperties: false,
 } as const;
 
+export const timeWindowSchema = {
+  title: 'TimeWindow',
+  description: 'A time window on the start of service, Europe/Paris local time on the Paris calendar day of departure.',
+  type: 'object',
+  properties: {
+    start: timeOfDay('Service starts at this time or later.', '09:00'),
+    end: timeOfDay('Service starts at this time or earlier (hard); after `start`.', '12:00'),
+  },
+  required: ['start', 'end'],
+  additionalProperties: false,
+} as const;
+
 const planStopExtras = {
+  priority: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 100,
+    'x-message': 'must be a whole number from 0 to 100',
+    description:
+      'How much the stop matters when not every stop fits (default 0): the plan keeps the largest sum of the priorities of the stops it assigns first, then the most stops. A stop left out for stops of higher priority is unassigned with reason priority.',
+    examples: [80],
+  },
   notBefore: timeOfDay(
     'Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.',
     '09:30',
   ),
+  timeWindows: {
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_STOP_WINDOWS,
+    items: timeWindowSchema,
+    'x-message': `must list 1 to ${MAX_STOP_WINDOWS} windows {"start": "HH:MM", "end": "HH:MM"}`,
+    description:
+      `1 to ${MAX_STOP_WINDOWS} windows, in time order and not overlapping. Hard: service starts inside one of them; ` +
+      'a vehicle that arrives between two windows waits for the next. With notBefore, service starts at notBefore or later as well ' +
+      '(a window is cut at notBefore); a deadline stays soft (a start after it is reported late). A window that ends before the ' +
+      'departure is dropped; a stop left without one is unassigned (reason timeWindows).',
+    examples: [
+      [
+        { start: '09:00', end: '12:00' },
+        { start: '14:00', end: '17:00' },
+      ],
+    ],
+  },
   demand: quantities('What the stop takes from the vehicle, one whole number per capacity dimension.', [12, 1]),
   allowedVehicles: {
     type: 'array',

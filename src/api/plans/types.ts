@@ -4,6 +4,7 @@ import type { RouteWarning, Waypoint } from '../../calls/answer.js';
 import type { CallContext } from '../../calls/charged-call.js';
 import type { RouteGeometry } from '../../calls/geometry.js';
 import type { PlanRequest } from './schema.js';
+import type { PlanStep } from './steps.js';
 
 /** One vehicle's route: optimize's route fields plus the vehicle and its load. */
 export interface PlanRoute extends Partial<RouteGeometry> {
@@ -18,6 +19,8 @@ export interface PlanRoute extends Partial<RouteGeometry> {
   estimatedTimeMin: number;
   /** Sum of the demands served, per capacity dimension; [] without capacities. */
   load: number[];
+  /** The full timeline: start, stops, end. */
+  steps: PlanStep[];
 }
 
 export interface UnassignedStop {

@@ -1,13 +1,13 @@
 /**
  * A plan request: the schema, then what JSON Schema cannot say (ids unique, capacity and demand
  * dimensions that agree, allowedVehicles naming vehicles of the call, a shift that ends after it
- * starts, a stop whose notBefore is not after its deadline). Each message names the field and the fix.
+ * starts, a stop whose notBefore is not after its deadline, time windows in order that leave a usable one). Each message names the field and the fix.
  */
 import { invalidRequest } from '../../errors.js';
 import { compileValidator, type MistakeRule } from '../../http/validate.js';
 import { CALL_MISTAKES } from '../../calls/mistakes.js';
 import { checkUniqueIds } from '../../calls/request-checks.js';
-import { MAX_PLAN_STOPS, MAX_PLAN_VEHICLES, planRequestSchema, type PlanRequest } from './schema.js';
+import { MAX_PLAN_STOPS, MAX_PLAN_VEHICLES, MAX_STOP_WINDOWS, planRequestSchema, type PlanRequest } from './schema.js';
 
 /** Too few or too many vehicles or stops: the limits of a plan, and what to do past them. */
 const planSize: MistakeRule = (failure) => {
@@ -26,7 +26,30 @@ const planSize: MistakeRule = (failure) => {
   return undefined;
 };
 
-const validateShape = compileValidator<PlanRequest>(planRequestSchema, [planSize, ...CALL_MISTAKES]);
+/**
+ * A failure inside a stop's timeWindows is told as it is (the shared rules would read the field as a misspelt
+ * deadline); a time in another form gets its HH:MM spelling.
+ */
+const timeWindowsFailure: MistakeRule = (failure) => {
+  if (failure.path[0] !== 'stops' || failure.path[2] !== 'timeWindows') return undefined;
+  const clock = typeof failure.value === 'string' ? /^\s*(\d{1,2})\s*[:hH.]\s*(\d{2})\s*$/.exec(failure.value) : null;
+  if (failure.keyword === 'pattern' && clock && Number(clock[1]) < 24 && Number(clock[2]) < 60)
+    return { message: `${failure.message}: write "${clock[1]!.padStart(2, '0')}:${clock[2]}"` };
+  if ((failure.keyword === 'minItems' || failure.keyword === 'maxItems') && Array.isArray(failure.value)) {
+    return {
+      message: `stops[${String(failure.path[1])}].timeWindows must list 1 to ${MAX_STOP_WINDOWS} windows {"start": "HH:MM", "end": "HH:MM"} (got ${failure.value.length}); leave the field out when the stop has none`,
+    };
+  }
+  if (failure.keyword === 'pattern' || failure.keyword === 'type')
+    return { message: `${failure.message}, e.g. {"start": "09:00", "end": "12:00"}` };
+  return { message: failure.message };
+};
+
+const validateShape = compileValidator<PlanRequest>(planRequestSchema, [
+  planSize,
+  timeWindowsFailure,
+  ...CALL_MISTAKES,
+]);
 
 export function validatePlanRequest(body: unknown): PlanRequest {
   const request = validateShape(body);
@@ -98,6 +121,7 @@ function checkAllowedVehicles(request: PlanRequest): void {
 
 function checkWindows(request: PlanRequest): void {
   request.stops.forEach((stop, i) => {
+    checkTimeWindows(stop, i);
     if (stop.notBefore !== undefined && stop.deadline !== undefined && stop.notBefore > stop.deadline) {
       throw invalidRequest(
         `stops[${i}].notBefore "${stop.notBefore}" is after its deadline "${stop.deadline}": the stop could never be served on time; ` +
@@ -106,4 +130,41 @@ function checkWindows(request: PlanRequest): void {
       );
     }
   });
+}
+
+/** Each window ends after it starts, they come in time order without touching, and notBefore and the deadline leave one usable. */
+function checkTimeWindows(stop: PlanRequest['stops'][number], i: number): void {
+  const windows = stop.timeWindows;
+  if (windows === undefined) return;
+  windows.forEach((w, k) => {
+    if (w.end <= w.start) {
+      throw invalidRequest(
+        `stops[${i}].timeWindows[${k}].end "${w.end}" must be after its start "${w.start}" (a window lies within one Paris calendar day)`,
+        `stops[${i}].timeWindows[${k}].end`,
+      );
+    }
+    const previous = windows[k - 1];
+    if (previous !== undefined && w.start <= previous.end) {
+      throw invalidRequest(
+        `stops[${i}].timeWindows[${k}] starts at "${w.start}", not after the previous window's end "${previous.end}": ` +
+          'list the windows in time order, and merge windows that overlap or touch into one',
+        `stops[${i}].timeWindows[${k}].start`,
+      );
+    }
+  });
+  const last = windows[windows.length - 1]!;
+  if (stop.notBefore !== undefined && stop.notBefore > last.end) {
+    throw invalidRequest(
+      `stops[${i}].notBefore "${stop.notBefore}" is after the end of its last time window "${last.end}": the stop could never be served; ` +
+        'move notBefore into a window or remove it',
+      `stops[${i}].notBefore`,
+    );
+  }
+  if (stop.deadline !== undefined && stop.deadline < windows[0]!.start) {
+    throw invalidRequest(
+      `stops[${i}].deadline "${stop.deadline}" is before its first time window starts "${windows[0]!.start}": the stop could never be served on time; ` +
+        'move the deadline into a window or remove it',
+      `stops[${i}].deadline`,
+    );
+  }
 }

@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Plan a day for several vehicles
-         * @description Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. Capacities, maxStops, allowedVehicles, notBefore and shifts are hard; deadlines are soft (late stops are reported, as optimize does). Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.
+         * @description Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. Capacities, maxStops, allowedVehicles, notBefore, timeWindows and shifts are hard; deadlines are soft (late stops are reported, as optimize does). Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.
          */
         post: operations["plan"];
         delete?: never;
@@ -373,10 +373,29 @@ export interface components {
              */
             serviceSeconds?: number;
             /**
+             * @description How much the stop matters when not every stop fits (default 0): the plan keeps the largest sum of the priorities of the stops it assigns first, then the most stops. A stop left out for stops of higher priority is unassigned with reason priority.
+             * @example 80
+             */
+            priority?: number;
+            /**
              * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
              * @example 09:30
              */
             notBefore?: string;
+            /**
+             * @description 1 to 5 windows, in time order and not overlapping. Hard: service starts inside one of them; a vehicle that arrives between two windows waits for the next. With notBefore, service starts at notBefore or later as well (a window is cut at notBefore); a deadline stays soft (a start after it is reported late). A window that ends before the departure is dropped; a stop left without one is unassigned (reason timeWindows).
+             * @example [
+             *       {
+             *         "start": "09:00",
+             *         "end": "12:00"
+             *       },
+             *       {
+             *         "start": "14:00",
+             *         "end": "17:00"
+             *       }
+             *     ]
+             */
+            timeWindows?: components["schemas"]["TimeWindow"][];
             /**
              * @description What the stop takes from the vehicle, one whole number per capacity dimension.
              * @example [
@@ -655,6 +674,21 @@ export interface components {
              * @example 30
              */
             maxStops?: number;
+            /**
+             * @description Longest route in minutes, from its departure to its return (or the end of its last service when it has no end), waiting included. Hard: a stop that would make it longer goes to another vehicle or is unassigned (reason routeLimit).
+             * @example 240
+             */
+            maxDurationMin?: number;
+            /**
+             * @description Most minutes spent driving (the sum of the legs, start to end; service and waiting not counted). Hard.
+             * @example 180
+             */
+            maxDrivingMin?: number;
+            /**
+             * @description Longest route in kilometres, start to end, over the same road distances as totalDistanceKm. Hard.
+             * @example 120
+             */
+            maxDistanceKm?: number;
         };
         /**
          * Shift
@@ -671,6 +705,22 @@ export interface components {
              * @example 17:30
              */
             end?: string;
+        };
+        /**
+         * TimeWindow
+         * @description A time window on the start of service, Europe/Paris local time on the Paris calendar day of departure.
+         */
+        TimeWindow: {
+            /**
+             * @description Service starts at this time or later.
+             * @example 09:00
+             */
+            start: string;
+            /**
+             * @description Service starts at this time or earlier (hard); after `start`.
+             * @example 12:00
+             */
+            end: string;
         };
         /**
          * PlanStop
@@ -708,10 +758,29 @@ export interface components {
              */
             serviceSeconds?: number;
             /**
+             * @description How much the stop matters when not every stop fits (default 0): the plan keeps the largest sum of the priorities of the stops it assigns first, then the most stops. A stop left out for stops of higher priority is unassigned with reason priority.
+             * @example 80
+             */
+            priority?: number;
+            /**
              * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
              * @example 09:30
              */
             notBefore?: string;
+            /**
+             * @description 1 to 5 windows, in time order and not overlapping. Hard: service starts inside one of them; a vehicle that arrives between two windows waits for the next. With notBefore, service starts at notBefore or later as well (a window is cut at notBefore); a deadline stays soft (a start after it is reported late). A window that ends before the departure is dropped; a stop left without one is unassigned (reason timeWindows).
+             * @example [
+             *       {
+             *         "start": "09:00",
+             *         "end": "12:00"
+             *       },
+             *       {
+             *         "start": "14:00",
+             *         "end": "17:00"
+             *       }
+             *     ]
+             */
+            timeWindows?: components["schemas"]["TimeWindow"][];
             /**
              * @description What the stop takes from the vehicle, one whole number per capacity dimension.
              * @example [
@@ -764,10 +833,29 @@ export interface components {
              */
             serviceSeconds?: number;
             /**
+             * @description How much the stop matters when not every stop fits (default 0): the plan keeps the largest sum of the priorities of the stops it assigns first, then the most stops. A stop left out for stops of higher priority is unassigned with reason priority.
+             * @example 80
+             */
+            priority?: number;
+            /**
              * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
              * @example 09:30
              */
             notBefore?: string;
+            /**
+             * @description 1 to 5 windows, in time order and not overlapping. Hard: service starts inside one of them; a vehicle that arrives between two windows waits for the next. With notBefore, service starts at notBefore or later as well (a window is cut at notBefore); a deadline stays soft (a start after it is reported late). A window that ends before the departure is dropped; a stop left without one is unassigned (reason timeWindows).
+             * @example [
+             *       {
+             *         "start": "09:00",
+             *         "end": "12:00"
+             *       },
+             *       {
+             *         "start": "14:00",
+             *         "end": "17:00"
+             *       }
+             *     ]
+             */
+            timeWindows?: components["schemas"]["TimeWindow"][];
             /**
              * @description What the stop takes from the vehicle, one whole number per capacity dimension.
              * @example [
@@ -813,6 +901,8 @@ export interface components {
          * @description The route of one vehicle that is used: optimize's route fields, the vehicle and its load.
          */
         PlanRoute: {
+            /** @description The route's full timeline: the start, each stop, the end, with arrival, serviceStart (after a wait), departure, the load on board after the step and the incoming leg's metres and seconds. */
+            steps: components["schemas"]["PlanStep"][];
             /** @description The vehicle id. */
             vehicleId: string;
             /** @description Stop ids in visiting order. */
@@ -865,6 +955,40 @@ export interface components {
             serviceStart?: string;
         };
         /**
+         * PlanStep
+         * @description One step of a route's timeline.
+         */
+        PlanStep: {
+            /**
+             * @description start (the vehicle's start), stop, end (its end point; on a route without one, the end of the last service).
+             * @enum {string}
+             */
+            type: "start" | "stop" | "end";
+            /** @description The vehicle id for start and end, the stop id for a stop. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            arrival: string;
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            serviceStart?: string;
+            /**
+             * Format: date-time
+             * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
+             */
+            departure: string;
+            /** @description On board after the step, per capacity dimension: the start carries every demand of the route, each stop takes its own off; empty without capacities. */
+            load: number[];
+            /** @description Metres of the leg arriving at this step (0 for start, and for end without an end point). */
+            distanceM: number;
+            /** @description Seconds of driving on that leg. */
+            durationS: number;
+        };
+        /**
          * UnassignedStop
          * @description A stop no vehicle could serve within the hard rules, and why.
          */
@@ -872,10 +996,10 @@ export interface components {
             /** @description The stop id. */
             id: string;
             /**
-             * @description capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it.
+             * @description capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; timeWindows: every one of its time windows ends before any such vehicle can get there; routeLimit: it fits such a vehicle only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm; priority: such a vehicle could serve it, but the plan gave its room to stops of higher priority.
              * @enum {string}
              */
-            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable";
+            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable" | "timeWindows" | "routeLimit" | "priority";
             /** @description The reason in words, with what would fix it. */
             message: string;
         };

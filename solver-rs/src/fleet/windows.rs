@@ -1,0 +1,234 @@
+//! Exact schedules when jobs have several time windows.
+//!
+//! With one window per job a run of visits is summed up by a time-window
+//! segment (`segment.rs`) and two runs join in O(1). With several windows the
+//! start of service is a step function of the arrival (a vehicle arriving
+//! between two windows waits for the next), which no fixed-size segment
+//! represents. The segments then use each job's hull [first start, last end]:
+//! a relaxation (the hull schedule is never later than the true one), so a
+//! move they reject is infeasible; the moves they accept are priced here
+//! exactly, by a forward pass that stops early:
+//!
+//! - every vehicle leaves at its shift start, so the prefix of a route is a
+//!   point in time (its cached service starts);
+//! - a suffix of a route is rejected in O(1) when the arrival at its first job
+//!   is after `latest` (the latest arrival from which all its jobs can still
+//!   start inside a window; the start of service is non-decreasing in the
+//!   arrival, so every earlier arrival is feasible too);
+//! - the pass through a suffix stops at the first job whose start equals its
+//!   start in its own route: from there the schedule is that route's.
+
+use super::model::{FleetProblem, NEVER, UNREACHABLE};
+use super::solution::{Piece, Route, Solution};
+
+/// The return of vehicle v after `jobs` served at `starts` (the earliest
+/// schedule), and whether every start lies inside a window and the return
+/// within the shift.
+pub fn route_end(p: &FleetProblem, v: usize, jobs: &[u32], starts: &[i64]) -> (i64, bool) {
+    let veh = &p.vehicles[v];
+    let mut ok = true;
+    for (&j, &s) in jobs.iter().zip(starts) {
+        ok &= s <= p.jobs[j as usize].due;
+    }
+    let last = *jobs.last().expect("a route with jobs") as usize;
+    let back = starts[jobs.len() - 1] + p.jobs[last].service + p.t(p.jobs[last].loc, veh.end);
+    ok &= back <= veh.shift_end && back - veh.shift_start < UNREACHABLE;
+    (back, ok)
+}
+
+/// latest[k] for a route through `jobs` (see `Route::latest`).
+pub fn latest_arrivals(p: &FleetProblem, jobs: &[u32], latest: &mut Vec<i64>) {
+    let n = jobs.len();
+    latest.clear();
+    latest.resize(n, NEVER);
+    let mut bound = i64::MAX / 4;
+    for k in (0..n).rev() {
+        let j = jobs[k] as usize;
+        let l = p.latest_start(j, bound);
+        latest[k] = l;
+        if l == NEVER || k == 0 {
+            continue;
+        }
+        let i = jobs[k - 1] as usize;
+        bound = l - p.t(p.jobs[i].loc, p.jobs[j].loc) - p.jobs[i].service;
+    }
+    // a NEVER leaves every earlier job NEVER as well
+    for k in (0..n.saturating_sub(1)).rev() {
+        if latest[k + 1] == NEVER {
+            latest[k] = NEVER;
+        }
+    }
+}
+
+/// A forward pass: where the vehicle is, when it leaves, the lateness so far.
+struct Pass {
+    loc: usize,
+    dep: i64,
+    late: i64,
+}
+
+impl Pass {
+    /// Leave route r's vehicle start, through its jobs[..k].
+    fn after_prefix(p: &FleetProblem, route: &Route, k: usize) -> Pass {
+        let veh = &p.vehicles[route.vehicle];
+        if k == 0 {
+            return Pass {
+                loc: veh.start,
+                dep: veh.shift_start,
+                late: 0,
+            };
+        }
+        let j = route.jobs[k - 1] as usize;
+        Pass {
+            loc: p.jobs[j].loc,
+            dep: route.starts[k - 1] + p.jobs[j].service,
+            late: route.late_pre[k],
+        }
+    }
+
+    /// Serve job j next; None when no window can be met.
+    #[inline(always)]
+    fn visit(&mut self, p: &FleetProblem, j: usize) -> Option<()> {
+        let job = &p.jobs[j];
+        let s = p.start_at(j, self.dep + p.t(self.loc, job.loc));
+        if s > job.due {
+            return None;
+        }
+        self.late += (s - job.deadline).max(0);
+        self.dep = s + job.service;
+        self.loc = job.loc;
+        Some(())
+    }
+
+    /// Serve route's jobs[k..] next, stopping where the schedule meets the route's own.
+    fn suffix(&mut self, p: &FleetProblem, route: &Route, k: usize) -> Option<()> {
+        let n = route.len();
+        for kk in k..n {
+            let j = route.jobs[kk] as usize;
+            let job = &p.jobs[j];
+            let arrival = self.dep + p.t(self.loc, job.loc);
+            if arrival > route.latest[kk] {
+                return None;
+            }
+            let s = p.start_at(j, arrival);
+            if s == route.starts[kk] {
+                let last = route.jobs[n - 1] as usize;
+                self.late += route.late_pre[n] - route.late_pre[kk];
+                self.dep = route.starts[n - 1] + p.jobs[last].service;
+                self.loc = p.jobs[last].loc;
+                return Some(());
+            }
+            self.late += (s - job.deadline).max(0);
+            self.dep = s + job.service;
+            self.loc = job.loc;
+        }
+        Some(())
+    }
+
+    /// Back at vehicle v's end: (duration, lateness), None after its shift end.
+    fn finish(&self, p: &FleetProblem, v: usize) -> Option<(i64, i64)> {
+        let veh = &p.vehicles[v];
+        let back = self.dep + p.t(self.loc, veh.end);
+        let duration = back - veh.shift_start;
+        if back > veh.shift_end || duration >= UNREACHABLE {
+            return None;
+        }
+        Some((duration, self.late))
+    }
+}
+
+/// Exact (duration, lateness) of the route of vehicle v made of `pieces`
+/// (a Prefix of route v first), None when a window or the shift is missed.
+pub fn price_pieces(
+    sol: &Solution,
+    p: &FleetProblem,
+    v: usize,
+    pieces: &[Piece],
+) -> Option<(i64, i64)> {
+    let mut pass = Pass::after_prefix(p, &sol.routes[v], 0);
+    for pc in pieces {
+        match *pc {
+            Piece::Prefix(r, k) => pass = Pass::after_prefix(p, &sol.routes[r], k),
+            Piece::Job(j) => pass.visit(p, j as usize)?,
+            Piece::Range(r, a, b) => {
+                for kk in a..b {
+                    pass.visit(p, sol.routes[r].jobs[kk] as usize)?;
+                }
+            }
+            Piece::Suffix(r, k) => pass.suffix(p, &sol.routes[r], k)?,
+        }
+    }
+    pass.finish(p, v)
+}
+
+/// Exact (duration, lateness) of `route` with job j inserted before position k.
+pub fn price_insertion(route: &Route, p: &FleetProblem, j: usize, k: usize) -> Option<(i64, i64)> {
+    let mut pass = Pass::after_prefix(p, route, k);
+    pass.visit(p, j)?;
+    pass.suffix(p, route, k)?;
+    pass.finish(p, route.vehicle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fleet::model::{FleetInput, JobInput, Objective, VehicleInput};
+    use crate::fleet::solution::{route_violation, schedule_of};
+
+    /// One vehicle at location 0 leaving at 0; job i at location i + 1, 10 s
+    /// apart on a line; windows per job.
+    fn line(windows: &[Vec<(i64, i64)>]) -> FleetProblem {
+        let m = windows.len() + 1;
+        let travel = (0..m * m)
+            .map(|x| 10 * ((x / m) as i64 - (x % m) as i64).abs())
+            .collect();
+        FleetProblem::new(&FleetInput {
+            locations: m,
+            travel,
+            distance: None,
+            vehicles: vec![VehicleInput::default()],
+            jobs: windows
+                .iter()
+                .enumerate()
+                .map(|(i, w)| JobInput {
+                    location: i + 1,
+                    service: 5,
+                    windows: Some(w.clone()),
+                    ..JobInput::default()
+                })
+                .collect(),
+            objective: Objective::SERVICE,
+            limit_distance: None,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn waits_for_the_next_window_between_two() {
+        let p = line(&[vec![(0, 5), (30, 40)], vec![(0, 100)]]);
+        assert!(p.multi_windows);
+        assert_eq!(p.start_at(0, 10), 30);
+        assert_eq!(p.start_at(0, 3), 3);
+        assert_eq!(p.start_at(0, 41), 41); // past the last: infeasible
+        let (starts, back) = schedule_of(&p, 0, &[0, 1]);
+        assert_eq!(starts, vec![30, 45]);
+        assert_eq!(back, 50);
+        // 1 first: 20, then 0 at 20 + 5 + 10 = 35, inside its second window
+        assert_eq!(schedule_of(&p, 0, &[1, 0]).0, vec![20, 35]);
+        assert!(route_violation(&p, 0, &[1, 0]).is_none());
+        let tight = line(&[vec![(0, 5), (30, 33)], vec![(0, 100)]]);
+        assert!(route_violation(&tight, 0, &[1, 0]).is_some());
+    }
+
+    #[test]
+    fn latest_arrival_uses_the_last_window_that_fits() {
+        let p = line(&[vec![(0, 5), (30, 40)], vec![(0, 20), (60, 70)]]);
+        let mut latest = Vec::new();
+        latest_arrivals(&p, &[0, 1], &mut latest);
+        // job 1: latest 70; job 0 must leave by 60 (70 - 10 travel): start <= 55 -> window (30, 40) -> 40
+        assert_eq!(latest, vec![40, 70]);
+        latest_arrivals(&p, &[1, 0], &mut latest);
+        // job 0 last: 40; job 1 must start by 40 - 10 - 5 = 25 -> window (0, 20) -> 20
+        assert_eq!(latest, vec![20, 40]);
+    }
+}
