@@ -30,6 +30,7 @@ fn input(
         vehicles,
         jobs,
         objective: Objective::SERVICE,
+        limit_distance: None,
     }
 }
 
@@ -42,6 +43,8 @@ fn job(location: usize, service: i64) -> JobInput {
         deadline: None,
         demand: vec![],
         allowed: None,
+        windows: None,
+        priority: 0,
     }
 }
 
@@ -53,6 +56,9 @@ fn vehicle(max_stops: Option<usize>) -> VehicleInput {
         shift_end: None,
         capacity: vec![],
         max_stops,
+        max_duration: None,
+        max_driving: None,
+        max_distance: None,
     }
 }
 
@@ -165,6 +171,9 @@ fn the_bound_is_never_above_a_feasible_plan() {
                 } else {
                     None
                 },
+                max_duration: None,
+                max_driving: None,
+                max_distance: None,
             })
             .collect();
         let mut inp = input(
