@@ -343,7 +343,7 @@ const CASES: Array<{ name: string; body: unknown; param: string; message: RegExp
       b.stops[1]!.priority = 2.5;
     }),
     param: 'stops[1].priority',
-    message: /stops\[1\]\.priority must be an integer/,
+    message: /stops\[1\]\.priority must be a whole number from 0 to 100, not 2\.5/,
   },
   {
     name: 'a stop with both shapes',

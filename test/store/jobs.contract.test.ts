@@ -95,8 +95,9 @@ describeContract('jobs', (kind) => {
     const store = await db.open();
     const key = await liveKey(store, 100);
     await liveLease(store, 'r');
-    const good = await accept(store, key.id, 5);
-    const bad = await accept(store, key.id, 7);
+    const t = Date.now();
+    const good = await accept(store, key.id, 5, t);
+    const bad = await accept(store, key.id, 7, t + 1); // taken second: the queue is oldest first
     const holdGood = (await store.takeJob('r', Date.now()))!.hold;
     const holdBad = (await store.takeJob('r', Date.now()))!.hold;
     assert.deepEqual(await store.recordJobProgress(holdGood, '{"improvements":1}'), {
