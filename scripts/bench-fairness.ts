@@ -13,16 +13,13 @@
  * --root runs the service of another checkout (e.g. the unmodified code, for a "before" figure); its admin
  * CLI creates the keys. Each N gets a fresh service and database. Every loop is bounded in count and time.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { coordinateStops, parisStops, PARIS_START } from './lib/paris-stops.js';
-import { SERVER_NODE_FLAGS } from './lib/server-flags.mjs';
+import { createLiveKey as createKey, startBenchService, type BenchService } from './lib/bench-service.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,87 +33,23 @@ const { values } = parseArgs({
   },
 });
 const root = resolve(values.root!);
-const HOST = '127.0.0.1';
 const DEADLINE_MS = Number(values['deadline-ms']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, HOST, r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-interface Service {
-  url: string;
-  env: Record<string, string>;
+interface Service extends BenchService {
   metricsToken: string;
-  rssMb(): number;
-  stop(): Promise<void>;
 }
 
 async function startService(): Promise<Service> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-fairness-'));
-  const port = await freePort();
   const metricsToken = randomBytes(16).toString('hex');
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    HOST,
-    PORT: String(port),
-    DATABASE_PATH: join(dir, 'service.db'),
-    OUTBOX_DIR: join(dir, 'outbox'),
-    LOG_LEVEL: 'warn',
+  const service = await startBenchService(root, 'fairness', {
     METRICS_TOKEN: metricsToken,
     REQUEST_DEADLINE_MS: String(DEADLINE_MS),
-  };
-  // the start command's node flags (package.json "start"), on the sources of --root (no dist/ written there)
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let stderr = '';
-  child.stderr!.on('data', (d) => {
-    if (stderr.length < 10_000) stderr += d;
-  });
-  const url = `http://${HOST}:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      /* starting */
-    }
-    if (child.exitCode !== null || i > 600) throw new Error(`service did not start:\n${stderr}`);
-    await sleep(50);
-  }
-  const pid = child.pid!;
-  return {
-    url,
-    env,
-    metricsToken,
-    rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGKILL');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...service, metricsToken };
 }
 
-function createLiveKey(service: Service, stops: number): string {
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/admin.ts', 'keys', 'create', '--kind', 'live', '--stops', String(stops)],
-    { cwd: root, env: service.env, encoding: 'utf8', timeout: 60_000 },
-  );
-  const key = r.stdout.trim();
-  if (r.status !== 0 || !/^svc_live_/.test(key)) throw new Error(`admin keys create failed: ${r.stderr}`);
-  return key;
-}
+const createLiveKey = (service: Service, stops: number): string => createKey(root, service, stops);
 
 interface Answer {
   status: number | string;

@@ -22,15 +22,16 @@
  * "before" figure); its admin CLI creates the keys. Every loop is bounded in count
  * and time, and every request goes to 127.0.0.1.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
-import { connect, createServer, type Socket } from 'node:net';
-import { tmpdir, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { connect, type Socket } from 'node:net';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { createLiveKey as createKey, startBenchService, type BenchService } from './lib/bench-service.js';
 
 const { values } = parseArgs({
   options: {
@@ -57,85 +58,12 @@ function uptime(): string {
     .join(', ')}`;
 }
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, HOST, r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+type Service = BenchService;
 
-interface Service {
-  url: string;
-  port: number;
-  child: ChildProcess;
-  dir: string;
-  env: Record<string, string>;
-  rssMb(): number;
-  stop(): Promise<void>;
-}
+const startService = (extraEnv: Record<string, string> = {}): Promise<Service> =>
+  startBenchService(root, 'hardening', extraEnv);
 
-async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-hardening-'));
-  const port = await freePort();
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    HOST,
-    PORT: String(port),
-    DATABASE_PATH: join(dir, 'service.db'),
-    OUTBOX_DIR: join(dir, 'outbox'),
-    LOG_LEVEL: 'warn',
-    INSTANCE_ID: `bench-${port}`,
-    ...extraEnv,
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => {
-    if (stderr.length < 10_000) stderr += d;
-  });
-  const url = `http://${HOST}:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      /* starting */
-    }
-    if (child.exitCode !== null || i > 600) throw new Error(`service did not start:\n${stderr}`);
-    await sleep(50);
-  }
-  const pid = child.pid!;
-  return {
-    url,
-    port,
-    child,
-    dir,
-    env,
-    rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGKILL');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function createLiveKey(service: Service, stops: number): string {
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/admin.ts', 'keys', 'create', '--kind', 'live', '--stops', String(stops)],
-    { cwd: root, env: service.env, encoding: 'utf8', timeout: 60_000 },
-  );
-  const key = r.stdout.trim();
-  if (r.status !== 0 || !/^svc_live_/.test(key)) throw new Error(`admin keys create failed: ${r.stderr}`);
-  return key;
-}
+const createLiveKey = (service: Service, stops: number): string => createKey(root, service, stops);
 
 interface Timed {
   status: number | string;
