@@ -487,56 +487,24 @@ impl Solution {
     /// Distance and job count of the route of vehicle v made of `pieces`, in
     /// O(pieces) whatever their length (no feasibility check).
     pub fn distance_of_pieces(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> (i64, usize) {
-        let veh = &p.vehicles[v];
-        let mut loc = veh.start;
-        let mut dist = 0i64;
-        let mut count = 0usize;
-        for pc in pieces {
-            let (r, a, b) = match *pc {
-                Piece::Prefix(r, k) => {
-                    let route = &self.routes[r];
-                    dist = route.dfwd[k];
-                    if k > 0 {
-                        loc = route.loc(p, k - 1);
-                    }
-                    count = k;
-                    continue;
-                }
-                Piece::Job(j) => {
-                    let l = p.jobs[j as usize].loc;
-                    dist += p.d(loc, l);
-                    loc = l;
-                    count += 1;
-                    continue;
-                }
-                Piece::Suffix(r, k) => (r, k, self.routes[r].len()),
-                Piece::Range(r, a, b) => (r, a, b),
-            };
-            if a >= b {
-                continue;
-            }
-            let route = &self.routes[r];
-            // jobs[a]..jobs[b-1] along the route: dfwd[b] - dfwd[a + 1]
-            dist += p.d(loc, route.loc(p, a)) + route.dfwd[b] - route.dfwd[a + 1];
-            loc = route.loc(p, b - 1);
-            count += b - a;
-        }
-        if count == 0 {
-            return (0, 0);
-        }
-        (dist + p.d(loc, veh.end), count)
+        self.pieces_sum(p, v, pieces, FleetProblem::d, |r| &r.dfwd)
     }
 
-    /// The sum of `arc` over the route of vehicle v made of `pieces`, in
-    /// O(pieces) from the routes' prefix sums `pre` (as `distance_of_pieces`).
-    fn arc_sum(
+    /// The sum of `arc` over the route of vehicle v made of `pieces`, and its
+    /// job count, in O(pieces) from the routes' prefix sums of that arc (`pre`:
+    /// `pre[k]` is the sum from the start to the k-th job, `pre[0]` = 0).
+    fn pieces_sum<A, P>(
         &self,
         p: &FleetProblem,
         v: usize,
         pieces: &[Piece],
-        arc: fn(&FleetProblem, usize, usize) -> i64,
-        pre: fn(&Route) -> &Vec<i64>,
-    ) -> i64 {
+        arc: A,
+        pre: P,
+    ) -> (i64, usize)
+    where
+        A: Fn(&FleetProblem, usize, usize) -> i64,
+        P: Fn(&Route) -> &Vec<i64>,
+    {
         let veh = &p.vehicles[v];
         let (mut loc, mut sum, mut count) = (veh.start, 0i64, 0usize);
         for pc in pieces {
@@ -564,15 +532,15 @@ impl Solution {
                 continue;
             }
             let route = &self.routes[r];
+            // jobs[a]..jobs[b-1] along the route: pre[b] - pre[a + 1]
             sum += arc(p, loc, route.loc(p, a)) + pre(route)[b] - pre(route)[a + 1];
             loc = route.loc(p, b - 1);
             count += b - a;
         }
         if count == 0 {
-            0
-        } else {
-            sum + arc(p, loc, veh.end)
+            return (0, 0);
         }
+        (sum + arc(p, loc, veh.end), count)
     }
 
     /// The route of vehicle v made of `pieces` keeps its max_driving and max_distance.
@@ -580,10 +548,15 @@ impl Solution {
         let veh = &p.vehicles[v];
         (!p.driving_limited
             || veh.max_driving >= NO_LIMIT
-            || self.arc_sum(p, v, pieces, FleetProblem::t, |r| &r.drive_pre) <= veh.max_driving)
+            || self
+                .pieces_sum(p, v, pieces, FleetProblem::t, |r| &r.drive_pre)
+                .0
+                <= veh.max_driving)
             && (!p.distance_limited
                 || veh.max_distance >= NO_LIMIT
-                || self.arc_sum(p, v, pieces, FleetProblem::ld, |r| &r.ldist_pre)
+                || self
+                    .pieces_sum(p, v, pieces, FleetProblem::ld, |r| &r.ldist_pre)
+                    .0
                     <= veh.max_distance)
     }
 
