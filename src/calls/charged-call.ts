@@ -50,7 +50,7 @@ export interface ChargedCall {
   work(context: CallContext): Promise<object>;
   /** The answer's status: 200, or 202 for an asynchronous plan. */
   status?: 200 | 202;
-  /** An asynchronous plan: its job is created with the charge made final (src/jobs/). */
+  /** An asynchronous plan: its job is created with the charge made final (src/api/plans/jobs/). */
   job?: JobOrder;
 }
 

@@ -221,6 +221,25 @@ test('a job that fails ends failed with its error, and is refunded', async () =>
   });
 });
 
+test('a solver too busy to take the job: it goes back to the queue, waits a poll between tries, and stays charged', async () => {
+  const full: PlanSolver = {
+    solveFleet: async () => {
+      throw new SolverError('queue_full', 'queue full');
+    },
+  };
+  await withServer({ env: { JOB_POLL_MS: '200' }, overrides: { fleetSolver: full } }, async (s) => {
+    const key = await s.createKey('live', 50);
+    const res = await s.request('POST', '/api/v1/plans', { key, body: body(5), headers: ASYNC });
+    await new Promise((r) => setTimeout(r, 1_200));
+    const job = (await s.request('GET', `/api/v1/jobs/${res.body.id}`, { key })).body;
+    assert.equal(job.status, 'queued', 'given back, not failed');
+    const keyRecord = (await s.services.store.listKeys()).find((k) => k.balance === 45)!;
+    const stored = await s.services.store.job(keyRecord.id, res.body.id);
+    assert.ok(stored!.attempts >= 2 && stored!.attempts <= 10, `tried ${stored!.attempts} times in 1.2 s`);
+    assert.deepEqual((await s.ledgerOf(key)).reasons, ['admin_credit', 'debit']);
+  });
+});
+
 /** A solver that runs until it is told to stop. */
 const endless: PlanSolver = {
   solveFleet: (_problem, options) =>

@@ -107,20 +107,25 @@ export class JobRunner {
   private launch(job: Job, hold: JobHold): void {
     this.running++;
     const run = this.run(job, hold)
-      .catch((err: unknown) => this.deps.logger.error({ err, job: job.id }, 'asynchronous plan runner failed'))
-      .finally(() => {
+      .catch((err: unknown) => {
+        this.deps.logger.error({ err, job: job.id }, 'asynchronous plan runner failed');
+        return 'ended' as const;
+      })
+      .then((outcome) => {
         this.running--;
         this.inFlight.delete(run);
-        this.schedule(0);
+        // a job given back because the solver was full waits for the next poll, not a tight retry loop
+        this.schedule(outcome === 'given back' ? this.deps.pollMs : 0);
       });
     this.inFlight.add(run);
   }
 
-  private async run(job: Job, hold: JobHold): Promise<void> {
+  /** Runs a job to its end, or gives it back to the queue. */
+  private async run(job: Job, hold: JobHold): Promise<'ended' | 'given back'> {
     const { store, logger } = this.deps;
     if (job.cancelRequested) {
       await store.finishJob(hold, { status: 'cancelled', result: null }, this.now());
-      return;
+      return 'ended';
     }
     const controller = new AbortController();
     this.controllers.add(controller);
@@ -163,21 +168,22 @@ export class JobRunner {
         ...(job.sandbox ? { sandbox: true } : {}),
       };
       await store.finishJob(hold, { status: 'succeeded', result: JSON.stringify(answer) }, this.now());
+      return 'ended';
     } catch (err) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : err;
-      if (reason instanceof Lost) return;
+      if (reason instanceof Lost) return 'ended';
       if (reason instanceof Stopping) {
         await store.releaseJob(hold);
-        return;
+        return 'given back';
       }
       if (reason instanceof Cancelled) {
         await store.finishJob(hold, { status: 'cancelled', result: null }, this.now());
-        return;
+        return 'ended';
       }
       if (reason instanceof DomainError && reason.code === 'overloaded') {
         // the solver is full right now: the job waits for its turn again
         await store.releaseJob(hold);
-        return;
+        return 'given back';
       }
       // the job's id is its request id: the one its logs carry
       const body =
@@ -190,6 +196,7 @@ export class JobRunner {
             };
       if (!(reason instanceof DomainError)) logger.error({ err: reason, job: job.id }, 'asynchronous plan failed');
       await store.finishJob(hold, { status: 'failed', error: JSON.stringify(body) }, this.now());
+      return 'ended';
     } finally {
       clearInterval(watch);
       clearTimeout(timeout);
