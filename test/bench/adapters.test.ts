@@ -6,8 +6,7 @@
  * have it scored by our evaluator.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -21,7 +20,8 @@ import { planTasks } from '../../scripts/lib/compare/run.js';
 import { runSolveTask } from '../../scripts/lib/compare/solve-task.js';
 import { readEvents, solveAbi1, wasmSolve } from '../../scripts/lib/compare/wasm-build.js';
 import { routeCost } from '../../scripts/lib/route-cost.js';
-import { ROOT, SOLVER_WASM } from './helpers.js';
+import { SOLVER_WASM } from './helpers.js';
+import { solverBuildFile } from '../helpers/solver-builds.js';
 
 const manifest = readManifest();
 const eil51 = loadSet(manifest, 'tsplib').find((i) => i.name === 'eil51')!;
@@ -30,21 +30,9 @@ const paris = loadSet(manifest, 'city').find((i) => i.name === 'paris-50')!;
 
 test("the frozen ABI-1 reader gives the service marshalling's routes at fixed iterations", (t) => {
   // an ABI 3 build (its `solve` is ABI 1's; ABI 4 reads deadlines and writes its output otherwise)
-  let bytes: Buffer;
-  try {
-    bytes = execFileSync('git', ['show', '12fcdfc:data/solver/solver.wasm'], {
-      cwd: ROOT,
-      maxBuffer: 16 << 20,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-  } catch {
-    t.skip("the ABI 3 build is not in this checkout's history");
-    return;
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'abi3-'));
-  writeFileSync(join(dir, 'abi3.wasm'), bytes);
-  const module = compileSolverModule(join(dir, 'abi3.wasm'));
-  rmSync(dir, { recursive: true, force: true });
+  const file = solverBuildFile(t, '12fcdfc', 'the ABI 3 build');
+  if (!file) return;
+  const module = compileSolverModule(file);
   for (const inst of [eil51, planted, paris]) {
     const o = { seed: 3, budgetMs: 0, maxIterations: 300 };
     const viaService = wasmSolve(module, 3, inst.problem, o);

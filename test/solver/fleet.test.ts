@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -20,6 +20,7 @@ import {
 import { checkPlan, modelOf } from '../../scripts/lib/fleet-check.js';
 import { checkSolomon, customerRoutes, parseSolomon, solomonProblem } from '../../scripts/lib/solomon.js';
 import { ROOT, findCargo } from './helpers.js';
+import { solverBuildFile } from '../helpers/solver-builds.js';
 import { randomFleet, runNativeFleet, writeFleetFile } from './fleet-helpers.js';
 
 const SOLOMON = ['C101', 'C201', 'R101', 'R202', 'RC101', 'RC208'];
@@ -430,86 +431,54 @@ describe('fleet solver (WASM)', () => {
   });
 
   it('an ABI 3 module built before stallIterations still plans (without times), and runs to its budget; the pool refuses it', (t) => {
-    let bytes: Buffer;
-    try {
-      bytes = execFileSync('git', ['show', '12fcdfc:data/solver/solver.wasm'], {
-        cwd: ROOT,
-        maxBuffer: 16 << 20,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-    } catch {
-      t.skip("that build is not in this checkout's history");
-      return;
-    }
-    const dir = mkdtempSync(join(tmpdir(), 'abi3-'));
-    try {
-      const file = join(dir, 'abi3.wasm');
-      writeFileSync(file, bytes);
-      const old = loadSolver(file);
-      assert.equal(old.abiVersion, 3);
-      // the service's pool needs ABI 4 (the schedules); benches still load it in-thread
-      assert.throws(
-        () => new SolverPool({ wasmPath: file }),
-        (e: unknown) => e instanceof SolverError && e.code === 'load_failed' && /ABI 4/.test(e.message),
-      );
-      assert.throws(
-        () =>
-          old.evaluate(
-            {
-              durations: new Int32Array([0, 5, 5, 0]),
-              size: 2,
-              serviceS: new Int32Array(1),
-              deadlineS: new Int32Array([NO_DEADLINE]),
-              hasEnd: false,
-            },
-            [0],
-          ),
-        (e: unknown) => e instanceof SolverError && e.code === 'unsupported',
-      );
-      const p = randomFleet(2, 30, 3);
-      const r = old.solveFleet(p, { seed: 1, maxIterations: 300, stallIterations: 10 });
-      assert.equal(r.iterations, 300);
-      assertConsistent(p, r, 'ABI 3 before stallIterations');
-      assert.ok(solver.solveFleet(p, { seed: 1, maxIterations: 300, stallIterations: 10 }).iterations < 300);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const file = solverBuildFile(t, '12fcdfc', 'the ABI 3 build');
+    if (!file) return;
+    const old = loadSolver(file);
+    assert.equal(old.abiVersion, 3);
+    // the service's pool needs ABI 4 (the schedules); benches still load it in-thread
+    assert.throws(
+      () => new SolverPool({ wasmPath: file }),
+      (e: unknown) => e instanceof SolverError && e.code === 'load_failed' && /ABI 4/.test(e.message),
+    );
+    assert.throws(
+      () =>
+        old.evaluate(
+          {
+            durations: new Int32Array([0, 5, 5, 0]),
+            size: 2,
+            serviceS: new Int32Array(1),
+            deadlineS: new Int32Array([NO_DEADLINE]),
+            hasEnd: false,
+          },
+          [0],
+        ),
+      (e: unknown) => e instanceof SolverError && e.code === 'unsupported',
+    );
+    const p = randomFleet(2, 30, 3);
+    const r = old.solveFleet(p, { seed: 1, maxIterations: 300, stallIterations: 10 });
+    assert.equal(r.iterations, 300);
+    assertConsistent(p, r, 'ABI 3 before stallIterations');
+    assert.ok(solver.solveFleet(p, { seed: 1, maxIterations: 300, stallIterations: 10 }).iterations < 300);
   });
 
   it('a module of ABI 2 (the previous build) still loads and solves single routes; plans say unsupported', (t) => {
-    let bytes: Buffer;
-    try {
-      bytes = execFileSync('git', ['show', '85df514:data/solver/solver.wasm'], {
-        cwd: ROOT,
-        maxBuffer: 16 << 20,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-    } catch {
-      t.skip("the ABI 2 build is not in this checkout's history");
-      return;
-    }
-    const dir = mkdtempSync(join(tmpdir(), 'abi2-'));
-    try {
-      const file = join(dir, 'abi2.wasm');
-      writeFileSync(file, bytes);
-      const old = loadSolver(file);
-      assert.equal(old.abiVersion, 2);
-      assert.equal(
-        old.solve({
-          durations: new Int32Array([0, 5, 5, 0]),
-          size: 2,
-          serviceS: new Int32Array(1),
-          deadlineS: new Int32Array([NO_DEADLINE]),
-          hasEnd: false,
-        }).order.length,
-        1,
-      );
-      assert.throws(
-        () => old.solveFleet(randomFleet(1, 5, 1)),
-        (e: unknown) => e instanceof SolverError && e.code === 'unsupported',
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const file = solverBuildFile(t, '85df514', 'the ABI 2 build');
+    if (!file) return;
+    const old = loadSolver(file);
+    assert.equal(old.abiVersion, 2);
+    assert.equal(
+      old.solve({
+        durations: new Int32Array([0, 5, 5, 0]),
+        size: 2,
+        serviceS: new Int32Array(1),
+        deadlineS: new Int32Array([NO_DEADLINE]),
+        hasEnd: false,
+      }).order.length,
+      1,
+    );
+    assert.throws(
+      () => old.solveFleet(randomFleet(1, 5, 1)),
+      (e: unknown) => e instanceof SolverError && e.code === 'unsupported',
+    );
   });
 });

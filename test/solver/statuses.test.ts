@@ -5,10 +5,6 @@
  * a case here fails the last test.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { WasmSolver } from '../../src/solver/abi.js';
@@ -25,7 +21,7 @@ import {
   type SolveProblem,
 } from '../../src/solver/index.js';
 import { EXTRA, MAX_VEHICLES, MAX_WINDOWS } from '../../src/solver/abi-constants.generated.js';
-import { ROOT } from './helpers.js';
+import { solverBuildAt } from '../helpers/solver-builds.js';
 
 const solver = loadSolver();
 const raw = new WasmSolver(compileSolverModule()).exports;
@@ -182,23 +178,8 @@ const host = {
 
 /** The ABI 2 module committed before fleets, from git history (null when this checkout lacks it). */
 function abi2Module(): WebAssembly.Module | null {
-  let bytes: Buffer;
-  try {
-    bytes = execFileSync('git', ['show', '85df514:data/solver/solver.wasm'], {
-      cwd: ROOT,
-      maxBuffer: 16 << 20,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-  } catch {
-    return null;
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'abi2-'));
-  try {
-    writeFileSync(join(dir, 'abi2.wasm'), bytes);
-    return compileSolverModule(join(dir, 'abi2.wasm'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const bytes = solverBuildAt('85df514');
+  return bytes && new WebAssembly.Module(new Uint8Array(bytes));
 }
 
 const withJob = (edit: (j: FleetProblem['jobs'][number]) => void): FleetProblem => {
