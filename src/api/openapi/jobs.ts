@@ -36,7 +36,11 @@ export const jobProgress = {
   properties: {
     elapsedMs: { type: 'integer', minimum: 0, description: 'Milliseconds since its solve started (0 while queued).' },
     budgetMs: { type: 'integer', minimum: 1, description: 'Its solve budget (timeLimitSeconds, or the budget rule).' },
-    improvements: { type: 'integer', minimum: 0 },
+    improvements: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Times the best plan improved, as the solver reports them (this version reports none yet: 0).',
+    },
     assigned: { type: 'integer', minimum: 0, description: 'Stops the best plan serves.' },
     objective: {
       anyOf: [{ type: 'number' }, { type: 'null' }],

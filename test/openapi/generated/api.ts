@@ -1046,6 +1046,7 @@ export interface components {
             elapsedMs: number;
             /** @description Its solve budget (timeLimitSeconds, or the budget rule). */
             budgetMs: number;
+            /** @description Times the best plan improved, as the solver reports them (this version reports none yet: 0). */
             improvements: number;
             /** @description Stops the best plan serves. */
             assigned: number;

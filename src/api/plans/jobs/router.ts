@@ -19,19 +19,20 @@ export interface JobsRouterDeps {
   eventsPollMs?: number;
 }
 
+const notFound = (id: string): DomainError =>
+  new DomainError(
+    'not_found',
+    `No asynchronous plan ${id} for this key: check the id from the Location header of the 202 answer (a job is visible only to the key that created it, and deleted JOB_RETENTION_DAYS after it ends).`,
+  );
+
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
 
 export function jobsRouter(deps: JobsRouterDeps): Router<AppState> {
   const router = new Router<AppState>();
   const find = async (ctx: AppContext): Promise<Job> => {
-    const id = String(ctx.params.id);
-    const job = await deps.store.job(ctx.state.apiKey!.id, id);
-    if (!job)
-      throw new DomainError(
-        'not_found',
-        `No asynchronous plan ${id} for this key: check the id from the Location header of the 202 answer (a job is visible only to the key that created it, and deleted JOB_RETENTION_DAYS after it ends).`,
-      );
+    const job = await deps.store.job(ctx.state.apiKey!.id, String(ctx.params.id));
+    if (!job) throw notFound(String(ctx.params.id));
     return job;
   };
 
@@ -41,8 +42,8 @@ export function jobsRouter(deps: JobsRouterDeps): Router<AppState> {
   });
 
   router.delete('/api/v1/jobs/:id', deps.auth, async (ctx) => {
-    await find(ctx);
-    const job = (await deps.store.cancelJob(ctx.state.apiKey!.id, String(ctx.params.id), deps.clock()))!;
+    const job = await deps.store.cancelJob(ctx.state.apiKey!.id, String(ctx.params.id), deps.clock());
+    if (!job) throw notFound(String(ctx.params.id));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = jobView(job);
   });

@@ -160,7 +160,7 @@ export class JobRunner {
         this.deps.planner.plan(JSON.parse(job.requestBody) as PlanRequest, context, job.budgetMs),
         controller.signal,
       );
-      const final: JobProgress = { ...progress(), improvements: 1, ...outcome(result) };
+      const final: JobProgress = { ...progress(), ...outcome(result) };
       await store.recordJobProgress(hold, JSON.stringify(final));
       const answer = {
         ...result,

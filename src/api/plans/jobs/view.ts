@@ -7,7 +7,7 @@ export interface JobProgress {
   elapsedMs: number;
   /** The solve's budget. */
   budgetMs: number;
-  /** Times the best plan improved (known when the solve ends). */
+  /** Times the best plan improved, as the solver reports them: the fleet solver reports none yet, so 0. */
   improvements: number;
   /** Stops the best plan serves (known when the solve ends). */
   assigned: number;
