@@ -29,7 +29,11 @@ fn every_new_best_plan_is_reported_and_the_last_is_the_plan_returned() {
     );
     let (count, assigned, route_s) = improvements_reported();
     let reports = count - before;
-    assert!(reports >= 2, "the construction and at least one improvement: {}", reports);
+    assert!(
+        reports >= 2,
+        "the construction and at least one improvement: {}",
+        reports
+    );
     assert!(
         reports <= 1 + sol.iterations,
         "at most one per iteration after the construction: {} in {} iterations",
