@@ -116,7 +116,8 @@ export interface FleetOptions {
   /**
    * Pool only: when it aborts, the search ends at its next check and the plan resolves with its best plan so far
    * (unlike `signal`, which rejects). The construction checks it too: stopped before the first progress, the
-   * plan leaves out the stops not yet placed.
+   * plan leaves out the stops not yet placed. Needs a time-limited solve (maxIterations 0): a solve capped by
+   * iterations never reads its clock for a decision, and runs on.
    */
   stop?: AbortSignal;
   /** Pool only: the search's new best plans as they come (at most every 50 ms, and the last one before it resolves). */

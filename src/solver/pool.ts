@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-
 import { MessageChannel, type Transferable } from 'node:worker_threads';
 
 import { Piscina } from 'piscina';
