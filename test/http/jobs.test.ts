@@ -258,7 +258,7 @@ test('a running job: its progress streams as status events; cancelled, it stops 
       });
       await until(s, key, res.body.id, (job) => job.status === 'running');
       const stream = events(s, key, res.body.id);
-      await until(s, key, res.body.id, (job) => job.progress.elapsedMs >= 300);
+      await until(s, key, res.body.id, (job) => job.progress.elapsedMs >= 1000);
       const asked = await s.request('DELETE', `/api/v1/jobs/${res.body.id}`, { key });
       assert.equal(asked.status, 200);
       assert.equal(asked.body.status, 'running', 'a running job is asked to stop');
