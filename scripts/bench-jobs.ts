@@ -2,8 +2,8 @@
  * Asynchronous plans, end to end through the real service (src/main.ts, its own SQLite database): each round
  * submits one day of STOPS stops and VANS vans (bench:api's day, scripts/lib/plans-bench.ts) with
  * `Prefer: respond-async` and `timeLimitSeconds`, follows its event stream, and prints one JSON line: the 202's
- * latency, the time from submit to the first progress event (a `running` job with elapsedMs > 0) and to the end
- * event, the plan's figures, what the independent count checks (every stop once, loads within capacity), and the
+ * latency, the time from submit to the first progress event (a `running` job with elapsedMs > 0), to the solver's
+ * first plan (progress.improvements > 0) and to the end event, the plan's figures, what the independent count checks (every stop once, loads within capacity), and the
  * server's peak resident memory.
  *
  *   npm run --silent bench:jobs -- [--stops 1000] [--vans 50] [--seconds 30] [--rounds 1]
@@ -83,6 +83,8 @@ try {
     if (res.status !== 202) throw new Error(`the plan was not accepted: ${res.status} ${accepted.message}`);
     const stream = await fetch(`${server.url}/api/v1/jobs/${accepted.id}/events`, { headers });
     let firstProgressMs: number | null = null;
+    // the solver's first plan (its construction), as the job reports it
+    let firstPlanMs: number | null = null;
     type Ended = { status: string; result?: Plan; error?: { message: string } };
     let end = null as Ended | null;
     let buffer = '';
@@ -96,9 +98,10 @@ try {
         buffer = buffer.slice(cut + 2);
         const data = /^data: (.*)$/m.exec(block)?.[1];
         if (!data) continue;
-        const job = JSON.parse(data) as { status: string; progress: { elapsedMs: number } };
+        const job = JSON.parse(data) as { status: string; progress: { elapsedMs: number; improvements: number } };
         if (firstProgressMs === null && job.status === 'running' && job.progress.elapsedMs > 0)
           firstProgressMs = performance.now() - submitted;
+        if (firstPlanMs === null && job.progress.improvements > 0) firstPlanMs = performance.now() - submitted;
         if (/^event: end$/m.test(block)) end = job as Ended;
       }
     }
@@ -114,6 +117,8 @@ try {
         status: end?.status ?? 'no end event',
         acceptMs: Math.round(acceptMs),
         firstProgressMs: firstProgressMs === null ? null : Math.round(firstProgressMs),
+        firstPlanMs: firstPlanMs === null ? null : Math.round(firstPlanMs),
+        improvements: (end as { progress?: { improvements: number } } | null)?.progress?.improvements ?? null,
         endMs: Math.round(endMs),
         assigned: plan?.totals.assigned ?? null,
         vehiclesUsed: plan?.totals.vehiclesUsed ?? null,

@@ -11,8 +11,15 @@
 //! past at departure), where 1–3 read -1 as none and rejected the rest below 0.
 //! A host checks the version it reads and calls only what that version has.
 //!
-//! Import:
+//! Imports:
 //!   env.now_ms() -> f64              monotonic clock in ms (JS: performance.now())
+//!   env.on_improve(assigned: u32, route_s: f64)
+//!                                    solve_fleet found a new best plan (its construction
+//!                                    included): the jobs it serves and the sum of its
+//!                                    routes' durations in seconds (an integer). Called at
+//!                                    every new best, unthrottled (the host throttles); it
+//!                                    never drives a decision. Added inside ABI 4: a host
+//!                                    passes it to any module (an older one ignores it).
 //!
 //! Exports:
 //!   memory                           linear memory (grows; refresh JS views after calls)
@@ -99,6 +106,31 @@ use crate::Solution;
 #[link(wasm_import_module = "env")]
 extern "C" {
     fn now_ms() -> f64;
+    fn on_improve(assigned: u32, route_s: f64);
+}
+
+/// The fleet search has a new best plan (`env.on_improve` on WebAssembly; natively, counted
+/// per thread for the crate's tests: `improvements_reported`).
+pub fn report_improvement(assigned: usize, route_s: i64) {
+    #[cfg(target_arch = "wasm32")]
+    // SAFETY: a host function taking two numbers; it reads no memory.
+    unsafe {
+        on_improve(assigned as u32, route_s as f64)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    REPORTED.with(|r| r.set((r.get().0 + 1, assigned, route_s)));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    static REPORTED: std::cell::Cell<(u64, usize, i64)> = std::cell::Cell::new((0, 0, 0));
+}
+
+/// Native builds: new best plans reported on this thread so far, and the last one's
+/// (assigned, route seconds).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn improvements_reported() -> (u64, usize, i64) {
+    REPORTED.with(|r| r.get())
 }
 
 struct HostClock;

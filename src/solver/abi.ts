@@ -112,6 +112,18 @@ export interface SolverExports {
 export interface WasmSolverOptions {
   /** Clock for the time limit and the report's times, in ms. Default performance.now(). */
   clock?: () => number;
+  /** The clock the module itself reads (`env.now_ms`), when it is not `clock` (the worker's stop: src/solver/worker.ts). */
+  moduleClock?: () => number;
+  /** `env.on_improve`: the fleet search has a new best plan (the jobs it serves, its routes' total seconds). */
+  onImprove?: (assigned: number, routeS: number) => void;
+}
+
+/** The module's imports; a module built before `on_improve` ignores it. */
+export function solverImports(
+  nowMs: () => number,
+  onImprove: (assigned: number, routeS: number) => void = () => {},
+): WebAssembly.Imports {
+  return { env: { now_ms: nowMs, on_improve: onImprove } };
 }
 
 /** Checks what the module cannot check itself (array lengths and types), and the options. */
@@ -197,9 +209,7 @@ export class WasmSolver {
   constructor(module: WebAssembly.Module, options: WasmSolverOptions = {}) {
     const clock = options.clock ?? (() => performance.now());
     this.clock = clock;
-    const instance = new WebAssembly.Instance(module, {
-      env: { now_ms: clock },
-    });
+    const instance = new WebAssembly.Instance(module, solverImports(options.moduleClock ?? clock, options.onImprove));
     this.exports = instance.exports as unknown as SolverExports;
     const v = this.exports.abi_version();
     if (!SUPPORTED_ABI_VERSIONS.includes(v)) {

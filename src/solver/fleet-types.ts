@@ -113,6 +113,25 @@ export interface FleetOptions {
   stallIterations?: number;
   /** Pool only: abort a waiting or running plan. */
   signal?: AbortSignal;
+  /**
+   * Pool only: when it aborts, the search ends at its next check and the plan resolves with its best plan so far
+   * (unlike `signal`, which rejects). The construction checks it too: stopped before the first progress, the
+   * plan leaves out the stops not yet placed. Needs a time-limited solve (maxIterations 0): a solve capped by
+   * iterations never reads its clock for a decision, and runs on.
+   */
+  stop?: AbortSignal;
+  /** Pool only: the search's new best plans as they come (at most every 50 ms, and the last one before it resolves). */
+  onProgress?: (progress: FleetProgress) => void;
+}
+
+/** The fleet search's best plan so far (`env.on_improve`). */
+export interface FleetProgress {
+  /** New best plans so far: the construction's is the first. */
+  improvements: number;
+  /** Jobs the best plan serves. */
+  assigned: number;
+  /** Its routes' total duration (s), waits included. */
+  routeS: number;
 }
 
 export type UnassignedReason =

@@ -32,6 +32,7 @@ export type {
   FleetJob,
   FleetObjective,
   FleetOptions,
+  FleetProgress,
   FleetProblem,
   FleetResult,
   FleetRoute,

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { MessageChannel, type Transferable } from 'node:worker_threads';
 
 import { Piscina } from 'piscina';
 
@@ -6,13 +7,13 @@ import { solverWorkerFile } from '../assets.js';
 import { checkProblem } from './abi.js';
 import { SolverError, type SolverErrorCode } from './errors.js';
 import { checkFleetProblem } from './fleet-abi.js';
-import type { FleetOptions, FleetProblem, FleetResult } from './fleet-types.js';
+import type { FleetOptions, FleetProblem, FleetProgress, FleetResult } from './fleet-types.js';
 import { useModuleForTimes } from './evaluate.js';
 import { SolverLanes, type LaneTicket } from './lanes.js';
 import { DEFAULT_WASM_PATH, compileSolverModule } from './load.js';
 import { currentLaneTicket } from './ticket-scope.js';
 import type { SolveOptions, SolveProblem, SolveResult, SolverPoolOptions } from './types.js';
-import type { FleetTaskResult, Task, TaskResult } from './worker.js';
+import type { FleetTask, FleetTaskResult, Task, TaskResult } from './worker.js';
 
 /**
  * Worker-thread pool running the WebAssembly solver. The module is compiled
@@ -112,20 +113,28 @@ export class SolverPool {
     checkFleetProblem(p, { ...o, timeLimitMs });
     this.checkQueue();
     if (o.signal?.aborted) throw new SolverError('aborted', 'solve aborted');
-    const r = (await this.dispatch(
-      {
-        kind: 'fleet',
-        problem: p,
-        seed: o.seed,
+    const live = liveFleet(o);
+    try {
+      const r = (await this.dispatch(
+        {
+          kind: 'fleet',
+          problem: p,
+          seed: o.seed,
+          timeLimitMs,
+          maxIterations: o.maxIterations,
+          stallIterations: o.stallIterations,
+          ...live.task,
+        },
         timeLimitMs,
-        maxIterations: o.maxIterations,
-        stallIterations: o.stallIterations,
-      },
-      timeLimitMs,
-      o.signal,
-    )) as FleetTaskResult;
-    if (!r.ok) throw fromResult(r);
-    return r.fleet;
+        o.signal,
+        live.transfer,
+      )) as FleetTaskResult;
+      if (!r.ok) throw fromResult(r);
+      if (r.progress) live.seen(r.progress);
+      return r.fleet;
+    } finally {
+      live.end();
+    }
   }
 
   /** Test hook: make a worker's instance trap. Rejects with SolverError('trap'). */
@@ -165,7 +174,12 @@ export class SolverPool {
     }
   }
 
-  private async dispatch(task: Task, costMs: number, signal?: AbortSignal): Promise<TaskResult | FleetTaskResult> {
+  private async dispatch(
+    task: Task,
+    costMs: number,
+    signal?: AbortSignal,
+    transferList: Transferable[] = [],
+  ): Promise<TaskResult | FleetTaskResult> {
     // Typed arrays are structured-cloned (one memcpy each); the caller keeps its buffers.
     // An abort drops a waiting task, or terminates the worker running it (piscina
     // replaces the thread).
@@ -173,7 +187,7 @@ export class SolverPool {
     const ticket = callTicket ?? this.lanes.reserve('', costMs);
     try {
       await workerFor(ticket, costMs, signal);
-      return await this.piscina.run(task, signal ? { signal } : {});
+      return await this.piscina.run(task, { ...(signal ? { signal } : {}), transferList });
     } catch (err) {
       if (signal?.aborted) throw new SolverError('aborted', 'solve aborted');
       if (this.closed) throw new SolverError('closed', 'solver pool is closed');
@@ -199,4 +213,41 @@ function workerFor(ticket: LaneTicket, costMs: number, signal?: AbortSignal): Pr
 
 function fromResult(r: Extract<TaskResult | FleetTaskResult, { ok: false }>): SolverError {
   return new SolverError(r.code as SolverErrorCode, r.message, r.status, r.statusName);
+}
+
+/**
+ * A fleet solve's stop flag (shared memory the worker's clock reads: src/solver/worker.ts) and progress port, when
+ * its caller asked for them. Progress only moves forward: a port message that arrives after the result's is dropped.
+ */
+function liveFleet(o: FleetOptions): {
+  task: Pick<FleetTask, 'stopFlag' | 'progress'>;
+  transfer: Transferable[];
+  seen: (p: FleetProgress) => void;
+  end: () => void;
+} {
+  const task: Pick<FleetTask, 'stopFlag' | 'progress'> = {};
+  const transfer: Transferable[] = [];
+  const ends: Array<() => void> = [];
+  if (o.stop) {
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const raise = (): void => void Atomics.store(flag, 0, 1);
+    if (o.stop.aborted) raise();
+    o.stop.addEventListener('abort', raise, { once: true });
+    ends.push(() => o.stop!.removeEventListener('abort', raise));
+    task.stopFlag = flag;
+  }
+  let improvements = 0;
+  const seen = (p: FleetProgress): void => {
+    if (p.improvements <= improvements) return;
+    improvements = p.improvements;
+    o.onProgress?.(p);
+  };
+  if (o.onProgress) {
+    const channel = new MessageChannel();
+    channel.port1.on('message', seen);
+    task.progress = channel.port2;
+    transfer.push(channel.port2);
+    ends.push(() => channel.port1.close());
+  }
+  return { task, transfer, seen, end: () => ends.forEach((end) => end()) };
 }

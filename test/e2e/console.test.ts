@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestServer, tempDir, type TestServer } from '../helpers/server.js';
+import { coordinateStops, startTestServer, tempDir, type TestServer } from '../helpers/server.js';
 import { MissingPrerequisite } from '../helpers/prerequisites.js';
 import { startFakeStripe } from '../fakes/stripe.js';
 import Stripe from 'stripe';
@@ -749,6 +749,61 @@ describe('fleet playground in Chromium', () => {
 
       mkdirSync(OUTPUT_DIR, { recursive: true });
       await page.locator('#plans').screenshot({ path: join(OUTPUT_DIR, 'fleet-playground.png') });
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a big plan runs in the background: a progress bar with the best plan so far, a stop button that keeps it, then the plan drawn', async () => {
+    const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
+    const { page, errors, close } = await watchedPage(packsExpected);
+    try {
+      const key = await server.createKey('live', 1000);
+      await page.goto(`${server.url}/console`);
+      await page.locator('#my-key-input').fill(key);
+      await page.locator('#my-key-input').press('Enter');
+      await page.locator('#my-key-result').waitFor({ state: 'visible' });
+      await page.getByRole('button', { name: /^Fleet sample/ }).click();
+      for (const field of ['capacity', 'shiftEnd'])
+        for (const input of await page.locator(`#vehicles-body input[data-field="${field}"]`).all())
+          await input.fill('');
+      // more than 200 stops: in the background without asking
+      await page.locator('#plans-stops').fill(JSON.stringify(coordinateStops(250)));
+      await page.locator('#plans-time-limit').fill('120');
+      const accepted = page.waitForResponse(
+        (r) => r.url().endsWith('/api/v1/plans') && r.request().method() === 'POST',
+      );
+      await page.getByRole('button', { name: 'Plan the day' }).click();
+      const answer = await accepted;
+      assert.equal(answer.status(), 202);
+      assert.equal(answer.request().headers()['prefer'], 'respond-async');
+      assert.equal(((await answer.json()) as { stopsCharged: number }).stopsCharged, 250);
+
+      const box = page.locator('#plans-job');
+      await page.waitForFunction(() => Number(document.getElementById('plans-job')?.dataset.improvements) > 0);
+      assert.match((await page.locator('#plans-job-figures').textContent())!, /best so far: \d+ of 250 stops, /);
+      assert.ok(Number(await page.locator('#plans-job-bar').evaluate((bar: HTMLProgressElement) => bar.value)) > 0);
+      assert.equal(Number(await page.locator('#plans-job-bar').getAttribute('max')), 120_000);
+      mkdirSync(OUTPUT_DIR, { recursive: true });
+      await page
+        .locator('#plans .run-row + .job-progress')
+        .screenshot({ path: join(OUTPUT_DIR, 'fleet-playground-job.png') });
+      const stopped = page.waitForResponse(
+        (r) => /\/api\/v1\/jobs\/[^/]+$/.test(r.url()) && r.request().method() === 'DELETE',
+      );
+      await page.getByRole('button', { name: 'Stop and keep the best plan' }).click();
+      assert.equal((await stopped).status(), 200);
+
+      await page.locator('#plans-result').waitFor({ state: 'visible', timeout: 15_000 });
+      assert.equal(await box.getAttribute('data-status'), 'cancelled');
+      assert.match(
+        (await page.locator('#plans-status').textContent())!,
+        /^Stopped early, best plan kept: \d+ of 250 stops/,
+      );
+      assert.match((await page.locator('#plans-totals').textContent())!, /Stops assigned\s*\d+ of 250/);
+      assert.ok((await page.locator('#plans-map svg .stop-marker').count()) > 0);
+      assert.equal((await server.ledgerOf(key)).balance, 750, 'charged once, the plan kept');
       assert.deepEqual(errors, []);
     } finally {
       await close();

@@ -258,7 +258,7 @@ test('a running job: its progress streams as status events; cancelled, it stops 
       });
       await until(s, key, res.body.id, (job) => job.status === 'running');
       const stream = events(s, key, res.body.id);
-      await until(s, key, res.body.id, (job) => job.progress.elapsedMs >= 300);
+      await until(s, key, res.body.id, (job) => job.progress.elapsedMs >= 1000);
       const asked = await s.request('DELETE', `/api/v1/jobs/${res.body.id}`, { key });
       assert.equal(asked.status, 200);
       assert.equal(asked.body.status, 'running', 'a running job is asked to stop');
@@ -272,4 +272,64 @@ test('a running job: its progress streams as status events; cancelled, it stops 
       assert.equal(seen.at(-1)!.job.status, 'cancelled');
     },
   );
+});
+
+/** A plan big enough that its search runs to its budget (about 200 stops do not converge within seconds). */
+const bigPlan = (timeLimitSeconds: number) => ({
+  ...body(200),
+  vehicles: ['a', 'b', 'c', 'd'].map((id) => ({ id, start: PARIS_START })),
+  timeLimitSeconds,
+});
+
+test("a real solve: the solver's new best plans reach GET and the event stream while it runs (improvements, assigned, objective)", async () => {
+  await withServer({ env: { JOB_POLL_MS: '100', JOB_PROGRESS_MS: '100' } }, async (s) => {
+    const key = await s.createKey('live', 1000);
+    const res = await s.request('POST', '/api/v1/plans', { key, body: bigPlan(4), headers: ASYNC });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const stream = events(s, key, res.body.id);
+    const live = await until(s, key, res.body.id, (job) => job.status === 'running' && job.progress.improvements > 0);
+    assert.equal(live.result, undefined, 'still running');
+    assert.ok(live.progress.assigned > 0 && live.progress.assigned <= 200, JSON.stringify(live.progress));
+    assert.ok(live.progress.objective > 0, JSON.stringify(live.progress));
+    const seen = await stream;
+    const running = seen.filter((e) => e.job.status === 'running' && e.job.progress.improvements > 0);
+    assert.ok(running.length >= 2, `status events with the solver's progress: ${running.length}`);
+    const counts = running.map((e) => e.job.progress.improvements);
+    assert.ok(counts.at(-1)! > counts[0]!, `improvements grow while it runs: ${counts.join(', ')}`);
+    const end = seen.at(-1)!.job;
+    assert.equal(end.status, 'succeeded');
+    assert.ok(end.progress.improvements >= counts.at(-1)!);
+    assert.equal(end.progress.assigned, end.result.totals.assigned);
+    assert.equal(end.progress.objective, end.result.totals.estimatedTimeMin);
+  });
+});
+
+test('cancelling a running solve: the search ends at once, the job is cancelled with its best plan as the result, charged once', async () => {
+  await withServer({ env: { JOB_POLL_MS: '100', JOB_PROGRESS_MS: '100' } }, async (s) => {
+    const key = await s.createKey('live', 1000);
+    const plan = bigPlan(120);
+    const res = await s.request('POST', '/api/v1/plans', { key, body: plan, headers: ASYNC });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    await until(s, key, res.body.id, (job) => job.progress.improvements > 0);
+    const asked = await s.request('DELETE', `/api/v1/jobs/${res.body.id}`, { key });
+    assert.equal(asked.body.status, 'running', 'a running job is asked to stop');
+    const askedAt = Date.now();
+    const job = await until(s, key, res.body.id, ended);
+    assert.ok(Date.now() - askedAt < 5_000, `ended ${Date.now() - askedAt} ms after the cancel, of a 120 s budget`);
+    assert.equal(job.status, 'cancelled', JSON.stringify(job.error));
+    assert.ok(job.result, 'the best plan is kept');
+    assert.equal(job.result.stopsCharged, 200);
+    assert.equal(job.result.totals.stops, 200);
+    assert.equal(job.progress.assigned, job.result.totals.assigned);
+    const { timeLimitSeconds: _t, ...request } = plan;
+    const haversine = createRoutingProvider('haversine', {
+      haversine: { circuityFactor: s.config.routing.circuityFactor },
+    });
+    assert.deepEqual(await planProblems(request, job.result, haversine), [], 'every hard constraint holds');
+    const ledger = await s.ledgerOf(key);
+    assert.deepEqual([ledger.balance, ledger.sum, ledger.reasons], [800, 800, ['admin_credit', 'debit']]);
+    // a second cancel changes nothing
+    assert.equal((await s.request('DELETE', `/api/v1/jobs/${res.body.id}`, { key })).body.status, 'cancelled');
+    assert.equal((await s.ledgerOf(key)).balance, 800);
+  });
 });

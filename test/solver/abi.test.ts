@@ -35,8 +35,13 @@ describe('solver ABI', () => {
       assert.ok(exports.includes(e), `missing export ${e}`);
     }
     const imports = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}:${i.kind}`);
-    assert.deepEqual(imports, ['env.now_ms:function']);
-    const inst = new WebAssembly.Instance(module, { env: { now_ms: () => 0 } });
+    assert.deepEqual(imports.sort(), ['env.now_ms:function', 'env.on_improve:function']);
+    assert.throws(
+      () => new WebAssembly.Instance(module, { env: { now_ms: () => 0 } }),
+      WebAssembly.LinkError,
+      'on_improve is a required import',
+    );
+    const inst = new WebAssembly.Instance(module, { env: { now_ms: () => 0, on_improve: () => {} } });
     assert.equal((inst.exports.abi_version as () => number)(), ABI_VERSION);
   });
 

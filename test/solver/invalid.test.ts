@@ -11,7 +11,7 @@ import {
   type SolveOptions,
   type SolveProblem,
 } from '../../src/solver/index.js';
-import type { SolverExports } from '../../src/solver/abi.js';
+import { solverImports, type SolverExports } from '../../src/solver/abi.js';
 
 function base(): SolveProblem {
   return {
@@ -84,8 +84,10 @@ describe('invalid inputs', () => {
 
   it('the module itself rejects bad values (JS checks bypassed)', () => {
     const module = compileSolverModule();
-    const ex = new WebAssembly.Instance(module, { env: { now_ms: () => performance.now() } })
-      .exports as unknown as SolverExports;
+    const ex = new WebAssembly.Instance(
+      module,
+      solverImports(() => performance.now()),
+    ).exports as unknown as SolverExports;
     const put = (a: Int32Array) => {
       const ptr = ex.alloc(Math.max(4, a.byteLength), 4);
       new Int32Array(ex.memory.buffer, ptr, a.length).set(a);

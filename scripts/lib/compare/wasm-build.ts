@@ -138,7 +138,7 @@ interface Abi1Exports {
 }
 
 export function solveAbi1(module: WebAssembly.Module, p: SolveProblem, o: WasmSolveOptions): SolveOutcome {
-  const inst = new WebAssembly.Instance(module, { env: { now_ms: () => performance.now() } });
+  const inst = new WebAssembly.Instance(module, { env: { now_ms: () => performance.now(), on_improve: () => {} } });
   const e = inst.exports as unknown as Abi1Exports;
   const put = (a: Int32Array): number => {
     if (a.length === 0) return 0;

@@ -228,6 +228,7 @@ pub fn solve_since(
     let mut best = current.clone();
     let mut best_cost = current_cost;
     let mut best_iteration = 0;
+    announce(&best);
 
     let max_iterations = if params.max_iterations > 0 {
         params.max_iterations
@@ -295,6 +296,7 @@ pub fn solve_since(
                         best = found;
                         best_cost = cost;
                         best_iteration = iteration;
+                        announce(&best);
                     }
                 }
                 FleetStep::Done => break,
@@ -366,6 +368,7 @@ pub fn solve_since(
                 best = current.clone();
                 best_cost = current_cost;
                 best_iteration = iteration;
+                announce(&best);
             }
         }
     }
@@ -389,6 +392,13 @@ pub fn solve_since(
         best_iteration,
         counters: ls.counters.clone(),
     }
+}
+
+/// Tells the host of a new best plan (crate::ffi::report_improvement): the jobs it
+/// serves and its routes' total duration, O(vehicles).
+fn announce(best: &Solution) {
+    let route_s = best.routes.iter().map(|r| r.eval.duration).sum();
+    crate::ffi::report_improvement(best.route_of.len() - best.unassigned, route_s);
 }
 
 /// SISR's fleet minimisation: take a route away (its jobs become

@@ -32,19 +32,22 @@ export const jobAccepted = {
 
 export const jobProgress = {
   type: 'object',
-  description: 'How the job stands. While it runs, elapsedMs grows; the other figures are known when the solve ends.',
+  description:
+    "How the job stands, written every JOB_PROGRESS_MS while it runs: the solver's best plan so far; once it ends, the result's figures.",
   properties: {
     elapsedMs: { type: 'integer', minimum: 0, description: 'Milliseconds since its solve started (0 while queued).' },
     budgetMs: { type: 'integer', minimum: 1, description: 'Its solve budget (timeLimitSeconds, or the budget rule).' },
     improvements: {
       type: 'integer',
       minimum: 0,
-      description: 'Times the best plan improved, as the solver reports them (this version reports none yet: 0).',
+      description:
+        'Best plans the solver has found so far (its first plan, after the construction, counts 1); 0 before.',
     },
-    assigned: { type: 'integer', minimum: 0, description: 'Stops the best plan serves.' },
+    assigned: { type: 'integer', minimum: 0, description: 'Stops the best plan so far serves.' },
     objective: {
       anyOf: [{ type: 'number' }, { type: 'null' }],
-      description: "The best plan's total route time in minutes (its totals.estimatedTimeMin); null before.",
+      description:
+        "The best plan so far's total route time in minutes, waits included (the result's totals.estimatedTimeMin once it ends); null before the first plan.",
     },
   },
   required: ['elapsedMs', 'budgetMs', 'improvements', 'assigned', 'objective'],

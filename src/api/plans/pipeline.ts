@@ -18,7 +18,7 @@ import type { RoutedMatrix, TravelMatrix } from '../../geo/index.js';
 import { withPlanGeometry } from './geometry.js';
 import { planAnswer } from './response.js';
 import type { PlanRequest } from './schema.js';
-import type { PlanOptimizer, PlanResult } from './types.js';
+import type { PlanLive, PlanOptimizer, PlanResult } from './types.js';
 
 /** The solver pool as plans use it. */
 export interface PlanSolver {
@@ -37,7 +37,12 @@ export class PlansPipeline implements PlanOptimizer {
     return planTimeLimitMs(request.stops.length, this.deps.timeLimit);
   }
 
-  async plan(request: PlanRequest, context: CallContext, budgetMs = this.budgetMs(request)): Promise<PlanResult> {
+  async plan(
+    request: PlanRequest,
+    context: CallContext,
+    budgetMs = this.budgetMs(request),
+    live: PlanLive = {},
+  ): Promise<PlanResult> {
     const { steps } = this.deps;
     const departure = resolveDeparture(request.departureTime, this.deps.clock());
     const layout = planLayout(request);
@@ -57,6 +62,7 @@ export class PlansPipeline implements PlanOptimizer {
           timeLimitMs,
           stallIterations: serviceStallIterations(problem.jobs.length),
           signal: context.signal,
+          ...live,
         }),
       budgetMs,
       'plan',

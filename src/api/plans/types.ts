@@ -1,5 +1,5 @@
 import type { LateStop, ScheduleEntry } from '../../schedule/index.js';
-import type { UnassignedReason } from '../../solver/fleet-types.js';
+import type { FleetProgress, UnassignedReason } from '../../solver/fleet-types.js';
 import type { RouteWarning, Waypoint } from '../../calls/answer.js';
 import type { CallContext } from '../../calls/charged-call.js';
 import type { RouteGeometry } from '../../calls/geometry.js';
@@ -47,10 +47,20 @@ export interface PlanResult {
   warnings?: RouteWarning[];
 }
 
+/** An asynchronous plan's hold on its solve: the solver's new best plans as they come, and a stop that keeps the best. */
+export interface PlanLive {
+  onProgress?: (progress: FleetProgress) => void;
+  /** Ends the search early; the plan is then built from its best so far (unlike the call's signal, which fails it). */
+  stop?: AbortSignal;
+}
+
 /** Geocoding, travel times, the fleet solve and the schedules behind one call. Throws DomainError on failure. */
 export interface PlanOptimizer {
-  /** `budgetMs`: the solve's budget when the call sets its own (an asynchronous plan's timeLimitSeconds). */
-  plan(request: PlanRequest, context: CallContext, budgetMs?: number): Promise<PlanResult>;
+  /**
+   * `budgetMs`: the solve's budget when the call sets its own (an asynchronous plan's timeLimitSeconds); `live`:
+   * an asynchronous plan watches its solve.
+   */
+  plan(request: PlanRequest, context: CallContext, budgetMs?: number, live?: PlanLive): Promise<PlanResult>;
   /** The solve budget a plan gets by the budget rule (src/calls/budget.ts) when it sets none. */
   budgetMs(request: PlanRequest): number;
 }

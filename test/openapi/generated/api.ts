@@ -1040,17 +1040,17 @@ export interface components {
             /** @description Test keys only. */
             sandboxStopsRemainingToday?: number;
         };
-        /** @description How the job stands. While it runs, elapsedMs grows; the other figures are known when the solve ends. */
+        /** @description How the job stands, written every JOB_PROGRESS_MS while it runs: the solver's best plan so far; once it ends, the result's figures. */
         JobProgress: {
             /** @description Milliseconds since its solve started (0 while queued). */
             elapsedMs: number;
             /** @description Its solve budget (timeLimitSeconds, or the budget rule). */
             budgetMs: number;
-            /** @description Times the best plan improved, as the solver reports them (this version reports none yet: 0). */
+            /** @description Best plans the solver has found so far (its first plan, after the construction, counts 1); 0 before. */
             improvements: number;
-            /** @description Stops the best plan serves. */
+            /** @description Stops the best plan so far serves. */
             assigned: number;
-            /** @description The best plan's total route time in minutes (its totals.estimatedTimeMin); null before. */
+            /** @description The best plan so far's total route time in minutes, waits included (the result's totals.estimatedTimeMin once it ends); null before the first plan. */
             objective: number | null;
         };
         /** @description Extension. An asynchronous plan: visible only to the key that created it, kept JOB_RETENTION_DAYS (7 by default) after it ends. */

@@ -1,9 +1,11 @@
 /**
  * Runs asynchronous plans: up to `concurrency` jobs at once, taken from the store's queue (shared by every
- * instance on the database). While a job runs, its progress is written every `progressMs`; the write also tells
- * the runner whether the job is still its own (another instance took it after this one's lease lapsed: it stops
- * and writes nothing more) and whether its key asked to cancel it. A job that cannot run now (solver full, process
- * stopping) goes back to the queue; one that fails ends `failed` and is refunded with the same write.
+ * instance on the database). While a job runs, its progress (the solver's best plan so far, as it reports it) is
+ * written every `progressMs`; the write also tells the runner whether the job is still its own (another instance
+ * took it after this one's lease lapsed: it stops and writes nothing more) and whether its key asked to cancel it:
+ * once the solver has a plan, a cancel ends its search and the job keeps that plan (`cancelled`, charged); before,
+ * the job ends `cancelled` without one, refunded. A job that cannot run now (solver full, process stopping) goes
+ * back to the queue; one that fails ends `failed` and is refunded with the same write.
  */
 import type { ChargeOwner } from '../../../billing/lease.js';
 import { untilAborted, type CallContext } from '../../../calls/charged-call.js';
@@ -13,6 +15,8 @@ import type { PlanOptimizer, PlanResult } from '../types.js';
 import type { PlanRequest } from '../schema.js';
 import type { Job, JobHold, JobStore } from '../../../store/types.js';
 import type { JobProgress } from './view.js';
+import { secondsToMin1 } from '../../../schedule/index.js';
+import type { FleetProgress } from '../../../solver/fleet-types.js';
 
 export interface JobRunnerDeps {
   store: JobStore;
@@ -131,14 +135,31 @@ export class JobRunner {
     this.controllers.add(controller);
     const started = performance.now();
     const deadline = started + job.budgetMs + JOB_PREPARATION_MS;
-    const progress = (): JobProgress => ({
-      elapsedMs: Math.round(performance.now() - started),
-      budgetMs: job.budgetMs,
+    const best: Pick<JobProgress, 'improvements' | 'assigned' | 'objective'> = {
       improvements: 0,
       assigned: 0,
       objective: null,
+    };
+    const progress = (): JobProgress => ({
+      elapsedMs: Math.round(performance.now() - started),
+      budgetMs: job.budgetMs,
+      ...best,
     });
-    const watch = setInterval(() => void this.check(hold, progress(), controller), this.deps.progressMs ?? 1_000);
+    const onProgress = (p: FleetProgress): void => {
+      best.improvements = p.improvements;
+      best.assigned = p.assigned;
+      best.objective = secondsToMin1(p.routeS);
+    };
+    // a cancel once the solver has a plan ends its search and keeps that plan; before, nothing is kept (refunded)
+    const stop = new AbortController();
+    const cancel = (): void => {
+      if (best.improvements > 0) stop.abort();
+      else controller.abort(new Cancelled('cancelled by its key'));
+    };
+    const watch = setInterval(
+      () => void this.check(hold, progress(), controller, cancel),
+      this.deps.progressMs ?? 1_000,
+    );
     const context: CallContext = {
       sandbox: job.sandbox,
       requestId: job.id,
@@ -157,7 +178,10 @@ export class JobRunner {
     );
     try {
       const result = await untilAborted(
-        this.deps.planner.plan(JSON.parse(job.requestBody) as PlanRequest, context, job.budgetMs),
+        this.deps.planner.plan(JSON.parse(job.requestBody) as PlanRequest, context, job.budgetMs, {
+          onProgress,
+          stop: stop.signal,
+        }),
         controller.signal,
       );
       const final: JobProgress = { ...progress(), ...outcome(result) };
@@ -167,7 +191,9 @@ export class JobRunner {
         stopsCharged: job.sandbox ? 0 : job.stops,
         ...(job.sandbox ? { sandbox: true } : {}),
       };
-      await store.finishJob(hold, { status: 'succeeded', result: JSON.stringify(answer) }, this.now());
+      // cancelled with a plan: the plan is the result, and stays charged
+      const status = stop.signal.aborted ? 'cancelled' : 'succeeded';
+      await store.finishJob(hold, { status, result: JSON.stringify(answer) }, this.now());
       return 'ended';
     } catch (err) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : err;
@@ -204,12 +230,17 @@ export class JobRunner {
     }
   }
 
-  /** Writes progress; aborts the job when it is no longer this runner's or its key cancelled it. */
-  private async check(hold: JobHold, progress: JobProgress, controller: AbortController): Promise<void> {
+  /** Writes progress; aborts the job when it is no longer this runner's; `cancel` when its key cancelled it. */
+  private async check(
+    hold: JobHold,
+    progress: JobProgress,
+    controller: AbortController,
+    cancel: () => void,
+  ): Promise<void> {
     try {
       const seen = await this.deps.store.recordJobProgress(hold, JSON.stringify(progress));
       if (!seen.held) controller.abort(new Lost('another instance runs this job now'));
-      else if (seen.cancelRequested) controller.abort(new Cancelled('cancelled by its key'));
+      else if (seen.cancelRequested) cancel();
     } catch (err) {
       this.deps.logger.warn({ err, job: hold.id }, 'could not record the progress of an asynchronous plan');
     }

@@ -7,11 +7,14 @@ export interface JobProgress {
   elapsedMs: number;
   /** The solve's budget. */
   budgetMs: number;
-  /** Times the best plan improved, as the solver reports them: the fleet solver reports none yet, so 0. */
+  /** Best plans the solver has found so far (its first plan, after the construction, counts 1); 0 before. */
   improvements: number;
-  /** Stops the best plan serves (known when the solve ends). */
+  /** Stops the best plan so far serves (the result's totals.assigned once it ends). */
   assigned: number;
-  /** The best plan's total route time in minutes (its totals.estimatedTimeMin; known when the solve ends); null before. */
+  /**
+   * The best plan so far's total route time in minutes, waits included (the result's totals.estimatedTimeMin once it
+   * ends); null before the solver's first plan.
+   */
   objective: number | null;
 }
 

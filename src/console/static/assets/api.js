@@ -14,10 +14,10 @@ export class ApiFailure extends Error {
 
 /**
  * fetch + JSON with the service's conventions: `Authorization: Bearer <key>` when a key is
- * given; a non-2xx answer throws ApiFailure carrying the Error body's `error` and `message`.
+ * given (and any `headers`); a non-2xx answer throws ApiFailure carrying the Error body's `error` and `message`.
  */
-export async function callApi(path, { method = 'GET', key, body } = {}) {
-  const headers = { Accept: 'application/json' };
+export async function callApi(path, { method = 'GET', key, body, headers: extra = {} } = {}) {
+  const headers = { Accept: 'application/json', ...extra };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (key) headers.Authorization = `Bearer ${key}`;
   let response;

@@ -3,6 +3,8 @@
 import { clearError } from './api.js';
 import { count, duration, parisDay, parisTime, parisTimeUp, parisTomorrowAt, TIME_INPUT } from './format.js';
 import { departureFields, runOnSubmit, term } from './playground-run.js';
+import { callApi } from './api.js';
+import { inBackground, planInBackground } from './plan-progress.js';
 import { decodePolyline, renderFleetMap, ROUTE_COLOURS } from './route-map.js';
 import { parseJson, toJson } from './stops.js';
 import { cellsOfVehicle, sampleFleet, vehicleFromCells } from './vehicles.js';
@@ -100,6 +102,8 @@ export function initPlans({ onResult }) {
     status.textContent = `Sample loaded: ${vehicles.length} vans, ${stops.length} stops.`;
   });
 
+  // the finished job of a background plan (null: the plan was one call)
+  let job = null;
   runOnSubmit($('plans-form'), {
     path: '/api/v1/plans',
     button: runButton,
@@ -113,10 +117,18 @@ export function initPlans({ onResult }) {
       ...departureFields($('plans-departure'), $('plans-avoid-tolls')),
       geometry: true,
     }),
+    send: async (request, key) => {
+      job = null;
+      $('plans-job').hidden = true;
+      if (!inBackground(request)) return (await callApi('/api/v1/plans', { method: 'POST', key, body: request })).body;
+      job = await planInBackground(request, key, { status, error });
+      return job.result;
+    },
     render: (request, plan) => {
       renderPlan(request, plan);
       onResult?.(plan);
-      return `Day planned: ${plan.totals.assigned} of ${plan.totals.stops} stops on ${plan.totals.vehiclesUsed} vehicles.`;
+      const how = job?.status === 'cancelled' ? 'Stopped early, best plan kept' : 'Day planned';
+      return `${how}: ${plan.totals.assigned} of ${plan.totals.stops} stops on ${plan.totals.vehiclesUsed} vehicles.`;
     },
   });
 

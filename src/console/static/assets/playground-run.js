@@ -4,10 +4,11 @@ import { callApi, clearError, showError } from './api.js';
 import { getKey } from './key-state.js';
 
 /**
- * On submit: `buildRequest()` (a throw is shown and nothing is sent), the page's key, POST `path`,
- * then `render(request, body)` returns the status line. The button is disabled while it runs.
+ * On submit: `buildRequest()` (a throw is shown and nothing is sent), the page's key, POST `path` (or
+ * `send(request, key)`, which resolves with the answer's body), then `render(request, body)` returns the status
+ * line. The button is disabled while it runs.
  */
-export function runOnSubmit(form, { path, button, status, error, busy, failure, buildRequest, render }) {
+export function runOnSubmit(form, { path, button, status, error, busy, failure, buildRequest, render, send }) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearError(error);
@@ -26,7 +27,7 @@ export function runOnSubmit(form, { path, button, status, error, busy, failure, 
     button.disabled = true;
     status.textContent = busy;
     try {
-      const { body } = await callApi(path, { method: 'POST', key, body: request });
+      const body = send ? await send(request, key) : (await callApi(path, { method: 'POST', key, body: request })).body;
       status.textContent = render(request, body);
     } catch (err) {
       status.textContent = '';

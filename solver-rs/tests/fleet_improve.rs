@@ -1,0 +1,66 @@
+#![deny(unsafe_code)]
+//! The fleet search tells its host of each new best plan (`env.on_improve` on
+//! WebAssembly; counted per thread natively): once after the construction,
+//! then at every improvement, the last report being the plan returned.
+
+use route_solver::ffi::improvements_reported;
+use route_solver::fleet::model::FleetProblem;
+use route_solver::fleet::solomon::Instance;
+use route_solver::fleet::{self, FleetParams};
+use route_solver::NativeClock;
+
+fn r101() -> FleetProblem {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/solomon");
+    let text = std::fs::read_to_string(format!("{}/R101.txt", dir)).expect("data/solomon/R101.txt");
+    FleetProblem::new(&Instance::parse(&text).unwrap().fleet_input(false)).expect("valid input")
+}
+
+#[test]
+fn every_new_best_plan_is_reported_and_the_last_is_the_plan_returned() {
+    let p = r101();
+    let before = improvements_reported().0;
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 200,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    let (count, assigned, route_s) = improvements_reported();
+    let reports = count - before;
+    assert!(
+        reports >= 2,
+        "the construction and at least one improvement: {}",
+        reports
+    );
+    assert!(
+        reports <= 1 + sol.iterations,
+        "at most one per iteration after the construction: {} in {} iterations",
+        reports,
+        sol.iterations
+    );
+    assert_eq!(assigned, p.n() - sol.unassigned.len());
+    let served: usize = sol.routes.iter().map(|r| r.len()).sum();
+    assert_eq!(assigned, served);
+    // the total duration: at least the travel and service, at most the returns (waits included)
+    let (mut work, mut returns) = (0, 0);
+    for (v, jobs) in sol.routes.iter().enumerate().filter(|(_, r)| !r.is_empty()) {
+        let veh = &p.vehicles[v];
+        let mut loc = veh.start;
+        for &j in jobs {
+            let job = &p.jobs[j as usize];
+            work += p.t(loc, job.loc) + job.service;
+            loc = job.loc;
+        }
+        work += p.t(loc, veh.end);
+        returns += fleet::solution::times_of(&p, v, jobs).1 - veh.shift_start;
+    }
+    assert!(
+        work <= route_s && route_s <= returns,
+        "{} <= {} <= {}",
+        work,
+        route_s,
+        returns
+    );
+}
