@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
+import { encodePolyline } from '../../src/calls/geometry.js';
 import { startFakeOsrm, type FakeOsrm } from '../fakes/osrm.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -110,6 +111,7 @@ test('every VROOM field this service does not take answers 400 naming it, never 
     ['jobs[1].location_index', (b) => (b.jobs[1].location_index = 4), /durations has 4 rows/],
     ['matrices.car.durations[2]', (b) => b.matrices.car.durations[2].pop(), /square/],
     ['matrices.bike', (b) => (b.matrices = { bike: b.matrices.car }), /profile/],
+    ['matrices', (b) => (b.matrices.bike = b.matrices.car), /exactly one profile/],
     [
       'vehicles[1].profile',
       (b) => b.vehicles.push({ id: 1, profile: 'bike', start_index: 0 }),
@@ -206,6 +208,26 @@ test('sandbox: a test key is counted, not charged, and capped at 10 tasks (a shi
   assert.equal(ok.body.stopsCharged, 0);
   assert.equal(ok.body.sandbox, true);
   assert.equal(typeof ok.body.sandboxStopsRemainingToday, 'number');
+  // empty breaks and steps are no breaks and no custom route; coordinates beside the indices draw the routes
+  const drawn = await vroom(
+    key,
+    matrixCall((b) => {
+      b.vehicles[0] = { ...b.vehicles[0], breaks: [], steps: [], start: [2.35, 48.85], end: [2.36, 48.86] };
+      b.jobs[0].location = [2.3, 48.86];
+      b.jobs[1].location = [2.31, 48.87];
+      b.options = { g: true };
+    }),
+  );
+  assert.equal(drawn.status, 200, JSON.stringify(drawn.body));
+  // straight segments through the given coordinates, in driving order
+  const line = [
+    [2.35, 48.85],
+    [2.3, 48.86],
+    [2.31, 48.87],
+    [2.36, 48.86],
+  ].map(([longitude, latitude]) => ({ latitude: latitude!, longitude: longitude! }));
+  assert.equal(drawn.body.routes[0].geometry, encodePolyline(line));
+  assert.deepEqual(drawn.body.routes[0].steps[1].location, [2.3, 48.86]);
   const jobs = Array.from({ length: 9 }, (_, i) => ({ id: i, location: [2.3 + i / 100, 48.85] }));
   const shipments = [{ pickup: { id: 1, location: [2.31, 48.86] }, delivery: { id: 1, location: [2.32, 48.87] } }];
   const capped = await vroom(key, { vehicles: [{ id: 1, start: [2.35, 48.85] }], jobs, shipments });
