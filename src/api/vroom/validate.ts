@@ -69,8 +69,8 @@ export function validateVroomRequest(body: unknown): VroomCall {
 }
 
 /** The tasks in order: jobs, then each shipment's pickup and delivery; each checked on its own. */
-function collectTasks(request: VroomRequest): Array<VroomTask & { shipment?: number }> {
-  const tasks: Array<VroomTask & { shipment?: number }> = [];
+function collectTasks(request: VroomRequest): VroomTask[] {
+  const tasks: VroomTask[] = [];
   const zeros = (n: number) => new Array<number>(n).fill(0);
   const dims = firstAmountLength(request);
   (request.jobs ?? []).forEach((job, i) => {
@@ -80,14 +80,8 @@ function collectTasks(request: VroomRequest): Array<VroomTask & { shipment?: num
   });
   (request.shipments ?? []).forEach((s, i) => {
     const amount = s.amount ?? zeros(dims);
-    tasks.push({
-      ...task('pickup', s.pickup, `shipments[${i}].pickup`, s, { delivery: zeros(dims), pickup: amount }),
-      shipment: i,
-    });
-    tasks.push({
-      ...task('delivery', s.delivery, `shipments[${i}].delivery`, s, { delivery: amount, pickup: zeros(dims) }),
-      shipment: i,
-    });
+    tasks.push(task('pickup', s.pickup, `shipments[${i}].pickup`, s, { delivery: zeros(dims), pickup: amount }));
+    tasks.push(task('delivery', s.delivery, `shipments[${i}].delivery`, s, { delivery: amount, pickup: zeros(dims) }));
   });
   return tasks;
 }
@@ -273,7 +267,7 @@ function commonSpeedFactor(vehicles: readonly VroomVehicle[]): number {
 /** The labelled locations: each vehicle's start and end, then the tasks; by index with matrices, else by coordinates. */
 function layout(
   request: VroomRequest,
-  tasks: Array<VroomTask & { shipment?: number }>,
+  tasks: VroomTask[],
   matrix: GivenMatrix | undefined,
 ): Pick<VroomCall, 'labelled' | 'points' | 'vehicleStart' | 'vehicleEnd' | 'taskAt' | 'stops' | 'shipments'> {
   const rows = matrix?.durations.length ?? 0;
@@ -356,6 +350,7 @@ function layout(
     );
     return labelled.length - 1;
   });
+  // each shipment's pickup is followed by its delivery (collectTasks)
   const shipments: Array<{ pickup: number; delivery: number }> = [];
   tasks.forEach((t, i) => {
     if (t.type === 'pickup') shipments.push({ pickup: i, delivery: i + 1 });
@@ -366,7 +361,7 @@ function layout(
     vehicleStart,
     vehicleEnd,
     taskAt,
-    stops: tasks.map(({ shipment: _, ...t }) => t),
+    stops: tasks,
     shipments,
   };
 }
