@@ -99,10 +99,20 @@ test('every VROOM field this service does not take answers 400 naming it, never 
     ['jobs[1].service_per_type', (b) => (b.jobs[1].service_per_type = { van: 60 }), /per-vehicle-type/],
     ['jobs[0].setup_per_type', (b) => (b.jobs[0].setup_per_type = { van: 60 })],
     ['jobs[0].amount', (b) => (b.jobs[0].amount = [1]), /send delivery/],
-    ['vehicles[0].costs', (b) => (b.vehicles[0].costs = { fixed: 100 }), /travel time/],
+    ['vehicles[0].costs.per_task_hour', (b) => (b.vehicles[0].costs = { per_task_hour: 10 }), /task time/],
+    [
+      'vehicles[1].costs',
+      (b) => b.vehicles.push({ id: 1, start_index: 0, costs: { fixed: 100 } }),
+      /share one cost model/,
+    ],
+    ['vehicles[0].costs.per_km', (b) => (b.vehicles[0].costs = { per_km: 5 }), /needs distances/],
+    [
+      'matrices.car.costs',
+      (b) => ((b.matrices.car.costs = b.matrices.car.durations), (b.vehicles[0].costs = { per_hour: 60 })),
+      /per_hour and per_km cannot apply/,
+    ],
     ['vehicles[0].breaks', (b) => (b.vehicles[0].breaks = [{ id: 1, service: 300 }])],
     ['vehicles[0].steps', (b) => (b.vehicles[0].steps = [{ type: 'start' }])],
-    ['matrices.car.costs', (b) => (b.matrices.car.costs = b.matrices.car.durations), /cost matrices/],
     ['matrix', (b) => (b.matrix = b.matrices.car.durations), /deprecated/],
     ['options.c', (b) => (b.options = { c: true }), /plan mode/],
     ['options.t', (b) => (b.options = { t: 4 }), /only options\.g/],
@@ -291,6 +301,40 @@ test('VROOM times are kept as given: UNIX-timestamp windows, waiting, the late s
   assert.equal(fast.status, 200);
   assert.equal(fast.body.summary.duration, 1750);
   assert.equal(fast.body.routes[0].steps[1].arrival, T + 3000);
+});
+
+test("VROOM's costs: a cost matrix chooses the route, fixed and per_hour price it", async () => {
+  const key = await server.createKey('test');
+  // the cost matrix makes the longer way round (0 → 1515 → 1414 → 3: 5605 s) the cheaper one
+  const costly = await vroom(
+    key,
+    matrixCall((b) => {
+      b.matrices.car.costs = [
+        [0, 900, 10, 900],
+        [900, 0, 900, 10],
+        [10, 10, 0, 900],
+        [900, 10, 900, 0],
+      ];
+      b.vehicles[0].costs = { fixed: 50 };
+    }),
+  );
+  assert.equal(costly.status, 200, JSON.stringify(costly.body));
+  const route = costly.body.routes[0];
+  assert.deepEqual(
+    route.steps.map((s: any) => s.id ?? s.type),
+    ['start', 1515, 1414, 'end'],
+  );
+  assert.equal(route.cost, 50 + 10 + 10 + 10);
+  assert.equal(route.duration, 197 + 2256 + 3152);
+  assert.equal(costly.body.summary.cost, 80);
+  // per_hour 7200: twice the travel time, plus the fixed cost
+  const priced = await vroom(
+    key,
+    matrixCall((b) => (b.vehicles[0].costs = { fixed: 1000, per_hour: 7200 })),
+  );
+  assert.equal(priced.status, 200, JSON.stringify(priced.body));
+  assert.equal(priced.body.summary.cost, 1000 + 2 * 5461);
+  assert.equal(priced.body.summary.duration, 5461);
 });
 
 test('skills, priority, capacity and max_tasks become the fleet rules; what no vehicle may serve is unassigned, still charged', async () => {

@@ -14,6 +14,7 @@ import {
   vroomRequestSchema,
   vroomShipmentSchema,
   vroomShipmentStepSchema,
+  vroomCostsSchema,
   vroomVehicleSchema,
 } from '../vroom/schema.js';
 import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, errorExample } from './error-examples.js';
@@ -45,7 +46,9 @@ const coordinates = {
   description: '`[lon, lat]` as the request gave it.',
 };
 const totals = {
-  cost: integer("VROOM's default cost: the travel time in seconds (what the solver minimises)."),
+  cost: integer(
+    "VROOM's cost, what the solver minimises: `fixed` per vehicle plus each leg's cost (by default the travel time in seconds).",
+  ),
   setup: integer('Always 0: setup times are not supported.'),
   service: integer('Service time, seconds.'),
   duration: integer('Travel time, seconds.'),
@@ -196,6 +199,7 @@ export const VROOM_SCHEMAS: Record<string, object> = {
   VroomShipment: vroomShipmentSchema,
   VroomShipmentStep: vroomShipmentStepSchema,
   VroomVehicle: vroomVehicleSchema,
+  VroomCosts: vroomCostsSchema,
   VroomProfileMatrices: vroomProfileMatricesSchema,
   VroomOptions: vroomOptionsSchema,
   VroomResponse: vroomResponse,

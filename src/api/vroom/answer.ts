@@ -3,7 +3,7 @@
  * time scale. Per step: `arrival`, `duration` (travel time so far), `distance` (metres so far, when distances are
  * known: no matrices, or matrices with distances), `waiting_time`, `setup` (always 0), `service`, `load` (after
  * the step, when the call has amounts) and `violations` (always empty: every constraint is hard here, as in
- * VROOM's solving mode). `cost` is VROOM's default: the travel time. Each vehicle leaves at the start of its
+ * VROOM's solving mode). `cost` is VROOM's (src/api/vroom/costs.ts): by default the travel time. Each vehicle leaves at the start of its
  * time window, or later by the wait its first task would have (the service starts stay the solver's), as
  * VROOM's routes leave as late as they can.
  */
@@ -70,6 +70,8 @@ export interface VroomAnswerInput {
   /** The place (matrix row) of each labelled location, and the metres between the places. */
   placeOf: readonly number[];
   distancesM: TravelMatrix['distancesM'];
+  /** The cost of each leg between the places, as the solver took it (FleetProblem.distance); absent: the travel time. */
+  legCosts?: Int32Array;
 }
 
 export function vroomAnswer(input: VroomAnswerInput): VroomAnswer {
@@ -149,12 +151,16 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
   ];
   let travel = 0;
   let metres = 0;
+  let cost = 0;
+  const size = distancesM.length;
+  const legCost = (from: number, to: number, travelS: number) => input.legCosts?.[from * size + to] ?? travelS;
   let leftAt = route.departureS;
   let from = startPlace;
   route.stops.forEach((t, k) => {
     const task = tasks[k]!;
     const place = placeOf[call.taskAt[jobs[k]!]!]!;
     travel += t.arrivalS - leftAt;
+    cost += legCost(from, place, t.arrivalS - leftAt);
     metres += distancesM[from]![place]!;
     task.delivery.forEach((q, d) => (load[d]! -= q));
     task.pickup.forEach((q, d) => (load[d]! += q));
@@ -175,6 +181,7 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
   const end = call.vehicleEnd[vehicle];
   if (end !== undefined) {
     travel += route.endS - leftAt;
+    cost += legCost(from, placeOf[end]!, route.endS - leftAt);
     metres += distancesM[from]![placeOf[end]!]!;
     steps.push({
       type: 'end',
@@ -194,7 +201,7 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
     Array.from({ length: dims }, (_, d) => tasks.reduce((s, t) => s + pick(t)[d]!, 0));
   return {
     vehicle: v.id,
-    cost: travel,
+    cost: call.costs.fixed + cost,
     setup: 0,
     service: tasks.reduce((s, t) => s + t.service, 0),
     duration: travel,

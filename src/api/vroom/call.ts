@@ -8,6 +8,7 @@ import type { PaidRequest } from '../../calls/paid-route.js';
 import type { LabelledLocation } from '../../calls/locations.js';
 import type { GivenMatrix } from '../../calls/given-matrix.js';
 import type { Point } from '../../geo/index.js';
+import type { VroomCosts } from './costs.js';
 import type { VroomVehicle } from './schema.js';
 
 export type TaskType = 'job' | 'pickup' | 'delivery';
@@ -50,6 +51,10 @@ export interface VroomCall extends PaidRequest {
   matrix?: GivenMatrix;
   /** Distances are answered (no matrices, or matrices with distances), as VROOM does with -g or distance matrices. */
   distancesKnown: boolean;
+  /** The vehicles' costs (the same for all). */
+  costs: VroomCosts;
+  /** matrices.{profile}.costs, by the caller's rows. */
+  costMatrix?: ReadonlyArray<readonly number[]>;
   /** Amount dimensions of the call (0: no capacity, no load in the answer). */
   dimensions: number;
   /** Every vehicle's speed_factor (they are all the same). */

@@ -53,7 +53,13 @@ export class VroomPipeline implements VroomOptimizer {
       'plan',
       context,
     );
-    const answer = vroomAnswer({ call, solution, placeOf: located.placeOf, distancesM: matrix.distancesM });
+    const answer = vroomAnswer({
+      call,
+      solution,
+      placeOf: located.placeOf,
+      distancesM: matrix.distancesM,
+      ...(problem.distance ? { legCosts: problem.distance } : {}),
+    });
     if (!call.drawRoutes) return answer;
     // the coordinates the request gave (with matrices the places have none of their own)
     const drawn = {

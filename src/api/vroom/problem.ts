@@ -7,14 +7,15 @@
  * last service without an end), a task's time_windows are its hard windows. Answers are on the same scale. No
  * Europe/Paris rule applies: no departureTime, no deadline, no calendar day.
  *
- * Cost: VROOM's default (per_hour 3600, no fixed or per_km cost) is the total travel time, the objective here
- * (`travel` as the distance, no cost per vehicle, no weight on waiting). Travel times are divided by the vehicles'
+ * Cost: VROOM's (src/api/vroom/costs.ts): `fixed` per vehicle used plus each leg's cost, no weight on waiting; by
+ * default the travel time (`travel` as the objective's distance). Travel times are divided by the vehicles'
  * common speed_factor, rounded to the second.
  */
 import type { TravelMatrix } from '../../geo/index.js';
 import { wholeSecondsRowMajor } from '../../calls/steps.js';
 import { DISTANCE_OBJECTIVE, type FleetJob, type FleetProblem, type FleetVehicle } from '../../solver/fleet-types.js';
 import type { VroomCall, VroomTask } from './call.js';
+import { legCosts } from './costs.js';
 import type { VroomVehicle } from './schema.js';
 
 /** Capacity of a vehicle without one when the call has amounts: more than any call can carry (1000 tasks × 1e9). */
@@ -33,12 +34,14 @@ export function vroomProblem(call: VroomCall, placeOf: readonly number[], matrix
   const limitDistance = call.vehicles.some((v) => v.max_distance !== undefined)
     ? Int32Array.from(matrix.distancesM.flatMap((row) => row.map((m) => Math.round(m))))
     : undefined;
+  const cost = legCosts(call, placeOf, travel, matrix.distancesM);
   return {
     locations: matrix.durationsS.length,
     travel,
     vehicles,
     jobs,
-    objective: DISTANCE_OBJECTIVE,
+    objective: { ...DISTANCE_OBJECTIVE, vehicleCost: call.costs.fixed },
+    ...(cost ? { distance: cost } : {}),
     ...(limitDistance ? { limitDistance } : {}),
     ...(call.shipments.length > 0 ? { shipments: call.shipments } : {}),
   };

@@ -154,6 +154,37 @@ export const vroomShipmentSchema = {
   additionalProperties: false,
 } as const;
 
+/** The most a vehicle's per_hour and per_km may be: a leg's cost stays a 32-bit integer (1e6 s × 100/s + 1e8 m × 10/m). */
+export const MAX_PER_HOUR = 360_000;
+export const MAX_PER_KM = 10_000;
+const rate = (description: string, maximum: number, example: number) =>
+  ({
+    type: 'integer',
+    minimum: 0,
+    maximum,
+    'x-message': `must be a whole number from 0 to ${maximum}`,
+    description,
+    examples: [example],
+  }) as const;
+
+export const vroomCostsSchema = {
+  title: 'VroomCosts',
+  description:
+    "VROOM's `cost` object; every vehicle of a call has the same one. The cost of a route is fixed + per_hour × hours of travel + per_km × km, summed per leg (rounded to a whole number per leg).",
+  type: 'object',
+  properties: {
+    fixed: rate('Cost of using the vehicle (default 0).', 1_000_000_000, 0),
+    per_hour: rate(
+      'Cost of one hour of travel (default 3600: the cost is the travel time in seconds).',
+      MAX_PER_HOUR,
+      3600,
+    ),
+    per_km: rate('Cost of one km (default 0; needs distances).', MAX_PER_KM, 0),
+    per_task_hour: rate('Only 0 (the default): a cost of task time is not supported.', MAX_PER_HOUR, 0),
+  },
+  additionalProperties: false,
+} as const;
+
 /** A list VROOM accepts that this service takes only empty (the message says why). */
 const emptyOnly = (message: string, description: string) =>
   ({
@@ -184,6 +215,7 @@ export const vroomVehicleSchema = {
     end: vroomLocationSchema,
     end_index: matrixIndex('With `matrices`: the row of the end. No end: the route ends at its last task.'),
     capacity: amount('What the vehicle can carry at once. Absent: no limit.'),
+    costs: vroomCostsSchema,
     skills,
     type: {
       type: 'string',
@@ -240,7 +272,22 @@ export const vroomProfileMatricesSchema = {
   description:
     'Travel times (seconds) and, optionally, distances (metres) between the rows; square, row i column j = from row i to row j.',
   type: 'object',
-  properties: { durations: matrixSchema.properties.durations, distances: matrixSchema.properties.distances },
+  properties: {
+    durations: matrixSchema.properties.durations,
+    distances: matrixSchema.properties.distances,
+    costs: {
+      ...matrixSchema.properties.distances,
+      description:
+        'Optional: the cost of each leg (0 to 100 000 000), the same size as durations; the routes then minimise their sum, and `cost` in the answer adds it up. Not with per_hour or per_km costs.',
+      examples: [
+        [
+          [0, 10, 14],
+          [11, 0, 6],
+          [15, 6, 0],
+        ],
+      ],
+    },
+  },
   required: ['durations'],
   additionalProperties: false,
 } as const;

@@ -19,20 +19,12 @@ export const UNSUPPORTED_FIELDS: Record<string, Record<string, string>> = {
     matrix:
       'the top-level matrix is deprecated in VROOM and not supported: send matrices: {"car": {"durations": [[…]]}} (under the vehicles\' profile)',
   },
-  'vehicles[]': {
-    costs:
-      "vehicle costs are not supported: the service minimises the total travel time (VROOM's default cost, per_hour 3600); leave costs out",
-  },
   'jobs[]': {
     ...TASK,
     amount: 'amount is deprecated in VROOM for jobs and not supported: send delivery (or pickup) instead',
   },
   'shipments[].pickup': TASK,
   'shipments[].delivery': TASK,
-  'matrices.*': {
-    costs:
-      'custom cost matrices are not supported: the cost is the travel time of durations; leave costs out (or send them as durations)',
-  },
   options: {
     c: 'plan mode (choosing the times of routes given in vehicles[].steps) is not supported: leave c out and the service plans every route',
   },
@@ -40,7 +32,7 @@ export const UNSUPPORTED_FIELDS: Record<string, Record<string, string>> = {
 
 const OTHER_OPTIONS = 'only options.g (geometry) is supported: leave the other options out';
 
-/** ['vehicles', 2, 'costs'] → 'vehicles[]'; ['matrices', 'car', 'costs'] → 'matrices.*'. */
+/** ['vehicles', 2, 'breaks'] → 'vehicles[]'; ['matrices', 'car', 'x'] → 'matrices.*'. */
 function parentKey(path: ReadonlyArray<string | number>): string {
   const parent = path.slice(0, -1);
   if (parent[0] === 'matrices' && parent.length === 2) return 'matrices.*';

@@ -21,6 +21,8 @@ import {
   type VroomShipmentStep,
   type VroomVehicle,
 } from './schema.js';
+import { commonCosts } from './costs.js';
+import { profileMatrices } from './matrices.js';
 import { unsupportedVroomField } from './unsupported.js';
 
 const validateShape = compileValidator<VroomRequest>(vroomRequestSchema, [unsupportedVroomField]);
@@ -38,7 +40,10 @@ export function validateVroomRequest(body: unknown): VroomCall {
     );
   checkUniqueIds(request);
   const profile = vehiclesProfile(request.vehicles);
-  const matrix = profileMatrix(request, profile);
+  const matrices = profileMatrices(request, profile);
+  const matrix = matrices?.matrix;
+  const distancesKnown = !matrix || matrix.distances !== undefined;
+  const costs = commonCosts(request.vehicles, { profile, costMatrix: matrices?.costs !== undefined, distancesKnown });
   const dimensions = checkAmounts(request);
   const speedFactor = commonSpeedFactor(request.vehicles);
   const call = layout(request, tasks, matrix);
@@ -61,7 +66,9 @@ export function validateVroomRequest(body: unknown): VroomCall {
     ...call,
     vehicles: request.vehicles,
     ...(matrix ? { matrix } : {}),
-    distancesKnown: !matrix || matrix.distances !== undefined,
+    distancesKnown,
+    costs,
+    ...(matrices?.costs ? { costMatrix: matrices.costs } : {}),
     dimensions,
     speedFactor,
     drawRoutes,
@@ -193,34 +200,6 @@ function vehiclesProfile(vehicles: readonly VroomVehicle[]): string {
       );
   });
   return profile;
-}
-
-/** The matrices of `profile`, checked: square, distances the size of durations. */
-function profileMatrix(request: VroomRequest, profile: string): GivenMatrix | undefined {
-  if (!request.matrices) return undefined;
-  const [name, matrices] = Object.entries(request.matrices)[0]!;
-  if (name !== profile)
-    throw invalidRequest(
-      `matrices.${name} is not the vehicles' profile (${JSON.stringify(profile)}): send the matrices under "${profile}", or set the vehicles' profile to "${name}"`,
-      `matrices.${name}`,
-    );
-  const rows = matrices.durations.length;
-  const square = (table: ReadonlyArray<readonly number[]>, field: string) =>
-    table.forEach((row, i) => {
-      if (row.length !== rows)
-        throw invalidRequest(
-          `matrices.${name}.${field}[${i}] has ${row.length} values but durations has ${rows} rows: the matrices are square, row i column j being from row i to row j`,
-          `matrices.${name}.${field}[${i}]`,
-        );
-    });
-  if (matrices.distances && matrices.distances.length !== rows)
-    throw invalidRequest(
-      `matrices.${name}.distances has ${matrices.distances.length} rows but durations has ${rows}: both are over the same rows`,
-      `matrices.${name}.distances`,
-    );
-  square(matrices.durations, 'durations');
-  if (matrices.distances) square(matrices.distances, 'distances');
-  return { durations: matrices.durations, ...(matrices.distances ? { distances: matrices.distances } : {}) };
 }
 
 /** The first amount's length; 0 without amounts. */

@@ -1307,6 +1307,7 @@ export interface components {
              *     ]
              */
             capacity?: number[];
+            costs?: components["schemas"]["VroomCosts"];
             /**
              * @description Mandatory skills: only a vehicle holding all of them may serve the task.
              * @example [
@@ -1351,6 +1352,32 @@ export interface components {
             max_distance?: number;
             /** @description Only `[]`: custom routes are not supported. */
             steps?: Record<string, never>[];
+        };
+        /**
+         * VroomCosts
+         * @description VROOM's `cost` object; every vehicle of a call has the same one. The cost of a route is fixed + per_hour × hours of travel + per_km × km, summed per leg (rounded to a whole number per leg).
+         */
+        VroomCosts: {
+            /**
+             * @description Cost of using the vehicle (default 0).
+             * @example 0
+             */
+            fixed?: number;
+            /**
+             * @description Cost of one hour of travel (default 3600: the cost is the travel time in seconds).
+             * @example 3600
+             */
+            per_hour?: number;
+            /**
+             * @description Cost of one km (default 0; needs distances).
+             * @example 0
+             */
+            per_km?: number;
+            /**
+             * @description Only 0 (the default): a cost of task time is not supported.
+             * @example 0
+             */
+            per_task_hour?: number;
         };
         /**
          * VroomProfileMatrices
@@ -1399,6 +1426,27 @@ export interface components {
              *     ]
              */
             distances?: number[][];
+            /**
+             * @description Optional: the cost of each leg (0 to 100 000 000), the same size as durations; the routes then minimise their sum, and `cost` in the answer adds it up. Not with per_hour or per_km costs.
+             * @example [
+             *       [
+             *         0,
+             *         10,
+             *         14
+             *       ],
+             *       [
+             *         11,
+             *         0,
+             *         6
+             *       ],
+             *       [
+             *         15,
+             *         6,
+             *         0
+             *       ]
+             *     ]
+             */
+            costs?: number[][];
         };
         /**
          * VroomOptions
@@ -1444,7 +1492,7 @@ export interface components {
             routes: number;
             /** @description Tasks left out. */
             unassigned: number;
-            /** @description VROOM's default cost: the travel time in seconds (what the solver minimises). */
+            /** @description VROOM's cost, what the solver minimises: `fixed` per vehicle plus each leg's cost (by default the travel time in seconds). */
             cost: number;
             /** @description Always 0: setup times are not supported. */
             setup: number;
@@ -1474,7 +1522,7 @@ export interface components {
             vehicle: number;
             /** @description In driving order. */
             steps: components["schemas"]["VroomStep"][];
-            /** @description VROOM's default cost: the travel time in seconds (what the solver minimises). */
+            /** @description VROOM's cost, what the solver minimises: `fixed` per vehicle plus each leg's cost (by default the travel time in seconds). */
             cost: number;
             /** @description Always 0: setup times are not supported. */
             setup: number;

@@ -97,3 +97,27 @@ test('speed_factor divides every travel time (two decimals kept), rounded to the
     durations.flat().map((s) => Math.round(s / 1.5)),
   );
 });
+
+test("VROOM's costs: fixed per vehicle, per_hour and per_km per leg, or the cost matrix by the caller's rows", () => {
+  const priced = problemOf({
+    vehicles: [{ id: 1, start_index: 0, costs: { fixed: 500, per_hour: 1800, per_km: 2 } }],
+    jobs: [{ id: 1, location_index: 1 }],
+    matrices: { car: { durations, distances } },
+  });
+  assert.deepEqual(priced.objective, { ...DISTANCE_OBJECTIVE, vehicleCost: 500 });
+  assert.deepEqual(
+    [...priced.distance!],
+    durations.flatMap((row, i) => row.map((s, j) => Math.round(s / 2 + (distances[i]![j]! * 2) / 1000))),
+  );
+  const costs = durations.map((row) => row.map((s) => 3 * s + 1));
+  const given = problemOf({
+    vehicles: [{ id: 1, start_index: 0 }],
+    // every row a place of the call, so that the places are the rows
+    jobs: [1, 2, 3].map((row) => ({ id: row, location_index: row })),
+    matrices: { car: { durations, costs } },
+  });
+  assert.deepEqual(
+    [...given.distance!],
+    costs.flatMap((row, i) => row.map((c, j) => (i === j ? 0 : c))),
+  );
+});
