@@ -95,7 +95,11 @@ function matrixCall(edit: (body: any) => void = () => {}): any {
 test('every VROOM field this service does not take answers 400 naming it, never ignored', async () => {
   const key = await server.createKey('test');
   const cases: Array<[string, (b: any) => void, RegExp?]> = [
-    ['jobs[0].setup', (b) => (b.jobs[0].setup = 60), /setup times are not supported/],
+    [
+      'jobs[0].setup',
+      (b) => ((b.jobs[0].setup = 60), (b.jobs[1].location_index = 1)),
+      /a setup time is supported only at a place of its own/,
+    ],
     ['jobs[1].service_per_type', (b) => (b.jobs[1].service_per_type = { van: 60 }), /per-vehicle-type/],
     ['jobs[0].setup_per_type', (b) => (b.jobs[0].setup_per_type = { van: 60 })],
     ['jobs[0].amount', (b) => (b.jobs[0].amount = [1]), /send delivery/],
@@ -327,6 +331,22 @@ test("VROOM's costs: a cost matrix chooses the route, fixed and per_hour price i
   assert.equal(route.cost, 50 + 10 + 10 + 10);
   assert.equal(route.duration, 197 + 2256 + 3152);
   assert.equal(costly.body.summary.cost, 80);
+  // a setup at a place of its own is spent before the service, and told apart from it
+  const setup = await vroom(
+    key,
+    matrixCall((b) => ((b.jobs[0].setup = 100), (b.jobs[0].service = 20))),
+  );
+  assert.equal(setup.status, 200, JSON.stringify(setup.body));
+  assert.deepEqual(
+    setup.body.routes[0].steps.map((s: any) => [s.id ?? s.type, s.arrival, s.setup, s.service]),
+    [
+      ['start', 0, 0, 0],
+      [1414, 2104, 100, 20],
+      [1515, 2104 + 120 + 2255, 0, 0],
+      ['end', 2104 + 120 + 2255 + 1102, 0, 0],
+    ],
+  );
+  assert.deepEqual([setup.body.summary.setup, setup.body.summary.service], [100, 20]);
   // per_hour 7200: twice the travel time, plus the fixed cost
   const priced = await vroom(
     key,

@@ -49,7 +49,7 @@ const totals = {
   cost: integer(
     "VROOM's cost, what the solver minimises: `fixed` per vehicle plus each leg's cost (by default the travel time in seconds).",
   ),
-  setup: integer('Always 0: setup times are not supported.'),
+  setup: integer('Setup time, seconds.'),
   service: integer('Service time, seconds.'),
   duration: integer('Travel time, seconds.'),
   waiting_time: integer('Waiting for time windows, seconds.'),
@@ -71,7 +71,7 @@ const vroomStep = {
     description: { type: 'string', description: "The task's description, when given." },
     location: coordinates,
     location_index: integer('The row, when the request gave one.'),
-    setup: integer('Always 0.'),
+    setup: integer('Setup time before the service, seconds.'),
     service: integer('Service time, seconds.'),
     waiting_time: integer('Waiting before service starts, seconds.'),
     load: amount('With amounts: on board after the step.'),

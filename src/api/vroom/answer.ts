@@ -1,7 +1,7 @@
 /**
  * The solution in VROOM's output format (`code`, `summary`, `unassigned`, `routes[].steps`), on the request's own
  * time scale. Per step: `arrival`, `duration` (travel time so far), `distance` (metres so far, when distances are
- * known: no matrices, or matrices with distances), `waiting_time`, `setup` (always 0), `service`, `load` (after
+ * known: no matrices, or matrices with distances), `waiting_time`, `setup`, `service`, `load` (after
  * the step, when the call has amounts) and `violations` (always empty: every constraint is hard here, as in
  * VROOM's solving mode). `cost` is VROOM's (src/api/vroom/costs.ts): by default the travel time. Each vehicle leaves at the start of its
  * time window, or later by the wait its first task would have (the service starts stay the solver's), as
@@ -89,7 +89,7 @@ export function vroomAnswer(input: VroomAnswerInput): VroomAnswer {
       cost: sum((r) => r.cost),
       routes: routes.length,
       unassigned: unassigned.length,
-      setup: 0,
+      setup: sum((r) => r.setup),
       service: sum((r) => r.service),
       duration: sum((r) => r.duration),
       waiting_time: sum((r) => r.waiting_time),
@@ -166,7 +166,7 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
     task.pickup.forEach((q, d) => (load[d]! += q));
     steps.push({
       ...taskFields(task),
-      setup: 0,
+      setup: task.setup,
       service: task.service,
       waiting_time: k === 0 ? t.waitS - lateStart : t.waitS,
       ...loadField(),
@@ -202,7 +202,7 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
   return {
     vehicle: v.id,
     cost: call.costs.fixed + cost,
-    setup: 0,
+    setup: tasks.reduce((s, t) => s + t.setup, 0),
     service: tasks.reduce((s, t) => s + t.service, 0),
     duration: travel,
     waiting_time: steps.reduce((s, step) => s + step.waiting_time, 0),

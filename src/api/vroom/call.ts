@@ -22,6 +22,8 @@ export interface VroomTask {
   /** `[lon, lat]` as given (echoed in the answer). */
   location?: readonly number[];
   locationIndex?: number;
+  /** Before the service; only at a place of its own (src/api/vroom/setup.ts), so always spent. */
+  setup: number;
   service: number;
   /** Sorted, overlapping ones merged; absent: no window. */
   windows?: Array<readonly [number, number]>;

@@ -73,7 +73,8 @@ function job(call: VroomCall, t: VroomTask, location: number): FleetJob {
   const allowed = allowedVehicles(call.vehicles, t.skills);
   return {
     location,
-    service: t.service,
+    // a setup is at a place of its own (setup.ts): always spent, right before the service
+    service: t.setup + t.service,
     ...(t.windows ? { windows: t.windows } : {}),
     ...(call.dimensions > 0 && demand.some((q) => q > 0) ? { demand } : {}),
     ...(backhaul ? { pickup: backhaul } : {}),

@@ -109,7 +109,9 @@ const taskProperties = {
   description: text('Echoed in the answer.'),
   location: vroomLocationSchema,
   location_index: matrixIndex("With `matrices`: the row of this task's place (required then)."),
-  setup: seconds('Only 0 (the default): setup times are not supported.'),
+  setup: seconds(
+    'Setup time in seconds before the service (default 0); only at a place no other task and no vehicle start shares.',
+  ),
   service: seconds('Service time in seconds (default 0).'),
   time_windows: timeWindows,
 } as const;

@@ -2,7 +2,7 @@
  * A VROOM request: the schema (an unsupported VROOM field is named by src/api/vroom/unsupported.ts), then what
  * JSON Schema cannot say, each as a 400 naming the field in VROOM's terms: unique ids, one profile, the matrices
  * of that profile (square, sizes that agree, every index in range), a location for everything (coordinates, or
- * an index with matrices), coordinates in range, amounts of one length, setup 0, windows that end after they
+ * an index with matrices), coordinates in range, amounts of one length, a setup only at a place of its own (src/api/vroom/setup.ts), windows that end after they
  * start, one speed_factor, distances for max_distance and coordinates for options.g. Then the request becomes
  * the call the service works on (src/api/vroom/call.ts).
  */
@@ -23,6 +23,7 @@ import {
 } from './schema.js';
 import { commonCosts } from './costs.js';
 import { profileMatrices } from './matrices.js';
+import { checkSetups } from './setup.js';
 import { unsupportedVroomField } from './unsupported.js';
 
 const validateShape = compileValidator<VroomRequest>(vroomRequestSchema, [unsupportedVroomField]);
@@ -47,6 +48,7 @@ export function validateVroomRequest(body: unknown): VroomCall {
   const dimensions = checkAmounts(request);
   const speedFactor = commonSpeedFactor(request.vehicles);
   const call = layout(request, tasks, matrix);
+  checkSetups(call, matrix !== undefined);
   request.vehicles.forEach((v, k) => {
     checkWindow(v.time_window, `vehicles[${k}].time_window`);
     if (v.max_distance !== undefined && matrix && !matrix.distances)
@@ -100,11 +102,6 @@ function task(
   shared: { skills?: readonly number[]; priority?: number },
   amounts: { delivery: readonly number[]; pickup: readonly number[] },
 ): VroomTask {
-  if ((step.setup ?? 0) !== 0)
-    throw invalidRequest(
-      `${path}.setup: setup times are not supported (the service cannot tell a first task at a place from the next ones there); add the setup to service, or leave setup out`,
-      `${path}.setup`,
-    );
   if (step.location !== undefined) checkCoordinates(step.location, `${path}.location`);
   return {
     type,
@@ -113,6 +110,7 @@ function task(
     ...(step.description !== undefined ? { description: step.description } : {}),
     ...(step.location !== undefined ? { location: step.location } : {}),
     ...(step.location_index !== undefined ? { locationIndex: step.location_index } : {}),
+    setup: step.setup ?? 0,
     service: step.service ?? 0,
     ...(step.time_windows !== undefined ? { windows: mergedWindows(step.time_windows, `${path}.time_windows`) } : {}),
     delivery: [...amounts.delivery],

@@ -1148,7 +1148,7 @@ export interface components {
              */
             location_index?: number;
             /**
-             * @description Only 0 (the default): setup times are not supported.
+             * @description Setup time in seconds before the service (default 0); only at a place no other task and no vehicle start shares.
              * @example 300
              */
             setup?: number;
@@ -1242,7 +1242,7 @@ export interface components {
              */
             location_index?: number;
             /**
-             * @description Only 0 (the default): setup times are not supported.
+             * @description Setup time in seconds before the service (default 0); only at a place no other task and no vehicle start shares.
              * @example 300
              */
             setup?: number;
@@ -1494,7 +1494,7 @@ export interface components {
             unassigned: number;
             /** @description VROOM's cost, what the solver minimises: `fixed` per vehicle plus each leg's cost (by default the travel time in seconds). */
             cost: number;
-            /** @description Always 0: setup times are not supported. */
+            /** @description Setup time, seconds. */
             setup: number;
             /** @description Service time, seconds. */
             service: number;
@@ -1524,7 +1524,7 @@ export interface components {
             steps: components["schemas"]["VroomStep"][];
             /** @description VROOM's cost, what the solver minimises: `fixed` per vehicle plus each leg's cost (by default the travel time in seconds). */
             cost: number;
-            /** @description Always 0: setup times are not supported. */
+            /** @description Setup time, seconds. */
             setup: number;
             /** @description Service time, seconds. */
             service: number;
@@ -1565,7 +1565,7 @@ export interface components {
             location?: number[];
             /** @description The row, when the request gave one. */
             location_index?: number;
-            /** @description Always 0. */
+            /** @description Setup time before the service, seconds. */
             setup: number;
             /** @description Service time, seconds. */
             service: number;

@@ -121,3 +121,40 @@ test("VROOM's costs: fixed per vehicle, per_hour and per_km per leg, or the cost
     costs.flatMap((row, i) => row.map((c, j) => (i === j ? 0 : c))),
   );
 });
+
+test('a setup at a place of its own is more service; at a place another task or a start shares (5 m), a named 400', () => {
+  const body = (second: number[]) => ({
+    vehicles: [{ id: 1, start: [2.35, 48.85] }],
+    jobs: [
+      { id: 1, location: [2.3, 48.86], setup: 90, service: 30 },
+      { id: 2, location: second },
+    ],
+  });
+  const call = validateVroomRequest(body([2.3, 48.861])); // about 110 m apart: two places
+  const p = vroomProblem(call, [0, 1, 2], {
+    durationsS: [
+      [0, 1, 1],
+      [1, 0, 1],
+      [1, 1, 0],
+    ],
+    distancesM: [
+      [0, 1, 1],
+      [1, 0, 1],
+      [1, 1, 0],
+    ],
+  });
+  assert.equal(p.jobs[0]!.service, 120);
+  assert.throws(
+    () => validateVroomRequest(body([2.30001, 48.86001])), // about 1.3 m apart: one place
+    (err: any) => err.extra.param === 'jobs[0].setup',
+  );
+  assert.throws(
+    () =>
+      validateVroomRequest({
+        vehicles: [{ id: 1, start: [2.3, 48.86] }],
+        jobs: [{ id: 1, location: [2.3, 48.86], setup: 90 }],
+      }),
+    (err: any) => err.extra.param === 'jobs[0].setup',
+    'at the vehicle start',
+  );
+});
