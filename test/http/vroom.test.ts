@@ -121,7 +121,7 @@ test('every VROOM field this service does not take answers 400 naming it, never 
     ['options.c', (b) => (b.options = { c: true }), /plan mode/],
     ['options.t', (b) => (b.options = { t: 4 }), /only options\.g/],
     ['jobs[0].location_index', (b) => delete b.jobs[0].location_index, /required with matrices/],
-    ['vehicles[0].start', (b) => delete b.vehicles[0].start_index, /routes leave from a start/],
+    ['vehicles[0].start', (b) => (b.vehicles[0] = { id: 0, time_window: [0, 9000] }), /neither a start nor an end/],
     ['jobs[1].location_index', (b) => (b.jobs[1].location_index = 4), /durations has 4 rows/],
     ['matrices.car.durations[2]', (b) => b.matrices.car.durations[2].pop(), /square/],
     ['matrices.bike', (b) => (b.matrices = { bike: b.matrices.car }), /profile/],
@@ -305,6 +305,39 @@ test('VROOM times are kept as given: UNIX-timestamp windows, waiting, the late s
   assert.equal(fast.status, 200);
   assert.equal(fast.body.summary.duration, 1750);
   assert.equal(fast.body.routes[0].steps[1].arrival, T + 3000);
+});
+
+test('a vehicle without a start: its route begins at its first task, with no start step and nothing before it', async () => {
+  // a live key: a test key's matrix has no more rows than its call has places (the start's row is one too many)
+  const key = await server.createKey('live', 10);
+  const res = await vroom(
+    key,
+    matrixCall((b) => delete b.vehicles[0].start_index),
+  );
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  // 1414 → 1515 → end is 2255 + 1102 s; the other way 2256 + 3152
+  assert.deepEqual(
+    res.body.routes[0].steps.map((s: any) => [s.id ?? s.type, s.arrival, s.duration, s.waiting_time]),
+    [
+      [1414, 0, 0, 0],
+      [1515, 2255, 2255, 0],
+      ['end', 3357, 3357, 0],
+    ],
+  );
+  assert.equal(res.body.summary.cost, 3357);
+  // with a time window it begins when the first task's window opens, the vehicle's own window permitting
+  const T = 1_700_000_000;
+  const later = await vroom(
+    key,
+    matrixCall((b) => {
+      delete b.vehicles[0].start_index;
+      b.vehicles[0].time_window = [T, T + 20_000];
+      b.jobs[0].time_windows = [[T + 600, T + 900]];
+    }),
+  );
+  assert.equal(later.status, 200, JSON.stringify(later.body));
+  const first = later.body.routes[0].steps[0];
+  assert.deepEqual([first.type, first.id, first.arrival, first.waiting_time], ['job', 1414, T + 600, 0]);
 });
 
 test("VROOM's costs: a cost matrix chooses the route, fixed and per_hour price it", async () => {

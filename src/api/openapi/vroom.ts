@@ -63,7 +63,7 @@ const TOTALS_REQUIRED = ['cost', 'setup', 'service', 'duration', 'waiting_time',
 
 const vroomStep = {
   title: 'VroomStep',
-  description: 'One step of a route: the start, each task, the end (when the vehicle has one).',
+  description: 'One step of a route: the start and the end (when the vehicle has them), each task.',
   type: 'object',
   properties: {
     type: { type: 'string', enum: ['start', 'job', 'pickup', 'delivery', 'end'], description: 'What happens here.' },

@@ -133,9 +133,11 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
   const route = times!;
   // leave later by the first task's wait: nothing after it moves
   const lateStart = route.stops[0]?.waitS ?? 0;
-  const startPlace = placeOf[call.vehicleStart[vehicle]!]!;
-  const steps: VroomStep[] = [
-    {
+  const startAt = call.vehicleStart[vehicle];
+  // a vehicle without a start has no start step: its route begins at its first task
+  const steps: VroomStep[] = [];
+  if (startAt !== undefined)
+    steps.push({
       type: 'start',
       ...(v.start !== undefined ? { location: [...v.start] } : {}),
       ...(v.start_index !== undefined ? { location_index: v.start_index } : {}),
@@ -147,21 +149,24 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
       duration: 0,
       ...distanceField(0),
       violations: [],
-    },
-  ];
+    });
   let travel = 0;
   let metres = 0;
   let cost = 0;
-  const size = distancesM.length;
+  // the solver's matrices may have one more place, where the vehicles without a start leave from
+  const size = input.legCosts ? Math.round(Math.sqrt(input.legCosts.length)) : distancesM.length;
   const legCost = (from: number, to: number, travelS: number) => input.legCosts?.[from * size + to] ?? travelS;
   let leftAt = route.departureS;
-  let from = startPlace;
+  // undefined: nowhere yet (no start), nothing away from the first task
+  let from: number | undefined = startAt === undefined ? undefined : placeOf[startAt]!;
   route.stops.forEach((t, k) => {
     const task = tasks[k]!;
     const place = placeOf[call.taskAt[jobs[k]!]!]!;
     travel += t.arrivalS - leftAt;
-    cost += legCost(from, place, t.arrivalS - leftAt);
-    metres += distancesM[from]![place]!;
+    if (from !== undefined) {
+      cost += legCost(from, place, t.arrivalS - leftAt);
+      metres += distancesM[from]![place]!;
+    }
     task.delivery.forEach((q, d) => (load[d]! -= q));
     task.pickup.forEach((q, d) => (load[d]! += q));
     steps.push({
@@ -181,8 +186,10 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
   const end = call.vehicleEnd[vehicle];
   if (end !== undefined) {
     travel += route.endS - leftAt;
-    cost += legCost(from, placeOf[end]!, route.endS - leftAt);
-    metres += distancesM[from]![placeOf[end]!]!;
+    if (from !== undefined) {
+      cost += legCost(from, placeOf[end]!, route.endS - leftAt);
+      metres += distancesM[from]![placeOf[end]!]!;
+    }
     steps.push({
       type: 'end',
       ...(v.end !== undefined ? { location: [...v.end] } : {}),

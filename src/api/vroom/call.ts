@@ -43,7 +43,8 @@ export interface VroomCall extends PaidRequest {
   shipments: Array<{ pickup: number; delivery: number }>;
   /** Every location, labelled: each vehicle's start and end (if any), then the tasks. */
   labelled: LabelledLocation[];
-  vehicleStart: number[];
+  /** Undefined for a vehicle without a start: its route begins at its first task. */
+  vehicleStart: Array<number | undefined>;
   vehicleEnd: Array<number | undefined>;
   /** The coordinates given for each labelled location (null: only an index); what options.g draws. */
   points: Array<Point | null>;

@@ -68,7 +68,12 @@ export class VroomPipeline implements VroomOptimizer {
     };
     const routes = solution.routes.map(({ vehicle, jobs }) => {
       const end = call.vehicleEnd[vehicle];
-      return [call.vehicleStart[vehicle]!, ...jobs.map((j) => call.taskAt[j]!), ...(end !== undefined ? [end] : [])];
+      const start = call.vehicleStart[vehicle];
+      return [
+        ...(start !== undefined ? [start] : []),
+        ...jobs.map((j) => call.taskAt[j]!),
+        ...(end !== undefined ? [end] : []),
+      ];
     });
     const lines = await steps.geometry(routes, drawn, matrix, false, context);
     return { ...answer, routes: answer.routes.map((route, r) => ({ ...route, geometry: lines[r]!.geometry })) };

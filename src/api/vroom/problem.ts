@@ -29,28 +29,40 @@ export function vroomProblem(call: VroomCall, placeOf: readonly number[], matrix
     const factor = Math.round(call.speedFactor * 100) / 100;
     for (let i = 0; i < travel.length; i++) travel[i] = Math.round(travel[i]! / factor);
   }
-  const vehicles = call.vehicles.map((v, k) => vehicle(call, v, k, placeOf));
+  const size = matrix.durationsS.length;
+  const opensAnywhere = call.vehicleStart.some((s) => s === undefined);
+  const vehicles = call.vehicles.map((v, k) => vehicle(call, v, k, placeOf, size));
   const jobs = call.stops.map((t, i) => job(call, t, placeOf[call.taskAt[i]!]!));
   const limitDistance = call.vehicles.some((v) => v.max_distance !== undefined)
     ? Int32Array.from(matrix.distancesM.flatMap((row) => row.map((m) => Math.round(m))))
     : undefined;
   const cost = legCosts(call, placeOf, travel, matrix.distancesM);
+  // a vehicle without a start leaves from one more place, nothing away from any other: its route begins at its first task
+  const widen = (cells: Int32Array): Int32Array => (opensAnywhere ? withNowhere(cells, size) : cells);
   return {
-    locations: matrix.durationsS.length,
-    travel,
+    locations: opensAnywhere ? size + 1 : size,
+    travel: widen(travel),
     vehicles,
     jobs,
     objective: { ...DISTANCE_OBJECTIVE, vehicleCost: call.costs.fixed },
-    ...(cost ? { distance: cost } : {}),
-    ...(limitDistance ? { limitDistance } : {}),
+    ...(cost ? { distance: widen(cost) } : {}),
+    ...(limitDistance ? { limitDistance: widen(limitDistance) } : {}),
     ...(call.shipments.length > 0 ? { shipments: call.shipments } : {}),
   };
 }
 
-function vehicle(call: VroomCall, v: VroomVehicle, k: number, placeOf: readonly number[]): FleetVehicle {
+function vehicle(
+  call: VroomCall,
+  v: VroomVehicle,
+  k: number,
+  placeOf: readonly number[],
+  nowhere: number,
+): FleetVehicle {
   const end = call.vehicleEnd[k];
+  const start = call.vehicleStart[k];
   return {
-    start: placeOf[call.vehicleStart[k]!]!,
+    // without a start: the place after the matrix's last (withNowhere)
+    start: start === undefined ? nowhere : placeOf[start]!,
     ...(end !== undefined ? { end: placeOf[end]! } : {}),
     shiftStart: v.time_window?.[0] ?? 0,
     ...(v.time_window ? { shiftEnd: v.time_window[1]! } : {}),
@@ -88,4 +100,11 @@ function allowedVehicles(vehicles: readonly VroomVehicle[], skills: readonly num
   if (skills.length === 0) return undefined;
   const allowed = vehicles.flatMap((v, k) => (skills.every((s) => v.skills?.includes(s)) ? [k] : []));
   return allowed.length === vehicles.length ? undefined : allowed;
+}
+
+/** `cells` (size × size) with one more row and column of zeros: a place nothing away from any other. */
+function withNowhere(cells: Int32Array, size: number): Int32Array {
+  const out = new Int32Array((size + 1) * (size + 1));
+  for (let i = 0; i < size; i++) out.set(cells.subarray(i * size, (i + 1) * size), i * (size + 1));
+  return out;
 }

@@ -200,7 +200,7 @@ const emptyOnly = (message: string, description: string) =>
 
 export const vroomVehicleSchema = {
   title: 'VroomVehicle',
-  description: 'A vehicle (VROOM `vehicle`); it needs a start (`start` or `start_index`).',
+  description: 'A vehicle (VROOM `vehicle`); it needs a start or an end (or both).',
   type: 'object',
   properties: {
     id: id('Unique among the vehicles'),
@@ -213,7 +213,7 @@ export const vroomVehicleSchema = {
     },
     description: text('Echoed in the route.'),
     start: vroomLocationSchema,
-    start_index: matrixIndex('With `matrices`: the row of the start.'),
+    start_index: matrixIndex('With `matrices`: the row of the start. No start: the route begins at its first task.'),
     end: vroomLocationSchema,
     end_index: matrixIndex('With `matrices`: the row of the end. No end: the route ends at its last task.'),
     capacity: amount('What the vehicle can carry at once. Absent: no limit.'),

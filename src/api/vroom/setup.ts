@@ -19,7 +19,7 @@ export function checkSetups(call: Layout, withMatrix: boolean): void {
     : places(call.points.map((p) => p!)).index;
   const shared = new Map<number, number>();
   const visit = (place: number) => shared.set(place, (shared.get(place) ?? 0) + 1);
-  call.vehicleStart.forEach((at) => visit(placeOf[at]!));
+  call.vehicleStart.forEach((at) => at !== undefined && visit(placeOf[at]!));
   call.taskAt.forEach((at) => visit(placeOf[at]!));
   call.stops.forEach((t, i) => {
     if (t.setup > 0 && shared.get(placeOf[call.taskAt[i]!]!)! > 1)

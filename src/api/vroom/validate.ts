@@ -280,27 +280,31 @@ function layout(
     labelled.push(entry);
     points.push(coordinates ? { latitude: coordinates[1]!, longitude: coordinates[0]! } : null);
   };
-  const vehicleStart: number[] = [];
+  const vehicleStart: Array<number | undefined> = [];
   const vehicleEnd: Array<number | undefined> = [];
   request.vehicles.forEach((v, k) => {
     const path = `vehicles[${k}]`;
-    if (v.start === undefined && v.start_index === undefined)
-      throw invalidRequest(
-        `${path}.start is required: this service's routes leave from a start (${matrix ? 'start_index' : 'start as [lon, lat]'}); a route without one is not supported`,
-        `${path}.start`,
-      );
-    vehicleStart.push(labelled.length);
     const vehicleId = String(v.id);
-    label(
-      {
-        label: labelOf(`${path}.start`, v.id),
-        role: 'start',
-        vehicleId,
-        location: place(`${path}.start`, v.start, v.start_index),
-      },
-      v.start,
-    );
-    if (v.end === undefined && v.end_index === undefined) {
+    const noEnd = v.end === undefined && v.end_index === undefined;
+    if (v.start === undefined && v.start_index === undefined) {
+      if (noEnd)
+        throw invalidRequest(
+          `${path} has neither a start nor an end: give it ${matrix ? 'start_index or end_index' : 'start or end as [lon, lat]'} (without a start the route begins at its first task, without an end it stops at its last)`,
+          `${path}.start`,
+        );
+      vehicleStart.push(undefined);
+    } else vehicleStart.push(labelled.length);
+    if (vehicleStart[k] !== undefined)
+      label(
+        {
+          label: labelOf(`${path}.start`, v.id),
+          role: 'start',
+          vehicleId,
+          location: place(`${path}.start`, v.start, v.start_index),
+        },
+        v.start,
+      );
+    if (noEnd) {
       vehicleEnd.push(undefined);
       return;
     }

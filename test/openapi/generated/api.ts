@@ -1256,7 +1256,7 @@ export interface components {
         };
         /**
          * VroomVehicle
-         * @description A vehicle (VROOM `vehicle`); it needs a start (`start` or `start_index`).
+         * @description A vehicle (VROOM `vehicle`); it needs a start or an end (or both).
          */
         VroomVehicle: {
             /**
@@ -1283,7 +1283,7 @@ export interface components {
              */
             start?: number[];
             /**
-             * @description With `matrices`: the row of the start.
+             * @description With `matrices`: the row of the start. No start: the route begins at its first task.
              * @example 0
              */
             start_index?: number;
@@ -1549,7 +1549,7 @@ export interface components {
         };
         /**
          * VroomStep
-         * @description One step of a route: the start, each task, the end (when the vehicle has one).
+         * @description One step of a route: the start and the end (when the vehicle has them), each task.
          */
         VroomStep: {
             /**
