@@ -52,7 +52,7 @@ function largestRequest() {
       skills,
       priority: 100,
     })),
-    matrices: { [profile]: { durations: table, distances: table } },
+    matrices: { [profile]: { durations: table, distances: table, costs: table } },
     options: { g: true },
   };
 }
@@ -62,7 +62,7 @@ function prettyWithTables(body: ReturnType<typeof largestRequest>): number {
   const [[profile, matrices]] = Object.entries(body.matrices);
   const table = (rows: number[][]) =>
     `[\r\n${rows.map((r) => `                ${JSON.stringify(r)}`).join(',\r\n')}\r\n            ]`;
-  const inner = `{\r\n        "${profile}": {\r\n            "durations": ${table(matrices!.durations)},\r\n            "distances": ${table(matrices!.distances)}\r\n        }\r\n    }`;
+  const inner = `{\r\n        "${profile}": {\r\n            "durations": ${table(matrices!.durations)},\r\n            "distances": ${table(matrices!.distances)},\r\n            "costs": ${table(matrices!.costs)}\r\n        }\r\n    }`;
   const text = JSON.stringify({ ...body, matrices: 'MATRICES' }, null, 4)
     .replace(/\n/g, '\r\n')
     .replace('"MATRICES"', inner);
