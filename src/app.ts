@@ -20,6 +20,9 @@ import { optimizeRouter } from './api/optimize/router.js';
 import { optimizeRequestSchema } from './api/optimize/schema.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import { plansRouter } from './api/plans/router.js';
+import { vroomRouter } from './api/vroom/router.js';
+import type { VroomOptimizer } from './api/vroom/pipeline.js';
+import { vroomBodySizeSchema } from './api/vroom/schema.js';
 import type { Admission } from './calls/admission.js';
 import { planRequestSchema } from './api/plans/schema.js';
 import type { PlanOptimizer } from './api/plans/types.js';
@@ -45,6 +48,8 @@ export interface AppDeps {
   billing: Billing;
   optimizer: RouteOptimizer;
   planner: PlanOptimizer;
+  /** POST /api/v1/vroom's work. */
+  vroom: VroomOptimizer;
   /** Asynchronous plans; absent: plans are answered synchronously only. */
   jobs?: PlanJobs;
   /** Admission of paid calls (src/calls/admission.ts); absent: every call is let in. */
@@ -80,6 +85,13 @@ const PLANS_BODY: JsonRoute = {
   schema: planRequestSchema,
   shrink:
     'send fewer stops or vehicles, shorter ids and addresses, shorter allowedVehicles lists (leave it out for a stop any vehicle may serve), or a smaller matrix (one row per place of the call)',
+};
+
+const VROOM_BODY: JsonRoute = {
+  where: 'POST /api/v1/vroom',
+  schema: vroomBodySizeSchema,
+  shrink:
+    'send fewer jobs, shipments or vehicles, shorter descriptions, or smaller matrices (one row per place of the call)',
 };
 
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -150,6 +162,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     balanceRouter({ ...deps, auth }),
     optimizeRouter({ ...deps, ...paid, body: bodies.authenticatedJson(OPTIMIZE_BODY) }),
     plansRouter({ ...deps, ...paid, body: bodies.authenticatedJson(PLANS_BODY) }),
+    vroomRouter({ ...deps, ...paid, body: bodies.authenticatedJson(VROOM_BODY) }),
     ...(deps.jobs ? [jobsRouter({ auth, store: deps.store, clock: paid.clock })] : []),
     checkoutRouter({ checkout: deps.checkout, body: bodies.anonymousJson(), limiter: checkoutLimiter }),
     ...(deps.routers ?? []),

@@ -15,6 +15,7 @@ import { CallSteps } from './calls/steps.js';
 import { OptimizePipeline, type RouteSolver } from './api/optimize/pipeline.js';
 import type { RouteOptimizer } from './api/optimize/types.js';
 import { PlansPipeline, type PlanSolver } from './api/plans/pipeline.js';
+import { VroomPipeline, type VroomOptimizer } from './api/vroom/pipeline.js';
 import type { PlanOptimizer } from './api/plans/types.js';
 import { planJobs, type PlanJobs } from './api/plans/jobs/index.js';
 import {
@@ -50,6 +51,8 @@ export interface Services {
   lease: InstanceLease;
   optimizer: RouteOptimizer;
   planner: PlanOptimizer;
+  /** POST /api/v1/vroom's work: VROOM's format on the fleet solver. */
+  vroom: VroomOptimizer;
   /** Asynchronous plans: the intake and this process's runner (started by start()). */
   jobs: PlanJobs;
   /** Refuses at once the calls the solver pool cannot serve in time (absent when both solvers are replaced). */
@@ -218,6 +221,7 @@ export async function buildServices(
           budgets: {
             '/api/v1/optimize': () => config.solver.timeLimitMs,
             '/api/v1/plans': (stops) => planTimeLimitMs(stops, plansBudget),
+            '/api/v1/vroom': (stops) => planTimeLimitMs(stops, plansBudget),
           },
         },
         metrics,
@@ -246,6 +250,13 @@ export async function buildServices(
     timeLimit: plansBudget,
   });
 
+  const vroom = new VroomPipeline({
+    steps,
+    solver: fleetSolver,
+    clock,
+    budgetMs: (stops) => planTimeLimitMs(stops, plansBudget),
+  });
+
   const jobs = planJobs({ config: config.jobs, store, planner, owner: lease, logger, clock });
   jobs.runner.start();
 
@@ -267,6 +278,7 @@ export async function buildServices(
     lease,
     optimizer,
     planner,
+    vroom,
     jobs,
     ...(admission ? { admission } : {}),
     idempotency: new Idempotency(

@@ -42,6 +42,8 @@ export interface FleetJob {
   deadline?: number;
   /** One value per demand dimension. */
   demand?: number[];
+  /** Loaded at this job and carried to the route's end (a backhaul). */
+  pickup?: number[];
   /** Vehicle indices allowed to serve the job; absent = all. */
   allowedVehicles?: number[];
   /**
@@ -93,6 +95,11 @@ export interface FleetProblem {
   jobs: FleetJob[];
   /** Default SERVICE_OBJECTIVE. */
   objective?: FleetObjective;
+  /**
+   * Pickup-and-delivery pairs (job indices); the pickup job's `demand` is the amount loaded, the delivery job's
+   * `demand` the same amount unloaded; both jobs of an unassigned pair are listed unassigned.
+   */
+  shipments?: Array<{ pickup: number; delivery: number }>;
 }
 
 export interface FleetOptions {

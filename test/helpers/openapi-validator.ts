@@ -137,7 +137,9 @@ export class OpenApiResponseValidator {
     if (!/^application\/json/.test(contentType)) problems.push(`${label}: content-type ${contentType} is not JSON`);
     const schema = content['application/json']?.schema;
     if (schema) problems.push(...this.checkBody(label, schema, observed.body));
-    const code = (observed.body as { error?: unknown } | null)?.error;
+    // VROOM's error body (POST /api/v1/vroom) keeps the code in errorCode: its `error` is the message
+    const errorBody = observed.body as { error?: unknown; errorCode?: unknown } | null;
+    const code = errorBody?.errorCode ?? errorBody?.error;
     if (
       observed.status >= 400 &&
       typeof code === 'string' &&

@@ -15,6 +15,7 @@ import { PARIS_START, coordinateStops, startTestServer, tempDir, type TestServer
 import { startFakeStripe, type FakeStripe } from '../fakes/stripe.js';
 import type { components, paths } from './generated/api.js';
 import { PLAN_REQUEST_EXAMPLES } from '../../src/api/openapi/plan-examples.js';
+import { VROOM_REQUEST_EXAMPLES } from '../../src/api/openapi/vroom-examples.js';
 
 const WEBHOOK_SECRET = 'whsec_test_client_secret';
 
@@ -286,6 +287,27 @@ test('own matrix and geometry (extensions), typed end to end: the given times, a
   assert.equal(wrong.error?.param, 'locations');
 });
 
+test("VROOM's format (extension), typed end to end: VROOM's example 2, and an unsupported field in VROOM's error body", async () => {
+  const key = await server.createKey('test');
+  const request = VROOM_REQUEST_EXAMPLES.customMatrix.value as components['schemas']['VroomRequest'];
+  const answer = await client.POST('/api/v1/vroom', { body: request, headers: bearer(key) });
+  assert.equal(answer.response.status, 200, JSON.stringify(answer.error));
+  assert.equal(answer.data?.code, 0);
+  assert.deepEqual(
+    answer.data?.routes[0]?.steps.map((s) => s.id ?? s.type),
+    ['start', 1414, 1515, 'end'],
+  );
+  const refused = await client.POST('/api/v1/vroom', {
+    body: { ...request, vehicles: [{ id: 0, start_index: 0, breaks: [{ id: 1 }] as never[] }] },
+    headers: bearer(key),
+  });
+  assert.equal(refused.response.status, 400);
+  assert.ok(refused.error && 'errorCode' in refused.error);
+  assert.equal(refused.error.code, 2);
+  assert.equal(refused.error.errorCode, 'invalid_request');
+  assert.equal(refused.error.param, 'vehicles[0].breaks');
+});
+
 test('balance: both shapes, and 401', async () => {
   const live = await client.GET('/api/v1/balance', { headers: bearer(await server.createKey('live', 42)) });
   assert.deepEqual(live.data, { stopsBalance: 42 });
@@ -360,6 +382,7 @@ test('every operation of the document was called, and every answer matched it', 
     'POST /api/v1/checkout',
     'POST /api/v1/optimize',
     'POST /api/v1/plans',
+    'POST /api/v1/vroom',
     'POST /api/v1/webhooks/stripe',
   ]);
   for (const operation of operations) {

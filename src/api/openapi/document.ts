@@ -38,6 +38,7 @@ import {
 } from './route-parts.js';
 import { PLAN_SCHEMAS, plansPath } from './plans.js';
 import { JOB_SCHEMAS, jobsPaths } from './jobs.js';
+import { VROOM_SCHEMAS, vroomPath } from './vroom.js';
 import {
   HEADERS,
   PAID_CALL_ERRORS,
@@ -154,6 +155,7 @@ const SCHEMAS: Record<string, object> = {
   CheckoutResponse: checkoutResponse,
   ...PLAN_SCHEMAS,
   ...JOB_SCHEMAS,
+  ...VROOM_SCHEMAS,
   Error: errorSchema,
   InsufficientStopsError: insufficientStopsSchema,
 };
@@ -278,6 +280,7 @@ export function buildOpenApiDocument(serverUrl: string, extraPaths: PathItems = 
       },
       '/api/v1/plans': plansPath,
       ...jobsPaths,
+      '/api/v1/vroom': vroomPath,
       '/api/v1/balance': {
         get: {
           tags: ['Account'],

@@ -88,6 +88,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/vroom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plan routes from a VROOM request (VROOM / openrouteservice format)
+         * @description Extension. VROOM's input (jobs, shipments, vehicles, matrices per profile, options.g) answered in VROOM's output (code, summary, unassigned, routes[].steps), on the request's own time scale. Fields VROOM accepts that this service does not answer 400 naming the field. Same keys, billing and sandbox rules as plans: one stop per job, two per shipment, unassigned ones included; a failed call is never charged. Errors use VROOM's body `{code, error}` plus `errorCode` and the service's status. See docs/api.md, "Coming from VROOM / openrouteservice".
+         */
+        post: operations["vroom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/balance": {
         parameters: {
             query?: never;
@@ -1083,6 +1103,546 @@ export interface components {
             error?: components["schemas"]["Error"];
         };
         /**
+         * VroomRequest
+         * @description VROOM's input: 1 to 50 vehicles and 1 to 1000 tasks (a job is one, a shipment two).
+         */
+        VroomRequest: {
+            /** @description Places to visit. */
+            jobs?: components["schemas"]["VroomJob"][];
+            /** @description Pickup and delivery pairs. */
+            shipments?: components["schemas"]["VroomShipment"][];
+            /** @description 1 to 50 vehicles. */
+            vehicles: components["schemas"]["VroomVehicle"][];
+            /** @description Your own matrices, under the vehicles' profile (`{"car": {"durations": [[…]]}}`): then every location is given by its `*_index` row (coordinates optional, echoed) and no routing engine is asked. */
+            matrices?: {
+                [key: string]: components["schemas"]["VroomProfileMatrices"];
+            };
+            options?: components["schemas"]["VroomOptions"];
+        };
+        /**
+         * VroomJob
+         * @description A place to visit (VROOM `job`).
+         */
+        VroomJob: {
+            /**
+             * @description Unique among the jobs (an integer, as VROOM's).
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description Echoed in the answer.
+             * @example Bakery
+             */
+            description?: string;
+            /**
+             * @description Coordinates `[longitude, latitude]`, WGS 84 decimal degrees (VROOM order: longitude first).
+             * @example [
+             *       2.35044,
+             *       48.71764
+             *     ]
+             */
+            location?: number[];
+            /**
+             * @description With `matrices`: the row of this task's place (required then).
+             * @example 0
+             */
+            location_index?: number;
+            /**
+             * @description Setup time in seconds before the service (default 0); only at a place no other task and no vehicle start shares.
+             * @example 300
+             */
+            setup?: number;
+            /**
+             * @description Service time in seconds (default 0).
+             * @example 300
+             */
+            service?: number;
+            /** @description 1 to 16 windows for the start of service (hard); overlapping windows are merged. */
+            time_windows?: number[][];
+            /**
+             * @description Loaded at the start, unloaded here. One integer per dimension (at most 8); every amount and capacity of a request has the same length.
+             * @example [
+             *       1
+             *     ]
+             */
+            delivery?: number[];
+            /**
+             * @description Loaded here, carried to the end of the route. One integer per dimension (at most 8); every amount and capacity of a request has the same length.
+             * @example [
+             *       1
+             *     ]
+             */
+            pickup?: number[];
+            /**
+             * @description Mandatory skills: only a vehicle holding all of them may serve the task.
+             * @example [
+             *       1
+             *     ]
+             */
+            skills?: number[];
+            /**
+             * @description From 0 (default) to 100: when not every task fits, the largest sum of priorities is served first, then the most tasks.
+             * @example 0
+             */
+            priority?: number;
+        };
+        /**
+         * VroomShipment
+         * @description Picked up at `pickup`, then delivered at `delivery` by the same vehicle (VROOM `shipment`).
+         */
+        VroomShipment: {
+            pickup: components["schemas"]["VroomShipmentStep"];
+            delivery: components["schemas"]["VroomShipmentStep"];
+            /**
+             * @description Carried from the pickup to the delivery. One integer per dimension (at most 8); every amount and capacity of a request has the same length.
+             * @example [
+             *       1
+             *     ]
+             */
+            amount?: number[];
+            /**
+             * @description Mandatory skills: only a vehicle holding all of them may serve the task.
+             * @example [
+             *       1
+             *     ]
+             */
+            skills?: number[];
+            /**
+             * @description From 0 (default) to 100: when not every task fits, the largest sum of priorities is served first, then the most tasks.
+             * @example 0
+             */
+            priority?: number;
+        };
+        /**
+         * VroomShipmentStep
+         * @description The pickup or the delivery of a shipment (VROOM `shipment_step`).
+         */
+        VroomShipmentStep: {
+            /**
+             * @description Unique among the pickups (or among the deliveries) (an integer, as VROOM's).
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description Echoed in the answer.
+             * @example Bakery
+             */
+            description?: string;
+            /**
+             * @description Coordinates `[longitude, latitude]`, WGS 84 decimal degrees (VROOM order: longitude first).
+             * @example [
+             *       2.35044,
+             *       48.71764
+             *     ]
+             */
+            location?: number[];
+            /**
+             * @description With `matrices`: the row of this task's place (required then).
+             * @example 0
+             */
+            location_index?: number;
+            /**
+             * @description Setup time in seconds before the service (default 0); only at a place no other task and no vehicle start shares.
+             * @example 300
+             */
+            setup?: number;
+            /**
+             * @description Service time in seconds (default 0).
+             * @example 300
+             */
+            service?: number;
+            /** @description 1 to 16 windows for the start of service (hard); overlapping windows are merged. */
+            time_windows?: number[][];
+        };
+        /**
+         * VroomVehicle
+         * @description A vehicle (VROOM `vehicle`); it needs a start or an end (or both).
+         */
+        VroomVehicle: {
+            /**
+             * @description Unique among the vehicles (an integer, as VROOM's).
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description Routing profile (default `car`); every vehicle of a call has the same one.
+             * @example car
+             */
+            profile?: string;
+            /**
+             * @description Echoed in the route.
+             * @example Bakery
+             */
+            description?: string;
+            /**
+             * @description Coordinates `[longitude, latitude]`, WGS 84 decimal degrees (VROOM order: longitude first).
+             * @example [
+             *       2.35044,
+             *       48.71764
+             *     ]
+             */
+            start?: number[];
+            /**
+             * @description With `matrices`: the row of the start. No start: the route begins at its first task.
+             * @example 0
+             */
+            start_index?: number;
+            /**
+             * @description Coordinates `[longitude, latitude]`, WGS 84 decimal degrees (VROOM order: longitude first).
+             * @example [
+             *       2.35044,
+             *       48.71764
+             *     ]
+             */
+            end?: number[];
+            /**
+             * @description With `matrices`: the row of the end. No end: the route ends at its last task.
+             * @example 0
+             */
+            end_index?: number;
+            /**
+             * @description What the vehicle can carry at once. Absent: no limit. One integer per dimension (at most 8); every amount and capacity of a request has the same length.
+             * @example [
+             *       1
+             *     ]
+             */
+            capacity?: number[];
+            costs?: components["schemas"]["VroomCosts"];
+            /**
+             * @description Mandatory skills: only a vehicle holding all of them may serve the task.
+             * @example [
+             *       1
+             *     ]
+             */
+            skills?: number[];
+            /**
+             * @description Accepted for compatibility; it only matters to `service_per_type`, which is not supported.
+             * @example van
+             */
+            type?: string;
+            /**
+             * @description Working hours `[start, end]`: leaves at or after start, done by end.
+             * @example [
+             *       1600416000,
+             *       1600430400
+             *     ]
+             */
+            time_window?: number[];
+            /** @description Only `[]`: breaks are not supported yet. */
+            breaks?: Record<string, never>[];
+            /**
+             * @description Divides every travel time of the vehicle (default 1, two decimals kept); every vehicle of a call has the same one.
+             * @example 1
+             */
+            speed_factor?: number;
+            /**
+             * @description Most tasks in the route (a shipment counts two).
+             * @example 10
+             */
+            max_tasks?: number;
+            /**
+             * @description Most travel time of the route, in seconds (service and waiting not counted).
+             * @example 300
+             */
+            max_travel_time?: number;
+            /**
+             * @description Longest route in metres (needs distances: no `matrices`, or `matrices.{profile}.distances`).
+             * @example 100000
+             */
+            max_distance?: number;
+            /** @description Only `[]`: custom routes are not supported. */
+            steps?: Record<string, never>[];
+        };
+        /**
+         * VroomCosts
+         * @description VROOM's `cost` object; every vehicle of a call has the same one. The cost of a route is fixed + per_hour × hours of travel + per_km × km, summed per leg (rounded to a whole number per leg).
+         */
+        VroomCosts: {
+            /**
+             * @description Cost of using the vehicle (default 0).
+             * @example 0
+             */
+            fixed?: number;
+            /**
+             * @description Cost of one hour of travel (default 3600: the cost is the travel time in seconds).
+             * @example 3600
+             */
+            per_hour?: number;
+            /**
+             * @description Cost of one km (default 0; needs distances).
+             * @example 0
+             */
+            per_km?: number;
+            /**
+             * @description Only 0 (the default): a cost of task time is not supported.
+             * @example 0
+             */
+            per_task_hour?: number;
+        };
+        /**
+         * VroomProfileMatrices
+         * @description Travel times (seconds) and, optionally, distances (metres) between the rows; square, row i column j = from row i to row j.
+         */
+        VroomProfileMatrices: {
+            /**
+             * @description Travel times in seconds, one row per place (fractions are rounded to the nearest second; the diagonal is read as 0).
+             * @example [
+             *       [
+             *         0,
+             *         600,
+             *         900
+             *       ],
+             *       [
+             *         620,
+             *         0,
+             *         420
+             *       ],
+             *       [
+             *         880,
+             *         400,
+             *         0
+             *       ]
+             *     ]
+             */
+            durations: number[][];
+            /**
+             * @description Optional: distances in metres, the same size as durations. Absent: estimated from `locations` when given (the built-in model), else 0.
+             * @example [
+             *       [
+             *         0,
+             *         4200,
+             *         6100
+             *       ],
+             *       [
+             *         4300,
+             *         0,
+             *         2900
+             *       ],
+             *       [
+             *         6000,
+             *         2800,
+             *         0
+             *       ]
+             *     ]
+             */
+            distances?: number[][];
+            /**
+             * @description Optional: the cost of each leg (0 to 100 000 000), the same size as durations; the routes then minimise their sum, and `cost` in the answer adds it up. Not with per_hour or per_km costs.
+             * @example [
+             *       [
+             *         0,
+             *         10,
+             *         14
+             *       ],
+             *       [
+             *         11,
+             *         0,
+             *         6
+             *       ],
+             *       [
+             *         15,
+             *         6,
+             *         0
+             *       ]
+             *     ]
+             */
+            costs?: number[][];
+        };
+        /**
+         * VroomOptions
+         * @description VROOM's options as vroom-express and openrouteservice take them: only `g` is supported.
+         */
+        VroomOptions: {
+            /** @description Also answer each route's `geometry` (encoded polyline, precision 5) and its distances. Default false. */
+            g?: boolean;
+        };
+        /**
+         * VroomResponse
+         * @description VROOM's output (`code` 0) and what the call cost.
+         */
+        VroomResponse: {
+            /**
+             * @description 0: solved.
+             * @constant
+             */
+            code: 0;
+            summary: components["schemas"]["VroomSummary"];
+            /** @description Tasks left out, in request order. */
+            unassigned: components["schemas"]["VroomUnassigned"][];
+            /** @description One per vehicle used, in the order of `vehicles`. */
+            routes: components["schemas"]["VroomRoute"][];
+            /** @description Stops debited by this call (0 for test keys). */
+            stopsCharged: number;
+            /** @description Live keys only: the balance after this call. */
+            stopsBalance?: number;
+            /**
+             * @description Test keys only: always true.
+             * @constant
+             */
+            sandbox?: true;
+            /** @description Test keys only: stops left in today's quota (Europe/Paris day). */
+            sandboxStopsRemainingToday?: number;
+        };
+        /**
+         * VroomSummary
+         * @description Totals over the routes.
+         */
+        VroomSummary: {
+            /** @description Routes (vehicles used). */
+            routes: number;
+            /** @description Tasks left out. */
+            unassigned: number;
+            /** @description VROOM's cost, what the solver minimises: `fixed` per vehicle plus each leg's cost (by default the travel time in seconds). */
+            cost: number;
+            /** @description Setup time, seconds. */
+            setup: number;
+            /** @description Service time, seconds. */
+            service: number;
+            /** @description Travel time, seconds. */
+            duration: number;
+            /** @description Waiting for time windows, seconds. */
+            waiting_time: number;
+            /** @description Sum of the priorities of the tasks served. */
+            priority: number;
+            /** @description Always empty: every constraint is hard here, as in VROOM’s solving mode. */
+            violations: Record<string, never>[];
+            /** @description With amounts: the sum delivered (job deliveries and shipment amounts). */
+            delivery?: number[];
+            /** @description With amounts: the sum picked up (job pickups and shipment amounts). */
+            pickup?: number[];
+            /** @description Metres, when distances are known: without matrices, or with matrices that have distances. */
+            distance?: number;
+        };
+        /**
+         * VroomRoute
+         * @description The route of one vehicle that serves at least one task.
+         */
+        VroomRoute: {
+            /** @description The vehicle id. */
+            vehicle: number;
+            /** @description In driving order. */
+            steps: components["schemas"]["VroomStep"][];
+            /** @description VROOM's cost, what the solver minimises: `fixed` per vehicle plus each leg's cost (by default the travel time in seconds). */
+            cost: number;
+            /** @description Setup time, seconds. */
+            setup: number;
+            /** @description Service time, seconds. */
+            service: number;
+            /** @description Travel time, seconds. */
+            duration: number;
+            /** @description Waiting for time windows, seconds. */
+            waiting_time: number;
+            /** @description Sum of the priorities of the tasks served. */
+            priority: number;
+            /** @description Always empty: every constraint is hard here, as in VROOM’s solving mode. */
+            violations: Record<string, never>[];
+            /** @description With amounts: the sum delivered (job deliveries and shipment amounts). */
+            delivery?: number[];
+            /** @description With amounts: the sum picked up (job pickups and shipment amounts). */
+            pickup?: number[];
+            /** @description Metres, when distances are known: without matrices, or with matrices that have distances. */
+            distance?: number;
+            /** @description The vehicle's description, when given. */
+            description?: string;
+            /** @description With options.g: the encoded polyline (precision 5) of the route. */
+            geometry?: string;
+        };
+        /**
+         * VroomStep
+         * @description One step of a route: the start and the end (when the vehicle has them), each task.
+         */
+        VroomStep: {
+            /**
+             * @description What happens here.
+             * @enum {string}
+             */
+            type: "start" | "job" | "pickup" | "delivery" | "end";
+            /** @description The task id (job, pickup, delivery). */
+            id?: number;
+            /** @description The task's description, when given. */
+            description?: string;
+            /** @description `[lon, lat]` as the request gave it. */
+            location?: number[];
+            /** @description The row, when the request gave one. */
+            location_index?: number;
+            /** @description Setup time before the service, seconds. */
+            setup: number;
+            /** @description Service time, seconds. */
+            service: number;
+            /** @description Waiting before service starts, seconds. */
+            waiting_time: number;
+            /** @description With amounts: on board after the step. */
+            load?: number[];
+            /** @description Arrival, on the request's time scale (seconds). */
+            arrival: number;
+            /** @description Travel time so far, seconds. */
+            duration: number;
+            /** @description Metres so far, when distances are known. */
+            distance?: number;
+            /** @description Always empty: every constraint is hard here, as in VROOM’s solving mode. */
+            violations: Record<string, never>[];
+        };
+        /**
+         * VroomUnassigned
+         * @description A task no vehicle serves (both tasks of a shipment are listed).
+         */
+        VroomUnassigned: {
+            /** @description The task id. */
+            id: number;
+            /**
+             * @description Which kind of task.
+             * @enum {string}
+             */
+            type: "job" | "pickup" | "delivery";
+            /** @description As given. */
+            description?: string;
+            /** @description `[lon, lat]` as the request gave it. */
+            location?: number[];
+            /** @description As given. */
+            location_index?: number;
+            /**
+             * @description Extension: why (the plans' reasons: capacity, shift, allowedVehicles for skills, …).
+             * @enum {string}
+             */
+            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable" | "timeWindows" | "routeLimit" | "priority";
+        };
+        /**
+         * VroomError
+         * @description Every error of POST /api/v1/vroom: VROOM's `{code, error}` (`error` is the message) with this service's `errorCode` and the fields of that code.
+         */
+        VroomError: {
+            /**
+             * @description VROOM's code: 2 input error (every 4xx), 3 routing error (the routing engine failed), 1 internal error (any other 5xx).
+             * @enum {integer}
+             */
+            code: 1 | 2 | 3;
+            /** @description What went wrong and how to fix it. */
+            error: string;
+            /**
+             * @description This service's error code (see the Error schema).
+             * @enum {string}
+             */
+            errorCode: "invalid_request" | "sandbox_limit" | "sandbox_addresses_unsupported" | "invalid_signature" | "unauthorized" | "insufficient_stops" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "idempotency_in_progress" | "request_timeout" | "payload_too_large" | "geocoding_failed" | "sandbox_rate_limited" | "rate_limited" | "internal_error" | "not_implemented" | "optimization_failed" | "sandbox_unavailable" | "payment_unavailable" | "overloaded" | "storage_unavailable" | "not_ready";
+            /**
+             * @description The X-Request-Id of this answer.
+             * @example 3f1c7d0e-5b7a-4c1e-9d8f-2a6b1c0e4d21
+             */
+            requestId: string;
+            /** @description invalid_request: the path of the field, e.g. `vehicles[0].breaks`. */
+            param?: string;
+            /** @description insufficient_stops: stops this call needs. */
+            required?: number;
+            /** @description insufficient_stops: the key's balance. */
+            balance?: number;
+            /** @description sandbox_rate_limited: the cap that was reached. */
+            limit?: number;
+            /**
+             * Format: date-time
+             * @description sandbox_rate_limited: when the cap frees up.
+             */
+            resetAt?: string;
+        };
+        /**
          * Error
          * @description Every error answer. The spec defines `error` and `message`; `requestId` and `param` are additions, and some codes carry extra fields.
          * @example {
@@ -1917,6 +2477,196 @@ export interface operations {
                         /** @enum {unknown} */
                         error?: "storage_unavailable";
                     } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        error?: "not_found" | "method_not_allowed" | "not_implemented" | "internal_error";
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    vroom: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Extension. The same key and the same body within 24 hours return the stored 200 answer (header `Idempotent-Replayed: true`) without a second debit. The same key with another body → 409 idempotency_conflict; while the first call runs → 409 idempotency_in_progress with Retry-After. A call that failed stores nothing, so it can be retried with the same key. Keys are scoped to the API key. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description Your own id for this request (1–128 of `A-Za-z0-9._:-`); echoed in the response and logged. Otherwise the server makes one. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VroomRequest"];
+            };
+        };
+        responses: {
+            /** @description The routes (`code` 0). Test keys: RateLimit headers for the per-minute call window. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VroomResponse"];
+                };
+            };
+            /** @description Code 2: an invalid or unsupported field (`param` names it), or a test key past its per-call limits. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        errorCode?: "invalid_request" | "sandbox_limit";
+                    } & components["schemas"]["VroomError"];
+                };
+            };
+            /** @description Code 2: missing, malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        errorCode?: "unauthorized";
+                    } & components["schemas"]["VroomError"];
+                };
+            };
+            /** @description Code 2: live key, balance lower than the tasks sent; nothing was debited. */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        errorCode?: "insufficient_stops";
+                    } & components["schemas"]["VroomError"];
+                };
+            };
+            /** @description Code 2: the body did not arrive whole in time. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        errorCode?: "request_timeout";
+                    } & components["schemas"]["VroomError"];
+                };
+            };
+            /** @description Code 2: the Idempotency-Key was used with another body or endpoint, or its first call is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Whole seconds to wait; sent with overloaded, storage_unavailable and idempotency_in_progress. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        errorCode?: "idempotency_conflict" | "idempotency_in_progress";
+                    } & components["schemas"]["VroomError"];
+                };
+            };
+            /** @description Code 2: the body is larger than the largest valid request. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        errorCode?: "payload_too_large";
+                    } & components["schemas"]["VroomError"];
+                };
+            };
+            /** @description Code 2: test key past its per-minute or per-day cap, or too many calls or failed authentications. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    /** @description Test keys: calls allowed in the rolling minute (on 429: the quota that was reached). IETF draft-ietf-httpapi-ratelimit-headers. */
+                    "RateLimit-Limit": number;
+                    /** @description Test keys: calls left in the rolling minute after this one (0 on 429). IETF draft-ietf-httpapi-ratelimit-headers. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window frees up (on 429: equal to Retry-After). IETF draft-ietf-httpapi-ratelimit-headers. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        errorCode?: "sandbox_rate_limited" | "rate_limited";
+                    } & components["schemas"]["VroomError"];
+                };
+            };
+            /** @description Code 1: an unexpected failure (no internals). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        errorCode?: "internal_error";
+                    } & components["schemas"]["VroomError"];
+                };
+            };
+            /** @description Code 3 when the routing engine failed, code 1 when the solver failed or the deadline passed. Nothing was charged. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        errorCode?: "optimization_failed";
+                    } & components["schemas"]["VroomError"];
+                };
+            };
+            /** @description Code 3 for a test key whose sandbox engine is unavailable; code 1 when the optimizer is busy or the database is. Nothing was charged. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Whole seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        errorCode?: "sandbox_unavailable" | "overloaded" | "storage_unavailable";
+                    } & components["schemas"]["VroomError"];
                 };
             };
             /** @description Any other error: 404 not_found or 405 method_not_allowed (with `Allow`) for a path or method not listed here, 501 not_implemented for an unknown HTTP method, 500 internal_error for a bug (no internals; the message quotes the request id). */

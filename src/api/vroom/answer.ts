@@ -1,0 +1,223 @@
+/**
+ * The solution in VROOM's output format (`code`, `summary`, `unassigned`, `routes[].steps`), on the request's own
+ * time scale. Per step: `arrival`, `duration` (travel time so far), `distance` (metres so far, when distances are
+ * known: no matrices, or matrices with distances), `waiting_time`, `setup`, `service`, `load` (after
+ * the step, when the call has amounts) and `violations` (always empty: every constraint is hard here, as in
+ * VROOM's solving mode). `cost` is VROOM's (src/api/vroom/costs.ts): by default the travel time. Each vehicle leaves at the start of its
+ * time window, or later by the wait its first task would have (the service starts stay the solver's), as
+ * VROOM's routes leave as late as they can.
+ */
+import type { TravelMatrix } from '../../geo/index.js';
+import type { FleetResult, FleetRoute, UnassignedReason } from '../../solver/fleet-types.js';
+import type { TaskType, VroomCall, VroomTask } from './call.js';
+
+export interface VroomStep {
+  type: 'start' | TaskType | 'end';
+  id?: number;
+  description?: string;
+  location?: number[];
+  location_index?: number;
+  setup: number;
+  service: number;
+  waiting_time: number;
+  load?: number[];
+  arrival: number;
+  duration: number;
+  distance?: number;
+  violations: never[];
+}
+
+interface Totals {
+  cost: number;
+  setup: number;
+  service: number;
+  duration: number;
+  waiting_time: number;
+  priority: number;
+  violations: never[];
+  delivery?: number[];
+  pickup?: number[];
+  distance?: number;
+}
+
+export interface VroomRoute extends Totals {
+  vehicle: number;
+  description?: string;
+  geometry?: string;
+  steps: VroomStep[];
+}
+
+export interface VroomUnassigned {
+  id: number;
+  type: TaskType;
+  description?: string;
+  location?: number[];
+  location_index?: number;
+  /** Extension: why no vehicle serves it (the plans' reasons). */
+  reason: UnassignedReason;
+}
+
+export interface VroomAnswer {
+  code: 0;
+  summary: Totals & { routes: number; unassigned: number };
+  unassigned: VroomUnassigned[];
+  routes: VroomRoute[];
+}
+
+export interface VroomAnswerInput {
+  call: VroomCall;
+  solution: FleetResult;
+  /** The place (matrix row) of each labelled location, and the metres between the places. */
+  placeOf: readonly number[];
+  distancesM: TravelMatrix['distancesM'];
+  /** The cost of each leg between the places, as the solver took it (FleetProblem.distance); absent: the travel time. */
+  legCosts?: Int32Array;
+}
+
+export function vroomAnswer(input: VroomAnswerInput): VroomAnswer {
+  const { call, solution } = input;
+  const routes = solution.routes.map((route) => routeOf(input, route));
+  const unassigned = [...solution.unassigned]
+    .sort((a, b) => a.job - b.job)
+    .map(({ job, reason }) => ({ ...taskFields(call.stops[job]!), reason }));
+  const sum = (pick: (r: VroomRoute) => number) => routes.reduce((s, r) => s + pick(r), 0);
+  const sumAmounts = (pick: (r: VroomRoute) => number[] | undefined) =>
+    Array.from({ length: call.dimensions }, (_, d) => routes.reduce((s, r) => s + (pick(r)?.[d] ?? 0), 0));
+  return {
+    code: 0,
+    summary: {
+      cost: sum((r) => r.cost),
+      routes: routes.length,
+      unassigned: unassigned.length,
+      setup: sum((r) => r.setup),
+      service: sum((r) => r.service),
+      duration: sum((r) => r.duration),
+      waiting_time: sum((r) => r.waiting_time),
+      priority: sum((r) => r.priority),
+      violations: [],
+      ...(call.dimensions > 0 ? { delivery: sumAmounts((r) => r.delivery), pickup: sumAmounts((r) => r.pickup) } : {}),
+      ...(call.distancesKnown ? { distance: sum((r) => r.distance ?? 0) } : {}),
+    },
+    unassigned,
+    routes,
+  };
+}
+
+/** id, type and what the request gave of description, location and location_index. */
+function taskFields(t: VroomTask): Omit<
+  VroomStep,
+  'setup' | 'service' | 'waiting_time' | 'arrival' | 'duration' | 'violations'
+> & {
+  id: number;
+  type: TaskType;
+} {
+  return {
+    id: t.id,
+    type: t.type,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    ...(t.location !== undefined ? { location: [...t.location] } : {}),
+    ...(t.locationIndex !== undefined ? { location_index: t.locationIndex } : {}),
+  };
+}
+
+function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute): VroomRoute {
+  const { call, placeOf, distancesM } = input;
+  const v = call.vehicles[vehicle]!;
+  const tasks = jobs.map((j) => call.stops[j]!);
+  const dims = call.dimensions;
+  const load = Array.from({ length: dims }, (_, d) =>
+    tasks.reduce((s, t) => s + (t.type === 'job' ? t.delivery[d]! : 0), 0),
+  );
+  const loadField = () => (dims > 0 ? { load: [...load] } : {});
+  const distanceField = (m: number) => (call.distancesKnown ? { distance: Math.round(m) } : {});
+  const route = times!;
+  // leave later by the first task's wait: nothing after it moves
+  const lateStart = route.stops[0]?.waitS ?? 0;
+  const startAt = call.vehicleStart[vehicle];
+  // a vehicle without a start has no start step: its route begins at its first task
+  const steps: VroomStep[] = [];
+  if (startAt !== undefined)
+    steps.push({
+      type: 'start',
+      ...(v.start !== undefined ? { location: [...v.start] } : {}),
+      ...(v.start_index !== undefined ? { location_index: v.start_index } : {}),
+      setup: 0,
+      service: 0,
+      waiting_time: 0,
+      ...loadField(),
+      arrival: route.departureS + lateStart,
+      duration: 0,
+      ...distanceField(0),
+      violations: [],
+    });
+  let travel = 0;
+  let metres = 0;
+  let cost = 0;
+  // the solver's matrices may have one more place, where the vehicles without a start leave from
+  const size = input.legCosts ? Math.round(Math.sqrt(input.legCosts.length)) : distancesM.length;
+  const legCost = (from: number, to: number, travelS: number) => input.legCosts?.[from * size + to] ?? travelS;
+  let leftAt = route.departureS;
+  // undefined: nowhere yet (no start), nothing away from the first task
+  let from: number | undefined = startAt === undefined ? undefined : placeOf[startAt]!;
+  route.stops.forEach((t, k) => {
+    const task = tasks[k]!;
+    const place = placeOf[call.taskAt[jobs[k]!]!]!;
+    travel += t.arrivalS - leftAt;
+    if (from !== undefined) {
+      cost += legCost(from, place, t.arrivalS - leftAt);
+      metres += distancesM[from]![place]!;
+    }
+    task.delivery.forEach((q, d) => (load[d]! -= q));
+    task.pickup.forEach((q, d) => (load[d]! += q));
+    steps.push({
+      ...taskFields(task),
+      setup: task.setup,
+      service: task.service,
+      waiting_time: k === 0 ? t.waitS - lateStart : t.waitS,
+      ...loadField(),
+      arrival: k === 0 ? t.arrivalS + lateStart : t.arrivalS,
+      duration: travel,
+      ...distanceField(metres),
+      violations: [],
+    });
+    leftAt = t.departureS;
+    from = place;
+  });
+  const end = call.vehicleEnd[vehicle];
+  if (end !== undefined) {
+    travel += route.endS - leftAt;
+    if (from !== undefined) {
+      cost += legCost(from, placeOf[end]!, route.endS - leftAt);
+      metres += distancesM[from]![placeOf[end]!]!;
+    }
+    steps.push({
+      type: 'end',
+      ...(v.end !== undefined ? { location: [...v.end] } : {}),
+      ...(v.end_index !== undefined ? { location_index: v.end_index } : {}),
+      setup: 0,
+      service: 0,
+      waiting_time: 0,
+      ...loadField(),
+      arrival: route.endS,
+      duration: travel,
+      ...distanceField(metres),
+      violations: [],
+    });
+  }
+  const sumOf = (pick: (t: VroomTask) => number[]) =>
+    Array.from({ length: dims }, (_, d) => tasks.reduce((s, t) => s + pick(t)[d]!, 0));
+  return {
+    vehicle: v.id,
+    cost: call.costs.fixed + cost,
+    setup: tasks.reduce((s, t) => s + t.setup, 0),
+    service: tasks.reduce((s, t) => s + t.service, 0),
+    duration: travel,
+    waiting_time: steps.reduce((s, step) => s + step.waiting_time, 0),
+    priority: tasks.reduce((s, t) => s + t.priority, 0),
+    violations: [],
+    ...(dims > 0 ? { delivery: sumOf((t) => t.delivery), pickup: sumOf((t) => t.pickup) } : {}),
+    ...(v.description !== undefined ? { description: v.description } : {}),
+    ...distanceField(metres),
+    steps,
+  };
+}
