@@ -64,7 +64,7 @@ export const ERROR_CATALOGUE = {
   payload_too_large: {
     status: 413,
     spec: false,
-    when: 'The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 0.4 MB, plans about 8.6 MB) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.',
+    when: 'The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 32 MB, plans about 41 MB, vroom about 62 MB, each with a full own matrix; about 0.4, 9.5 and 14.3 MB without) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.',
   },
   geocoding_failed: {
     status: 422,

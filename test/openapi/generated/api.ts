@@ -1780,7 +1780,7 @@ export interface components {
              *     - `idempotency_conflict` (409, extension): This Idempotency-Key was already used with a different body.
              *     - `idempotency_in_progress` (409, extension): A call with this Idempotency-Key is still running; retry after `Retry-After` seconds.
              *     - `request_timeout` (408, extension): The body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed.
-             *     - `payload_too_large` (413, extension): The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 0.4 MB, plans about 8.6 MB) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.
+             *     - `payload_too_large` (413, extension): The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 32 MB, plans about 41 MB, vroom about 62 MB, each with a full own matrix; about 0.4, 9.5 and 14.3 MB without) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.
              *     - `geocoding_failed` (422): An address could not be geocoded; the message names which. Nothing was charged.
              *     - `sandbox_rate_limited` (429): Test key: the per-minute call cap or the per-day stop cap is reached; `limit`, `resetAt` and `Retry-After` say until when.
              *     - `rate_limited` (429, extension): Too many failed authentications from one address, too many calls or solver seconds in flight for one key, or too many console test keys; retry after `Retry-After` seconds.
