@@ -6,13 +6,14 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { typeCheck } from '../helpers/type-check.js';
 import { CLIENT_ERROR_CODES, ERROR_CATALOGUE } from '../../src/errors.js';
 import { OpenApiResponseValidator } from '../helpers/openapi-validator.js';
 import { GENERATED_TYPES, generateTypes, servedDocument } from './generate.js';
@@ -184,24 +185,7 @@ const INVALID: Array<[string, string]> = [
   ['an unknown geometry source', `const s: components['schemas']['OptimizeResponse']['geometrySource'] = 'google';`],
 ];
 
-function diagnose(files: Record<string, string>): readonly ts.Diagnostic[] {
-  const project = join(dir, 'client');
-  mkdirSync(project, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text);
-  const program = ts.createProgram(
-    Object.keys(files).map((n) => join(project, n)),
-    {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      skipLibCheck: true,
-      types: [],
-    },
-  );
-  return ts.getPreEmitDiagnostics(program);
-}
+const diagnose = (files: Record<string, string>): readonly ts.Diagnostic[] => typeCheck(dir, files);
 
 test('the generated client type-checks valid requests and refuses each invalid one', async () => {
   const types = await generateTypes(document);

@@ -5,13 +5,14 @@
  * operation validates against its own schema in the served document.
  */
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import ts from 'typescript';
+import { typeCheck } from '../helpers/type-check.js';
 import { GENERATED_TYPES, servedDocument } from './generate.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -22,24 +23,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const fixture = (name: string): string =>
   readFileSync(new URL(`../fixtures/vroom/${name}.json`, import.meta.url), 'utf8');
 
-function diagnose(files: Record<string, string>): readonly ts.Diagnostic[] {
-  const project = join(dir, 'client');
-  mkdirSync(project, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text);
-  const program = ts.createProgram(
-    Object.keys(files).map((n) => join(project, n)),
-    {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      skipLibCheck: true,
-      types: [],
-    },
-  );
-  return ts.getPreEmitDiagnostics(program);
-}
+const diagnose = (files: Record<string, string>): readonly ts.Diagnostic[] => typeCheck(dir, files);
 
 const INVALID: Array<[string, string]> = [
   ['an id as a string', `const a: Request = { vehicles: [{ id: 'van', start: [2.35, 48.85] }] };`],
