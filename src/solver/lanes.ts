@@ -9,9 +9,9 @@
  * and runs when a worker of its lane is free. An entry may carry its call's deadline: its solve's time
  * limit is then cut, when it gets its worker, to what is left before that deadline less its answer's
  * allowance and the solver's overrun (so that no solve runs past its call's deadline, however long it
- * waited), and `schedule`
- * checks that it would still get at least its minimum. Costs are the solves' time limits, an upper
- * bound: a solve that converges sooner frees its worker sooner, and the next estimate starts from there.
+ * waited), and `schedule` checks that it would still get at least its minimum. Costs are the solves' time
+ * limits, an upper bound: a solve that converges sooner frees its worker sooner, and the next estimate
+ * starts from there.
  */
 
 /**
