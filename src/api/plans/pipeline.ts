@@ -20,6 +20,7 @@ import { planAnswer } from './response.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanOptimizer, PlanResult } from './types.js';
 import { currentLaneTicket } from '../../solver/ticket-scope.js';
+import { ownTurn } from '../../http/turns.js';
 
 /**
  * How long before its solve could start (the lanes' worst-case estimate) a waiting plan builds its travel
@@ -74,6 +75,8 @@ export class PlansPipeline implements PlanOptimizer {
       'plan',
       context,
     );
+    // shaped in a turn of its own: not behind the next solve's hand-over, which the end of this one set off
+    await ownTurn();
     const answer = planAnswer({ request, layout, locations, placeOf, distancesM, departure, solution });
     if (!request.geometry) return answer;
     const geometry = { request, layout, located, solution, problem, distancesM, provider };
