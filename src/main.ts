@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   });
   const app = createApp({ config, logger, ...services, shuttingDown: () => shutdown.draining });
   // before the first request: the first big plans would otherwise run their main-thread path cold
-  logger.debug({ ms: Math.round(warmUpPlans()) }, 'plans path warmed up');
+  logger.debug({ ms: Math.round(await warmUpPlans()) }, 'plans path warmed up');
   gate.open(app.callback());
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const database = config.databaseUrl

@@ -20,6 +20,6 @@ test('the view reads every cell of the route sub-matrix, and nothing past it', (
   });
 });
 
-test('the warm-up runs the plan path (validation, layout, places, answer) without error', () => {
-  assert.ok(warmUpPlans() >= 0);
+test('the warm-up runs the plan path (validation, layout, places, matrix, problem, answer) without error', async () => {
+  assert.ok((await warmUpPlans()) >= 0);
 });
