@@ -8,10 +8,12 @@
  * Every plan's status (with its error code), time to answer and whether it answered after the request
  * deadline are counted.
  *
- *   npm run --silent bench:fairness -- [--root DIR] [--n 8,64] [--stops 1000] [--vehicles 20] [--after-s 60] [--json]
+ *   npm run --silent bench:fairness -- [--root DIR[,DIR…]] [--n 8,64] [--stops 1000] [--vehicles 20] [--after-s 60] [--json]
  *
  * --root runs the service of another checkout (e.g. the unmodified code, for a "before" figure); its admin
- * CLI creates the keys. Each N gets a fresh service and database. Every loop is bounded in count and time.
+ * CLI creates the keys. With several roots, each N runs on each root in turn (before and after side by side
+ * in one run, on the same machine load). Each run gets a fresh service and database. Every loop is bounded
+ * in count and time.
  */
 import http from 'node:http';
 import { loadavg } from 'node:os';
@@ -32,7 +34,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
   },
 });
-const root = resolve(values.root!);
+const roots = values.root!.split(',').map((r) => resolve(r));
 const DEADLINE_MS = Number(values['deadline-ms']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -40,7 +42,7 @@ interface Service extends BenchService {
   metricsToken: string;
 }
 
-async function startService(): Promise<Service> {
+async function startService(root: string): Promise<Service> {
   const metricsToken = randomBytes(16).toString('hex');
   const service = await startBenchService(root, 'fairness', {
     METRICS_TOKEN: metricsToken,
@@ -48,8 +50,6 @@ async function startService(): Promise<Service> {
   });
   return { ...service, metricsToken };
 }
-
-const createLiveKey = (service: Service, stops: number): string => createKey(root, service, stops);
 
 interface Answer {
   status: number | string;
@@ -163,11 +163,11 @@ async function eventLoopWindow(service: Service): Promise<{ maxMs: number; p99Ms
   }
 }
 
-async function scenario(n: number): Promise<Record<string, unknown>> {
-  const service = await startService();
+async function scenario(n: number, root: string): Promise<Record<string, unknown>> {
+  const service = await startService(root);
   try {
-    const bigKey = createLiveKey(service, 10_000_000);
-    const otherKey = createLiveKey(service, 1_000_000);
+    const bigKey = createKey(root, service, 10_000_000);
+    const otherKey = createKey(root, service, 1_000_000);
     const small = JSON.stringify({ start: PARIS_START, stops: coordinateStops(20, 7) });
     const warm = await request(`${service.url}/api/v1/optimize`, { method: 'POST', key: otherKey, body: small });
     if (warm.status !== 200) throw new Error(`warm-up optimize answered ${warm.status} ${warm.error ?? ''}`);
@@ -241,6 +241,7 @@ async function scenario(n: number): Promise<Record<string, unknown>> {
     const byStatus = (status: number) => planAnswers.filter((a) => a.status === status).map((a) => a.ms);
     return {
       n,
+      root,
       stops: Number(values.stops),
       floodS: round1(floodMs / 1000),
       plans: statusCounts(planAnswers),
@@ -266,12 +267,14 @@ async function scenario(n: number): Promise<Record<string, unknown>> {
 
 function printTable(row: Record<string, unknown>): void {
   const s = (x: unknown) => (typeof x === 'object' ? JSON.stringify(x) : String(x));
-  console.log(`\nN = ${row.n} concurrent ${row.stops}-stop plans from one key (root ${root})`);
-  for (const [k, v] of Object.entries(row)) if (k !== 'n') console.log(`  ${k.padEnd(20)} ${s(v)}`);
+  console.log(`\nN = ${row.n} concurrent ${row.stops}-stop plans from one key (root ${row.root})`);
+  for (const [k, v] of Object.entries(row)) if (k !== 'n' && k !== 'root') console.log(`  ${k.padEnd(20)} ${s(v)}`);
 }
 
 for (const n of values.n!.split(',').map(Number)) {
-  const row = await scenario(n);
-  if (values.json) console.log(JSON.stringify(row));
-  else printTable(row);
+  for (const root of roots) {
+    const row = await scenario(n, root);
+    if (values.json) console.log(JSON.stringify(row));
+    else printTable(row);
+  }
 }

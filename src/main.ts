@@ -11,6 +11,7 @@ import { bindPort, describeStoreError, startingGate, StartupError } from './star
 import { startMetricsServer } from './http/metrics-server.js';
 import { GracefulShutdown } from './shutdown.js';
 import { createHttpServer } from './http/server.js';
+import { warmUpPlans } from './api/plans/warm-up.js';
 
 async function main(): Promise<void> {
   let config;
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
     throw describeStoreError(err, config);
   });
   const app = createApp({ config, logger, ...services, shuttingDown: () => shutdown.draining });
+  // before the first request: the first big plans would otherwise run their main-thread path cold
+  logger.debug({ ms: Math.round(await warmUpPlans()) }, 'plans path warmed up');
   gate.open(app.callback());
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const database = config.databaseUrl

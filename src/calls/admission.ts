@@ -6,11 +6,17 @@
  *   - the lanes' queue must have room (SOLVER_MAX_QUEUE), else 503 overloaded;
  *   - the call's matrices (an estimate from its number of locations) must fit in SOLVER_MEMORY_MB beside
  *     the calls admitted before it (a call alone is always let in), else 503 overloaded;
- *   - the call must be able to finish before its request deadline: the lanes' estimate of when its solve
- *     could start (src/solver/lanes.ts), plus its whole budget, plus a twentieth of it for the answer
- *     (the budget rule, src/calls/budget.ts) and BUILD_ALLOWANCE_MS for the locations and the matrix, else
- *     503 overloaded, with Retry-After the seconds after which it would fit. A call that could start at
- *     once is let in (nobody gains from its refusal; the budget rule shortens its solve if it must).
+ *   - the call must be able to finish before its request deadline with at least MIN_SOLVE_SHARE of its budget:
+ *     the lanes (src/solver/lanes.ts) play its lane forward, every solve ahead at its time limit cut by its
+ *     own deadline (the worst case: none ends early), and its solve must start, BUILD_ALLOWANCE_MS at the
+ *     earliest (the locations and the matrix), early enough for that share plus a twentieth of its budget for
+ *     the answer (the budget rule, src/calls/budget.ts), else 503 overloaded, with Retry-After the seconds
+ *     after which it would fit. A call that could start at once is let in (nobody gains from its refusal; the
+ *     budget rule shortens its solve if it must). A call that would overtake admitted ones (the per-key
+ *     round-robin) and push one of them past that point is refused the same way.
+ * An admitted solve's time limit is cut, when it gets its worker, to what is left before its deadline less the
+ * answer's twentieth: it never runs past the deadline however long it waited, so the later calls of a flood
+ * are served with a shorter solve rather than refused while their full budget would not fit.
  * An admitted call holds a place in its lane from here to its end, so that calls arriving meanwhile count
  * it ahead of them. When the last call ends after big ones, a full collection follows once the service has
  * been idle for a moment (an idle process collects nothing on its own, and keeps their matrices resident).
@@ -19,10 +25,16 @@ import { DomainError } from '../errors.js';
 import { rateLimited } from '../http/limits.js';
 import type { Metrics } from '../metrics.js';
 import { collectGarbage } from '../solver/collect-garbage.js';
-import type { LaneTicket, SolverLanes } from '../solver/lanes.js';
+import { SOLVE_OVERRUN_SHARE, type LaneTicket, type SolverLanes } from '../solver/lanes.js';
+import { answerAllowanceMs } from './budget.js';
 
-/** Room kept for geocoding coordinates-only calls, building the matrix and shaping the answer. */
+/** Room kept before the solve for geocoding coordinates-only calls and building the matrix. */
 export const BUILD_ALLOWANCE_MS = 1000;
+/**
+ * The least share of its budget an admitted call's solve gets before its deadline: a call that would start too
+ * late for it is refused. (The solve gets its whole budget when it starts in time, else what is left.)
+ */
+export const MIN_SOLVE_SHARE = 0.5;
 /**
  * Bytes per matrix cell a call holds while it runs: its durations and distances as JavaScript numbers
  * (8 + 8), the solver's whole-second copy (4) and the worker's and WebAssembly's copies of it (4 + 4),
@@ -105,17 +117,30 @@ export class Admission {
       this.refused('memory');
       throw overloaded(`the calls in progress hold the optimizer's memory (SOLVER_MEMORY_MB)`, 1);
     }
-    const startMs = this.lanes.estimateStartMs(r.key, budgetMs);
-    const latestStartMs = r.msLeft - budgetMs - budgetMs / 20 - BUILD_ALLOWANCE_MS;
+    const deadline = {
+      msLeft: r.msLeft,
+      answerMs: answerAllowanceMs(budgetMs),
+      minMs: budgetMs * MIN_SOLVE_SHARE,
+      buildMs: BUILD_ALLOWANCE_MS,
+    };
+    const place = this.lanes.schedule(r.key, budgetMs, deadline);
+    const latestStartMs = r.msLeft - deadline.answerMs - deadline.minMs * (1 + SOLVE_OVERRUN_SHARE);
     // a call that can start at once is let in whatever its deadline: the budget rule then gives it what is left
-    if (startMs > 0 && startMs > latestStartMs) {
+    if (place.startMs > 0 && !place.fits) {
       this.refused('deadline');
       throw overloaded(
-        `this call needs ${seconds(budgetMs)} s of solving and could start in about ${seconds(startMs)} s, too late for its ${seconds(r.msLeft)} s deadline`,
-        Math.max(1, Math.ceil((startMs - Math.max(0, latestStartMs)) / 1000)),
+        `this call needs at least ${seconds(deadline.minMs)} s of solving and could start in about ${seconds(place.startMs)} s, too late for its ${seconds(r.msLeft)} s deadline`,
+        Math.max(1, Math.ceil((place.startMs - Math.max(0, latestStartMs)) / 1000)),
       );
     }
-    const ticket = this.lanes.reserve(r.key, budgetMs);
+    if (place.pushedOut > 0) {
+      this.refused('deadline');
+      throw overloaded(
+        `letting this call in ahead of ${place.pushedOut} admitted call(s) would make them miss their deadline`,
+        Math.max(1, Math.ceil(place.nextFreeMs / 1000)),
+      );
+    }
+    const ticket = this.lanes.reserve(r.key, budgetMs, deadline);
     this.memoryInUse += bytes;
     this.admitted++;
     let released = false;

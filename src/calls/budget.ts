@@ -7,5 +7,10 @@
  * less than a tenth of the budget (the deadline then answers 502, refunded, as for any call past it).
  */
 export function solverTimeLimitMs(budgetMs: number, msLeftBeforeDeadline: number): number {
-  return Math.round(Math.max(budgetMs / 10, Math.min(budgetMs, msLeftBeforeDeadline - budgetMs / 20)));
+  return Math.round(Math.max(budgetMs / 10, Math.min(budgetMs, msLeftBeforeDeadline - answerAllowanceMs(budgetMs))));
+}
+
+/** What a solve leaves of the deadline for the answer: a twentieth of its budget. */
+export function answerAllowanceMs(budgetMs: number): number {
+  return budgetMs / 20;
 }

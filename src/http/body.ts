@@ -22,6 +22,7 @@ import type { Config } from '../config.js';
 import { DomainError, invalidRequest } from '../errors.js';
 import { largestValidBodyBytes } from './body-size.js';
 import { fieldPath } from './validate.js';
+import { ownTurn } from './turns.js';
 import type { AppContext, AppState } from './state.js';
 
 declare module 'koa' {
@@ -54,6 +55,9 @@ export function bodyLimitsOf(config: Pick<Config, 'bodyLimitBytes' | 'limits'>):
     maxJsonDepth: config.limits.maxJsonDepth,
   };
 }
+
+/** A body this large (a plan of a few hundred stops) is parsed in a turn of the event loop of its own (./turns.ts). */
+const OWN_TURN_BYTES = 32 * 1024;
 
 /** A Stripe event is a few kilobytes; this leaves room for large sessions and still bounds an unsigned upload. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
@@ -307,6 +311,8 @@ export class RequestBodies {
         return next();
       }
       const { data, reserved } = await readBody(ctx.req, limit, this.budget, this.limits.timeoutMs);
+      // parsed, checked and validated (the route's next steps, in the same stretch) in a turn of its own
+      if (data.length >= OWN_TURN_BYTES) await ownTurn();
       try {
         request.body = parseJson(data, expected);
       } finally {

@@ -6,9 +6,44 @@
  *
  * An entry is reserved when its call is admitted (src/calls/admission.ts), before its matrix is built,
  * so that calls arriving meanwhile count it ahead of them; it becomes ready when its solve is handed over,
- * and runs when a worker of its lane is free. Costs are the solves' budgets (an upper bound: a solve
- * may converge sooner).
+ * and runs when a worker of its lane is free. An entry may carry its call's deadline: its solve's time
+ * limit is then cut, when it gets its worker, to what is left before that deadline less its answer's
+ * allowance and the solver's overrun (so that no solve runs past its call's deadline, however long it
+ * waited), and `schedule` checks that it would still get at least its minimum. Costs are the solves' time
+ * limits, an upper bound: a solve that converges sooner frees its worker sooner, and the next estimate
+ * starts from there.
  */
+
+/**
+ * How far past its time limit a solve may run: the search checks its clock between moves, and the answer is
+ * copied back after it (measured: 1000 stops overran a 2–5 s limit by 7 %, on a loaded machine). A time limit
+ * cut by a deadline leaves this share on top of it.
+ */
+export const SOLVE_OVERRUN_SHARE = 0.1;
+
+/** A call's deadline as the lanes count it: ms from the reservation. */
+export interface EntryDeadline {
+  /** Ms from now until the call's request deadline. */
+  msLeft: number;
+  /** Kept after the solve for the answer (the budget rule's twentieth). */
+  answerMs: number;
+  /** The least solve the call is admitted with. */
+  minMs: number;
+  /** Ms before the solve can be handed over at all (the call's locations and matrix). */
+  buildMs?: number;
+}
+
+/** A new solve's place in its lane, as `schedule` sees it. */
+export interface ScheduleEstimate {
+  /** Ms from now until it could start. */
+  startMs: number;
+  /** It would get at least its minimum before its deadline. */
+  fits: boolean;
+  /** Solves admitted before it that would no longer get their minimum if it were let in ahead of them. */
+  pushedOut: number;
+  /** Ms from now until the lane's first worker frees (when the estimate next changes). */
+  nextFreeMs: number;
+}
 
 export interface LaneSettings {
   /** Worker threads of the pool. */
@@ -31,6 +66,8 @@ interface Entry {
   start: (() => void) | null;
   /** The call ended: the entry leaves the lanes once its solve, if any, has finished. */
   released: boolean;
+  /** The call's deadline (this clock) with its allowances; none: the solve keeps its time limit. */
+  deadline?: { at: number; answerMs: number; minMs: number };
 }
 
 /** A call's place in the lanes, from admission to its end. */
@@ -42,6 +79,13 @@ export interface LaneTicket {
   finished(): void;
   /** The call ended: the entry leaves the lanes (idempotent). */
   release(): void;
+  /** Once started: `timeLimitMs` cut to what is left before the call's deadline (at least 1 ms). */
+  timeLimitAtStart(timeLimitMs: number): number;
+  /**
+   * Resolves once this reserved entry's solve could start within `leadMs` (the lane played forward as for
+   * `schedule`), or when the entry leaves; at once for an entry already handed over.
+   */
+  untilNear(leadMs: number): Promise<void>;
 }
 
 export class SolverLanes {
@@ -50,6 +94,9 @@ export class SolverLanes {
   private readonly served = { small: new Map<string, number>(), big: new Map<string, number>() };
   private seq = 0;
   private dispatches = 0;
+  /** Reserved entries waiting in `untilNear`, with their lead. */
+  private readonly nearWaiters = new Map<Entry, { leadMs: number; resolve: () => void }>();
+  private nearTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly settings: LaneSettings,
@@ -60,8 +107,8 @@ export class SolverLanes {
     return costMs <= this.settings.smallMs;
   }
 
-  /** Reserves a place for `key`'s solve of budget `costMs`. */
-  reserve(key: string, costMs: number): LaneTicket {
+  /** Reserves a place for `key`'s solve of budget `costMs`, within its call's `deadline` when given. */
+  reserve(key: string, costMs: number, deadline?: EntryDeadline): LaneTicket {
     const entry: Entry = {
       seq: this.seq++,
       key,
@@ -71,6 +118,7 @@ export class SolverLanes {
       startedAt: 0,
       start: null,
       released: false,
+      ...(deadline ? { deadline: this.absolute(deadline) } : {}),
     };
     this.entries.add(entry);
     return {
@@ -91,12 +139,21 @@ export class SolverLanes {
       },
       release: () => {
         entry.released = true;
+        this.nearWaiters.get(entry)?.resolve();
+        this.nearWaiters.delete(entry);
         // a running solve keeps its worker until it ends (an abort ends it); anything else leaves now
         if (entry.state === 'running') return;
         entry.state = 'finished';
         entry.start = null;
         if (this.entries.delete(entry)) this.pump();
       },
+      timeLimitAtStart: (timeLimitMs) => Math.min(timeLimitMs, entry.costMs),
+      untilNear: (leadMs) =>
+        new Promise<void>((resolve) => {
+          if (entry.state !== 'reserved' || !this.entries.has(entry)) return resolve();
+          this.nearWaiters.set(entry, { leadMs, resolve });
+          this.wakeNear();
+        }),
     };
   }
 
@@ -132,43 +189,26 @@ export class SolverLanes {
    * and everything the round-robin would give a worker first (reserved entries counted as ready).
    */
   estimateStartMs(key: string, costMs: number): number {
-    const small = this.isSmall(costMs);
-    const { workers, smallWorkers } = this.settings;
-    const slots = small ? workers : Math.max(1, workers - smallWorkers);
-    const running = [...this.entries].filter((e) => e.state === 'running' && (small || !e.small));
-    const free = running.map((e) => this.remainingMs(e)).sort((a, b) => a - b);
-    // running small solves on big workers, or big ones beyond the big lane's share, cannot be shared out: keep the soonest
-    while (free.length > slots) free.pop();
-    while (free.length < slots) free.unshift(0);
     const newcomer: Entry = {
       seq: this.seq,
       key,
       costMs,
-      small,
+      small: this.isSmall(costMs),
       state: 'ready',
       startedAt: 0,
       start: null,
       released: false,
     };
-    const waiting = [...this.entries].filter(
-      (e) => (e.state === 'ready' || e.state === 'reserved') && e.small === small,
-    );
-    waiting.push(newcomer);
-    const served = new Map(this.served[small ? 'small' : 'big']);
-    let tick = this.dispatches;
-    for (;;) {
-      free.sort((a, b) => a - b);
-      const at = free[0]!;
-      const next = this.pick(waiting, served);
-      if (next === newcomer) return at;
-      waiting.splice(waiting.indexOf(next), 1);
-      served.set(next.key, tick++);
-      free[0] = at + next.costMs;
-    }
+    return this.simulate(newcomer.small, { entry: newcomer, readyInMs: 0 }).newcomerStartMs;
+  }
+
+  private pump(): void {
+    this.dispatch();
+    this.wakeNear();
   }
 
   /** Gives free workers to ready entries: small first (any worker), then big (workers not kept for small work). */
-  private pump(): void {
+  private dispatch(): void {
     for (;;) {
       const running = [...this.entries].filter((e) => e.state === 'running');
       if (running.length >= this.settings.workers) return;
@@ -184,10 +224,118 @@ export class SolverLanes {
       this.served[lane].set(next.key, this.dispatches++);
       next.state = 'running';
       next.startedAt = this.now();
+      next.costMs = Math.max(1, Math.floor(this.limitAt(next, next.startedAt)));
       const start = next.start!;
       next.start = null;
       start();
     }
+  }
+
+  /** Lets go the entries of `untilNear` whose solve could now start within their lead; looks again when the next could. */
+  private wakeNear(): void {
+    if (this.nearTimer) clearTimeout(this.nearTimer);
+    this.nearTimer = null;
+    if (this.nearWaiters.size === 0) return;
+    const starts = new Map([...this.simulate(true, null).starts, ...this.simulate(false, null).starts]);
+    let soonestMs = Infinity;
+    for (const [entry, waiter] of this.nearWaiters) {
+      const inMs = (starts.get(entry) ?? 0) - waiter.leadMs;
+      if (inMs > 0) soonestMs = Math.min(soonestMs, inMs);
+      else {
+        this.nearWaiters.delete(entry);
+        waiter.resolve();
+      }
+    }
+    if (soonestMs < Infinity) {
+      this.nearTimer = setTimeout(() => this.wakeNear(), Math.ceil(soonestMs));
+      this.nearTimer.unref();
+    }
+  }
+
+  /**
+   * Where a new solve of `key` (time limit `costMs`, its call's `deadline`) would fall in its lane: when it
+   * could start, whether it would still get its minimum, and how many solves admitted before it would not,
+   * counting every solve ahead at its time limit cut by its own deadline (the worst case: none ends early).
+   */
+  schedule(key: string, costMs: number, deadline: EntryDeadline): ScheduleEstimate {
+    const newcomer: Entry = {
+      seq: this.seq,
+      key,
+      costMs,
+      small: this.isSmall(costMs),
+      state: 'ready',
+      startedAt: 0,
+      start: null,
+      released: false,
+      deadline: this.absolute(deadline),
+    };
+    const before = this.simulate(newcomer.small, null);
+    const after = this.simulate(newcomer.small, { entry: newcomer, readyInMs: deadline.buildMs ?? 0 });
+    return {
+      startMs: after.newcomerStartMs,
+      fits: !after.late.has(newcomer),
+      pushedOut: [...after.late].filter((e) => e !== newcomer && !before.late.has(e)).length,
+      nextFreeMs: Math.min(...this.freeAtMs(newcomer.small)),
+    };
+  }
+
+  /**
+   * The lane's solves, in the order the round-robin would start them, on its workers: when the newcomer (if
+   * any) would start, and which solves would start too late to get their minimum before their deadline.
+   */
+  private simulate(
+    small: boolean,
+    newcomer: { entry: Entry; readyInMs: number } | null,
+  ): { newcomerStartMs: number; late: Set<Entry>; starts: Map<Entry, number> } {
+    const now = this.now();
+    const free = this.freeAtMs(small);
+    const waiting = [...this.entries].filter(
+      (e) => (e.state === 'ready' || e.state === 'reserved') && e.small === small,
+    );
+    if (newcomer) waiting.push(newcomer.entry);
+    const served = new Map(this.served[small ? 'small' : 'big']);
+    let tick = this.dispatches;
+    let newcomerStartMs = 0;
+    const late = new Set<Entry>();
+    const starts = new Map<Entry, number>();
+    while (waiting.length > 0) {
+      free.sort((a, b) => a - b);
+      const next = this.pick(waiting, served);
+      waiting.splice(waiting.indexOf(next), 1);
+      served.set(next.key, tick++);
+      const at = next === newcomer?.entry ? Math.max(free[0]!, newcomer.readyInMs) : free[0]!;
+      if (next === newcomer?.entry) newcomerStartMs = free[0]!;
+      starts.set(next, at);
+      const limitMs = this.limitAt(next, now + at);
+      if (next.deadline && limitMs < next.deadline.minMs) late.add(next);
+      free[0] = at + Math.max(0, limitMs);
+    }
+    return { newcomerStartMs, late, starts };
+  }
+
+  /** Ms from now until each worker a solve of this lane may use is free (running solves at what is left). */
+  private freeAtMs(small: boolean): number[] {
+    const { workers, smallWorkers } = this.settings;
+    const slots = small ? workers : Math.max(1, workers - smallWorkers);
+    const running = [...this.entries].filter((e) => e.state === 'running' && (small || !e.small));
+    const free = running.map((e) => this.remainingMs(e)).sort((a, b) => a - b);
+    // running small solves on big workers, or big ones beyond the big lane's share, cannot be shared out: keep the soonest
+    while (free.length > slots) free.pop();
+    while (free.length < slots) free.unshift(0);
+    return free;
+  }
+
+  /**
+   * The time limit `e` would get if it started at `at` (this clock): its cost, cut so that it ends, overrun
+   * included, before its deadline less its answer's allowance.
+   */
+  private limitAt(e: Entry, at: number): number {
+    if (!e.deadline) return e.costMs;
+    return Math.min(e.costMs, (e.deadline.at - e.deadline.answerMs - at) / (1 + SOLVE_OVERRUN_SHARE));
+  }
+
+  private absolute(d: EntryDeadline): NonNullable<Entry['deadline']> {
+    return { at: this.now() + d.msLeft, answerMs: d.answerMs, minMs: d.minMs };
   }
 
   /** Least recently served key first, then the oldest entry. */

@@ -187,6 +187,8 @@ export class SolverPool {
     const ticket = callTicket ?? this.lanes.reserve('', costMs);
     try {
       await workerFor(ticket, costMs, signal);
+      // however long it waited, the solve ends before its call's deadline (src/solver/lanes.ts)
+      if (task.kind !== 'trap') task.timeLimitMs = ticket.timeLimitAtStart(task.timeLimitMs);
       return await this.piscina.run(task, { ...(signal ? { signal } : {}), transferList });
     } catch (err) {
       if (signal?.aborted) throw new SolverError('aborted', 'solve aborted');

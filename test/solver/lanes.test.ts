@@ -3,7 +3,7 @@
  * could start. A fake clock and fake solves (a start callback), so only the order is asserted.
  */
 import { strict as assert } from 'node:assert';
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import { SolverLanes, type LaneTicket } from '../../src/solver/lanes.js';
 
 function lanes(workers = 2, smallWorkers = 1) {
@@ -87,3 +87,58 @@ test('release of a waiting entry takes it out of the queue; a running one keeps 
   running.finished();
   assert.deepEqual(started, ['a1', 'b1']);
 });
+
+test('a solve that waited gets, when it starts, what is left before its deadline less the answer and the overrun; schedule counts it so', () => {
+  const { l, advance } = lanes(2, 1);
+  const deadline = { msLeft: 30_000, answerMs: 500, minMs: 5000 };
+  const starts: number[] = [];
+  const tickets = [0, 1, 2].map(() => l.reserve('a', 10_000, deadline));
+  tickets.forEach((t) => t.ready(10_000, () => starts.push(t.timeLimitAtStart(10_000))));
+  assert.deepEqual(starts, [10_000]);
+  advance(10_000);
+  tickets[0]!.finished();
+  advance(12_000); // the second ran 12 s (a solve's time limit is a bound of the search, not of the call)
+  tickets[1]!.finished();
+  // the third starts at 22 s: 30 - 0.5 - 22 = 7.5 s are left, of which the solver's 10 % overrun takes its share
+  assert.deepEqual(starts, [10_000, 10_000, 6818]);
+  const estimate = l.schedule('b', 10_000, deadline);
+  assert.equal(estimate.startMs, 6818, 'the cut time limit is what is left of the running solve');
+  assert.equal(estimate.fits, true);
+  assert.equal(l.schedule('b', 10_000, { ...deadline, msLeft: 12_000 }).fits, false, '6.8 + 5 × 1.1 + 0.5 > 12');
+});
+
+test('a solve without a deadline keeps its time limit', () => {
+  const { l } = lanes(1, 0);
+  const t = l.reserve('a', 10_000);
+  let limit = 0;
+  t.ready(10_000, () => (limit = t.timeLimitAtStart(10_000)));
+  assert.equal(limit, 10_000);
+});
+
+test('untilNear lets a reserved entry go once its solve could start within the lead, and at its release', async () => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    const { l, advance } = lanes(2, 1);
+    const first = l.reserve('a', 10_000);
+    first.ready(10_000, () => {});
+    const second = l.reserve('a', 10_000);
+    const third = l.reserve('a', 10_000);
+    const gone: string[] = [];
+    void second.untilNear(2000).then(() => gone.push('second'));
+    void third.untilNear(2000).then(() => gone.push('third'));
+    await first.untilNear(2000); // handed over already: at once
+    await flush();
+    assert.deepEqual(gone, [], 'the second could start in 10 s, the third in 20 s');
+    advance(8000);
+    mock.timers.tick(8000);
+    await flush();
+    assert.deepEqual(gone, ['second'], '2 s before its estimated start');
+    third.release();
+    await flush();
+    assert.deepEqual(gone, ['second', 'third'], 'a released entry waits no more');
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,6 +1,6 @@
 /**
- * The plan part of POST /api/v1/plans: locations → one travel matrix over their
- * places → the fleet solver → per-route Paris-time schedules. The steps it
+ * The plan part of POST /api/v1/plans: locations → (its turn near: the solver lanes) one travel matrix
+ * over their places → the fleet solver → per-route Paris-time schedules. The steps it
  * shares with optimize (and their error codes), the same-place rule and the
  * budget rule are in src/calls/.
  */
@@ -19,6 +19,16 @@ import { withPlanGeometry } from './geometry.js';
 import { planAnswer } from './response.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanLive, PlanOptimizer, PlanResult } from './types.js';
+import { currentLaneTicket } from '../../solver/ticket-scope.js';
+import { ownTurn } from '../../http/turns.js';
+
+/**
+ * How long before its solve could start (the lanes' worst-case estimate) a waiting plan builds its travel
+ * matrix and problem. Built as they arrived, a flood's matrices were built together on the main thread (their
+ * slices and collections in the same turns of the event loop) and held for the whole wait; built in turn,
+ * one is built at a time and at most two big ones are held per big worker.
+ */
+const MATRIX_LEAD_MS = 2000;
 
 /** The solver pool as plans use it. */
 export interface PlanSolver {
@@ -48,6 +58,9 @@ export class PlansPipeline implements PlanOptimizer {
     const layout = planLayout(request);
     const located = await steps.locate(layout.labelled, context, request);
     const { locations, placeOf } = located;
+    // the matrix of a plan that waits behind others is built shortly before its turn, not as it arrives
+    await currentLaneTicket()?.untilNear(MATRIX_LEAD_MS);
+    context.signal.throwIfAborted();
     // from here on, the travel times are the problem's Int32Array: the matrix's rows can be collected during the solve
     const { problem, distancesM, provider } = fleetProblemOf(
       request,
@@ -68,6 +81,8 @@ export class PlansPipeline implements PlanOptimizer {
       'plan',
       context,
     );
+    // shaped in a turn of its own: not behind the next solve's hand-over, which the end of this one set off
+    await ownTurn();
     const answer = planAnswer({ request, layout, locations, placeOf, distancesM, departure, solution });
     if (!request.geometry) return answer;
     const geometry = { request, layout, located, solution, problem, distancesM, provider };

@@ -14,6 +14,7 @@ import { capacityDimensions, type PlanLayout } from './problem.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanResult, PlanRoute, UnassignedStop } from './types.js';
 import { routeSteps } from './steps.js';
+import { routeMatrixView } from './route-matrix.js';
 
 export interface PlanAnswerInput {
   request: PlanRequest;
@@ -69,14 +70,13 @@ function routeOf(
     ...jobs.map((j) => placeOf[layout.stop[j]!]!),
     ...(end !== undefined ? [placeOf[end]!] : []),
   ];
-  const sub = (cell: (from: number, to: number) => number) => nodes.map((from) => nodes.map((to) => cell(from, to)));
   const stops = jobs.map((j) => request.stops[j]!);
   const schedule = buildSchedule({
     departure: input.departure,
     order: jobs.map((_, position) => position),
     stops: stops.map((s) => ({ id: s.id, deadline: s.deadline })),
     times: times!,
-    distancesM: sub((from, to) => input.distancesM[from]![to]!),
+    distancesM: routeMatrixView(nodes, input.distancesM),
     hasEnd: end !== undefined,
   });
   const dimensions = capacityDimensions(request);

@@ -34,15 +34,30 @@ const refusal = (fn: () => unknown): DomainError => {
   assert.fail('expected a refusal');
 };
 
-test('a call that could not finish before its deadline is refused with 503 overloaded and a Retry-After', () => {
+test('a call that could not get half its budget before its deadline is refused with 503 overloaded and a Retry-After', () => {
   const { plan } = admission();
   plan('a'); // starts at once, 10 s
-  plan('b'); // starts after 10 s: 10 + 10 + 0.5 + 1 ≤ 30
-  const err = refusal(() => plan('c')); // would start after 20 s: too late
+  plan('b'); // starts after 10 s, 10 s
+  // starts after 20 s: (30 - 20 - 0.5 for the answer) / 1.1 for the solver's overrun = 8.6 s, at least half its budget
+  plan('c');
+  const err = refusal(() => plan('d')); // would start after 28.6 s: nothing left
   assert.equal(err.code, 'overloaded');
   assert.equal(err.status, 503);
-  assert.equal(err.retryAfterSeconds, 2, '20 s start against a latest start of 18.5 s');
+  assert.equal(err.retryAfterSeconds, 5, 'a 28.6 s start against a latest start of 30 - 0.5 - 5 × 1.1 = 24 s');
+  assert.match(err.message, /at least 5 s of solving/);
   assert.match(err.message, /Nothing was charged/);
+});
+
+test('a call that would overtake admitted ones (round-robin) and push one past its deadline is refused', () => {
+  const { plan } = admission();
+  plan('a');
+  plan('a');
+  plan('a'); // starts after 20 s with 8.6 s
+  // key b would go second (round-robin), and a's third would start after 28.6 s
+  const err = refusal(() => plan('b'));
+  assert.equal(err.code, 'overloaded');
+  assert.match(err.message, /ahead of 1 admitted call/);
+  assert.ok(plan('b', 50), 'small work is another lane');
 });
 
 test('small calls are admitted whatever the big lane holds', () => {
@@ -62,9 +77,10 @@ test('a released call no longer counts ahead of others', () => {
   const { plan } = admission();
   const first = plan('a')!;
   plan('b');
-  refusal(() => plan('c'));
+  plan('c');
+  refusal(() => plan('d'));
   first.release();
-  assert.ok(plan('c'));
+  assert.ok(plan('d'));
 });
 
 test('per-key solver seconds in flight: the key past its limit gets 429, another key is let in', () => {
