@@ -8,7 +8,7 @@
  */
 import type { DateTime } from 'luxon';
 import type { RouteTimes } from '../solver/types.js';
-import { deadlineInstant, formatUtc } from './time.js';
+import { deadlineInstant, formatUtc, utcClock } from './time.js';
 
 /**
  * A square matrix over [start, stops…, end?] (index 0 = start, stop i at
@@ -113,7 +113,14 @@ export function buildSchedule(input: ScheduleInput): ScheduleResult {
   const dist = matrixCell(input.distancesM, 'distancesM', n + 1 + (hasEnd ? 1 : 0));
 
   const departure = input.departure.toUTC().startOf('second');
-  const at = (offsetS: number) => formatUtc(departure.plus({ seconds: offsetS }));
+  const at = utcClock(departure);
+  // a day's stops share a few deadlines: each is resolved in Europe/Paris once
+  const limits = new Map<string, string>();
+  const limitOf = (deadline: string): string => {
+    let limit = limits.get(deadline);
+    if (limit === undefined) limits.set(deadline, (limit = formatUtc(deadlineInstant(deadline, departure))));
+    return limit;
+  };
   const schedule: ScheduleEntry[] = [];
   const late: LateStop[] = [];
   let metres = 0;
@@ -133,7 +140,7 @@ export function buildSchedule(input: ScheduleInput): ScheduleResult {
       late.push({
         colisId: stop.id,
         arrivee,
-        limite: formatUtc(deadlineInstant(stop.deadline, departure)),
+        limite: limitOf(stop.deadline),
         retardMin: retardMinutes(t.latenessS),
       });
     }

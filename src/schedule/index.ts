@@ -17,6 +17,7 @@ export {
   deadlineToOffsetS,
   solverDeadlineOffsetS,
   formatUtc,
+  utcClock,
 } from './time.js';
 export type { WallTime, OverlapRule } from './time.js';
 export { buildSchedule, metresToKm, secondsToMin1, retardMinutes } from './build.js';

@@ -197,6 +197,20 @@ export function solverDeadlineOffsetS(deadline: string | undefined, departure: D
   return deadlineToOffsetS(deadline, departure);
 }
 
+/**
+ * `formatUtc(departure + offsetS)` for the many instants of one answer: the departure is read once and each
+ * instant formatted with the built-in Date (UTC needs no zone rules). Luxon per instant was the largest part of
+ * shaping a 1000-stop plan's answer on the main thread (#30); test/unit/schedule/time.test.ts checks both agree.
+ */
+export function utcClock(departure: DateTime): (offsetS: number) => string {
+  if (!departure.isValid) throw new RangeError('utcClock: invalid departure');
+  const baseMs = Math.floor(departure.toMillis() / 1000) * 1000;
+  return (offsetS) => {
+    const ms = Math.floor((baseMs + offsetS * 1000) / 1000) * 1000;
+    return new Date(ms).toISOString().replace('.000Z', 'Z');
+  };
+}
+
 /** UTC ISO 8601 with `Z`, whole seconds, e.g. `2026-06-01T06:00:00Z`. */
 export function formatUtc(dt: DateTime): string {
   const s = dt.toUTC().startOf('second').toISO({ suppressMilliseconds: true });

@@ -4,7 +4,7 @@
  * "pickup", "delivery" and "break" are reserved for shipments and breaks.
  */
 import type { DateTime } from 'luxon';
-import { formatUtc } from '../../schedule/index.js';
+import { utcClock } from '../../schedule/index.js';
 import type { RouteTimes } from '../../solver/types.js';
 
 export interface PlanStep {
@@ -37,8 +37,7 @@ export interface StepsInput {
 
 export function routeSteps(input: StepsInput): PlanStep[] {
   const { times, demands, dimensions } = input;
-  const origin = input.departure.toUTC().startOf('second');
-  const at = (offsetS: number) => formatUtc(origin.plus({ seconds: offsetS }));
+  const at = utcClock(input.departure);
   const load = Array.from({ length: dimensions }, (_, d) => demands.reduce((sum, q) => sum + (q[d] ?? 0), 0));
   const steps: PlanStep[] = [
     {
