@@ -17,7 +17,7 @@ import { fleetProblem, planLayout, planTimeLimitMs } from './problem.js';
 import type { RoutedMatrix, TravelMatrix } from '../../geo/index.js';
 import { withPlanGeometry } from './geometry.js';
 import { planAnswer } from './response.js';
-import type { PlanRequest } from './schema.js';
+import { planStopCount, type PlanRequest } from './schema.js';
 import type { PlanOptimizer, PlanResult } from './types.js';
 
 /** The solver pool as plans use it. */
@@ -34,7 +34,7 @@ export class PlansPipeline implements PlanOptimizer {
   constructor(private readonly deps: PlansPipelineDeps) {}
 
   budgetMs(request: PlanRequest): number {
-    return planTimeLimitMs(request.stops.length, this.deps.timeLimit);
+    return planTimeLimitMs(planStopCount(request), this.deps.timeLimit);
   }
 
   async plan(request: PlanRequest, context: CallContext, budgetMs = this.budgetMs(request)): Promise<PlanResult> {
