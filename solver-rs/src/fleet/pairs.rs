@@ -136,6 +136,9 @@ impl Solution {
             self.routes[r].eval.distance
         };
         let mut best: Option<Place> = None;
+        // feasible for the segments: (i, k, cost); with `exact`, a lower bound of the cost (the segments'
+        // duration never exceeds the exact one, and an insertion never lowers the route's lateness)
+        let mut candidates: Vec<(usize, usize, FleetCost)> = Vec::new();
         for i in w.i_lo..=w.i_hi.min(n) {
             if blink() {
                 continue;
@@ -154,7 +157,6 @@ impl Solution {
             } else {
                 route.loc(p, i - 1)
             };
-            let mut candidates: Vec<(usize, i64, i64)> = Vec::new(); // (k, duration, distance)
             for k in i..=w.k_hi.min(n) {
                 if k > i {
                     let j = route.jobs[k - 1] as usize;
@@ -186,30 +188,41 @@ impl Solution {
                         + p.d(loc_b, next_k)
                         - p.d(last, next_k)
                 };
-                candidates.push((k, full.duration, distance));
-            }
-            for (k, duration, distance) in candidates {
-                let cost = if exact {
-                    let (pieces, len) = pair_pieces(r, a, b, i, k);
-                    match self.evaluate(p, v, &pieces[..len]) {
-                        Some(e) => e.cost(p),
-                        None => continue,
-                    }
-                } else {
-                    let e = RouteEval {
-                        count: n + 2,
-                        duration,
-                        distance,
-                        lateness: 0,
-                    };
-                    #[cfg(debug_assertions)]
-                    {
-                        let (pieces, len) = pair_pieces(r, a, b, i, k);
-                        debug_assert_eq!(self.evaluate(p, v, &pieces[..len]), Some(e));
-                    }
-                    e.cost(p)
+                let e = RouteEval {
+                    count: n + 2,
+                    duration: full.duration,
+                    distance,
+                    lateness: if exact { route.eval.lateness } else { 0 },
                 };
-                let delta = cost.minus(old);
+                candidates.push((i, k, e.cost(p).minus(old)));
+            }
+        }
+        if exact {
+            // exact prices, cheapest bound first, until the bound cannot beat the best
+            candidates.sort_by_key(|c| c.2);
+            for (i, k, bound) in candidates {
+                if best.map_or(false, |b| bound >= b.0) {
+                    break;
+                }
+                let (pieces, len) = pair_pieces(r, a, b, i, k);
+                if let Some(e) = self.evaluate(p, v, &pieces[..len]) {
+                    let delta = e.cost(p).minus(old);
+                    debug_assert!(delta >= bound);
+                    if best.map_or(true, |bst| delta < bst.0) {
+                        best = Some((delta, i, k));
+                    }
+                }
+            }
+        } else {
+            for (i, k, delta) in candidates {
+                #[cfg(debug_assertions)]
+                {
+                    let (pieces, len) = pair_pieces(r, a, b, i, k);
+                    let e = self
+                        .evaluate(p, v, &pieces[..len])
+                        .map(|e| e.cost(p).minus(old));
+                    debug_assert_eq!(e, Some(delta));
+                }
                 if best.map_or(true, |bst| delta < bst.0) {
                     best = Some((delta, i, k));
                 }
