@@ -43,11 +43,21 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
         Piece::Suffix(ru, pb + 1),
     ];
     let vu = sol.routes[ru].vehicle;
+    let (added, i, k) = sol.best_pair_insertion(p, rv, a, b, window, || false)?;
+    if p.objective.duration_weight == 0 && !p.has_deadlines {
+        // gain bound (as operators::price): the distance change is the exact change of the cost
+        let old = &sol.routes[ru];
+        let (dist, count) = sol.distance_of_pieces(p, vu, &from);
+        let removal =
+            p.route_main(count > 0, 0, dist) - p.route_main(!old.is_empty(), 0, old.eval.distance);
+        if removal + added.main >= 0 {
+            return None;
+        }
+    }
     let left = sol
         .evaluate(p, vu, &from)?
         .cost(p)
         .minus(sol.routes[ru].cost(p));
-    let (added, i, k) = sol.best_pair_insertion(p, rv, a, b, window, || false)?;
     let (pieces, len) = pair_pieces(rv, a, b, i, k);
     Some(Move {
         delta: left.plus(added),
