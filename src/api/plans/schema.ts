@@ -314,6 +314,8 @@ export const planRequestSchema = {
   },
   required: ['vehicles', 'stops'],
   additionalProperties: false,
+  // the body limit (src/http/body-size.ts): stops and shipments share the plan's MAX_PLAN_STOPS
+  'x-body-size': { shared: ['stops', 'shipments'] },
 } as const;
 
 export type PlanVehicle = FromSchema<typeof vehicleSchema>;
