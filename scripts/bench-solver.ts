@@ -28,7 +28,8 @@
  *
  * Fleets: `--solomon DIR` runs the Solomon VRPTW bench of the fleet solver instead
  * (scripts/lib/solomon-bench.ts, its own options and output); `--fleet-day STOPS:VANS[:SEED]
- * [--time-limit-ms N] [--stall N|service]` plans a synthetic day (scripts/lib/fleet-day.ts: time, peak memory).
+ * [--time-limit-ms N] [--stall N|service]` plans a synthetic day (scripts/lib/fleet-day.ts: time, peak memory);
+ * `--lilim DIR` runs the Li & Lim pickup-and-delivery bench (scripts/lib/lilim-bench.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -41,6 +42,7 @@ import type { OperatorName, SolveReport } from '../src/solver/types.js';
 import { runFleetDay } from './lib/fleet-day.js';
 import { ArgReader } from './lib/cli-args.js';
 import { parseSolomonArgs, runSolomonBench } from './lib/solomon-bench.js';
+import { parseLilimArgs, runLilimBench } from './lib/lilim-bench.js';
 import { closedTourProblem, loadTsplibDir, tourFromOrder, tourLength } from './lib/tsplib.js';
 
 interface Args {
@@ -57,7 +59,7 @@ interface Args {
 }
 
 const USAGE =
-  'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]\n   or: bench:solver -- --solomon DIR ... (fleets; --solomon DIR --help for its options)\n   or: bench:solver -- --fleet-day STOPS:VANS[:SEED] [--time-limit-ms N] [--stall N|service]';
+  'usage: bench:solver -- --tsplib DIR [--time-limit-ms N] [--wasm FILE ...] [--json] [--seed S] [--seeds K] [--max-iterations N] [--stall N] [--cpu-clock] [--native]\n   or: bench:solver -- --solomon DIR ... (fleets; --solomon DIR --help for its options)\n   or: bench:solver -- --lilim DIR ... (pickups and deliveries; --lilim DIR --help for its options)\n   or: bench:solver -- --fleet-day STOPS:VANS[:SEED] [--time-limit-ms N] [--stall N|service]';
 
 function parseArgs(argv: string[]): Args {
   // --stall default: none, the budget decides (quality at a budget); --stall 0 = the solver's convergence stop
@@ -152,6 +154,10 @@ if (process.argv.includes('--fleet-day')) {
   if (stall !== 'service' && !(Number.isInteger(stall) && stall >= 0))
     fail('--stall needs an integer >= 0 or "service"');
   runFleetDay(at('--fleet-day') ?? '', limit, argv.includes('--wasm') ? at('--wasm') : undefined, fail, stall);
+  process.exit(0);
+}
+if (process.argv.includes('--lilim')) {
+  runLilimBench(parseLilimArgs(process.argv.slice(2), fail), fail);
   process.exit(0);
 }
 if (process.argv.includes('--solomon')) {

@@ -24,6 +24,8 @@ export interface CheckJob {
   due?: number;
   deadline?: number;
   demand: number[];
+  /** A backhaul: loaded at this job and carried to the route's end (plain jobs only). */
+  pickup?: number[];
   allowedVehicles?: number[];
 }
 
@@ -33,6 +35,8 @@ export interface CheckModel {
   distance(a: number, b: number): number;
   vehicles: CheckVehicle[];
   jobs: CheckJob[];
+  /** Pickup-and-delivery pairs (job indices): same route, pickup first; `demand` loaded at the pickup, unloaded at the delivery. */
+  shipments?: ReadonlyArray<{ pickup: number; delivery: number }>;
 }
 
 export interface RouteSimulation {
@@ -43,7 +47,20 @@ export interface RouteSimulation {
   duration: number;
   distance: number;
   lateness: number;
+  /** On board at departure: the plain jobs' demands. */
   load: number[];
+  /** The most on board at any point of the route, per dimension. */
+  peak: number[];
+}
+
+/** Per job its shipment: the other end and whether it is the pickup. */
+function pairsOf(m: CheckModel): Map<number, { other: number; pickup: boolean }> {
+  const pairs = new Map<number, { other: number; pickup: boolean }>();
+  for (const s of m.shipments ?? []) {
+    pairs.set(s.pickup, { other: s.delivery, pickup: true });
+    pairs.set(s.delivery, { other: s.pickup, pickup: false });
+  }
+  return pairs;
 }
 
 export class PlanViolation extends Error {
@@ -56,7 +73,27 @@ export function simulateRoute(m: CheckModel, v: number, jobs: readonly number[])
   if (!veh) throw new PlanViolation(`no vehicle ${v}`);
   if (veh.maxStops !== undefined && jobs.length > veh.maxStops)
     throw new PlanViolation(`vehicle ${v}: ${jobs.length} stops above maxStops ${veh.maxStops}`);
-  const load = veh.capacity.map(() => 0);
+  const pairs = pairsOf(m);
+  const dims = Math.max(
+    veh.capacity.length,
+    ...jobs.map((j) => Math.max(m.jobs[j]?.demand.length ?? 0, m.jobs[j]?.pickup?.length ?? 0)),
+  );
+  const amount = (q: number[], d: number) => q[d] ?? 0;
+  // on board at departure: every plain job's delivery; then checked after every visit
+  const load = Array.from({ length: dims }, (_, d) =>
+    jobs.reduce((s, j) => s + (pairs.has(j) || !m.jobs[j] ? 0 : amount(m.jobs[j]!.demand, d)), 0),
+  );
+  const onBoard = [...load];
+  const peak = [...load];
+  const checkLoad = (where: string) =>
+    onBoard.forEach((l, d) => {
+      peak[d] = Math.max(peak[d]!, l);
+      if (l > (veh.capacity[d] ?? 0))
+        throw new PlanViolation(
+          `vehicle ${v}: load ${l} above capacity ${veh.capacity[d] ?? 0} in dimension ${d} ${where}`,
+        );
+    });
+  checkLoad('at departure');
   const starts: number[] = [];
   let t = veh.shiftStart;
   let at = veh.start;
@@ -68,12 +105,20 @@ export function simulateRoute(m: CheckModel, v: number, jobs: readonly number[])
     distance += m.distance(a, b);
     return tt;
   };
-  for (const j of jobs) {
+  for (const [k, j] of jobs.entries()) {
     const job = m.jobs[j];
     if (!job) throw new PlanViolation(`vehicle ${v}: no job ${j}`);
     if (job.allowedVehicles && !job.allowedVehicles.includes(v))
       throw new PlanViolation(`job ${j} is not allowed on vehicle ${v}`);
-    job.demand.forEach((q, d) => (load[d] = (load[d] ?? 0) + q));
+    const pair = pairs.get(j);
+    if (pair) {
+      const other = jobs.indexOf(pair.other);
+      if (other < 0) throw new PlanViolation(`vehicle ${v}: job ${j}'s shipment partner ${pair.other} is elsewhere`);
+      if (pair.pickup !== other > k)
+        throw new PlanViolation(
+          `vehicle ${v}: the delivery of shipment ${pair.pickup ? j : pair.other} before its pickup`,
+        );
+    }
     t = Math.max(t + arc(at, job.location), job.ready);
     if (job.due !== undefined && t > job.due)
       throw new PlanViolation(`vehicle ${v}: job ${j} served at ${t} after its due ${job.due}`);
@@ -81,15 +126,16 @@ export function simulateRoute(m: CheckModel, v: number, jobs: readonly number[])
     starts.push(t);
     t += job.service;
     at = job.location;
+    for (let d = 0; d < dims; d++) {
+      if (!pair) onBoard[d] += amount(job.pickup ?? [], d) - amount(job.demand, d);
+      else onBoard[d] += pair.pickup ? amount(job.demand, d) : -amount(job.demand, d);
+    }
+    checkLoad(`after job ${j}`);
   }
-  load.forEach((l, d) => {
-    if (l > (veh.capacity[d] ?? 0))
-      throw new PlanViolation(`vehicle ${v}: load ${l} above capacity ${veh.capacity[d] ?? 0} in dimension ${d}`);
-  });
   if (veh.end !== undefined) t += arc(at, veh.end);
   if (veh.shiftEnd !== undefined && t > veh.shiftEnd)
     throw new PlanViolation(`vehicle ${v}: back at ${t} after its shift end ${veh.shiftEnd}`);
-  return { starts, back: t, duration: t - veh.shiftStart, distance, lateness, load };
+  return { starts, back: t, duration: t - veh.shiftStart, distance, lateness, load, peak };
 }
 
 /** Check a whole plan: each vehicle at most once, every job exactly once in a route or unassigned, every route valid. */
@@ -114,6 +160,11 @@ export function checkPlan(
   unassigned.forEach(mark);
   const missing = seen.indexOf(0);
   if (missing >= 0) throw new PlanViolation(`job ${missing} is neither in a route nor unassigned`);
+  // a shipment in a route has both ends there (simulateRoute); an unassigned one must be unassigned whole
+  const out = new Set(unassigned);
+  for (const s of m.shipments ?? [])
+    if (out.has(s.pickup) !== out.has(s.delivery))
+      throw new PlanViolation(`shipment ${s.pickup}-${s.delivery} is half-assigned`);
   return sims;
 }
 
@@ -139,7 +190,9 @@ export function modelOf(p: FleetProblem): CheckModel {
       due: j.due,
       deadline: j.deadline,
       demand: j.demand ?? [],
+      pickup: j.pickup,
       allowedVehicles: j.allowedVehicles,
     })),
+    shipments: p.shipments,
   };
 }

@@ -8,6 +8,8 @@
  * parcels] on a 07:00–17:00 shift, the service's objective. Prints the plan's
  * figures, the solve time and the peak memory of the process. `stall`: the
  * anytime stop (FleetOptions.stallIterations; 'service' = serviceStallIterations(stops)).
+ * `N:V:SEED:S` makes the last 2S stops S shipments (pickup-and-delivery pairs, side by side in
+ * the list; the delivery carries its pickup's demand), checked for precedence and load at every point.
  */
 import {
   SERVICE_OBJECTIVE,
@@ -19,7 +21,7 @@ import { DEFAULT_WASM_PATH, loadSolver } from '../../src/solver/load.js';
 import { checkPlan, modelOf } from './fleet-check.js';
 import { rng } from './rng.js';
 
-export function fleetDay(stops: number, vans: number, seed = 1): FleetProblem {
+export function fleetDay(stops: number, vans: number, seed = 1, shipments = 0): FleetProblem {
   const r = rng(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
   const m = stops + 1;
@@ -39,7 +41,13 @@ export function fleetDay(stops: number, vans: number, seed = 1): FleetProblem {
     }
     return job;
   });
+  const pairs = Array.from({ length: Math.min(shipments, Math.floor(stops / 2)) }, (_, k) => {
+    const pickup = stops - 2 * (k + 1);
+    jobs[pickup + 1]!.demand = [...jobs[pickup]!.demand!];
+    return { pickup, delivery: pickup + 1 };
+  });
   return {
+    ...(pairs.length > 0 ? { shipments: pairs } : {}),
     locations: m,
     travel,
     vehicles: Array.from({ length: vans }, () => ({
@@ -62,10 +70,10 @@ export function runFleetDay(
   stall: number | 'service' = 0,
 ): void {
   const parts = spec.split(':').map(Number);
-  if (parts.length < 2 || parts.some((x) => !Number.isInteger(x) || x < 1))
-    fail('--fleet-day needs STOPS:VANS[:SEED], e.g. 1000:20');
-  const [stops, vans, seed = 1] = parts;
-  const p = fleetDay(stops, vans, seed);
+  if (parts.length < 2 || parts.some((x, k) => !Number.isInteger(x) || x < (k === 3 ? 0 : 1)))
+    fail('--fleet-day needs STOPS:VANS[:SEED[:SHIPMENTS]], e.g. 1000:20 or 1000:20:1:200');
+  const [stops, vans, seed = 1, shipments = 0] = parts;
+  const p = fleetDay(stops, vans, seed, shipments);
   const solver = loadSolver(wasm);
   const t0 = performance.now();
   const stallIterations = stall === 'service' ? serviceStallIterations(stops) : stall;
@@ -78,7 +86,7 @@ export function runFleetDay(
   );
   const peakMb = process.resourceUsage().maxRSS / 1024;
   console.log(
-    `fleet day ${stops} stops, ${vans} vans, seed ${seed}, time limit ${timeLimitMs} ms${stallIterations ? `, stall ${stallIterations}` : ''} (WASM): ${ms.toFixed(0)} ms wall, ` +
+    `fleet day ${stops} stops${shipments ? ` (${p.shipments?.length ?? 0} shipments among them)` : ''}, ${vans} vans, seed ${seed}, time limit ${timeLimitMs} ms${stallIterations ? `, stall ${stallIterations}` : ''} (WASM): ${ms.toFixed(0)} ms wall, ` +
       `${r.iterations} iterations (best at ${r.bestIteration}), unassigned ${r.cost.unassigned}, lateness ${r.cost.lateness} s, vans ${r.cost.vehicles}, ` +
       `duration ${r.cost.duration} s, plan checked, peak RSS of the process ${peakMb.toFixed(0)} MB`,
   );

@@ -74,7 +74,7 @@ pub const STATUSES: [(&str, i32, &str); 24] = [
     ("TOO_MANY_DIMENSIONS", status::TOO_MANY_DIMENSIONS, "more than MAX_DIMS demand dimensions"),
     ("BAD_NUMBER", status::BAD_NUMBER, "a number that is not an integer in range (fleet fields; the seed and iteration caps)"),
     ("BAD_ORDER", status::BAD_ORDER, "evaluate_route: the order is not a permutation of the stops"),
-    ("BAD_EXTRA", status::BAD_EXTRA, "solve_fleet's extra sections: an unknown or repeated tag, a length that does not match, or a bad window count"),
+    ("BAD_EXTRA", status::BAD_EXTRA, "solve_fleet's extra sections: an unknown or repeated tag, a length that does not match, a bad window count, or a bad shipment pair (a job outside the list or in two pairs, ends with different demands, a backhaul pickup on a shipment's job)"),
 ];
 
 /// f64 entries of the full report of `solve_with_report`.
@@ -152,6 +152,12 @@ pub mod extra {
     pub const VEHICLE_LIMIT_FIELDS: usize = 3;
     /// Per job its priority (0 to fleet::model::MAX_PRIORITY).
     pub const PRIORITY: u32 = 4;
+    /// Pickup-and-delivery pairs: (pickup job, delivery job) per pair, each
+    /// job in at most one pair, both ends with the same demand (fleet::model::FleetInput::shipments).
+    pub const SHIPMENTS: u32 = 5;
+    /// Per job and demand dimension (nj × dims values): the amount loaded
+    /// there and carried to the route's end (a backhaul; 0 none).
+    pub const PICKUP: u32 = 6;
 }
 
 /// f64 entries of the fleet output for nv vehicles and nj jobs (ABI 4).
@@ -214,7 +220,7 @@ pub fn typescript() -> String {
     s.push_str(&format!("/** Allowed vehicles: per job ceil(vehicles / ALLOWED_WORD_BITS) u32 words, vehicle v = bit v % 32 of word v / 32. */\nexport const ALLOWED_WORD_BITS = {};\n", ALLOWED_WORD_BITS));
     s.push_str(&format!("export const FLEET_OUT_HEAD = {};\nexport const FLEET_ROUTE_FIELDS = {};\nexport const FLEET_VEHICLE_TIMES = {};\n", FLEET_OUT_HEAD, FLEET_ROUTE_FIELDS, FLEET_VEHICLE_TIMES));
     s.push_str(&format!("/** Fleet limits. */\nexport const MAX_VEHICLES = {};\nexport const MAX_DIMS = {};\nexport const MAX_LOCATIONS = {};\n", MAX_VEHICLES, MAX_DIMS, MAX_LOCATIONS));
-    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {}, VEHICLE_LIMITS: {}, LIMIT_DISTANCE: {}, PRIORITY: {} }} as const;\n/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */\nexport const VEHICLE_LIMIT_FIELDS = {};\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE, extra::PRIORITY, extra::VEHICLE_LIMIT_FIELDS, crate::fleet::model::MAX_WINDOWS));
+    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {}, VEHICLE_LIMITS: {}, LIMIT_DISTANCE: {}, PRIORITY: {}, SHIPMENTS: {}, PICKUP: {} }} as const;\n/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */\nexport const VEHICLE_LIMIT_FIELDS = {};\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE, extra::PRIORITY, extra::SHIPMENTS, extra::PICKUP, extra::VEHICLE_LIMIT_FIELDS, crate::fleet::model::MAX_WINDOWS));
     s.push_str("/** Unassigned reasons by code. */\nexport const REASON_CODES = {\n");
     for r in REASONS.iter() {
         s.push_str(&format!("  {}: '{}',\n", *r as i32, r.code()));

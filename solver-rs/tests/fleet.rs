@@ -116,6 +116,7 @@ fn random_input(
                     None
                 },
                 priority: 0,
+                pickup: Vec::new(),
             }
         })
         .collect();
@@ -127,6 +128,7 @@ fn random_input(
         jobs,
         objective,
         limit_distance: None,
+        shipments: Vec::new(),
     }
 }
 
@@ -597,7 +599,7 @@ fn an_expired_budget_stops_the_descent_but_returns_a_complete_plan() {
     let sol = fleet::solve_since(&p, &params, &clock, 0.0);
     assert_eq!(sol.iterations, 0);
     assert_eq!(
-        sol.counters.applied, [0; 4],
+        sol.counters.applied, [0; 5],
         "the descent stops at its first check"
     );
     // the construction still completes the plan (every job routed or given a reason)
@@ -700,10 +702,12 @@ fn one_vehicle_input() -> FleetInput {
                 allowed: None,
                 windows: None,
                 priority: 0,
+                pickup: Vec::new(),
             })
             .collect(),
         objective: Objective::SERVICE,
         limit_distance: None,
+        shipments: Vec::new(),
     }
 }
 

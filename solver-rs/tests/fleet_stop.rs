@@ -31,6 +31,7 @@ fn input(
         jobs,
         objective: Objective::SERVICE,
         limit_distance: None,
+        shipments: Vec::new(),
     }
 }
 
@@ -45,6 +46,7 @@ fn job(location: usize, service: i64) -> JobInput {
         allowed: None,
         windows: None,
         priority: 0,
+        pickup: Vec::new(),
     }
 }
 

@@ -36,6 +36,8 @@ export interface PaidEndpoint<R extends PaidRequest> {
   path: string;
   /** The schema and the endpoint's own rules: the request, or 400 invalid_request. */
   validate(body: unknown): R;
+  /** The stops the call is billed and limited by (default: one per entry of `stops`). */
+  stopCount?(request: R): number;
   /** Every location of the request, labelled (the sandbox's coordinates-only rule reads them). */
   locations(request: R): LabelledLocation[];
   /** See ChargedCall.idempotencyScope. */
@@ -66,14 +68,15 @@ export function paidRoute<R extends PaidRequest>(deps: PaidRouteDeps, endpoint: 
     checkDepartureWindow(request.departureTime, deps.clock(), deps.departureWindowDays);
     const sandbox = ctx.state.apiKey!.kind === 'test';
     const locations = endpoint.locations(request);
+    const stops = endpoint.stopCount?.(request) ?? request.stops.length;
     checkCallTravel(request, locations, sandbox);
-    if (sandbox) checkSandboxRequest(deps.billing, request.stops.length, locations);
+    if (sandbox) checkSandboxRequest(deps.billing, stops, locations);
     if (respondAsync) {
-      await acceptJob(ctx, deps, endpoint, endpoint.async!, request);
+      await acceptJob(ctx, deps, endpoint, endpoint.async!, request, stops);
       return;
     }
     await runChargedCall(ctx, deps, {
-      stops: request.stops.length,
+      stops,
       admission: { path: endpoint.path, locations: locations.length },
       ...(endpoint.idempotencyScope !== undefined ? { idempotencyScope: endpoint.idempotencyScope } : {}),
       work: (context) => endpoint.work(request, context),
@@ -93,10 +96,11 @@ async function acceptJob<R extends PaidRequest>(
   endpoint: PaidEndpoint<R>,
   mode: AsyncMode<R>,
   request: R,
+  stops: number,
 ): Promise<void> {
   const job = await mode.order(request, ctx.state.apiKey!.id);
   await runChargedCall(ctx, deps, {
-    stops: request.stops.length,
+    stops,
     idempotencyScope: `${endpoint.idempotencyScope ?? endpoint.path} (respond-async)`,
     status: 202,
     job,

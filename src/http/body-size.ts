@@ -15,6 +15,9 @@
  *     numbers written compactly, each of at most TABLE_NUMBER_CHARS characters (a whole second or metre
  *     up to the schema's maximum with a few decimals: 1000000.1234). Counted pretty, one number a line, a
  *     full matrix would raise the limit tenfold for whitespace nobody sends.
+ *   - an object marked `'x-body-size': {shared: [names]}` counts those array properties as alternatives (their
+ *     items share one budget, as a plan's stops and shipments share its 1000 stops): the largest one full, plus
+ *     the others empty.
  * A schema that bounds nothing (an array without maxItems, a string without maxLength or a bounded pattern,
  * an open object) throws: its largest valid request is infinite, so its limit must be chosen by hand.
  */
@@ -46,8 +49,13 @@ function valueBytes(schema: Schema, depth: number, where: string): number {
       const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
       // "{" and "}" on its own line; each property: its line, "key": value, and a comma
       let bytes = 2 + lineBefore(depth + 1) - INDENT;
-      for (const [key, value] of properties)
-        bytes += lineBefore(depth + 1) + JSON.stringify(key).length + 2 + valueBytes(value, depth + 1, key) + 1;
+      const property = (key: string, value: Schema) =>
+        lineBefore(depth + 1) + JSON.stringify(key).length + 2 + valueBytes(value, depth + 1, key) + 1;
+      // arrays that share one budget of items (a plan's stops and shipments): the largest of them full, the others empty
+      const shared = ((schema['x-body-size'] as { shared?: string[] } | undefined)?.shared ?? []) as string[];
+      for (const [key, value] of properties) if (!shared.includes(key)) bytes += property(key, value);
+      const alone = properties.filter(([key]) => shared.includes(key)).map(([key, value]) => property(key, value));
+      if (alone.length > 0) bytes += Math.max(...alone) + alone.length * (lineBefore(depth + 1) + 2 + 32);
       return bytes;
     }
     case 'array': {

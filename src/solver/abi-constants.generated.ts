@@ -57,7 +57,7 @@ export const STATUS_MEANING: Readonly<Record<number, string>> = {
   20: "more than MAX_DIMS demand dimensions",
   21: "a number that is not an integer in range (fleet fields; the seed and iteration caps)",
   22: "evaluate_route: the order is not a permutation of the stops",
-  23: "solve_fleet's extra sections: an unknown or repeated tag, a length that does not match, or a bad window count",
+  23: "solve_fleet's extra sections: an unknown or repeated tag, a length that does not match, a bad window count, or a bad shipment pair (a job outside the list or in two pairs, ends with different demands, a backhaul pickup on a shipment's job)",
 };
 
 /** Operator counters in the route report, in ABI order. */
@@ -84,7 +84,7 @@ export const MAX_VEHICLES = 1024;
 export const MAX_DIMS = 8;
 export const MAX_LOCATIONS = 8192;
 /** Tags of solve_fleet's extra sections ([tag, length, values]). */
-export const EXTRA = { WINDOWS: 1, VEHICLE_LIMITS: 2, LIMIT_DISTANCE: 3, PRIORITY: 4 } as const;
+export const EXTRA = { WINDOWS: 1, VEHICLE_LIMITS: 2, LIMIT_DISTANCE: 3, PRIORITY: 4, SHIPMENTS: 5, PICKUP: 6 } as const;
 /** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */
 export const VEHICLE_LIMIT_FIELDS = 3;
 /** Most windows per job. */

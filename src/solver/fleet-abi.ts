@@ -93,7 +93,16 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
   p.jobs.forEach((j, k) => {
     if (j.deadline === NO_DEADLINE)
       throw invalid(Status.BAD_NUMBER, `job ${k}: deadline ${NO_DEADLINE} is the module's "none"; leave the field out`);
-    numbers(`job ${k}`, [j.location, j.service, j.ready, j.due, j.deadline, j.priority, ...(j.demand ?? [])]);
+    numbers(`job ${k}`, [
+      j.location,
+      j.service,
+      j.ready,
+      j.due,
+      j.deadline,
+      j.priority,
+      ...(j.demand ?? []),
+      ...(j.pickup ?? []),
+    ]);
     if (!isInt(j.location)) throw invalid(Status.BAD_LOCATION, `job ${k}: location must be a location index`);
     if (j.windows !== undefined) {
       if (!Array.isArray(j.windows) || j.windows.length > MAX_WINDOWS)
@@ -108,6 +117,14 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
         throw invalid(Status.BAD_VEHICLE_INDEX, `job ${k}: allowed vehicle ${v} is not a vehicle index`);
     }
   });
+  if (p.shipments !== undefined) {
+    if (!Array.isArray(p.shipments)) throw invalid(Status.BAD_EXTRA, 'shipments must be an array of pairs');
+    p.shipments.forEach((s, k) => {
+      for (const end of [s?.pickup, s?.delivery])
+        if (!Number.isInteger(end) || end! < 0 || end! >= p.jobs.length)
+          throw invalid(Status.BAD_EXTRA, `shipment ${k}: pickup and delivery must be job indices`);
+    });
+  }
   const ob = p.objective ?? SERVICE_OBJECTIVE;
   numbers('objective', [ob.vehicleCost, ob.durationWeight, ob.distanceWeight]);
   checkOptions(o);
@@ -120,11 +137,7 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
 export function flattenFleet(p: FleetProblem, abiVersion = 4) {
   const nv = p.vehicles.length;
   const nj = p.jobs.length;
-  const dims = Math.max(
-    0,
-    ...p.vehicles.map((v) => v.capacity?.length ?? 0),
-    ...p.jobs.map((j) => j.demand?.length ?? 0),
-  );
+  const dims = fleetDims(p);
   const opt = (x: number | undefined) => (x === undefined ? -1 : x);
   const vehicles = new Float64Array(VEHICLE_FIELDS * nv);
   const capacity = new Float64Array(nv * dims);
@@ -159,6 +172,15 @@ export function flattenFleet(p: FleetProblem, abiVersion = 4) {
   return { nv, nj, dims, vehicles, jobs, capacity, demand, allowed, objective, extra: extraSections(p) };
 }
 
+/** Demand dimensions: the longest capacity, demand or pickup vector. */
+function fleetDims(p: FleetProblem): number {
+  return Math.max(
+    0,
+    ...p.vehicles.map((v) => v.capacity?.length ?? 0),
+    ...p.jobs.map((j) => Math.max(j.demand?.length ?? 0, j.pickup?.length ?? 0)),
+  );
+}
+
 /** solve_fleet's extra sections (flat.rs: [tag, length, values]); null when the problem needs none. */
 export function extraSections(p: FleetProblem): Float64Array | null {
   const sections: number[] = [];
@@ -189,6 +211,18 @@ export function extraSections(p: FleetProblem): Float64Array | null {
       EXTRA.PRIORITY,
       p.jobs.map((j) => j.priority ?? 0),
     );
+  if (p.shipments !== undefined && p.shipments.length > 0)
+    section(
+      EXTRA.SHIPMENTS,
+      p.shipments.flatMap((s) => [s.pickup, s.delivery]),
+    );
+  if (p.jobs.some((j) => (j.pickup ?? []).some((q) => q !== 0))) {
+    const dims = fleetDims(p);
+    section(
+      EXTRA.PICKUP,
+      p.jobs.flatMap((j) => Array.from({ length: dims }, (_, d) => j.pickup?.[d] ?? 0)),
+    );
+  }
   return sections.length === 0 ? null : new Float64Array(sections);
 }
 

@@ -42,8 +42,6 @@ export interface FleetJob {
   deadline?: number;
   /** One value per demand dimension. */
   demand?: number[];
-  /** Loaded at this job and carried to the route's end (a backhaul). */
-  pickup?: number[];
   /** Vehicle indices allowed to serve the job; absent = all. */
   allowedVehicles?: number[];
   /**
@@ -58,6 +56,8 @@ export interface FleetJob {
    * first, then the most jobs (a job left out costs priority × (jobs + 1) + 1 in `cost.unassigned`).
    */
   priority?: number;
+  /** One value per demand dimension: loaded at this job and carried to the route's end (a backhaul); default none. */
+  pickup?: number[];
 }
 
 /**
@@ -95,10 +95,7 @@ export interface FleetProblem {
   jobs: FleetJob[];
   /** Default SERVICE_OBJECTIVE. */
   objective?: FleetObjective;
-  /**
-   * Pickup-and-delivery pairs (job indices); the pickup job's `demand` is the amount loaded, the delivery job's
-   * `demand` the same amount unloaded; both jobs of an unassigned pair are listed unassigned.
-   */
+  /** Pickup-and-delivery pairs, as job indices: same vehicle, pickup first; the pickup job's `demand` is the amount loaded there and the delivery job's `demand` the same amount unloaded (give both jobs the same demand vector); each job in at most one pair. */
   shipments?: Array<{ pickup: number; delivery: number }>;
 }
 

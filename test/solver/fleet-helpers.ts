@@ -56,6 +56,25 @@ export function randomFleet(seed: number, jobs: number, vehicles: number): Fleet
   };
 }
 
+/**
+ * `randomFleet` with shipments and backhauls: jobs 2k and 2k + 1 of [from, to) become a pickup-and-delivery pair
+ * (same demand, the delivery's allowed vehicles and window dropped), and every fifth other job picks up a backhaul.
+ */
+export function withShipments(p: FleetProblem, from: number, to: number): FleetProblem {
+  const jobs = p.jobs.map((j) => ({ ...j }));
+  const shipments: Array<{ pickup: number; delivery: number }> = [];
+  for (let k = from; k + 1 < to; k += 2) {
+    const [a, b] = [jobs[k]!, jobs[k + 1]!];
+    b.demand = [...(a.demand ?? [])];
+    delete b.allowedVehicles;
+    shipments.push({ pickup: k, delivery: k + 1 });
+  }
+  jobs.forEach((j, k) => {
+    if ((k < from || k >= to) && k % 5 === 3) j.pickup = [1 + (k % 4), k % 2];
+  });
+  return { ...p, jobs, shipments };
+}
+
 /** The native CLI's file: solver-rs/src/bin/fleet.rs (the flat arrays of fleet/flat.rs). */
 export function fleetFile(p: FleetProblem, seed: number, maxIterations: number, stallIterations = 0): string {
   const f = flattenFleet(p);
@@ -81,6 +100,7 @@ export function fleetFile(p: FleetProblem, seed: number, maxIterations: number, 
       row(f.capacity),
       row(f.demand),
       f.allowed ? row(f.allowed) : '',
+      f.extra ? row(f.extra) : '',
     ].join('\n') + '\n'
   );
 }

@@ -21,7 +21,7 @@ import { checkPlan, modelOf } from '../../scripts/lib/fleet-check.js';
 import { checkSolomon, customerRoutes, parseSolomon, solomonProblem } from '../../scripts/lib/solomon.js';
 import { ROOT, findCargo } from './helpers.js';
 import { solverBuildFile } from '../helpers/solver-builds.js';
-import { randomFleet, runNativeFleet, writeFleetFile } from './fleet-helpers.js';
+import { randomFleet, runNativeFleet, withShipments, writeFleetFile } from './fleet-helpers.js';
 
 const SOLOMON = ['C101', 'C201', 'R101', 'R202', 'RC101', 'RC208'];
 const solomon = (name: string) => parseSolomon(readFileSync(join(ROOT, 'data/solomon', `${name}.txt`), 'utf8'));
@@ -168,6 +168,12 @@ describe('fleet solver (WASM)', () => {
           seed,
           iters: 200,
         })),
+        {
+          name: 'random-8 with shipments and backhauls (60 jobs, 5 vehicles)',
+          p: withShipments(randomFleet(8, 60, 5), 10, 50),
+          seed: 8,
+          iters: 200,
+        },
         // the anytime stop ends these well before their iteration budget
         { name: 'R101, stall 40', p: solomonProblem(solomon('R101')), seed: 3, iters: 100_000, stall: 40 },
         {
@@ -256,6 +262,43 @@ describe('fleet solver (WASM)', () => {
       assert.equal(reason.get(0), 'allowedVehicles', `random-${seed}: job 0 has no allowed vehicle`);
       assert.equal(reason.get(1), 'capacity', `random-${seed}: job 1 is heavier than every vehicle`);
       assert.equal(reason.get(n - 1), 'unreachable', `random-${seed}: the last job's location cannot be reached`);
+    }
+  });
+
+  it('shipments and backhauls: pickup first on the same vehicle, the load within capacity at every point', () => {
+    for (const [seed, n, v] of [
+      [11, 30, 3],
+      [12, 60, 5],
+      [13, 40, 2],
+    ] as Array<[number, number, number]>) {
+      const p = withShipments(randomFleet(seed, n, v), 4, n - 4);
+      const r = solver.solveFleet(p, { seed, maxIterations: 300 });
+      assertConsistent(p, r, `shipments-${seed}`);
+      const routeOf = new Map(r.routes.flatMap((x) => x.jobs.map((j, k) => [j, [x.vehicle, k]] as const)));
+      let served = 0;
+      for (const s of p.shipments!) {
+        const [a, b] = [routeOf.get(s.pickup), routeOf.get(s.delivery)];
+        assert.equal(a === undefined, b === undefined, `shipments-${seed}: ${s.pickup}-${s.delivery} half-assigned`);
+        if (a && b) {
+          assert.equal(a[0], b[0], 'same vehicle');
+          assert.ok(a[1] < b[1], 'pickup first');
+          served++;
+        }
+      }
+      assert.ok(served > p.shipments!.length / 2, `shipments-${seed}: ${served} served`);
+      // the checker refuses the same plan with one served pair's ends swapped
+      const route = r.routes.find((x) => p.shipments!.some((s) => x.jobs.includes(s.pickup)))!;
+      const s = p.shipments!.find((x) => route.jobs.includes(x.pickup))!;
+      const swapped = route.jobs.map((j) => (j === s.pickup ? s.delivery : j === s.delivery ? s.pickup : j));
+      assert.throws(
+        () =>
+          checkPlan(
+            modelOf(p),
+            r.routes.map((x) => (x === route ? { vehicle: x.vehicle, jobs: swapped } : x)),
+            r.unassigned.map((u) => u.job),
+          ),
+        /before its pickup/,
+      );
     }
   });
 

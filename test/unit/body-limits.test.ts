@@ -147,5 +147,31 @@ test('a schema that bounds nothing has no largest request: sizing it throws, nam
 
 test('the sizes of the two endpoints (docs/api.md "Limits" quotes them)', () => {
   assert.equal(largestValidBodyBytes(optimizeRequestSchema), 32_005_281);
-  assert.equal(largestValidBodyBytes(planRequestSchema), 41_094_621);
+  assert.equal(largestValidBodyBytes(planRequestSchema), 41_094_701);
+});
+
+test('stops and shipments share the plan limit: 500 shipments at every maximum fit it, and so does a mix', () => {
+  const plan = largestPlan();
+  const end = (i: number) => ({
+    ...address(i),
+    deadline: '23:59',
+    serviceSeconds: 3599.123456789012,
+    notBefore: '00:30',
+    timeWindows: Array.from({ length: 5 }, (_, k) => ({ start: `${10 + k}:00`, end: `${10 + k}:30` })),
+  });
+  const shipment = (i: number) => ({
+    id: long(`ship-${i}-`, 100),
+    pickup: end(i),
+    delivery: end(i + 1),
+    demand: Array.from({ length: MAX_DIMENSIONS }, () => 999_999_999),
+    allowedVehicles: plan.vehicles.map((v) => v.id),
+    priority: 100,
+  });
+  const limit = largestValidBodyBytes(planRequestSchema);
+  const shipmentsOnly = { ...plan, stops: [], shipments: Array.from({ length: 500 }, (_, i) => shipment(i)) };
+  validatePlanRequest(shipmentsOnly);
+  assert.ok(pretty(shipmentsOnly) <= limit, `${pretty(shipmentsOnly)} > ${limit}`);
+  const mix = { ...plan, stops: plan.stops.slice(0, 998), shipments: [shipment(0)] };
+  validatePlanRequest(mix);
+  assert.ok(pretty(mix) <= limit, `${pretty(mix)} > ${limit}`);
 });

@@ -365,6 +365,7 @@ fn random_day(spec: &str, params: &FleetParams) {
                 allowed: None,
                 windows: None,
                 priority: 0,
+                pickup: Vec::new(),
             }
         })
         .collect();
@@ -389,6 +390,7 @@ fn random_day(spec: &str, params: &FleetParams) {
         jobs,
         objective: Objective::SERVICE,
         limit_distance: None,
+        shipments: Vec::new(),
     };
     let started = Instant::now();
     let clock = NativeClock::new(); // the budget includes building the problem, as in solve_fleet

@@ -106,7 +106,11 @@ fn takeable(p: &FleetProblem, j: usize) -> bool {
     (0..p.vehicles.len()).any(|v| {
         p.allows(j, v)
             && p.vehicles[v].max_stops > 0
-            && (0..p.dims).all(|d| p.demand[j * p.dims + d] <= p.capacity[v * p.dims + d])
+            && (0..p.dims).all(|d| {
+                let at = j * p.dims + d;
+                let most = p.demand[at].max(p.unload[at]).max(p.load[at]);
+                most <= p.capacity[v * p.dims + d]
+            })
     })
 }
 
@@ -130,7 +134,9 @@ fn fewest_routes(p: &FleetProblem, jobs: &[usize], k: usize) -> usize {
         .map(|v| v.max_stops.min(i64::MAX as usize) as i64)
         .collect();
     let mut r = covering(stops, k as i64).max(1);
-    for d in 0..p.dims {
+    // with shipments or backhauls the load falls and rises again: a vehicle may carry more than its capacity in a day
+    let dims = if p.profile { 0 } else { p.dims };
+    for d in 0..dims {
         let mut demands: Vec<i64> = jobs.iter().map(|&j| p.demand[j * p.dims + d]).collect();
         demands.sort_unstable();
         let need = demands[..k].iter().fold(0i64, |s, &x| s.saturating_add(x));

@@ -222,7 +222,10 @@ pub fn solve_since(
     let mut current_cost = current.cost(p);
     // jobs no vehicle can serve even alone are never tried again
     let servable: Vec<bool> = (0..p.n())
-        .map(|j| (0..p.vehicles.len()).any(|v| route_violation(p, v, &[j as u32]).is_none()))
+        .map(|j| {
+            let unit = p.unit(j);
+            (0..p.vehicles.len()).any(|v| route_violation(p, v, &unit).is_none())
+        })
         .collect();
 
     let mut best = current.clone();

@@ -25,7 +25,9 @@
 //!              (start, end) pairs; VEHICLE_LIMITS: per vehicle max duration,
 //!              max driving, max distance (-1 none); LIMIT_DISTANCE: the m²
 //!              distances max distance counts (-1 unreachable); PRIORITY:
-//!              per job its priority (0 to fleet::model::MAX_PRIORITY)
+//!              per job its priority (0 to fleet::model::MAX_PRIORITY);
+//!              SHIPMENTS: (pickup job, delivery job) per pickup-and-delivery
+//!              pair; PICKUP: nj × dims backhaul amounts (JobInput::pickup)
 //!
 //! Output, f64[out_len(nv, nj)]:
 //!   [0] unassigned jobs  [1] total lateness  [2] main cost  [3] iterations
@@ -81,6 +83,7 @@ pub fn status_of(e: FleetError) -> i32 {
         FleetError::BadVehicleIndex => STATUS_BAD_VEHICLE_INDEX,
         FleetError::BadObjective => STATUS_BAD_OBJECTIVE,
         FleetError::TooManyDimensions => STATUS_TOO_MANY_DIMENSIONS,
+        FleetError::BadShipment => STATUS_BAD_EXTRA,
     }
 }
 
@@ -113,6 +116,8 @@ fn sections(extra: &[f64]) -> Result<Vec<(u32, &[f64])>, i32> {
             extra::VEHICLE_LIMITS,
             extra::LIMIT_DISTANCE,
             extra::PRIORITY,
+            extra::SHIPMENTS,
+            extra::PICKUP,
         ];
         if !known.iter().any(|&k| k as i64 == tag)
             || len < 0
@@ -251,6 +256,8 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
     let mut job_windows: Vec<Option<Vec<(i64, i64)>>> = vec![None; nj];
     let mut limit_distance: Option<Vec<i64>> = None;
     let mut priority = vec![0i64; nj];
+    let mut shipments: Vec<(usize, usize)> = Vec::new();
+    let mut pickup: Vec<Vec<i64>> = vec![Vec::new(); nj];
     for (tag, section) in sections(f.extra.unwrap_or(&[]))? {
         if tag == extra::WINDOWS {
             job_windows = windows(section, nj)?;
@@ -268,6 +275,24 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
                 return Err(STATUS_BAD_EXTRA);
             }
             priority = section.iter().map(|&x| int(x)).collect::<Result<_, _>>()?;
+        } else if tag == extra::SHIPMENTS {
+            if section.len() % 2 != 0 {
+                return Err(STATUS_BAD_EXTRA);
+            }
+            for pair in section.chunks(2) {
+                let end = |x: f64| match int(x) {
+                    Ok(j) if j >= 0 && (j as usize) < nj => Ok(j as usize),
+                    _ => Err(STATUS_BAD_EXTRA),
+                };
+                shipments.push((end(pair[0])?, end(pair[1])?));
+            }
+        } else if tag == extra::PICKUP {
+            if section.len() != nj * f.dims {
+                return Err(STATUS_BAD_EXTRA);
+            }
+            for (j, row) in section.chunks(f.dims.max(1)).enumerate().take(nj) {
+                pickup[j] = row.iter().map(|&q| int(q)).collect::<Result<_, _>>()?;
+            }
         } else if tag == extra::LIMIT_DISTANCE {
             if section.len() != m * m {
                 return Err(STATUS_BAD_EXTRA);
@@ -296,6 +321,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             allowed,
             windows: job_windows[j].take(),
             priority: priority[j],
+            pickup: std::mem::take(&mut pickup[j]),
         });
     }
     let [vehicle_cost, duration_weight, distance_weight] = f.objective;
@@ -311,6 +337,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             distance_weight: int(distance_weight)?,
         },
         limit_distance,
+        shipments,
     })
 }
 

@@ -2,7 +2,8 @@
 //! insertion with blinks (the "recreate" of ruin-and-recreate).
 
 use super::deadline::Deadline;
-use super::model::{has_bit, set_bit, FleetProblem, VehicleBits, VEHICLE_WORDS};
+use super::model::{has_bit, set_bit, FleetProblem, Role, VehicleBits, VEHICLE_WORDS};
+use super::pairs::Place;
 use super::solution::{FleetCost, Solution};
 use crate::rng::Rng;
 
@@ -54,7 +55,9 @@ fn candidate_routes(
     }
 }
 
-/// Best insertion of j over all routes (with blinks when `blink_per_mille` > 0).
+/// Best insertion of j's unit (j, or its whole shipment) over all routes
+/// (with blinks when `blink_per_mille` > 0): (cost, route, position, the
+/// delivery's position).
 #[allow(clippy::too_many_arguments)]
 pub fn best_over_routes(
     p: &FleetProblem,
@@ -65,18 +68,18 @@ pub fn best_over_routes(
     blink_per_mille: u64,
     open_new: bool,
     routes: &mut Vec<usize>,
-) -> Option<(FleetCost, usize, usize)> {
+) -> Option<(FleetCost, usize, usize, usize)> {
     candidate_routes(p, sol, classes, j, open_new, routes);
-    let mut best: Option<(FleetCost, usize, usize)> = None;
+    let mut best: Option<(FleetCost, usize, usize, usize)> = None;
     for &r in routes.iter() {
         let found = if blink_per_mille == 0 {
-            sol.best_insertion(p, r, j, || false)
+            sol.best_unit_insertion(p, r, j, || false)
         } else {
-            sol.best_insertion(p, r, j, || rng.next_u64() % 1000 < blink_per_mille)
+            sol.best_unit_insertion(p, r, j, || rng.next_u64() % 1000 < blink_per_mille)
         };
-        if let Some((delta, k)) = found {
+        if let Some((delta, k, k2)) = found {
             if best.map_or(true, |b| delta < b.0) {
-                best = Some((delta, r, k));
+                best = Some((delta, r, k, k2));
             }
         }
     }
@@ -102,7 +105,11 @@ pub fn greedy_insert(
         if deadline.tick() {
             return;
         }
-        if let Some((_, r, k)) = best_over_routes(
+        // a shipment goes in whole, when the first of its two jobs comes up
+        if sol.is_assigned(j as usize) {
+            continue;
+        }
+        if let Some((_, r, k, k2)) = best_over_routes(
             p,
             sol,
             classes,
@@ -112,7 +119,7 @@ pub fn greedy_insert(
             open_new,
             &mut routes,
         ) {
-            sol.insert(p, r, j as usize, k);
+            sol.insert_unit(p, r, j as usize, k, k2);
         }
     }
 }
@@ -127,13 +134,14 @@ pub fn greedy_insert(
 /// else had time to run).
 pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], deadline: &Deadline) {
     let nv = sol.routes.len();
+    // one entry per unit: a plain job, or a shipment by its pickup
     let mut pending: Vec<u32> = (0..p.n() as u32)
-        .filter(|&j| !sol.is_assigned(j as usize))
+        .filter(|&j| !sol.is_assigned(j as usize) && p.role[j as usize] != Role::Delivery)
         .collect();
-    let mut table: Vec<Option<(FleetCost, usize)>> = vec![None; p.n() * nv];
+    let mut table: Vec<Option<Place>> = vec![None; p.n() * nv];
     for &j in &pending {
         for r in 0..nv {
-            table[j as usize * nv + r] = sol.best_insertion(p, r, j as usize, || false);
+            table[j as usize * nv + r] = sol.best_unit_insertion(p, r, j as usize, || false);
         }
     }
     while !pending.is_empty() {
@@ -205,10 +213,10 @@ pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], de
             None => break, // nothing fits anywhere
         };
         let j = pending.swap_remove(idx) as usize;
-        let k = table[j * nv + r].expect("picked").1;
-        sol.insert(p, r, j, k);
+        let (_, k, k2) = table[j * nv + r].expect("picked");
+        sol.insert_unit(p, r, j, k, k2);
         for &o in &pending {
-            table[o as usize * nv + r] = sol.best_insertion(p, r, o as usize, || false);
+            table[o as usize * nv + r] = sol.best_unit_insertion(p, r, o as usize, || false);
         }
     }
 }
@@ -227,7 +235,7 @@ struct RegretKey {
 fn regret_key(
     sol: &Solution,
     classes: &[usize],
-    table: &[Option<(FleetCost, usize)>],
+    table: &[Option<Place>],
     nv: usize,
     j: usize,
 ) -> Option<RegretKey> {
@@ -243,7 +251,7 @@ fn regret_key(
                 set_bit(&mut empty_classes, classes[r]);
             }
         }
-        if let Some((c, _)) = table[j * nv + r] {
+        if let Some((c, _, _)) = table[j * nv + r] {
             match first {
                 Some((f, _)) if c >= f => {
                     if second.map_or(true, |s| c < s) {

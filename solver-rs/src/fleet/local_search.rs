@@ -6,16 +6,22 @@
 
 use super::deadline::Deadline;
 use super::model::FleetProblem;
-use super::operators::{self, cross_exchange, relocate, swap, two_opt_star, Move};
+use super::operators::{self, cross_exchange, pair_relocate, relocate, swap, two_opt_star, Move};
 use super::solution::{FleetCost, Solution};
 
 /// Operator counters: exact evaluations that returned a feasible move, moves applied.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
-    pub applied: [u64; 4],
+    pub applied: [u64; 5],
 }
 
-pub const OPERATOR_NAMES: [&str; 4] = ["relocate", "swap", "2-opt*", "cross-exchange"];
+pub const OPERATOR_NAMES: [&str; 5] = [
+    "relocate",
+    "swap",
+    "2-opt*",
+    "cross-exchange",
+    "pair-relocate",
+];
 
 pub struct LocalSearch {
     active: Vec<bool>,
@@ -133,6 +139,11 @@ fn first_improving(
     }
     if let Some(m) = improving(cross_exchange::evaluate(p, sol, u, v)) {
         return Some((3, m));
+    }
+    if p.has_pairs {
+        if let Some(m) = improving(pair_relocate::evaluate(p, sol, u, v)) {
+            return Some((4, m));
+        }
     }
     None
 }

@@ -5,6 +5,8 @@
 //!
 //! - `model`: input, validation, the internal problem
 //! - `segment`: time-window segments (O(1) concatenation)
+//! - `load`: load segments (O(1) concatenation) when the load varies along a route
+//! - `pairs`: shipments (pickup-and-delivery pairs) in the insertion heuristics
 //! - `solution`: routes with their segment caches; pricing of routes made of pieces
 //! - `insertion`: regret construction, greedy insertion with blinks
 //! - `ruin`: SISR string removal
@@ -26,9 +28,11 @@ pub mod deadline;
 pub mod driver;
 pub mod flat;
 pub mod insertion;
+pub mod load;
 pub mod local_search;
 pub mod model;
 pub mod operators;
+pub mod pairs;
 pub mod reasons;
 pub mod ruin;
 pub mod same_place;

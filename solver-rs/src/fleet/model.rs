@@ -126,6 +126,10 @@ pub struct JobInput {
     /// 0 to MAX_PRIORITY: when not every job fits, the plan keeps the
     /// largest sum of assigned priorities first, then the most jobs.
     pub priority: i64,
+    /// One value per demand dimension loaded at this job and carried to the
+    /// route's end (a backhaul, as VROOM's `pickup`); empty: none. Not on a
+    /// shipment's job.
+    pub pickup: Vec<i64>,
 }
 
 impl Default for JobInput {
@@ -140,6 +144,7 @@ impl Default for JobInput {
             allowed: None,
             windows: None,
             priority: 0,
+            pickup: Vec::new(),
         }
     }
 }
@@ -187,6 +192,10 @@ pub struct FleetInput {
     /// The distances the vehicles' `max_distance` bounds, locations² (None:
     /// the objective's); -1 = unreachable.
     pub limit_distance: Option<Vec<i64>>,
+    /// Pickup-and-delivery pairs (pickup job, delivery job): same vehicle,
+    /// pickup first; the pickup job's `demand` is loaded there and the
+    /// delivery job's (the same vector) unloaded there. Each job in at most one pair.
+    pub shipments: Vec<(usize, usize)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,6 +219,18 @@ pub enum FleetError {
     BadObjective,
     /// More than MAX_DIMS demand dimensions.
     TooManyDimensions,
+    /// A shipment pair naming a job outside the list, the same job twice, a
+    /// job of another pair, ends with different demands, or a backhaul
+    /// `pickup` on one of its jobs.
+    BadShipment,
+}
+
+/// A job's part in a shipment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Plain,
+    Pickup,
+    Delivery,
 }
 
 #[derive(Clone, Debug)]
@@ -287,7 +308,22 @@ pub struct FleetProblem {
     pub objective: Objective,
     /// Per job: the other jobs by increasing travel(i, j) + travel(j, i), ties by index.
     pub neighbours: Vec<Vec<u32>>,
+    /// Per job: its part in a shipment and the other end (NO_PAIR when plain).
+    pub role: Vec<Role>,
+    pub pair: Vec<u32>,
+    pub has_pairs: bool,
+    /// The load varies along a route (shipments or backhaul pickups): routes
+    /// keep load segments (`load::LoadSeg`) and capacity holds at every point;
+    /// otherwise the load only falls and the departure's total is the peak.
+    pub profile: bool,
+    /// Per job and dimension: what it unloads from the departure's load
+    /// (`unload`), and what it loads (`load`; negative: a shipment's delivery).
+    pub unload: Vec<i64>,
+    pub load: Vec<i64>,
 }
+
+/// `FleetProblem::pair` of a plain job.
+pub const NO_PAIR: u32 = u32::MAX;
 
 impl FleetProblem {
     pub fn new(inp: &FleetInput) -> Result<FleetProblem, FleetError> {
@@ -333,6 +369,7 @@ impl FleetProblem {
             .iter()
             .map(|v| v.capacity.len())
             .chain(inp.jobs.iter().map(|j| j.demand.len()))
+            .chain(inp.jobs.iter().map(|j| j.pickup.len()))
             .max()
             .unwrap_or(0);
         if dims > MAX_DIMS {
@@ -418,7 +455,7 @@ impl FleetProblem {
             if ji.location >= m {
                 return Err(FleetError::BadLocation);
             }
-            if ji.service < 0 || ji.demand.iter().any(|&q| q < 0) {
+            if ji.service < 0 || ji.demand.iter().chain(&ji.pickup).any(|&q| q < 0) {
                 return Err(FleetError::NegativeQuantity);
             }
             let due = ji.due.unwrap_or(NO_LIMIT);
@@ -484,7 +521,48 @@ impl FleetProblem {
                 given_deadline: ji.deadline,
             });
         }
+        let nj = inp.jobs.len();
+        let mut role = vec![Role::Plain; nj];
+        let mut pair = vec![NO_PAIR; nj];
+        for &(a, b) in &inp.shipments {
+            if a >= nj || b >= nj || a == b || pair[a] != NO_PAIR || pair[b] != NO_PAIR {
+                return Err(FleetError::BadShipment);
+            }
+            let (ja, jb) = (&inp.jobs[a], &inp.jobs[b]);
+            if demand[a * dims..(a + 1) * dims] != demand[b * dims..(b + 1) * dims]
+                || ja.pickup.iter().chain(&jb.pickup).any(|&q| q != 0)
+            {
+                return Err(FleetError::BadShipment);
+            }
+            role[a] = Role::Pickup;
+            role[b] = Role::Delivery;
+            pair[a] = b as u32;
+            pair[b] = a as u32;
+        }
+        let mut unload = vec![0i64; nj * dims];
+        let mut load = vec![0i64; nj * dims];
+        for (j, ji) in inp.jobs.iter().enumerate() {
+            for d in 0..dims {
+                let q = demand[j * dims + d];
+                match role[j] {
+                    Role::Plain => {
+                        unload[j * dims + d] = q;
+                        load[j * dims + d] = ji.pickup.get(d).copied().unwrap_or(0);
+                    }
+                    Role::Pickup => load[j * dims + d] = q,
+                    Role::Delivery => load[j * dims + d] = -q,
+                }
+            }
+        }
+        let has_pairs = !inp.shipments.is_empty();
+        let profile = has_pairs || inp.jobs.iter().any(|j| j.pickup.iter().any(|&q| q > 0));
         let mut p = FleetProblem {
+            role,
+            pair,
+            has_pairs,
+            profile,
+            unload,
+            load,
             nloc,
             travel,
             dist,
@@ -628,6 +706,26 @@ impl FleetProblem {
             self.d(a, b)
         } else {
             self.limit_dist[a * self.nloc + b]
+        }
+    }
+
+    /// The other end of job j's shipment, if any.
+    #[inline(always)]
+    pub fn partner(&self, j: usize) -> Option<usize> {
+        let o = self.pair[j];
+        if o == NO_PAIR {
+            None
+        } else {
+            Some(o as usize)
+        }
+    }
+
+    /// The jobs inserted and removed together with job j: [j], or its shipment [pickup, delivery].
+    pub fn unit(&self, j: usize) -> Vec<u32> {
+        match (self.role[j], self.partner(j)) {
+            (Role::Pickup, Some(d)) => vec![j as u32, d as u32],
+            (Role::Delivery, Some(pk)) => vec![pk as u32, j as u32],
+            _ => vec![j as u32],
         }
     }
 

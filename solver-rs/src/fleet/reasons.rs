@@ -1,7 +1,8 @@
 //! Why a job is unassigned: the reason codes of the plans API.
 
+use super::load::profile_of;
 use super::model::{FleetProblem, UNREACHABLE};
-use super::solution::{route_violation, Solution};
+use super::solution::{route_violation, Route, Solution};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
@@ -44,33 +45,40 @@ impl Reason {
 /// A job kept out only by a route limit (alone, or at some place of a final
 /// route where nothing else is broken) is `RouteLimit`.
 pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
+    // a shipment's two jobs are placed together: the reasons are the pair's
+    let unit = p.unit(j);
     let nv = p.vehicles.len();
-    let loc = p.jobs[j].loc;
     // narrowed step by step: allowed, reachable, large enough, feasible alone
-    let mut vehicles: Vec<usize> = (0..nv).filter(|&v| p.allows(j, v)).collect();
+    let mut vehicles: Vec<usize> = (0..nv)
+        .filter(|&v| unit.iter().all(|&x| p.allows(x as usize, v)))
+        .collect();
     if vehicles.is_empty() {
         return Reason::AllowedVehicles;
     }
     vehicles.retain(|&v| {
         let veh = &p.vehicles[v];
-        p.t(veh.start, loc) < UNREACHABLE && p.t(loc, veh.end) < UNREACHABLE
+        unit.iter().all(|&x| {
+            let loc = p.jobs[x as usize].loc;
+            p.t(veh.start, loc) < UNREACHABLE && p.t(loc, veh.end) < UNREACHABLE
+        })
     });
     if vehicles.is_empty() {
         return Reason::Unreachable;
     }
-    let fits = |v: usize, extra_load: &[i64], extra_stops: usize| {
-        extra_stops < p.vehicles[v].max_stops
-            && (0..p.dims)
-                .all(|d| extra_load[d] + p.demand[j * p.dims + d] <= p.capacity[v * p.dims + d])
-    };
-    let zero = vec![0i64; p.dims];
-    vehicles.retain(|&v| fits(v, &zero, 0));
+    // the most the unit has on board when it rides alone
+    let alone_load: Vec<i64> = (0..p.dims)
+        .map(|d| profile_of(p, &unit).iter().map(|l| l[d]).max().unwrap_or(0))
+        .collect();
+    vehicles.retain(|&v| {
+        unit.len() <= p.vehicles[v].max_stops
+            && (0..p.dims).all(|d| alone_load[d] <= p.capacity[v * p.dims + d])
+    });
     if vehicles.is_empty() {
         return Reason::Capacity;
     }
     let why: Vec<Option<String>> = vehicles
         .iter()
-        .map(|&v| route_violation(p, v, &[j as u32]))
+        .map(|&v| route_violation(p, v, &unit))
         .collect();
     let alone: Vec<usize> = vehicles
         .iter()
@@ -83,10 +91,12 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     }
     if alone.is_empty() {
         // every window missed even by a vehicle that goes there first: its windows; else its shift
-        let job = &p.jobs[j];
         let misses = |v: usize| {
             let veh = &p.vehicles[v];
-            p.start_at(j, veh.shift_start + p.t(veh.start, loc)) > job.due
+            unit.iter().any(|&x| {
+                let job = &p.jobs[x as usize];
+                p.start_at(x as usize, veh.shift_start + p.t(veh.start, job.loc)) > job.due
+            })
         };
         return if vehicles.iter().all(|&v| misses(v)) {
             Reason::TimeWindows
@@ -96,7 +106,11 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     }
     let vehicles = alone;
     // left out for higher priorities: a vehicle that could serve it alone serves one of them
-    let mine = p.jobs[j].priority;
+    let mine = unit
+        .iter()
+        .map(|&x| p.jobs[x as usize].priority)
+        .max()
+        .unwrap_or(0);
     if p.has_priorities
         && vehicles.iter().any(|&v| {
             sol.routes[v]
@@ -107,26 +121,64 @@ pub fn reason(p: &FleetProblem, sol: &Solution, j: usize) -> Reason {
     {
         return Reason::Priority;
     }
-    let all_full = vehicles.iter().all(|&v| {
-        let route = &sol.routes[v];
-        let load: Vec<i64> = (0..p.dims).map(|d| route.total_load(p, d)).collect();
-        !fits(v, &load, route.len())
-    });
-    if all_full {
+    if vehicles.iter().all(|&v| !room(p, &sol.routes[v], &unit)) {
         return Reason::Capacity;
     }
     // a place in a final route where only a route limit is broken
     let limit_only = vehicles.iter().any(|&v| {
         let jobs = &sol.routes[v].jobs;
-        (0..=jobs.len()).any(|k| {
-            let mut with = jobs.clone();
-            with.insert(k, j as u32);
-            route_violation(p, v, &with).map_or(false, |w| w.starts_with("limit"))
-        })
+        placements(jobs.len(), unit.len())
+            .into_iter()
+            .any(|(i, k)| {
+                let with = placed(jobs, &unit, i, k);
+                route_violation(p, v, &with).map_or(false, |w| w.starts_with("limit"))
+            })
     });
     if limit_only {
         Reason::RouteLimit
     } else {
         Reason::Shift
     }
+}
+
+/// The unit's positions (first job before i, second before k >= i) worth
+/// trying in a route of n jobs: every one, or for a shipment in a long route
+/// (n > 60, O(n²) checks of O(n) each) the two jobs side by side.
+fn placements(n: usize, unit_len: usize) -> Vec<(usize, usize)> {
+    if unit_len == 1 || n > 60 {
+        (0..=n).map(|k| (k, k)).collect()
+    } else {
+        (0..=n).flat_map(|i| (i..=n).map(move |k| (i, k))).collect()
+    }
+}
+
+/// `jobs` with the unit placed at (i, k).
+fn placed(jobs: &[u32], unit: &[u32], i: usize, k: usize) -> Vec<u32> {
+    let mut with = jobs.to_vec();
+    if unit.len() == 2 {
+        with.insert(k, unit[1]);
+    }
+    with.insert(i, unit[0]);
+    with
+}
+
+/// The route has a stop to spare for the unit and a place where its load fits.
+fn room(p: &FleetProblem, route: &Route, unit: &[u32]) -> bool {
+    let v = route.vehicle;
+    if route.len() + unit.len() > p.vehicles[v].max_stops {
+        return false;
+    }
+    let cap = p.vehicle_capacity(v);
+    if !p.profile {
+        let j = unit[0] as usize;
+        return (0..p.dims).all(|d| route.total_load(p, d) + p.demand[j * p.dims + d] <= cap[d]);
+    }
+    placements(route.len(), unit.len())
+        .into_iter()
+        .any(|(i, k)| {
+            let with = placed(&route.jobs, unit, i, k);
+            profile_of(p, &with)
+                .iter()
+                .all(|l| (0..p.dims).all(|d| l[d] <= cap[d]))
+        })
 }

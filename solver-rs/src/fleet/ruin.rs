@@ -91,6 +91,16 @@ pub fn choose(
             }
         }
     }
+    if p.has_pairs {
+        // a shipment leaves whole
+        for i in 0..out.len() {
+            if let Some(o) = p.partner(out[i] as usize) {
+                if !out.contains(&(o as u32)) {
+                    out.push(o as u32);
+                }
+            }
+        }
+    }
 }
 
 /// Order the removed jobs for reinsertion (SISR: random 4, largest demand 4,

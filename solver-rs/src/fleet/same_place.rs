@@ -93,10 +93,12 @@ mod tests {
                     allowed: None,
                     windows: None,
                     priority: 0,
+                    pickup: Vec::new(),
                 })
                 .collect(),
             objective: Objective::SERVICE,
             limit_distance: None,
+            shipments: Vec::new(),
         })
         .unwrap()
     }

@@ -130,6 +130,7 @@ impl Instance {
                     allowed: None,
                     windows: None,
                     priority: 0,
+                    pickup: Vec::new(),
                 })
                 .collect(),
             objective: if vehicles_first {
@@ -142,6 +143,7 @@ impl Instance {
                 Objective::DISTANCE
             },
             limit_distance: None,
+            shipments: Vec::new(),
         }
     }
 

@@ -4,7 +4,8 @@
 //! pieces of routes is priced in O(pieces) (`evaluate`), plus a forward pass
 //! for the lateness when the problem has soft deadlines.
 
-use super::model::{has_bit, FleetProblem, MAX_DIMS, NO_LIMIT};
+use super::load::LoadSeg;
+use super::model::{has_bit, FleetProblem, Role, MAX_DIMS, NO_LIMIT};
 use super::segment::TwSegment;
 use crate::schedule::StopTimes;
 
@@ -86,9 +87,13 @@ pub struct Route {
     pub vehicle: usize,
     pub jobs: Vec<u32>,
     /// fwd[k]: the start and jobs[0..k].
-    fwd: Vec<TwSegment>,
+    pub(crate) fwd: Vec<TwSegment>,
     /// bwd[k]: jobs[k..] (k < len).
-    bwd: Vec<TwSegment>,
+    pub(crate) bwd: Vec<TwSegment>,
+    /// Only when the load varies along routes (`FleetProblem::profile`):
+    /// lfwd[k], the load segment of jobs[0..k]; lbwd[k], of jobs[k..] (k <= len).
+    pub(crate) lfwd: Vec<LoadSeg>,
+    pub(crate) lbwd: Vec<LoadSeg>,
     /// Distance from the start through jobs[k-1].
     dfwd: Vec<i64>,
     /// Distance from jobs[k] through the last job.
@@ -108,10 +113,10 @@ pub struct Route {
     pub(crate) latest: Vec<i64>,
     /// Only when some vehicle has a max_driving (max_distance): the travel
     /// time (limit distance) from the start through jobs[k-1], and the route's total.
-    drive_pre: Vec<i64>,
-    ldist_pre: Vec<i64>,
-    drive_total: i64,
-    ldist_total: i64,
+    pub(crate) drive_pre: Vec<i64>,
+    pub(crate) ldist_pre: Vec<i64>,
+    pub(crate) drive_total: i64,
+    pub(crate) ldist_total: i64,
     /// Windows, shift and route limits hold (removing jobs can break them
     /// on a matrix without the triangle inequality).
     pub time_feasible: bool,
@@ -125,6 +130,8 @@ impl Route {
             jobs: Vec::new(),
             fwd: Vec::new(),
             bwd: Vec::new(),
+            lfwd: Vec::new(),
+            lbwd: Vec::new(),
             dfwd: Vec::new(),
             dbwd: Vec::new(),
             load: Vec::new(),
@@ -199,6 +206,19 @@ impl Route {
             } else {
                 0
             };
+        }
+        if p.profile {
+            self.lfwd.clear();
+            self.lfwd.push(LoadSeg::EMPTY);
+            for k in 0..n {
+                let s = self.lfwd[k].then(&LoadSeg::job(p, self.jobs[k] as usize), dims);
+                self.lfwd.push(s);
+            }
+            self.lbwd.clear();
+            self.lbwd.resize(n + 1, LoadSeg::EMPTY);
+            for k in (0..n).rev() {
+                self.lbwd[k] = LoadSeg::job(p, self.jobs[k] as usize).then(&self.lbwd[k + 1], dims);
+            }
         }
         self.allowed_bwd.clear();
         if p.restricted() {
@@ -302,7 +322,7 @@ impl Route {
 
     /// Location of jobs[k].
     #[inline(always)]
-    fn loc(&self, p: &FleetProblem, k: usize) -> usize {
+    pub(crate) fn loc(&self, p: &FleetProblem, k: usize) -> usize {
         p.jobs[self.jobs[k] as usize].loc
     }
 }
@@ -418,6 +438,11 @@ pub struct Solution {
     /// For the debug check of the lateness.
     #[cfg_attr(not(debug_assertions), allow(dead_code))]
     scratch: Vec<u32>,
+    /// For the shipment check of a priced route (`pairs_hold`): the jobs, and
+    /// per job the generation of the last check that saw its pickup.
+    pair_buf: Vec<u32>,
+    seen: Vec<u32>,
+    generation: u32,
 }
 
 impl Solution {
@@ -430,6 +455,13 @@ impl Solution {
             unassigned: p.n(),
             missing: (0..p.n()).map(|j| p.miss_weight(j)).sum(),
             scratch: Vec::new(),
+            pair_buf: Vec::new(),
+            seen: if p.has_pairs {
+                vec![0; p.n()]
+            } else {
+                Vec::new()
+            },
+            generation: 0,
         }
     }
 
@@ -586,6 +618,7 @@ impl Solution {
     pub fn evaluate(&mut self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> Option<RouteEval> {
         let dims = p.dims;
         let mut load = [0i64; MAX_DIMS];
+        let mut lseg = LoadSeg::EMPTY;
         let mut count = 0usize;
         let mut seg: Option<TwSegment> = None;
         let mut distance = 0i64;
@@ -600,8 +633,12 @@ impl Solution {
                     if k > 0 {
                         last_loc = route.loc(p, k - 1);
                     }
-                    for d in 0..dims {
-                        load[d] = route.load[k * dims + d];
+                    if p.profile {
+                        lseg = route.lfwd[k];
+                    } else {
+                        for d in 0..dims {
+                            load[d] = route.load[k * dims + d];
+                        }
                     }
                     count = k;
                     // the prefix stays on its own vehicle: its jobs were checked when built
@@ -616,8 +653,12 @@ impl Solution {
                     distance += p.d(last_loc, first) + route.dbwd[k];
                     last_loc = route.loc(p, n - 1);
                     seg = Some(seg.expect("prefix first").then(&route.bwd[k], p));
-                    for d in 0..dims {
-                        load[d] += route.load[n * dims + d] - route.load[k * dims + d];
+                    if p.profile {
+                        lseg = lseg.then(&route.lbwd[k], dims);
+                    } else {
+                        for d in 0..dims {
+                            load[d] += route.load[n * dims + d] - route.load[k * dims + d];
+                        }
                     }
                     count += n - k;
                 }
@@ -629,9 +670,14 @@ impl Solution {
                         distance += p.d(last_loc, loc);
                         last_loc = loc;
                         seg = Some(seg.expect("prefix first").then(&job_segment(p, j), p));
+                        if p.profile {
+                            lseg = lseg.then(&LoadSeg::job(p, j), dims);
+                        }
                     }
-                    for d in 0..dims {
-                        load[d] += route.load[b * dims + d] - route.load[a * dims + d];
+                    if !p.profile {
+                        for d in 0..dims {
+                            load[d] += route.load[b * dims + d] - route.load[a * dims + d];
+                        }
                     }
                     count += b - a;
                 }
@@ -641,8 +687,12 @@ impl Solution {
                     distance += p.d(last_loc, loc);
                     last_loc = loc;
                     seg = Some(seg.expect("prefix first").then(&job_segment(p, j), p));
-                    for d in 0..dims {
-                        load[d] += p.demand[j * dims + d];
+                    if p.profile {
+                        lseg = lseg.then(&LoadSeg::job(p, j), dims);
+                    } else {
+                        for d in 0..dims {
+                            load[d] += p.demand[j * dims + d];
+                        }
                     }
                     count += 1;
                 }
@@ -660,9 +710,15 @@ impl Solution {
             return None;
         }
         let cap = p.vehicle_capacity(v);
-        for d in 0..dims {
-            if load[d] > cap[d] {
+        if p.profile {
+            if !lseg.fits(cap) {
                 return None;
+            }
+        } else {
+            for d in 0..dims {
+                if load[d] > cap[d] {
+                    return None;
+                }
             }
         }
         let full = seg.expect("prefix first").then(&end_segment(p, v), p);
@@ -670,6 +726,9 @@ impl Solution {
             return None;
         }
         if (p.driving_limited || p.distance_limited) && !self.within_limits(p, v, pieces) {
+            return None;
+        }
+        if p.has_pairs && !self.pairs_hold(p, pieces) {
             return None;
         }
         distance += p.d(last_loc, p.vehicles[v].end);
@@ -708,6 +767,42 @@ impl Solution {
             distance,
             lateness,
         })
+    }
+
+    /// Every shipment of the route made of `pieces` is whole, pickup first
+    /// (O(route length): the jobs are laid out and each delivery must follow
+    /// its pickup; as many deliveries as pickups then means none is missing).
+    pub(crate) fn pairs_hold(&mut self, p: &FleetProblem, pieces: &[Piece]) -> bool {
+        let mut buf = std::mem::take(&mut self.pair_buf);
+        self.materialize(pieces, &mut buf);
+        let ok = self.pairs_hold_in(p, &buf);
+        self.pair_buf = buf;
+        ok
+    }
+
+    fn pairs_hold_in(&mut self, p: &FleetProblem, jobs: &[u32]) -> bool {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.iter_mut().for_each(|g| *g = 0);
+            self.generation = 1;
+        }
+        let mut open = 0i64;
+        for &j in jobs {
+            match p.role[j as usize] {
+                Role::Plain => {}
+                Role::Pickup => {
+                    self.seen[j as usize] = self.generation;
+                    open += 1;
+                }
+                Role::Delivery => {
+                    if self.seen[p.pair[j as usize] as usize] != self.generation {
+                        return false;
+                    }
+                    open -= 1;
+                }
+            }
+        }
+        open == 0
     }
 
     /// Lateness of the route made of `pieces`: the prefix's from its sums,
@@ -785,11 +880,20 @@ impl Solution {
         if !p.allows(j, v) || route.len() + 1 > p.vehicles[v].max_stops {
             return None;
         }
+        // a shipment's job goes in with its other end (`best_pair_insertion`)
+        debug_assert!(p.role[j] == Role::Plain);
         let cap = p.vehicle_capacity(v);
         let dj = p.job_demand(j);
-        for d in 0..p.dims {
-            if route.total_load(p, d) + dj[d] > cap[d] {
-                return None;
+        let lj = if p.profile {
+            LoadSeg::job(p, j)
+        } else {
+            LoadSeg::EMPTY
+        };
+        if !p.profile {
+            for d in 0..p.dims {
+                if route.total_load(p, d) + dj[d] > cap[d] {
+                    return None;
+                }
             }
         }
         let n = route.len();
@@ -800,6 +904,14 @@ impl Solution {
         let mut best: Option<(FleetCost, usize)> = None;
         for k in 0..=n {
             if blink() {
+                continue;
+            }
+            if p.profile
+                && !route.lfwd[k]
+                    .then(&lj, p.dims)
+                    .then(&route.lbwd[k], p.dims)
+                    .fits(cap)
+            {
                 continue;
             }
             let before = route.fwd[k];
@@ -965,6 +1077,11 @@ impl Solution {
             if !seen[j] && self.route_of[j] != NONE {
                 return Err(format!("job {} marked assigned", j));
             }
+            if let Some(o) = p.partner(j) {
+                if self.route_of[j] != self.route_of[o] {
+                    return Err(format!("shipment {}-{} split", j, o));
+                }
+            }
         }
         let missing: i64 = (0..p.n())
             .filter(|&j| !seen[j])
@@ -990,16 +1107,28 @@ pub fn route_violation(p: &FleetProblem, v: usize, jobs: &[u32]) -> Option<Strin
     if jobs.len() > veh.max_stops {
         return Some("maxStops".into());
     }
-    let mut load = vec![0i64; p.dims];
     for &j in jobs {
         if !p.allows(j as usize, v) {
             return Some(format!("job {} not allowed", j));
         }
-        for d in 0..p.dims {
-            load[d] += p.demand[j as usize * p.dims + d];
+    }
+    if p.has_pairs {
+        for (k, &j) in jobs.iter().enumerate() {
+            if let Some(o) = p.partner(j as usize) {
+                match jobs.iter().position(|&x| x as usize == o) {
+                    None => return Some(format!("shipment of job {} split", j)),
+                    Some(ko) if (p.role[j as usize] == Role::Pickup) != (k < ko) => {
+                        return Some(format!("shipment of job {}: delivery before pickup", j))
+                    }
+                    _ => {}
+                }
+            }
         }
     }
-    if (0..p.dims).any(|d| load[d] > p.capacity[v * p.dims + d]) {
+    // the load on board at departure and after every visit, counted forward
+    let cap = p.vehicle_capacity(v);
+    let on_board = super::load::profile_of(p, jobs);
+    if on_board.iter().any(|l| (0..p.dims).any(|d| l[d] > cap[d])) {
         return Some("capacity".into());
     }
     let (starts, ret) = schedule_of(p, v, jobs);

@@ -199,6 +199,7 @@ mod tests {
                 .collect(),
             objective: Objective::SERVICE,
             limit_distance: None,
+            shipments: Vec::new(),
         })
         .unwrap()
     }

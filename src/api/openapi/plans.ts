@@ -6,6 +6,8 @@
 import { ACCEPTED_RESPONSE, PREFER_PARAMETER } from './jobs.js';
 import {
   planRequestSchema,
+  shipmentEndSchema,
+  shipmentSchema,
   planStopSchema,
   planStopWithAddressSchema,
   planStopWithCoordinatesSchema,
@@ -38,7 +40,7 @@ const planScheduleEntry = {
 const planStep = {
   type: 'object',
   properties: {
-    type: { type: 'string', enum: ['start', 'stop', 'end'] },
+    type: { type: 'string', enum: ['start', 'stop', 'pickup', 'delivery', 'end'] },
     id: { type: 'string' },
     arrival: dateTime,
     serviceStart: dateTime,
@@ -127,12 +129,12 @@ annotate(
   },
 );
 annotate(planStep, 'PlanStep', "One step of a route's timeline.", {
-  type: "start (the vehicle's start), stop, end (its end point; on a route without one, the end of the last service).",
-  id: 'The vehicle id for start and end, the stop id for a stop.',
+  type: "start (the vehicle's start), stop, pickup and delivery (a shipment's two ends), end (its end point; on a route without one, the end of the last service).",
+  id: 'The vehicle id for start and end, the stop id for a stop, the shipment id for a pickup or delivery.',
   arrival: 'Arrival, UTC with `Z` (the departure for start).',
   serviceStart: 'Only when service starts after the arrival (waiting for notBefore or a time window), UTC.',
   departure: 'Departure after service, UTC (the arrival for end).',
-  load: 'On board after the step, per capacity dimension: the start carries every demand of the route, each stop takes its own off; empty without capacities.',
+  load: "On board after the step, per capacity dimension: the start carries every stop's demand of the route, each stop takes its own off, a pickup puts its shipment's demand on and its delivery takes it off; empty without capacities.",
   distanceM: 'Metres of the leg arriving at this step (0 for start, and for end without an end point).',
   durationS: 'Seconds of driving on that leg.',
 });
@@ -142,34 +144,41 @@ annotate(
   "The route of one vehicle that is used: optimize's route fields, the vehicle and its load.",
   {
     vehicleId: 'The vehicle id.',
-    order: 'Stop ids in visiting order.',
-    waypoints: 'One entry per stop of this route, in visiting order.',
-    schedule: 'Estimated arrival at each stop of this route, in visiting order.',
+    order:
+      "Stop ids in visiting order; a shipment's id appears twice, at its pickup and at its delivery (`steps` tells which).",
+    waypoints: 'One entry per stop of this route (a shipment: its pickup and its delivery), in visiting order.',
+    schedule:
+      'Estimated arrival at each stop of this route (a shipment: its pickup and its delivery), in visiting order.',
     departAt: "Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.",
     returnAt: "Arrival at the vehicle's end point, UTC with `Z`; null when the vehicle has no end.",
     lateStops: 'Stops of this route arriving after their deadline, in visiting order; null when there are none.',
     totalDistanceKm: 'Start → stops → end (when given), in km, rounded half up to 2 decimals.',
     estimatedTimeMin:
       'From departAt to the arrival at the end (or the end of the last service), travel, service and waiting included, in minutes, 1 decimal.',
-    load: 'Sum of the demands served, per capacity dimension; empty when no vehicle has a capacity.',
+    load: 'Sum of the demands served (a shipment counted once), per capacity dimension; empty when no vehicle has a capacity.',
     steps:
-      "The route's full timeline: the start, each stop, the end, with arrival, serviceStart (after a wait), departure, the load on board after the step and the incoming leg's metres and seconds.",
+      "The route's full timeline: the start, each stop (a shipment's pickup and delivery), the end, with arrival, serviceStart (after a wait), departure, the load on board after the step and the incoming leg's metres and seconds.",
   },
 );
-annotate(unassignedStop, 'UnassignedStop', 'A stop no vehicle could serve within the hard rules, and why.', {
-  id: 'The stop id.',
-  reason:
-    'capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; ' +
-    'allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; ' +
-    'timeWindows: every one of its time windows ends before any such vehicle can get there; ' +
-    "routeLimit: it fits such a vehicle only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm; " +
-    'priority: such a vehicle could serve it, but the plan gave its room to stops of higher priority.',
-  message: 'The reason in words, with what would fix it.',
-});
+annotate(
+  unassignedStop,
+  'UnassignedStop',
+  'A stop (or a shipment, listed once) no vehicle could serve within the hard rules, and why.',
+  {
+    id: 'The stop id, or the shipment id (a shipment is left out whole: neither its pickup nor its delivery is planned).',
+    reason:
+      'capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; ' +
+      'allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; ' +
+      'timeWindows: every one of its time windows ends before any such vehicle can get there; ' +
+      "routeLimit: it fits such a vehicle only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm; " +
+      'priority: such a vehicle could serve it, but the plan gave its room to stops of higher priority.',
+    message: 'The reason in words, with what would fix it.',
+  },
+);
 annotate(planTotals, 'PlanTotals', 'The whole plan.', {
-  stops: 'Stops sent (and charged).',
-  assigned: 'Stops in a route.',
-  unassigned: 'Stops in `unassigned`.',
+  stops: 'Stops sent (and charged), a shipment counting two.',
+  assigned: 'Stops in a route, a shipment counting two.',
+  unassigned: 'Stops left out, a shipment counting two (an entry of `unassigned` that is a shipment is two of them).',
   vehiclesUsed: 'Routes (vehicles with at least one stop).',
   totalDistanceKm: "Sum of the routes' distances, km, 2 decimals.",
   estimatedTimeMin: "Sum of the routes' times, minutes, 1 decimal.",
@@ -181,7 +190,7 @@ annotate(
   'The plan and what the call cost: every stop sent is in exactly one route or in `unassigned`, and every stop sent is charged.',
   {
     routes: 'One per vehicle used, in the order of `vehicles` in the request.',
-    unassigned: 'Stops left out, in request order, with their reason.',
+    unassigned: 'Stops left out, in request order (stops, then shipments), with their reason.',
     totals: 'Totals over the routes.',
   },
 );
@@ -195,6 +204,8 @@ export const PLAN_SCHEMAS: Record<string, object> = {
   PlanStop: planStopSchema,
   PlanStopWithCoordinates: planStopWithCoordinatesSchema,
   PlanStopWithAddress: planStopWithAddressSchema,
+  Shipment: shipmentSchema,
+  ShipmentEnd: shipmentEndSchema,
   PlanResponse: planResponse,
   PlanRoute: planRoute,
   PlanScheduleEntry: planScheduleEntry,
@@ -210,7 +221,8 @@ export const plansPath = {
     description:
       'Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. ' +
       'Capacities, maxStops, allowedVehicles, notBefore, timeWindows and shifts are hard; deadlines are soft (late stops are reported, as optimize does). ' +
-      'Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.',
+      'A shipment is picked up and delivered by the same vehicle, pickup first, its demand on board in between (the capacity holds at every point of a route), or left out whole. ' +
+      'Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent and two per shipment, unassigned ones included; a failed call is never charged.',
     operationId: 'plan',
     security: [{ bearer: [] }],
     parameters: [ref('parameters', 'Idempotency-Key'), ref('parameters', 'X-Request-Id'), PREFER_PARAMETER],

@@ -17,7 +17,7 @@ import { fleetProblem, planLayout, planTimeLimitMs } from './problem.js';
 import type { RoutedMatrix, TravelMatrix } from '../../geo/index.js';
 import { withPlanGeometry } from './geometry.js';
 import { planAnswer } from './response.js';
-import type { PlanRequest } from './schema.js';
+import { planStopCount, type PlanRequest } from './schema.js';
 import type { PlanLive, PlanOptimizer, PlanResult } from './types.js';
 import { currentLaneTicket } from '../../solver/ticket-scope.js';
 import { ownTurn } from '../../http/turns.js';
@@ -44,7 +44,7 @@ export class PlansPipeline implements PlanOptimizer {
   constructor(private readonly deps: PlansPipelineDeps) {}
 
   budgetMs(request: PlanRequest): number {
-    return planTimeLimitMs(request.stops.length, this.deps.timeLimit);
+    return planTimeLimitMs(planStopCount(request), this.deps.timeLimit);
   }
 
   async plan(

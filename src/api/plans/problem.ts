@@ -15,9 +15,10 @@ import type { DateTime } from 'luxon';
 import type { TravelMatrix } from '../../geo/index.js';
 import { deadlineToOffsetS, timeOfDayInstant, type OverlapRule } from '../../schedule/index.js';
 import type { FleetJob, FleetProblem, FleetVehicle } from '../../solver/fleet-types.js';
-import { labelledStops, type LabelledLocation } from '../../calls/locations.js';
+import type { LabelledLocation } from '../../calls/locations.js';
 import { wholeSecondsRowMajor } from '../../calls/steps.js';
 import type { PlanRequest } from './schema.js';
+import { planVisits, shipmentPairs, type PlanVisit } from './visits.js';
 
 /** Capacity of a vehicle without one when others have one: more than any call can ask (1000 stops × 1e9). */
 const UNLIMITED = 1e13;
@@ -28,7 +29,10 @@ export interface PlanLayout {
   labelled: LabelledLocation[];
   vehicleStart: number[];
   vehicleEnd: Array<number | undefined>;
+  /** Per visit (the solver's job j): its index in `labelled`. */
   stop: number[];
+  /** The stops, then each shipment's pickup and delivery (src/api/plans/visits.ts). */
+  visits: PlanVisit[];
 }
 
 export function planLayout(request: PlanRequest): PlanLayout {
@@ -52,9 +56,12 @@ export function planLayout(request: PlanRequest): PlanLayout {
         location: v.end,
       });
   });
-  const stop = request.stops.map((_, i) => labelled.length + i);
-  labelled.push(...labelledStops(request.stops));
-  return { labelled, vehicleStart, vehicleEnd, stop };
+  const visits = planVisits(request);
+  const stop = visits.map((_, i) => labelled.length + i);
+  labelled.push(
+    ...visits.map((v): LabelledLocation => ({ label: v.label, role: 'stop', stopId: v.id, location: v.location })),
+  );
+  return { labelled, vehicleStart, vehicleEnd, stop, visits };
 }
 
 /** How many capacity dimensions the call has (validation makes every capacity and demand this long); 0 without capacities. */
@@ -102,7 +109,7 @@ export function fleetProblem(
       ...(v.maxDistanceKm !== undefined ? { maxDistance: Math.round(v.maxDistanceKm * 1000) } : {}),
     };
   });
-  const jobs = request.stops.map((s, i): FleetJob => ({
+  const jobs = layout.visits.map((s, i): FleetJob => ({
     location: placeOf[layout.stop[i]!]!,
     service: Math.round(s.serviceSeconds ?? 0),
     ...(s.notBefore !== undefined ? { ready: Math.max(0, offsetS(s.notBefore, departure, 'earlier')) } : {}),
@@ -119,7 +126,15 @@ export function fleetProblem(
   const limitDistance = request.vehicles.some((v) => v.maxDistanceKm !== undefined)
     ? Int32Array.from(matrix.distancesM.flatMap((row) => row.map((m) => Math.round(m))))
     : undefined;
-  return { locations: size, travel, vehicles, jobs, ...(limitDistance ? { limitDistance } : {}) };
+  const shipments = shipmentPairs(request);
+  return {
+    locations: size,
+    travel,
+    vehicles,
+    jobs,
+    ...(limitDistance ? { limitDistance } : {}),
+    ...(shipments.length > 0 ? { shipments } : {}),
+  };
 }
 
 /**

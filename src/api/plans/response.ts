@@ -30,20 +30,24 @@ export interface PlanAnswerInput {
 export function planAnswer(input: PlanAnswerInput): PlanResult {
   const { request, solution } = input;
   const built = solution.routes.map((route) => routeOf(input, route));
+  const { visits } = input.layout;
+  // a shipment is unassigned whole: listed once, by its id
   const unassigned = [...solution.unassigned]
     .sort((a, b) => a.job - b.job)
+    .filter(({ job }) => visits[job]!.kind !== 'delivery')
     .map(({ job, reason }): UnassignedStop => ({
-      id: request.stops[job]!.id,
+      id: visits[job]!.id,
       reason,
-      message: unassignedMessage(request.stops[job]!.id, reason),
+      message: unassignedMessage(visits[job]!.id, reason, visits[job]!.kind === 'pickup'),
     }));
+  // totals count stops as billing does: a shipment is two
   return {
     routes: built.map((b) => b.route),
     unassigned,
     totals: {
-      stops: request.stops.length,
-      assigned: request.stops.length - unassigned.length,
-      unassigned: unassigned.length,
+      stops: visits.length,
+      assigned: visits.length - solution.unassigned.length,
+      unassigned: solution.unassigned.length,
       vehiclesUsed: built.length,
       totalDistanceKm: Math.round(built.reduce((km, b) => km + b.route.totalDistanceKm, 0) * 100) / 100,
       estimatedTimeMin: secondsToMin1(built.reduce((s, b) => s + b.schedule.durationS, 0)),
@@ -70,7 +74,7 @@ function routeOf(
     ...jobs.map((j) => placeOf[layout.stop[j]!]!),
     ...(end !== undefined ? [placeOf[end]!] : []),
   ];
-  const stops = jobs.map((j) => request.stops[j]!);
+  const stops = jobs.map((j) => layout.visits[j]!);
   const schedule = buildSchedule({
     departure: input.departure,
     order: jobs.map((_, position) => position),
@@ -80,7 +84,10 @@ function routeOf(
     hasEnd: end !== undefined,
   });
   const dimensions = capacityDimensions(request);
-  const load = Array.from({ length: dimensions }, (_, d) => stops.reduce((sum, s) => sum + (s.demand?.[d] ?? 0), 0));
+  // a shipment's demand counted once (at its pickup)
+  const load = Array.from({ length: dimensions }, (_, d) =>
+    stops.reduce((sum, s) => sum + (s.kind === 'delivery' ? 0 : (s.demand?.[d] ?? 0)), 0),
+  );
   return {
     schedule,
     route: {
@@ -98,6 +105,7 @@ function routeOf(
         departure: input.departure,
         vehicleId: v.id,
         stopIds: stops.map((s) => s.id),
+        kinds: stops.map((s) => s.kind),
         demands: stops.map((s) => s.demand ?? []),
         dimensions,
         times: times!,
@@ -124,6 +132,8 @@ const FIXES: Record<UnassignedReason, string> = {
     'every one of its timeWindows ends before any vehicle allowed to serve it can get there (or before the departure): widen or move its timeWindows, or start a shift earlier',
 };
 
-export function unassignedMessage(id: string, reason: UnassignedReason): string {
-  return `Stop ${JSON.stringify(id)} was not planned: ${FIXES[reason]}.`;
+export function unassignedMessage(id: string, reason: UnassignedReason, shipment = false): string {
+  return shipment
+    ? `Shipment ${JSON.stringify(id)} was not planned (neither its pickup nor its delivery): ${FIXES[reason]}.`
+    : `Stop ${JSON.stringify(id)} was not planned: ${FIXES[reason]}.`;
 }

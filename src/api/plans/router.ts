@@ -3,7 +3,7 @@ import type { AppState } from '../../http/state.js';
 import { paidRoute, type AsyncMode, type PaidRouteDeps } from '../../calls/paid-route.js';
 import type { PlanJobs } from './jobs/index.js';
 import { jobLocation } from './jobs/view.js';
-import type { PlanRequest } from './schema.js';
+import { planStopCount, type PlanRequest } from './schema.js';
 import { planLayout } from './problem.js';
 import type { PlanOptimizer } from './types.js';
 import { validatePlanRequest } from './validate.js';
@@ -19,13 +19,14 @@ export const PLANS_IDEMPOTENCY_SCOPE = 'POST /api/v1/plans';
 
 /**
  * POST /api/v1/plans: a paid call as optimize (src/calls/paid-route.ts: auth, key rules, billing of one
- * stop per stop sent, unassigned ones included, Idempotency-Key, deadline), with a plan as the work; with
+ * stop per stop sent and two per shipment (planStopCount), unassigned ones included, Idempotency-Key, deadline), with a plan as the work; with
  * `Prefer: respond-async`, 202 and a job (src/api/plans/jobs/).
  */
 export function plansRouter(deps: PlansDeps): Router<AppState> {
   return paidRoute(deps, {
     path: '/api/v1/plans',
     validate: validatePlanRequest,
+    stopCount: planStopCount,
     locations: (request) => planLayout(request).labelled,
     idempotencyScope: PLANS_IDEMPOTENCY_SCOPE,
     work: (request, context) => deps.planner.plan(request, context),

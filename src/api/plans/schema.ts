@@ -17,6 +17,8 @@ import {
 import { MAX_DIMS } from '../../solver/abi-constants.generated.js';
 
 export const MAX_PLAN_STOPS = 1000;
+/** Most shipments of one call (each is two stops: MAX_PLAN_STOPS / 2). */
+export const MAX_PLAN_SHIPMENTS = MAX_PLAN_STOPS / 2;
 export const MAX_PLAN_VEHICLES = 50;
 /** Most time windows of one stop. */
 export const MAX_STOP_WINDOWS = 5;
@@ -218,10 +220,66 @@ export const planStopSchema = eitherShape(
   planStopWithAddressSchema,
 );
 
+/** A shipment's pickup or delivery: a stop's place and times, without its own id, demand or priority. */
+const shipmentEndTimes = {
+  deadline: stopWithCoordinatesSchema.properties.deadline,
+  serviceSeconds: stopWithCoordinatesSchema.properties.serviceSeconds,
+  notBefore: planStopExtras.notBefore,
+  timeWindows: planStopExtras.timeWindows,
+} as const;
+const { latitude, longitude } = stopWithCoordinatesSchema.properties;
+const { street, postalCode, city } = stopWithAddressSchema.properties;
+
+export const shipmentEndSchema = eitherShape(
+  'ShipmentEnd',
+  "A shipment's pickup or delivery: a place (coordinates or address) with its optional serviceSeconds, deadline, notBefore and timeWindows, as a plan stop's.",
+  {
+    title: 'ShipmentEndWithCoordinates',
+    description: 'A pickup or delivery given by its coordinates, with its optional service time and time limits.',
+    type: 'object',
+    properties: { latitude, longitude, ...shipmentEndTimes },
+    required: ['latitude', 'longitude'],
+    additionalProperties: false,
+  },
+  {
+    title: 'ShipmentEndWithAddress',
+    description:
+      'A pickup or delivery given by its street address (live keys only), with its optional service time and time limits.',
+    type: 'object',
+    properties: { street, postalCode, city, ...shipmentEndTimes },
+    required: ['street', 'postalCode', 'city'],
+    additionalProperties: false,
+  },
+);
+
+export const shipmentSchema = {
+  title: 'Shipment',
+  description:
+    'Goods picked up at one place and delivered to another by the same vehicle, pickup first: the load rises by `demand` at the pickup and falls by it at the delivery. Planned whole or unassigned whole; billed as two stops.',
+  type: 'object',
+  properties: {
+    id: {
+      ...stopWithCoordinatesSchema.properties.id,
+      description: 'Caller-chosen id, unique within one call among stops and shipments (at most 100 characters).',
+      examples: ['return-7'],
+    },
+    pickup: shipmentEndSchema,
+    delivery: shipmentEndSchema,
+    demand: quantities(
+      'What the shipment takes of the vehicle from its pickup to its delivery, one whole number per capacity dimension.',
+      [30, 2],
+    ),
+    allowedVehicles: planStopExtras.allowedVehicles,
+    priority: planStopExtras.priority,
+  },
+  required: ['id', 'pickup', 'delivery'],
+  additionalProperties: false,
+} as const;
+
 export const planRequestSchema = {
   $id: 'PlanRequest',
   title: 'PlanRequest',
-  description: `1 to ${MAX_PLAN_VEHICLES} vehicles and 2 to ${MAX_PLAN_STOPS} stops, planned together.`,
+  description: `1 to ${MAX_PLAN_VEHICLES} vehicles and 2 to ${MAX_PLAN_STOPS} stops (a shipment counts two), planned together.`,
   type: 'object',
   properties: {
     vehicles: {
@@ -233,10 +291,15 @@ export const planRequestSchema = {
     },
     stops: {
       type: 'array',
-      minItems: 2,
       maxItems: MAX_PLAN_STOPS,
       items: planStopSchema,
-      description: `2 to ${MAX_PLAN_STOPS} stops; their ids are unique within the call.`,
+      description: `Up to ${MAX_PLAN_STOPS} stops; their ids are unique within the call. A plan has 2 to ${MAX_PLAN_STOPS} stops in all, each shipment counting two.`,
+    },
+    shipments: {
+      type: 'array',
+      maxItems: MAX_PLAN_SHIPMENTS,
+      items: shipmentSchema,
+      description: `Pickups and deliveries, at most ${MAX_PLAN_SHIPMENTS}; each counts two stops (billing and the stop limits). Their ids are unique among the stops' and the shipments'.`,
     },
     ...callOptionsProperties,
     timeLimitSeconds: {
@@ -251,8 +314,16 @@ export const planRequestSchema = {
   },
   required: ['vehicles', 'stops'],
   additionalProperties: false,
+  // the body limit (src/http/body-size.ts): stops and shipments share the plan's MAX_PLAN_STOPS
+  'x-body-size': { shared: ['stops', 'shipments'] },
 } as const;
 
 export type PlanVehicle = FromSchema<typeof vehicleSchema>;
 export type PlanStop = FromSchema<typeof planStopSchema>;
 export type PlanRequest = FromSchema<typeof planRequestSchema>;
+export type PlanShipment = FromSchema<typeof shipmentSchema>;
+
+/** The stops a plan counts (billing, the stop limits, the budget): each stop one, each shipment two. */
+export function planStopCount(request: PlanRequest): number {
+  return request.stops.length + 2 * (request.shipments?.length ?? 0);
+}

@@ -1,21 +1,21 @@
 /**
  * A route's full timeline (`steps`): the vehicle's start, each stop, its end, with the solver's times made
- * instants, the load on board after each step and each step's incoming leg in metres and seconds. Types
- * "pickup", "delivery" and "break" are reserved for shipments and breaks.
+ * instants, the load on board after each step and each step's incoming leg in metres and seconds. A shipment's
+ * ends are "pickup" (its demand goes on board) and "delivery" (it comes off); type "break" is reserved for breaks.
  */
 import type { DateTime } from 'luxon';
 import { utcClock } from '../../schedule/index.js';
 import type { RouteTimes } from '../../solver/types.js';
 
 export interface PlanStep {
-  type: 'start' | 'stop' | 'end';
-  /** The vehicle id for start and end, the stop id for a stop. */
+  type: 'start' | 'stop' | 'pickup' | 'delivery' | 'end';
+  /** The vehicle id for start and end, the stop id for a stop, the shipment id for a pickup or delivery. */
   id: string;
   arrival: string;
   /** Only when service starts after the arrival (the vehicle waited for notBefore or a time window). */
   serviceStart?: string;
   departure: string;
-  /** On board after the step, per capacity dimension ([] without capacities): the start carries every demand of the route. */
+  /** On board after the step, per capacity dimension ([] without capacities): the start carries every stop's demand of the route; a pickup adds its shipment's, a delivery takes it off. */
   load: number[];
   /** The leg that arrives at this step (0 for the start; 0 for the end of a route without an end point). */
   distanceM: number;
@@ -26,6 +26,8 @@ export interface StepsInput {
   departure: DateTime;
   vehicleId: string;
   stopIds: readonly string[];
+  /** Per stop in visiting order: a stop, or a shipment's pickup or delivery. */
+  kinds: ReadonlyArray<'stop' | 'pickup' | 'delivery'>;
   /** Per stop in visiting order, one value per capacity dimension. */
   demands: ReadonlyArray<readonly number[]>;
   dimensions: number;
@@ -38,7 +40,10 @@ export interface StepsInput {
 export function routeSteps(input: StepsInput): PlanStep[] {
   const { times, demands, dimensions } = input;
   const at = utcClock(input.departure);
-  const load = Array.from({ length: dimensions }, (_, d) => demands.reduce((sum, q) => sum + (q[d] ?? 0), 0));
+  const { kinds } = input;
+  const load = Array.from({ length: dimensions }, (_, d) =>
+    demands.reduce((sum, q, k) => sum + (kinds[k] === 'stop' ? (q[d] ?? 0) : 0), 0),
+  );
   const steps: PlanStep[] = [
     {
       type: 'start',
@@ -52,9 +57,10 @@ export function routeSteps(input: StepsInput): PlanStep[] {
   ];
   let leftAt = times.departureS;
   times.stops.forEach((t, k) => {
-    demands[k]!.forEach((q, d) => (load[d]! -= q));
+    const kind = kinds[k]!;
+    demands[k]!.forEach((q, d) => (load[d]! += kind === 'pickup' ? q : -q));
     steps.push({
-      type: 'stop',
+      type: kind,
       id: input.stopIds[k]!,
       arrival: at(t.arrivalS),
       ...(t.waitS > 0 ? { serviceStart: at(t.startS) } : {}),

@@ -7,7 +7,14 @@ import { invalidRequest } from '../../errors.js';
 import { compileValidator, type MistakeRule } from '../../http/validate.js';
 import { CALL_MISTAKES } from '../../calls/mistakes.js';
 import { checkUniqueIds } from '../../calls/request-checks.js';
-import { MAX_PLAN_STOPS, MAX_PLAN_VEHICLES, MAX_STOP_WINDOWS, planRequestSchema, type PlanRequest } from './schema.js';
+import {
+  MAX_PLAN_STOPS,
+  MAX_PLAN_VEHICLES,
+  MAX_STOP_WINDOWS,
+  planRequestSchema,
+  planStopCount,
+  type PlanRequest,
+} from './schema.js';
 
 /** Too few or too many vehicles or stops: the limits of a plan, and what to do past them. */
 const planSize: MistakeRule = (failure) => {
@@ -31,13 +38,20 @@ const planSize: MistakeRule = (failure) => {
  * deadline); a time in another form gets its HH:MM spelling.
  */
 const timeWindowsFailure: MistakeRule = (failure) => {
-  if (failure.path[0] !== 'stops' || failure.path[2] !== 'timeWindows') return undefined;
+  const inShipment = failure.path[0] === 'shipments' && failure.path[3] === 'timeWindows';
+  if (!inShipment && (failure.path[0] !== 'stops' || failure.path[2] !== 'timeWindows')) return undefined;
   const clock = typeof failure.value === 'string' ? /^\s*(\d{1,2})\s*[:hH.]\s*(\d{2})\s*$/.exec(failure.value) : null;
   if (failure.keyword === 'pattern' && clock && Number(clock[1]) < 24 && Number(clock[2]) < 60)
     return { message: `${failure.message}: write "${clock[1]!.padStart(2, '0')}:${clock[2]}"` };
   if ((failure.keyword === 'minItems' || failure.keyword === 'maxItems') && Array.isArray(failure.value)) {
     return {
-      message: `stops[${String(failure.path[1])}].timeWindows must list 1 to ${MAX_STOP_WINDOWS} windows {"start": "HH:MM", "end": "HH:MM"} (got ${failure.value.length}); leave the field out when the stop has none`,
+      message: `${failure.path
+        .slice(0, inShipment ? 3 : 2)
+        .join('.')
+        .replace(
+          /\.(\d+)/,
+          '[$1]',
+        )}.timeWindows must list 1 to ${MAX_STOP_WINDOWS} windows {"start": "HH:MM", "end": "HH:MM"} (got ${failure.value.length}); leave the field out when the stop has none`,
     };
   }
   if (failure.keyword === 'pattern' || failure.keyword === 'type')
@@ -45,21 +59,71 @@ const timeWindowsFailure: MistakeRule = (failure) => {
   return { message: failure.message };
 };
 
+/** A shipment's own fields written on one of its ends: where they belong. */
+const shipmentFieldOnAnEnd: MistakeRule = (failure) => {
+  const [field, k, end, name] = failure.path;
+  if (field !== 'shipments' || (end !== 'pickup' && end !== 'delivery') || failure.path.length !== 4) return undefined;
+  if (
+    failure.keyword !== 'additionalProperties' ||
+    !['id', 'demand', 'allowedVehicles', 'priority'].includes(String(name))
+  )
+    return undefined;
+  return {
+    message: `shipments[${String(k)}].${end} has an unknown property "${String(name)}": a shipment's id, demand, allowedVehicles and priority belong to the shipment itself (shipments[${String(k)}].${String(name)}), not to its pickup or delivery`,
+  };
+};
+
 const validateShape = compileValidator<PlanRequest>(planRequestSchema, [
   planSize,
   timeWindowsFailure,
+  shipmentFieldOnAnEnd,
   ...CALL_MISTAKES,
 ]);
 
 export function validatePlanRequest(body: unknown): PlanRequest {
   const request = validateShape(body);
+  checkStopCount(request);
   checkUniqueIds(request.vehicles, 'vehicles', 'vehicle');
   checkUniqueIds(request.stops, 'stops', 'stop');
+  checkShipmentIds(request);
   checkShifts(request);
   checkDimensions(request);
   checkAllowedVehicles(request);
   checkWindows(request);
   return request;
+}
+
+/** 2 to MAX_PLAN_STOPS stops in all, a shipment counting two (as billing counts them). */
+function checkStopCount(request: PlanRequest): void {
+  const n = planStopCount(request);
+  const shipments = request.shipments?.length ?? 0;
+  const got =
+    shipments > 0 ? `${n}: ${request.stops.length} stops and ${shipments} shipments, a shipment counting two` : `${n}`;
+  if (n < 2)
+    throw invalidRequest(
+      `stops must have at least 2 items: a plan needs 2 to ${MAX_PLAN_STOPS} stops (got ${got})`,
+      'stops',
+    );
+  if (n > MAX_PLAN_STOPS)
+    throw invalidRequest(
+      `stops must have at most ${MAX_PLAN_STOPS} items: a plan takes at most ${MAX_PLAN_STOPS} stops (got ${got}); split the day into several plans`,
+      shipments > 0 ? 'shipments' : 'stops',
+    );
+}
+
+/** A shipment's id differs from every stop's and every other shipment's (the answer names both by id). */
+function checkShipmentIds(request: PlanRequest): void {
+  const shipments = request.shipments ?? [];
+  checkUniqueIds(shipments, 'shipments', 'stop and shipment');
+  const stopAt = new Map(request.stops.map((s, i) => [s.id, i]));
+  shipments.forEach((s, k) => {
+    const i = stopAt.get(s.id);
+    if (i !== undefined)
+      throw invalidRequest(
+        `shipments[${k}].id ${JSON.stringify(s.id)} repeats stops[${i}].id: stop and shipment ids must be unique within one call`,
+        `shipments[${k}].id`,
+      );
+  });
 }
 
 function checkShifts(request: PlanRequest): void {
@@ -87,84 +151,106 @@ function checkDimensions(request: PlanRequest): void {
       );
     }
   }
-  request.stops.forEach((stop, i) => {
-    if (stop.demand === undefined) return;
+  const withDemand = [
+    ...request.stops.map((stop, i) => ({ path: `stops[${i}]`, demand: stop.demand })),
+    ...(request.shipments ?? []).map((s, k) => ({ path: `shipments[${k}]`, demand: s.demand })),
+  ];
+  for (const { path, demand } of withDemand) {
+    if (demand === undefined) continue;
     if (!first) {
       throw invalidRequest(
-        `stops[${i}].demand needs vehicles with a capacity of the same length: give the vehicles a capacity (e.g. "capacity": [500, 40]) or remove the demand`,
-        `stops[${i}].demand`,
+        `${path}.demand needs vehicles with a capacity of the same length: give the vehicles a capacity (e.g. "capacity": [500, 40]) or remove the demand`,
+        `${path}.demand`,
       );
     }
-    if (stop.demand.length !== first.capacity!.length) {
+    if (demand.length !== first.capacity!.length) {
       throw invalidRequest(
-        `stops[${i}].demand has ${stop.demand.length} dimensions but the vehicles' capacity has ${first.capacity!.length}: ` +
+        `${path}.demand has ${demand.length} dimensions but the vehicles' capacity has ${first.capacity!.length}: ` +
           'give one value per capacity dimension, in the same order',
-        `stops[${i}].demand`,
+        `${path}.demand`,
       );
     }
-  });
+  }
 }
 
 function checkAllowedVehicles(request: PlanRequest): void {
   const ids = new Set(request.vehicles.map((v) => v.id));
-  request.stops.forEach((stop, i) => {
-    stop.allowedVehicles?.forEach((id, k) => {
+  const lists = [
+    ...request.stops.map((stop, i) => ({ path: `stops[${i}]`, allowed: stop.allowedVehicles })),
+    ...(request.shipments ?? []).map((s, k) => ({ path: `shipments[${k}]`, allowed: s.allowedVehicles })),
+  ];
+  for (const { path, allowed } of lists) {
+    allowed?.forEach((id, k) => {
       if (!ids.has(id)) {
         throw invalidRequest(
-          `stops[${i}].allowedVehicles[${k}] ${JSON.stringify(id)} is not the id of a vehicle of this call: use ids from vehicles[].id`,
-          `stops[${i}].allowedVehicles[${k}]`,
+          `${path}.allowedVehicles[${k}] ${JSON.stringify(id)} is not the id of a vehicle of this call: use ids from vehicles[].id`,
+          `${path}.allowedVehicles[${k}]`,
         );
       }
     });
-  });
+  }
+}
+
+/** The time fields a stop and a shipment's ends share. */
+interface Timed {
+  notBefore?: string;
+  deadline?: string;
+  timeWindows?: ReadonlyArray<{ start: string; end: string }>;
 }
 
 function checkWindows(request: PlanRequest): void {
-  request.stops.forEach((stop, i) => {
-    checkTimeWindows(stop, i);
+  const timed: Array<[string, Timed]> = [
+    ...request.stops.map((stop, i): [string, Timed] => [`stops[${i}]`, stop]),
+    ...(request.shipments ?? []).flatMap((s, k): Array<[string, Timed]> => [
+      [`shipments[${k}].pickup`, s.pickup],
+      [`shipments[${k}].delivery`, s.delivery],
+    ]),
+  ];
+  for (const [path, stop] of timed) {
+    checkTimeWindows(stop, path);
     if (stop.notBefore !== undefined && stop.deadline !== undefined && stop.notBefore > stop.deadline) {
       throw invalidRequest(
-        `stops[${i}].notBefore "${stop.notBefore}" is after its deadline "${stop.deadline}": the stop could never be served on time; ` +
+        `${path}.notBefore "${stop.notBefore}" is after its deadline "${stop.deadline}": the stop could never be served on time; ` +
           'move notBefore before the deadline or remove one of them',
-        `stops[${i}].notBefore`,
+        `${path}.notBefore`,
       );
     }
-  });
+  }
 }
 
 /** Each window ends after it starts, they come in time order without touching, and notBefore and the deadline leave one usable. */
-function checkTimeWindows(stop: PlanRequest['stops'][number], i: number): void {
+function checkTimeWindows(stop: Timed, path: string): void {
   const windows = stop.timeWindows;
   if (windows === undefined) return;
   windows.forEach((w, k) => {
     if (w.end <= w.start) {
       throw invalidRequest(
-        `stops[${i}].timeWindows[${k}].end "${w.end}" must be after its start "${w.start}" (a window lies within one Paris calendar day)`,
-        `stops[${i}].timeWindows[${k}].end`,
+        `${path}.timeWindows[${k}].end "${w.end}" must be after its start "${w.start}" (a window lies within one Paris calendar day)`,
+        `${path}.timeWindows[${k}].end`,
       );
     }
     const previous = windows[k - 1];
     if (previous !== undefined && w.start <= previous.end) {
       throw invalidRequest(
-        `stops[${i}].timeWindows[${k}] starts at "${w.start}", not after the previous window's end "${previous.end}": ` +
+        `${path}.timeWindows[${k}] starts at "${w.start}", not after the previous window's end "${previous.end}": ` +
           'list the windows in time order, and merge windows that overlap or touch into one',
-        `stops[${i}].timeWindows[${k}].start`,
+        `${path}.timeWindows[${k}].start`,
       );
     }
   });
   const last = windows[windows.length - 1]!;
   if (stop.notBefore !== undefined && stop.notBefore > last.end) {
     throw invalidRequest(
-      `stops[${i}].notBefore "${stop.notBefore}" is after the end of its last time window "${last.end}": the stop could never be served; ` +
+      `${path}.notBefore "${stop.notBefore}" is after the end of its last time window "${last.end}": the stop could never be served; ` +
         'move notBefore into a window or remove it',
-      `stops[${i}].notBefore`,
+      `${path}.notBefore`,
     );
   }
   if (stop.deadline !== undefined && stop.deadline < windows[0]!.start) {
     throw invalidRequest(
-      `stops[${i}].deadline "${stop.deadline}" is before its first time window starts "${windows[0]!.start}": the stop could never be served on time; ` +
+      `${path}.deadline "${stop.deadline}" is before its first time window starts "${windows[0]!.start}": the stop could never be served on time; ` +
         'move the deadline into a window or remove it',
-      `stops[${i}].deadline`,
+      `${path}.deadline`,
     );
   }
 }

@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Plan a day for several vehicles
-         * @description Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. Capacities, maxStops, allowedVehicles, notBefore, timeWindows and shifts are hard; deadlines are soft (late stops are reported, as optimize does). Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent, unassigned stops included; a failed call is never charged.
+         * @description Assigns the stops to the vehicles and orders each route: most stops assigned first, then least total lateness, then fewest vehicles, then least total duration. Capacities, maxStops, allowedVehicles, notBefore, timeWindows and shifts are hard; deadlines are soft (late stops are reported, as optimize does). A shipment is picked up and delivered by the same vehicle, pickup first, its demand on board in between (the capacity holds at every point of a route), or left out whole. Same keys, billing and sandbox rules as optimize: live keys are debited one stop per stop sent and two per shipment, unassigned ones included; a failed call is never charged.
          */
         post: operations["plan"];
         delete?: never;
@@ -642,13 +642,15 @@ export interface components {
         };
         /**
          * PlanRequest
-         * @description 1 to 50 vehicles and 2 to 1000 stops, planned together.
+         * @description 1 to 50 vehicles and 2 to 1000 stops (a shipment counts two), planned together.
          */
         PlanRequest: {
             /** @description 1 to 50 vehicles; their ids are unique within the call. */
             vehicles: components["schemas"]["Vehicle"][];
-            /** @description 2 to 1000 stops; their ids are unique within the call. */
+            /** @description Up to 1000 stops; their ids are unique within the call. A plan has 2 to 1000 stops in all, each shipment counting two. */
             stops: components["schemas"]["PlanStop"][];
+            /** @description Pickups and deliveries, at most 500; each counts two stops (billing and the stop limits). Their ids are unique among the stops' and the shipments'. */
+            shipments?: components["schemas"]["Shipment"][];
             /** @description Avoid toll roads where the routing engine supports it. Default false. */
             avoidTolls?: boolean;
             /**
@@ -893,13 +895,171 @@ export interface components {
             allowedVehicles?: string[];
         };
         /**
+         * Shipment
+         * @description Goods picked up at one place and delivered to another by the same vehicle, pickup first: the load rises by `demand` at the pickup and falls by it at the delivery. Planned whole or unassigned whole; billed as two stops.
+         */
+        Shipment: {
+            /**
+             * @description Caller-chosen id, unique within one call among stops and shipments (at most 100 characters).
+             * @example return-7
+             */
+            id: string;
+            pickup: components["schemas"]["ShipmentEnd"];
+            delivery: components["schemas"]["ShipmentEnd"];
+            /**
+             * @description What the shipment takes of the vehicle from its pickup to its delivery, one whole number per capacity dimension.
+             * @example [
+             *       30,
+             *       2
+             *     ]
+             */
+            demand?: number[];
+            /**
+             * @description Ids of the vehicles that may serve this stop. Absent: any vehicle.
+             * @example [
+             *       "van-1"
+             *     ]
+             */
+            allowedVehicles?: string[];
+            /**
+             * @description How much the stop matters when not every stop fits (default 0): the plan keeps the largest sum of the priorities of the stops it assigns first, then the most stops. A stop left out for stops of higher priority is unassigned with reason priority.
+             * @example 80
+             */
+            priority?: number;
+        };
+        /**
+         * ShipmentEnd
+         * @description A shipment's pickup or delivery: a place (coordinates or address) with its optional serviceSeconds, deadline, notBefore and timeWindows, as a plan stop's.
+         */
+        ShipmentEnd: {
+            /**
+             * @description Decimal degrees, WGS 84.
+             * @example 48.8566
+             */
+            latitude: number;
+            /**
+             * @description Decimal degrees, WGS 84.
+             * @example 2.3522
+             */
+            longitude: number;
+            /**
+             * @description Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.
+             * @example 14:30
+             */
+            deadline?: string;
+            /**
+             * @description Time spent at the stop, in seconds (0 to 3600).
+             * @example 120
+             */
+            serviceSeconds?: number;
+            /**
+             * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
+             * @example 09:30
+             */
+            notBefore?: string;
+            /**
+             * @description 1 to 5 windows, in time order and not overlapping. Hard: service starts inside one of them; a vehicle that arrives between two windows waits for the next. With notBefore, service starts at notBefore or later as well (a window is cut at notBefore); a deadline stays soft (a start after it is reported late). A window that ends before the departure is dropped; a stop left without one is unassigned (reason timeWindows).
+             * @example [
+             *       {
+             *         "start": "09:00",
+             *         "end": "12:00"
+             *       },
+             *       {
+             *         "start": "14:00",
+             *         "end": "17:00"
+             *       }
+             *     ]
+             */
+            timeWindows?: components["schemas"]["TimeWindow"][];
+        } | {
+            /**
+             * @description Extension, with `matrix` only: the row (and column) of `matrix.durations` that is this place, from 0. Locations with the same index are one place.
+             * @example 0
+             */
+            index: number;
+            /**
+             * @description Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.
+             * @example 14:30
+             */
+            deadline?: string;
+            /**
+             * @description Time spent at the stop, in seconds (0 to 3600).
+             * @example 120
+             */
+            serviceSeconds?: number;
+            /**
+             * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
+             * @example 09:30
+             */
+            notBefore?: string;
+            /**
+             * @description 1 to 5 windows, in time order and not overlapping. Hard: service starts inside one of them; a vehicle that arrives between two windows waits for the next. With notBefore, service starts at notBefore or later as well (a window is cut at notBefore); a deadline stays soft (a start after it is reported late). A window that ends before the departure is dropped; a stop left without one is unassigned (reason timeWindows).
+             * @example [
+             *       {
+             *         "start": "09:00",
+             *         "end": "12:00"
+             *       },
+             *       {
+             *         "start": "14:00",
+             *         "end": "17:00"
+             *       }
+             *     ]
+             */
+            timeWindows?: components["schemas"]["TimeWindow"][];
+        } | {
+            /**
+             * @description House number and street.
+             * @example 10 rue de Rivoli
+             */
+            street: string;
+            /**
+             * @description Postal code.
+             * @example 75004
+             */
+            postalCode: string;
+            /**
+             * @description City or commune.
+             * @example Paris
+             */
+            city: string;
+            /**
+             * @description Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.
+             * @example 14:30
+             */
+            deadline?: string;
+            /**
+             * @description Time spent at the stop, in seconds (0 to 3600).
+             * @example 120
+             */
+            serviceSeconds?: number;
+            /**
+             * @description Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.
+             * @example 09:30
+             */
+            notBefore?: string;
+            /**
+             * @description 1 to 5 windows, in time order and not overlapping. Hard: service starts inside one of them; a vehicle that arrives between two windows waits for the next. With notBefore, service starts at notBefore or later as well (a window is cut at notBefore); a deadline stays soft (a start after it is reported late). A window that ends before the departure is dropped; a stop left without one is unassigned (reason timeWindows).
+             * @example [
+             *       {
+             *         "start": "09:00",
+             *         "end": "12:00"
+             *       },
+             *       {
+             *         "start": "14:00",
+             *         "end": "17:00"
+             *       }
+             *     ]
+             */
+            timeWindows?: components["schemas"]["TimeWindow"][];
+        };
+        /**
          * PlanResponse
          * @description The plan and what the call cost: every stop sent is in exactly one route or in `unassigned`, and every stop sent is charged.
          */
         PlanResponse: {
             /** @description One per vehicle used, in the order of `vehicles` in the request. */
             routes: components["schemas"]["PlanRoute"][];
-            /** @description Stops left out, in request order, with their reason. */
+            /** @description Stops left out, in request order (stops, then shipments), with their reason. */
             unassigned: components["schemas"]["UnassignedStop"][];
             totals: components["schemas"]["PlanTotals"];
             /** @description Present only when some location was geocoded coarser than street level, one entry per such location. */
@@ -921,15 +1081,15 @@ export interface components {
          * @description The route of one vehicle that is used: optimize's route fields, the vehicle and its load.
          */
         PlanRoute: {
-            /** @description The route's full timeline: the start, each stop, the end, with arrival, serviceStart (after a wait), departure, the load on board after the step and the incoming leg's metres and seconds. */
+            /** @description The route's full timeline: the start, each stop (a shipment's pickup and delivery), the end, with arrival, serviceStart (after a wait), departure, the load on board after the step and the incoming leg's metres and seconds. */
             steps: components["schemas"]["PlanStep"][];
             /** @description The vehicle id. */
             vehicleId: string;
-            /** @description Stop ids in visiting order. */
+            /** @description Stop ids in visiting order; a shipment's id appears twice, at its pickup and at its delivery (`steps` tells which). */
             order: string[];
-            /** @description One entry per stop of this route, in visiting order. */
+            /** @description One entry per stop of this route (a shipment: its pickup and its delivery), in visiting order. */
             waypoints: components["schemas"]["Waypoint"][];
-            /** @description Estimated arrival at each stop of this route, in visiting order. */
+            /** @description Estimated arrival at each stop of this route (a shipment: its pickup and its delivery), in visiting order. */
             schedule: components["schemas"]["PlanScheduleEntry"][];
             /**
              * Format: date-time
@@ -944,7 +1104,7 @@ export interface components {
             totalDistanceKm: number;
             /** @description From departAt to the arrival at the end (or the end of the last service), travel, service and waiting included, in minutes, 1 decimal. */
             estimatedTimeMin: number;
-            /** @description Sum of the demands served, per capacity dimension; empty when no vehicle has a capacity. */
+            /** @description Sum of the demands served (a shipment counted once), per capacity dimension; empty when no vehicle has a capacity. */
             load: number[];
             /** @description Extension, with `"geometry": true`: the line of the route, from the start through the stops in visiting order to the end (when any), as an encoded polyline of precision 5 (Google's algorithm, latitude first). */
             geometry?: string;
@@ -980,11 +1140,11 @@ export interface components {
          */
         PlanStep: {
             /**
-             * @description start (the vehicle's start), stop, end (its end point; on a route without one, the end of the last service).
+             * @description start (the vehicle's start), stop, pickup and delivery (a shipment's two ends), end (its end point; on a route without one, the end of the last service).
              * @enum {string}
              */
-            type: "start" | "stop" | "end";
-            /** @description The vehicle id for start and end, the stop id for a stop. */
+            type: "start" | "stop" | "pickup" | "delivery" | "end";
+            /** @description The vehicle id for start and end, the stop id for a stop, the shipment id for a pickup or delivery. */
             id: string;
             /**
              * Format: date-time
@@ -1001,7 +1161,7 @@ export interface components {
              * @description Departure from the start: the later of departureTime and the vehicle's shift.start, UTC with `Z`.
              */
             departure: string;
-            /** @description On board after the step, per capacity dimension: the start carries every demand of the route, each stop takes its own off; empty without capacities. */
+            /** @description On board after the step, per capacity dimension: the start carries every stop's demand of the route, each stop takes its own off, a pickup puts its shipment's demand on and its delivery takes it off; empty without capacities. */
             load: number[];
             /** @description Metres of the leg arriving at this step (0 for start, and for end without an end point). */
             distanceM: number;
@@ -1010,10 +1170,10 @@ export interface components {
         };
         /**
          * UnassignedStop
-         * @description A stop no vehicle could serve within the hard rules, and why.
+         * @description A stop (or a shipment, listed once) no vehicle could serve within the hard rules, and why.
          */
         UnassignedStop: {
-            /** @description The stop id. */
+            /** @description The stop id, or the shipment id (a shipment is left out whole: neither its pickup nor its delivery is planned). */
             id: string;
             /**
              * @description capacity: its demand (or one more stop) fits no vehicle allowed to serve it; shift: no such vehicle can serve it after its notBefore and within its shift; allowedVehicles: no vehicle of the call may serve it; unreachable: no such vehicle can drive to it; timeWindows: every one of its time windows ends before any such vehicle can get there; routeLimit: it fits such a vehicle only beyond that vehicle's maxDurationMin, maxDrivingMin or maxDistanceKm; priority: such a vehicle could serve it, but the plan gave its room to stops of higher priority.
@@ -1028,11 +1188,11 @@ export interface components {
          * @description Totals over the routes.
          */
         PlanTotals: {
-            /** @description Stops sent (and charged). */
+            /** @description Stops sent (and charged), a shipment counting two. */
             stops: number;
-            /** @description Stops in a route. */
+            /** @description Stops in a route, a shipment counting two. */
             assigned: number;
-            /** @description Stops in `unassigned`. */
+            /** @description Stops left out, a shipment counting two (an entry of `unassigned` that is a shipment is two of them). */
             unassigned: number;
             /** @description Routes (vehicles with at least one stop). */
             vehiclesUsed: number;

@@ -5,6 +5,7 @@
 //! evaluated delta and a full recomputation, as PyVRP does).
 
 pub mod cross_exchange;
+pub mod pair_relocate;
 pub mod relocate;
 pub mod swap;
 pub mod two_opt_star;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobOrder } from '../../../billing/billing.js';
 import { DomainError } from '../../../errors.js';
 import { rateLimited } from '../../../http/limits.js';
-import type { PlanRequest } from '../schema.js';
+import { planStopCount, type PlanRequest } from '../schema.js';
 import type { PlanOptimizer } from '../types.js';
 import type { JobStore } from '../../../store/types.js';
 
@@ -48,7 +48,7 @@ export class JobIntake {
       keyId,
       requestBody: JSON.stringify(plan),
       budgetMs: timeLimitSeconds !== undefined ? timeLimitSeconds * 1000 : this.deps.planner.budgetMs(request),
-      stops: request.stops.length,
+      stops: planStopCount(request),
       createdAtMs: this.deps.clock().getTime(),
     };
   }
