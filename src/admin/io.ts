@@ -43,7 +43,7 @@ export function parse(args: string[], options: OptionSpec, positionals: number, 
                 .map((o) => `--${o}`)
                 .join(', ')}`
             : '; this command takes no options'
-        }`,
+        }${positionals > 0 ? `; an argument that begins with "-" (a key's last 4 characters may) goes after "--": -- ${unknown}` : ''}`,
       );
     const missingValue = /Option '([^']+?)(?: <value>)?' argument missing/.exec((err as Error).message)?.[1];
     if (missingValue) throw new UsageError(`${missingValue.replace(/^-\w, /, '')} needs a value`);

@@ -76,6 +76,8 @@ test('unknown commands and options: one line naming what exists', async () => {
   usageError(await admin(['keys', 'list', '--verbose']), /unknown option --verbose; options: --json/);
   usageError(await admin(['db', 'check', '--force']), /unknown option --force; this command takes no options/);
   usageError(await admin(['db', 'backup']), /missing PATH/);
+  // a key's last 4 characters may begin with '-': the message says how to pass them
+  usageError(await admin(['keys', 'resend-email', '-K3x']), /unknown option -K; .*goes after "--": -- -K/);
 });
 
 test('--help: the whole usage, a group, and every command, on stdout with exit 0', async () => {

@@ -59,7 +59,8 @@ async function paidKey(email: string, stops: number) {
 
 test('keys resend-email: new key with the same balance e-mailed, old key revoked (by last 4 characters)', async () => {
   const old = await paidKey('fleet@example.com', 2000);
-  const res = await admin(['keys', 'resend-email', old.slice(-4)]);
+  // after --: a key's last 4 characters may begin with '-'
+  const res = await admin(['keys', 'resend-email', '--', old.slice(-4)]);
   assert.equal(res.code, 0, res.err);
   const files = readdirSync(join(dir, 'outbox'));
   assert.equal(files.length, 1);
