@@ -62,21 +62,36 @@ export function cellsOfVehicle(vehicle) {
 }
 
 const DEPOT = { latitude: 48.8566, longitude: 2.3522 };
-// fixed, so that the sample always needs both vans: 20 parcels against 12 per van
+// fixed, so that the sample always needs both vans: 16 parcels leave the depot against 12 per van; with the
+// 2 shipments it is 10 stops, a test key's most per call
 const SAMPLE_STOPS = [
-  ['A01', 48.8738, 2.295, 2],
+  ['A01', 48.8738, 2.295, 3],
   ['A02', 48.8867, 2.3431, 3],
-  ['A03', 48.8462, 2.3371, 1, { notBefore: '09:30' }],
-  ['A04', 48.853, 2.3499, 2, { deadline: '09:00' }],
-  ['A05', 48.8606, 2.3376, 3],
-  ['A06', 48.8412, 2.321, 2],
-  ['A07', 48.8796, 2.373, 1, { deadline: '10:30' }],
-  ['A08', 48.8353, 2.3725, 2],
-  ['A09', 48.865, 2.3817, 3, { notBefore: '10:00' }],
-  ['A10', 48.847, 2.395, 1],
+  ['A03', 48.8462, 2.3371, 2, { notBefore: '09:30' }],
+  ['A04', 48.853, 2.3499, 3, { deadline: '09:00' }],
+  ['A05', 48.8606, 2.3376, 2, { deadline: '10:30' }],
+  ['A06', 48.8412, 2.321, 3],
+];
+// goods picked up on the way and delivered elsewhere: a return from a shop, a parcel between two offices
+const SAMPLE_SHIPMENTS = [
+  {
+    id: 'return-1',
+    demand: [2],
+    pickup: { latitude: 48.8532, longitude: 2.3692, serviceSeconds: 300 },
+    delivery: { latitude: 48.8841, longitude: 2.3322, timeWindows: [{ start: '09:00', end: '11:00' }] },
+  },
+  {
+    id: 'parcel-2',
+    demand: [1],
+    pickup: { latitude: 48.8353, longitude: 2.3725, serviceSeconds: 120 },
+    delivery: { latitude: 48.865, longitude: 2.3817, serviceSeconds: 120, deadline: '11:30' },
+  },
 ];
 
-/** Two vans from one depot (capacity 12 parcels, shift 08:00–17:00) and 10 stops with parcels, two opening times and two deadlines. */
+/**
+ * Two vans from one depot (capacity 12 parcels, shift 08:00–17:00), 6 stops with parcels (an opening time,
+ * two deadlines) and 2 shipments (one delivered inside a time window, one by a deadline): 10 stops in all.
+ */
 export function sampleFleet() {
   const vehicles = ['van-1', 'van-2'].map((id) => ({
     id,
@@ -93,5 +108,5 @@ export function sampleFleet() {
     demand: [parcels],
     ...extra,
   }));
-  return { vehicles, stops };
+  return { vehicles, stops, shipments: structuredClone(SAMPLE_SHIPMENTS) };
 }
