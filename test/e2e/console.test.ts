@@ -797,6 +797,45 @@ describe('fleet playground in Chromium', () => {
     }
   });
 
+  test('a break step of the answer is a row of its schedule with a pause sign, and no place on the map', async () => {
+    const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
+    const { page, errors, close } = await watchedPage(packsExpected);
+    try {
+      await openWithKey(page);
+      await page.getByRole('button', { name: /^Fleet sample/ }).click();
+      // the console sends no breaks (vehicles are a table): a lunch break is added to the real answer, as
+      // the API writes one (type "break", the vehicle's break id, no place)
+      await page.route('**/api/v1/plans', async (route) => {
+        const response = await route.fetch();
+        const answer = (await response.json()) as Plan;
+        const steps = answer.routes[0]!.steps as Array<Record<string, unknown>>;
+        const after = steps[1]!;
+        const end = new Date(Date.parse(after.departure as string) + 30 * 60_000).toISOString().replace('.000Z', 'Z');
+        steps.splice(2, 0, { ...after, type: 'break', id: 'lunch', arrival: after.departure, departure: end });
+        delete steps[2]!.serviceStart;
+        await route.fulfill({ response, json: answer });
+      });
+      const { plan } = await planDay(page);
+      await page.locator('#plans-result').waitFor({ state: 'visible' });
+      const rows = page.locator('#plans-schedules .plan-route').first().locator('tbody tr');
+      assert.equal(await rows.count(), plan.routes[0]!.order.length + 1);
+      const lunch = rows.nth(1);
+      assert.equal(await lunch.getAttribute('data-type'), 'break');
+      const cells = await lunch.locator('th, td').allTextContents();
+      assert.deepEqual([cells[1], cells[2], cells[8]], ['lunch', 'Break', '30 min break']);
+      assert.equal(await lunch.getByRole('img', { name: 'Break' }).count(), 1);
+      assert.equal(await rows.nth(2).locator('td').first().textContent(), '2', 'the visit after it keeps its number');
+      const markers = await page.locator('#plans-map svg .stop-marker').count();
+      assert.equal(
+        markers,
+        plan.routes.reduce((n, r) => n + r.order.length, 0),
+      );
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
   test('a big plan runs in the background: a progress bar with the best plan so far, a stop button that keeps it, then the plan drawn', async () => {
     const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
     const { page, errors, close } = await watchedPage(packsExpected);
