@@ -797,38 +797,58 @@ describe('fleet playground in Chromium', () => {
     }
   });
 
-  test('a break step of the answer is a row of its schedule with a pause sign, and no place on the map', async () => {
+  test("a vehicle's break is sent from its row, and a break step of the answer is a row of its schedule with a pause sign, no place on the map", async () => {
     const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
     const { page, errors, close } = await watchedPage(packsExpected);
     try {
       await openWithKey(page);
       await page.getByRole('button', { name: /^Fleet sample/ }).click();
-      // the console sends no breaks (vehicles are a table): a lunch break is added to the real answer, as
-      // the API writes one (type "break", the vehicle's break id, no place)
+      await page.getByLabel(/^Vehicle 1 break/).fill('12:00-14:00 30');
+      let sentBreaks: unknown;
+      // the break is checked as sent, then taken off the forwarded body and a break step added to the real
+      // answer as the API writes one (type "break", the vehicle's break id, no place): this test does not
+      // depend on the solver's breaks, only on the shape of their steps
       await page.route('**/api/v1/plans', async (route) => {
-        const response = await route.fetch();
+        const body = route.request().postDataJSON() as { vehicles: Array<{ breaks?: unknown }> };
+        sentBreaks = body.vehicles[0]!.breaks;
+        delete body.vehicles[0]!.breaks;
+        const response = await route.fetch({ postData: JSON.stringify(body) });
         const answer = (await response.json()) as Plan;
-        const steps = answer.routes[0]!.steps as Array<Record<string, unknown>>;
+        const steps = answer.routes.find((r) => r.vehicleId === 'van-1')!.steps as Array<Record<string, unknown>>;
         const after = steps[1]!;
         const end = new Date(Date.parse(after.departure as string) + 30 * 60_000).toISOString().replace('.000Z', 'Z');
-        steps.splice(2, 0, { ...after, type: 'break', id: 'lunch', arrival: after.departure, departure: end });
+        steps.splice(2, 0, { ...after, type: 'break', id: 'van-1-break', arrival: after.departure, departure: end });
         delete steps[2]!.serviceStart;
         await route.fulfill({ response, json: answer });
       });
       const { plan } = await planDay(page);
+      assert.deepEqual(sentBreaks, [
+        { id: 'van-1-break', window: { start: '12:00', end: '14:00' }, durationSeconds: 1800 },
+      ]);
       await page.locator('#plans-result').waitFor({ state: 'visible' });
-      const rows = page.locator('#plans-schedules .plan-route').first().locator('tbody tr');
-      assert.equal(await rows.count(), plan.routes[0]!.order.length + 1);
+      const van1 = plan.routes.find((r) => r.vehicleId === 'van-1')!;
+      const rows = page.locator('#plans-schedules .plan-route[data-vehicle-id="van-1"] tbody tr');
+      assert.equal(await rows.count(), van1.order.length + 1);
       const lunch = rows.nth(1);
       assert.equal(await lunch.getAttribute('data-type'), 'break');
       const cells = await lunch.locator('th, td').allTextContents();
-      assert.deepEqual([cells[1], cells[2], cells[8]], ['lunch', 'Break', '30 min break']);
+      assert.deepEqual(
+        [cells[1], cells[2], cells[7], cells[8]],
+        ['van-1-break', 'Break', '12:00–14:00', '30 min break'],
+      );
       assert.equal(await lunch.getByRole('img', { name: 'Break' }).count(), 1);
       assert.equal(await rows.nth(2).locator('td').first().textContent(), '2', 'the visit after it keeps its number');
       const markers = await page.locator('#plans-map svg .stop-marker').count();
       assert.equal(
         markers,
         plan.routes.reduce((n, r) => n + r.order.length, 0),
+      );
+
+      // a break the row cannot read is reported before anything is sent
+      await page.getByLabel(/^Vehicle 1 break/).fill('noon');
+      await page.getByRole('button', { name: 'Plan the day' }).click();
+      await page.waitForFunction(() =>
+        /Vehicle 1: break must be a window and minutes/.test(document.getElementById('plans-error')?.textContent ?? ''),
       );
       assert.deepEqual(errors, []);
     } finally {

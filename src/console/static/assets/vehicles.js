@@ -14,9 +14,23 @@ function coordinate(text, what) {
   return Number(text);
 }
 
+const BREAK = /^(\d{2}:\d{2})\s*[-–]\s*(\d{2}:\d{2})[\s,]+(\d{1,4})\s*(min)?$/;
+
+/** "12:00-14:00 30" → a break of 30 min taken inside 12:00–14:00 (the API's vehicle break; one per table row). */
+function breakOf(text, vehicleId) {
+  const match = BREAK.exec(text);
+  if (!match || !TIME.test(match[1]) || !TIME.test(match[2]))
+    throw new Error(`break must be a window and minutes, e.g. 12:00-14:00 30 (got "${text}")`);
+  return {
+    id: `${vehicleId}-break`,
+    window: { start: match[1], end: match[2] },
+    durationSeconds: Number(match[3]) * 60,
+  };
+}
+
 /**
- * @param cells {id, latitude, longitude, returns, shiftStart, shiftEnd, capacity, maxStops} as typed (strings, returns a boolean)
- * @returns a Vehicle of the API: {id, start, end?, shift?, capacity?, maxStops?}
+ * @param cells {id, latitude, longitude, returns, shiftStart, shiftEnd, capacity, maxStops, break} as typed (strings, returns a boolean)
+ * @returns a Vehicle of the API: {id, start, end?, shift?, capacity?, maxStops?, breaks?}
  */
 export function vehicleFromCells(cells, where) {
   try {
@@ -36,6 +50,7 @@ export function vehicleFromCells(cells, where) {
       vehicle.shift = { ...vehicle.shift, [field]: value };
     }
     if (cells.capacity) vehicle.capacity = wholeNumbers(cells.capacity, 'capacity');
+    if (cells.break) vehicle.breaks = [breakOf(cells.break, cells.id)];
     if (cells.maxStops) {
       if (!/^\d+$/.test(cells.maxStops) || Number(cells.maxStops) < 1)
         throw new Error(`max stops must be a whole number from 1 (got "${cells.maxStops}")`);
@@ -58,6 +73,9 @@ export function cellsOfVehicle(vehicle) {
     shiftEnd: vehicle.shift?.end ?? '',
     capacity: vehicle.capacity ? vehicle.capacity.join(',') : '',
     maxStops: vehicle.maxStops ? String(vehicle.maxStops) : '',
+    break: vehicle.breaks?.length
+      ? `${vehicle.breaks[0].window.start}-${vehicle.breaks[0].window.end} ${vehicle.breaks[0].durationSeconds / 60}`
+      : '',
   };
 }
 
