@@ -791,6 +791,22 @@ describe('fleet playground in Chromium', () => {
 
       mkdirSync(OUTPUT_DIR, { recursive: true });
       await page.locator('#plans').screenshot({ path: join(OUTPUT_DIR, 'fleet-playground.png') });
+
+      // a shipment no van has room for: listed once, both its ends drawn hollow with ▲ and ▼
+      const heavy = JSON.parse(await page.locator('#plans-shipments').inputValue()) as Array<{ demand: number[] }>;
+      heavy[0]!.demand = [40];
+      await page.locator('#plans-shipments').fill(JSON.stringify(heavy));
+      const second = await planDay(page);
+      assert.deepEqual(
+        second.plan.unassigned.map((u) => [u.id, u.reason]),
+        [['return-1', 'capacity']],
+      );
+      await page.locator('#plans-unassigned li[data-stop-id="return-1"]').waitFor({ state: 'visible' });
+      assert.deepEqual(
+        await page.locator('#plans-map svg .unassigned-marker[data-stop-id="return-1"] text').allTextContents(),
+        ['▲', '▼'],
+      );
+      assert.equal(await page.locator('#plans-map svg .stop-marker[data-stop-id="return-1"]').count(), 0);
       assert.deepEqual(errors, []);
     } finally {
       await close();
