@@ -1,5 +1,5 @@
-// The fleet playground: vehicles as a table, stops as JSON → POST /api/v1/plans → one coloured route
-// per vehicle on the map, a schedule per vehicle, and the stops no vehicle could take with their reason.
+// The fleet playground: vehicles as a table, stops and shipments as JSON → POST /api/v1/plans → one coloured
+// route per vehicle on the map, a schedule per vehicle from its steps, and the stops no vehicle could take with their reason.
 import { clearError } from './api.js';
 import { count, duration, parisTimeUp, parisTomorrowAt, TIME_INPUT } from './format.js';
 import { departureFields, runOnSubmit, term } from './playground-run.js';

@@ -1,5 +1,6 @@
 // Draws a route as inline SVG: equirectangular projection scaled to fit with padding,
-// the start and end marked, the stops numbered in visiting order, late stops in another colour.
+// the start and end marked, the stops numbered in visiting order, late stops in another colour,
+// a shipment's pickup ▲ and delivery ▼ (shipment-marks.js).
 import { el, valid } from './svg.js';
 import { SHIPMENT_KINDS, shipmentLinks, shipmentShape } from './shipment-marks.js';
 
@@ -66,8 +67,9 @@ export const ROUTE_COLOURS = [
 /**
  * Several routes (the fleet playground): each vehicle's route in its own colour, late stops ringed,
  * stops no vehicle could take drawn hollow.
- * @param routes [{vehicleId, colour, start, end?, stops: [{id, order, latitude, longitude, late, label}], line?}]
- * @param unassigned [{id, latitude, longitude, label}]
+ * @param routes [{vehicleId, colour, start, end?, stops: [{id, order, kind?, latitude, longitude, late, label}], line?}]
+ *   (kind: "pickup" or "delivery" for a shipment's end, drawn ▲ or ▼ and joined by a dashed line; absent for a stop)
+ * @param unassigned [{id, latitude, longitude, label, symbol?}] (symbol: the text in the hollow marker, "?" by default)
  */
 export function renderFleetMap(container, { routes, unassigned }) {
   const stops = routes.reduce((n, r) => n + r.stops.length, 0);
