@@ -30,7 +30,7 @@ export const REASONS = {
   allowedVehicles: 'None of its allowed vehicles can take it',
   unreachable: 'No road reaches it from the vehicles',
   timeWindows: 'Every one of its time windows closes before a vehicle can get there',
-  routeLimit: 'It fits a vehicle only beyond its longest route (duration, driving time or distance)',
+  routeLimit: 'A vehicle could take it only beyond its route limits (duration, driving time or distance)',
   priority: 'Left out for stops of higher priority: no room or time remained for it',
 };
 
