@@ -813,20 +813,26 @@ describe('fleet playground in Chromium', () => {
     }
   });
 
-  test("a vehicle's break is sent from its row, and a break step of the answer is a row of its schedule with a pause sign, no place on the map", async () => {
+  test("a vehicle's route limits and break are sent from its row, and a break step of the answer is a row of its schedule with a pause sign, no place on the map", async () => {
     const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
     const { page, errors, close } = await watchedPage(packsExpected);
     try {
       await openWithKey(page);
       await page.getByRole('button', { name: /^Fleet sample/ }).click();
       await page.getByLabel(/^Vehicle 1 break/).fill('12:00-14:00 30');
+      await page.getByLabel('Vehicle 1 longest route in minutes (optional)').fill('600');
+      await page.getByLabel('Vehicle 1 most driving in minutes (optional)').fill('480');
+      await page.getByLabel('Vehicle 1 longest route in km (optional)').fill('150.5');
       let sentBreaks: unknown;
+      let sentLimits: unknown;
       // the break is checked as sent, then taken off the forwarded body and a break step added to the real
       // answer as the API writes one (type "break", the vehicle's break id, no place): this test does not
       // depend on the solver's breaks, only on the shape of their steps
       await page.route('**/api/v1/plans', async (route) => {
         const body = route.request().postDataJSON() as { vehicles: Array<{ breaks?: unknown }> };
         sentBreaks = body.vehicles[0]!.breaks;
+        const { maxDurationMin, maxDrivingMin, maxDistanceKm } = body.vehicles[0] as Record<string, unknown>;
+        sentLimits = { maxDurationMin, maxDrivingMin, maxDistanceKm };
         delete body.vehicles[0]!.breaks;
         const response = await route.fetch({ postData: JSON.stringify(body) });
         const answer = (await response.json()) as Plan;
@@ -838,6 +844,7 @@ describe('fleet playground in Chromium', () => {
         await route.fulfill({ response, json: answer });
       });
       const { plan } = await planDay(page);
+      assert.deepEqual(sentLimits, { maxDurationMin: 600, maxDrivingMin: 480, maxDistanceKm: 150.5 });
       assert.deepEqual(sentBreaks, [
         { id: 'van-1-break', window: { start: '12:00', end: '14:00' }, durationSeconds: 1800 },
       ]);

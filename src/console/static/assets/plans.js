@@ -22,6 +22,9 @@ const COLUMNS = [
   ['shiftEnd', 'shift end (Paris time, optional)', TIME_INPUT],
   ['capacity', 'capacity (optional, e.g. 500,40)', { spellcheck: 'false' }],
   ['maxStops', 'most stops (optional)', { type: 'number', min: '1', max: '1000', step: '1' }],
+  ['maxDurationMin', 'longest route in minutes (optional)', { type: 'number', min: '1', max: '1440', step: '1' }],
+  ['maxDrivingMin', 'most driving in minutes (optional)', { type: 'number', min: '1', max: '1440', step: '1' }],
+  ['maxDistanceKm', 'longest route in km (optional)', { inputmode: 'decimal' }],
   ['break', 'break (optional, e.g. 12:00-14:00 30: 30 min between 12:00 and 14:00)', { spellcheck: 'false' }],
 ];
 export const REASONS = {

@@ -9,10 +9,17 @@ function wholeNumbers(text, what) {
   return parts.map(Number);
 }
 
+/** A decimal number as typed (a coordinate, kilometres). */
 function coordinate(text, what) {
   if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text)) throw new Error(`${what} must be a number (got "${text}")`);
   return Number(text);
 }
+
+const LIMITS = {
+  maxDurationMin: 'the longest route',
+  maxDrivingMin: 'the most driving',
+  maxDistanceKm: 'the longest route in km',
+};
 
 const BREAK = /^(\d{2}:\d{2})\s*[-–]\s*(\d{2}:\d{2})[\s,]+(\d{1,4})\s*(min)?$/;
 
@@ -29,8 +36,10 @@ function breakOf(text, vehicleId) {
 }
 
 /**
- * @param cells {id, latitude, longitude, returns, shiftStart, shiftEnd, capacity, maxStops, break} as typed (strings, returns a boolean)
- * @returns a Vehicle of the API: {id, start, end?, shift?, capacity?, maxStops?, breaks?}
+ * @param cells {id, latitude, longitude, returns, shiftStart, shiftEnd, capacity, maxStops, maxDurationMin,
+ *   maxDrivingMin, maxDistanceKm, break} as typed (strings, returns a boolean)
+ * @returns a Vehicle of the API: {id, start, end?, shift?, capacity?, maxStops?, maxDurationMin?, maxDrivingMin?,
+ *   maxDistanceKm?, breaks?}
  */
 export function vehicleFromCells(cells, where) {
   try {
@@ -50,6 +59,13 @@ export function vehicleFromCells(cells, where) {
       vehicle.shift = { ...vehicle.shift, [field]: value };
     }
     if (cells.capacity) vehicle.capacity = wholeNumbers(cells.capacity, 'capacity');
+    for (const field of ['maxDurationMin', 'maxDrivingMin']) {
+      if (!cells[field]) continue;
+      if (!/^\d+$/.test(cells[field]))
+        throw new Error(`${LIMITS[field]} must be whole minutes (got "${cells[field]}")`);
+      vehicle[field] = Number(cells[field]);
+    }
+    if (cells.maxDistanceKm) vehicle.maxDistanceKm = coordinate(cells.maxDistanceKm, LIMITS.maxDistanceKm);
     if (cells.break) vehicle.breaks = [breakOf(cells.break, cells.id)];
     if (cells.maxStops) {
       if (!/^\d+$/.test(cells.maxStops) || Number(cells.maxStops) < 1)
@@ -73,6 +89,9 @@ export function cellsOfVehicle(vehicle) {
     shiftEnd: vehicle.shift?.end ?? '',
     capacity: vehicle.capacity ? vehicle.capacity.join(',') : '',
     maxStops: vehicle.maxStops ? String(vehicle.maxStops) : '',
+    maxDurationMin: vehicle.maxDurationMin ? String(vehicle.maxDurationMin) : '',
+    maxDrivingMin: vehicle.maxDrivingMin ? String(vehicle.maxDrivingMin) : '',
+    maxDistanceKm: vehicle.maxDistanceKm ? String(vehicle.maxDistanceKm) : '',
     break: vehicle.breaks?.length
       ? `${vehicle.breaks[0].window.start}-${vehicle.breaks[0].window.end} ${vehicle.breaks[0].durationSeconds / 60}`
       : '',
