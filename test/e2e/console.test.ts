@@ -641,6 +641,7 @@ describe('fleet playground in Chromium', () => {
       order: string[];
       load: number[];
       schedule: Array<{ colisId: string; arrivee: string; serviceStart?: string }>;
+      steps: Array<{ type: string; id: string; load: number[] }>;
     }>;
     unassigned: Array<{ id: string; reason: string }>;
     totals: { stops: number; assigned: number; vehiclesUsed: number };
@@ -662,7 +663,7 @@ describe('fleet playground in Chromium', () => {
     return { status: response.status(), plan: (await response.json()) as Plan };
   }
 
-  test('the sample needs both vans: a coloured route and a schedule per vehicle, every stop once, opening times kept', async () => {
+  test('the sample needs both vans: a coloured route and a schedule per vehicle, every stop once, opening times kept, shipments drawn ▲ to ▼', async () => {
     const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
     const { page, errors, close } = await watchedPage(packsExpected);
     try {
@@ -683,14 +684,20 @@ describe('fleet playground in Chromium', () => {
         id: string;
         demand: number[];
       }>;
-      assert.equal(sent.length, 10);
+      assert.equal(sent.length, 6);
+      const shipments = JSON.parse(await page.locator('#plans-shipments').inputValue()) as Array<{ id: string }>;
+      assert.deepEqual(
+        shipments.map((s) => s.id),
+        ['return-1', 'parcel-2'],
+      );
 
       const { status, plan } = await planDay(page);
       assert.equal(status, 200);
       assert.equal(plan.sandbox, true);
-      assert.equal(plan.routes.length, 2, '20 parcels do not fit one van of 12');
+      assert.equal(plan.routes.length, 2, '16 parcels leave the depot: they do not fit one van of 12');
       assert.deepEqual(plan.unassigned, []);
-      for (const route of plan.routes) assert.ok(route.load[0]! <= 12, `${route.vehicleId} carries ${route.load[0]}`);
+      for (const route of plan.routes)
+        for (const step of route.steps) assert.ok(step.load[0]! <= 12, `${route.vehicleId} carries ${step.load[0]}`);
 
       await page.locator('#plans-result').waitFor({ state: 'visible' });
       const markers = await page.locator('#plans-map svg .stop-marker').evaluateAll((nodes) =>
@@ -706,9 +713,25 @@ describe('fleet playground in Chromium', () => {
       assert.deepEqual(markers, expected, 'one marker per stop, in its vehicle and numbered in visiting order');
       assert.deepEqual(
         [...new Set(markers.map((m) => m.id))].sort(),
-        sent.map((s) => s.id).sort(),
-        'every stop exactly once',
+        [...sent, ...shipments].map((s) => s.id).sort(),
+        'every stop and shipment drawn',
       );
+      // a shipment: a ▲ at its pickup and a ▼ at its delivery, on one vehicle, joined by a dashed line
+      for (const { id } of shipments) {
+        const route = plan.routes.find((r) => r.order.includes(id))!;
+        const ends = await page
+          .locator(`#plans-map svg .stop-marker[data-stop-id="${id}"]`)
+          .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('class'), n.getAttribute('data-vehicle-id')]));
+        assert.deepEqual(ends, [
+          ['stop-marker pickup', route.vehicleId],
+          ['stop-marker delivery', route.vehicleId],
+        ]);
+        const link = page.locator(`#plans-map svg line.shipment-link[data-shipment-id="${id}"]`);
+        assert.equal(await link.count(), 1);
+        assert.equal(await link.getAttribute('stroke-dasharray'), '6 4');
+      }
+      assert.equal(await page.locator('#plans-map svg .stop-marker.pickup path.shipment-shape').count(), 2);
+      assert.equal(await page.locator('#plans-map svg .shipment-link').count(), 2);
       assert.equal(await page.locator('#plans-map svg polyline.route-line').count(), 2);
       const colours = await page
         .locator('#plans-map svg polyline.route-line')
@@ -733,12 +756,31 @@ describe('fleet playground in Chromium', () => {
           s.rows.map((r) => r[1]),
           plan.routes[i]!.order,
         );
-        for (const row of s.rows) assert.match(row[2]!, /^\d{2}:\d{2}/, 'arrivals in HH:MM Paris time');
+        assert.deepEqual(
+          s.rows.map((r) => r[2]),
+          plan.routes[i]!.steps.slice(1, -1).map(
+            (step) => ({ stop: 'Stop', pickup: 'Pickup', delivery: 'Delivery' })[step.type],
+          ),
+          'a row per step with its type',
+        );
+        for (const row of s.rows) assert.match(row[3]!, /^\d{2}:\d{2}/, 'arrivals in HH:MM Paris time');
       }
-      const a03 = schedules.flatMap((s) => s.rows).find((r) => r[1] === 'A03')!;
-      const startOf = (row: Array<string | null>) => (row[3] === 'On arrival' ? row[2]! : row[3]!);
+      for (const { id } of shipments) {
+        const on = schedules.filter((s) => s.rows.some((r) => r[1] === id));
+        assert.equal(on.length, 1, `${id}: both ends on one vehicle`);
+        assert.deepEqual(
+          on[0]!.rows.filter((r) => r[1] === id).map((r) => r[2]),
+          ['Pickup', 'Delivery'],
+        );
+      }
+      const rows = schedules.flatMap((s) => s.rows);
+      const a03 = rows.find((r) => r[1] === 'A03')!;
+      const startOf = (row: Array<string | null>) => (row[4] === 'On arrival' ? row[3]! : row[4]!);
       assert.ok(startOf(a03) >= '09:30', `A03 opens at 09:30; its service starts ${startOf(a03)}`);
-      assert.equal(a03[4], '09:30–…');
+      assert.equal(a03[7], '09:30–…');
+      const returned = rows.find((r) => r[1] === 'return-1' && r[2] === 'Delivery')!;
+      assert.equal(returned[7], '09:00–11:00');
+      assert.ok(startOf(returned) >= '09:00', `return-1 is delivered from 09:00; at ${startOf(returned)}`);
 
       const totals = (await page.locator('#plans-totals').textContent())!;
       assert.match(totals, /Vehicles used\s*2 of 2/);
@@ -749,6 +791,88 @@ describe('fleet playground in Chromium', () => {
 
       mkdirSync(OUTPUT_DIR, { recursive: true });
       await page.locator('#plans').screenshot({ path: join(OUTPUT_DIR, 'fleet-playground.png') });
+
+      // a shipment no van has room for: listed once, both its ends drawn hollow with ▲ and ▼
+      const heavy = JSON.parse(await page.locator('#plans-shipments').inputValue()) as Array<{ demand: number[] }>;
+      heavy[0]!.demand = [40];
+      await page.locator('#plans-shipments').fill(JSON.stringify(heavy));
+      const second = await planDay(page);
+      assert.deepEqual(
+        second.plan.unassigned.map((u) => [u.id, u.reason]),
+        [['return-1', 'capacity']],
+      );
+      await page.locator('#plans-unassigned li[data-stop-id="return-1"]').waitFor({ state: 'visible' });
+      assert.deepEqual(
+        await page.locator('#plans-map svg .unassigned-marker[data-stop-id="return-1"] text').allTextContents(),
+        ['▲', '▼'],
+      );
+      assert.equal(await page.locator('#plans-map svg .stop-marker[data-stop-id="return-1"]').count(), 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+
+  test("a vehicle's route limits and break are sent from its row, and a break step of the answer is a row of its schedule with a pause sign, no place on the map", async () => {
+    const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
+    const { page, errors, close } = await watchedPage(packsExpected);
+    try {
+      await openWithKey(page);
+      await page.getByRole('button', { name: /^Fleet sample/ }).click();
+      await page.getByLabel(/^Vehicle 1 break/).fill('12:00-14:00 30');
+      await page.getByLabel('Vehicle 1 longest route in minutes (optional)').fill('600');
+      await page.getByLabel('Vehicle 1 most driving in minutes (optional)').fill('480');
+      await page.getByLabel('Vehicle 1 longest route in km (optional)').fill('150.5');
+      let sentBreaks: unknown;
+      let sentLimits: unknown;
+      // the break is checked as sent, then taken off the forwarded body and a break step added to the real
+      // answer as the API writes one (type "break", the vehicle's break id, no place): this test does not
+      // depend on the solver's breaks, only on the shape of their steps
+      await page.route('**/api/v1/plans', async (route) => {
+        const body = route.request().postDataJSON() as { vehicles: Array<{ breaks?: unknown }> };
+        sentBreaks = body.vehicles[0]!.breaks;
+        const { maxDurationMin, maxDrivingMin, maxDistanceKm } = body.vehicles[0] as Record<string, unknown>;
+        sentLimits = { maxDurationMin, maxDrivingMin, maxDistanceKm };
+        delete body.vehicles[0]!.breaks;
+        const response = await route.fetch({ postData: JSON.stringify(body) });
+        const answer = (await response.json()) as Plan;
+        const steps = answer.routes.find((r) => r.vehicleId === 'van-1')!.steps as Array<Record<string, unknown>>;
+        const after = steps[1]!;
+        const end = new Date(Date.parse(after.departure as string) + 30 * 60_000).toISOString().replace('.000Z', 'Z');
+        steps.splice(2, 0, { ...after, type: 'break', id: 'van-1-break', arrival: after.departure, departure: end });
+        delete steps[2]!.serviceStart;
+        await route.fulfill({ response, json: answer });
+      });
+      const { plan } = await planDay(page);
+      assert.deepEqual(sentLimits, { maxDurationMin: 600, maxDrivingMin: 480, maxDistanceKm: 150.5 });
+      assert.deepEqual(sentBreaks, [
+        { id: 'van-1-break', window: { start: '12:00', end: '14:00' }, durationSeconds: 1800 },
+      ]);
+      await page.locator('#plans-result').waitFor({ state: 'visible' });
+      const van1 = plan.routes.find((r) => r.vehicleId === 'van-1')!;
+      const rows = page.locator('#plans-schedules .plan-route[data-vehicle-id="van-1"] tbody tr');
+      assert.equal(await rows.count(), van1.order.length + 1);
+      const lunch = rows.nth(1);
+      assert.equal(await lunch.getAttribute('data-type'), 'break');
+      const cells = await lunch.locator('th, td').allTextContents();
+      assert.deepEqual(
+        [cells[1], cells[2], cells[7], cells[8]],
+        ['van-1-break', 'Break', '12:00–14:00', '30 min break'],
+      );
+      assert.equal(await lunch.getByRole('img', { name: 'Break' }).count(), 1);
+      assert.equal(await rows.nth(2).locator('td').first().textContent(), '2', 'the visit after it keeps its number');
+      const markers = await page.locator('#plans-map svg .stop-marker').count();
+      assert.equal(
+        markers,
+        plan.routes.reduce((n, r) => n + r.order.length, 0),
+      );
+
+      // a break the row cannot read is reported before anything is sent
+      await page.getByLabel(/^Vehicle 1 break/).fill('noon');
+      await page.getByRole('button', { name: 'Plan the day' }).click();
+      await page.waitForFunction(() =>
+        /Vehicle 1: break must be a window and minutes/.test(document.getElementById('plans-error')?.textContent ?? ''),
+      );
       assert.deepEqual(errors, []);
     } finally {
       await close();
@@ -770,6 +894,7 @@ describe('fleet playground in Chromium', () => {
           await input.fill('');
       // more than 200 stops: in the background without asking
       await page.locator('#plans-stops').fill(JSON.stringify(coordinateStops(250)));
+      await page.locator('#plans-shipments').fill('');
       await page.locator('#plans-time-limit').fill('120');
       const accepted = page.waitForResponse(
         (r) => r.url().endsWith('/api/v1/plans') && r.request().method() === 'POST',
@@ -810,7 +935,7 @@ describe('fleet playground in Chromium', () => {
     }
   });
 
-  test('a stop too heavy for every van is listed as unassigned with its reason and drawn hollow; bad input is reported', async () => {
+  test('without shipments: a stop too heavy for every van is listed as unassigned with its reason and drawn hollow; bad input is reported', async () => {
     const packsExpected = (await packsMounted()) ? [] : [{ status: 404, path: '/api/v1/packs' }];
     const { page, errors, close } = await watchedPage([...packsExpected, { status: 400, path: '/api/v1/plans' }]);
     try {
@@ -822,8 +947,16 @@ describe('fleet playground in Chromium', () => {
       }>;
       stops[0]!.demand = [40];
       await page.locator('#plans-stops').fill(JSON.stringify(stops));
+      await page.locator('#plans-shipments').fill('');
+      const sentBody = page.waitForRequest((r) => r.url().endsWith('/api/v1/plans') && r.method() === 'POST');
       const { status, plan } = await planDay(page);
       assert.equal(status, 200);
+      assert.ok(!('shipments' in (await sentBody).postDataJSON()), 'an empty shipments box sends none');
+      assert.equal(await page.locator('#plans-map svg :is(.pickup, .delivery, .shipment-link)').count(), 0);
+      assert.deepEqual(
+        [...new Set(await page.locator('#plans-schedules tbody tr td:nth-child(3)').allTextContents())],
+        ['Stop'],
+      );
       assert.deepEqual(
         plan.unassigned.map((u) => [u.id, u.reason]),
         [['A01', 'capacity']],
@@ -841,6 +974,13 @@ describe('fleet playground in Chromium', () => {
       const error = page.locator('#plans-error');
       await error.waitFor({ state: 'visible' });
       assert.match((await error.textContent())!, /Vehicle 1: capacity must be whole numbers/);
+      await page.getByLabel('Vehicle 1 capacity (optional, e.g. 500,40)').fill('12');
+      await page.locator('#plans-shipments').fill('{"id": "s1"}');
+      await page.getByRole('button', { name: 'Plan the day' }).click();
+      await page.waitForFunction(() =>
+        /^Shipments JSON/.test(document.getElementById('plans-error')?.textContent ?? ''),
+      );
+      await page.locator('#plans-shipments').fill('');
 
       // the API's own checks are shown with their code: a demand with two numbers against capacities of one
       await page.getByLabel('Vehicle 1 capacity (optional, e.g. 500,40)').fill('12');

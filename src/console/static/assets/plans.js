@@ -1,16 +1,18 @@
-// The fleet playground: vehicles as a table, stops as JSON → POST /api/v1/plans → one coloured route
-// per vehicle on the map, a schedule per vehicle, and the stops no vehicle could take with their reason.
+// The fleet playground: vehicles as a table, stops and shipments as JSON → POST /api/v1/plans → one coloured
+// route per vehicle on the map, a schedule per vehicle from its steps, and the stops no vehicle could take with their reason.
 import { clearError } from './api.js';
-import { count, duration, parisDay, parisTime, parisTimeUp, parisTomorrowAt, TIME_INPUT } from './format.js';
+import { count, duration, parisTimeUp, parisTomorrowAt, TIME_INPUT } from './format.js';
 import { departureFields, runOnSubmit, term } from './playground-run.js';
 import { callApi } from './api.js';
 import { inBackground, planInBackground } from './plan-progress.js';
 import { decodePolyline, renderFleetMap, ROUTE_COLOURS } from './route-map.js';
-import { parseJson, toJson } from './stops.js';
+import { routeSchedule } from './plan-schedule.js';
+import { planInputs, routeVisits, STEP_NAMES } from './plan-visits.js';
+import { parseJson, parseShipmentsJson, toJson } from './stops.js';
 import { cellsOfVehicle, sampleFleet, vehicleFromCells } from './vehicles.js';
 
 const $ = (id) => document.getElementById(id);
-const FLEET_STOP_FIELDS = ['notBefore', 'demand', 'allowedVehicles'];
+const FLEET_STOP_FIELDS = ['notBefore', 'timeWindows', 'priority', 'demand', 'allowedVehicles'];
 const COLUMNS = [
   ['id', 'id', { maxlength: '100', spellcheck: 'false' }],
   ['latitude', 'start latitude', { inputmode: 'decimal' }],
@@ -20,12 +22,19 @@ const COLUMNS = [
   ['shiftEnd', 'shift end (Paris time, optional)', TIME_INPUT],
   ['capacity', 'capacity (optional, e.g. 500,40)', { spellcheck: 'false' }],
   ['maxStops', 'most stops (optional)', { type: 'number', min: '1', max: '1000', step: '1' }],
+  ['maxDurationMin', 'longest route in minutes (optional)', { type: 'number', min: '1', max: '1440', step: '1' }],
+  ['maxDrivingMin', 'most driving in minutes (optional)', { type: 'number', min: '1', max: '1440', step: '1' }],
+  ['maxDistanceKm', 'longest route in km (optional)', { inputmode: 'decimal' }],
+  ['break', 'break (optional, e.g. 12:00-14:00 30: 30 min between 12:00 and 14:00)', { spellcheck: 'false' }],
 ];
 export const REASONS = {
   capacity: 'No vehicle has room left for its demand',
   shift: 'No vehicle can reach it within its shift',
   allowedVehicles: 'None of its allowed vehicles can take it',
   unreachable: 'No road reaches it from the vehicles',
+  timeWindows: 'Every one of its time windows closes before a vehicle can get there',
+  routeLimit: 'A vehicle could take it only beyond its route limits (duration, driving time or distance)',
+  priority: 'Left out for stops of higher priority: no room or time remained for it',
 };
 
 export function initPlans({ onResult }) {
@@ -94,12 +103,13 @@ export function initPlans({ onResult }) {
   $('add-vehicle').addEventListener('click', () => addVehicle().querySelector('input').focus());
   $('plans-sample').addEventListener('click', () => {
     clearError(error);
-    const { vehicles, stops } = sampleFleet();
+    const { vehicles, stops, shipments } = sampleFleet();
     body.replaceChildren();
     for (const vehicle of vehicles) addVehicle(vehicle);
     $('plans-stops').value = toJson(stops);
+    $('plans-shipments').value = toJson(shipments);
     if (!$('plans-departure').value) $('plans-departure').value = parisTomorrowAt(8, 0);
-    status.textContent = `Sample loaded: ${vehicles.length} vans, ${stops.length} stops.`;
+    status.textContent = `Sample loaded: ${vehicles.length} vans, ${stops.length} stops and ${shipments.length} shipments (a pickup and a delivery each).`;
   });
 
   // the finished job of a background plan (null: the plan was one call)
@@ -114,6 +124,7 @@ export function initPlans({ onResult }) {
     buildRequest: () => ({
       vehicles: readVehicles(),
       stops: parseJson($('plans-stops').value, { extraFields: FLEET_STOP_FIELDS }),
+      ...parseShipmentsJson($('plans-shipments').value),
       ...departureFields($('plans-departure'), $('plans-avoid-tolls')),
       geometry: true,
     }),
@@ -135,20 +146,13 @@ export function initPlans({ onResult }) {
   addVehicle();
 }
 
-function cell(tr, text, header = false) {
-  const c = document.createElement(header ? 'th' : 'td');
-  if (header) c.scope = 'row';
-  c.textContent = text;
-  tr.append(c);
-  return c;
-}
-
 /** Draws the answer of /api/v1/plans: totals, the unassigned stops, the map and one schedule per vehicle. */
 export function renderPlan(request, plan) {
-  const inputs = new Map(request.stops.map((s) => [s.id, s]));
+  const inputs = planInputs(request);
   const vehicles = new Map(
     request.vehicles.map((v, i) => [v.id, { ...v, colour: ROUTE_COLOURS[i % ROUTE_COLOURS.length] }]),
   );
+  const visitsOf = new Map(plan.routes.map((route) => [route, routeVisits(route, inputs)]));
 
   const totals = $('plans-totals');
   totals.replaceChildren();
@@ -192,108 +196,43 @@ export function renderPlan(request, plan) {
 
   const mapRoutes = plan.routes.map((route) => {
     const vehicle = vehicles.get(route.vehicleId) ?? {};
-    const arrivals = new Map((route.schedule ?? []).map((e) => [e.colisId, e.arrivee]));
-    const late = new Map((route.lateStops ?? []).map((l) => [l.colisId, l]));
     return {
       vehicleId: route.vehicleId,
       colour: vehicle.colour,
       start: vehicle.start,
       end: vehicle.end,
       ...(route.geometry ? { line: decodePolyline(route.geometry) } : {}),
-      stops: [...route.waypoints]
-        .sort((a, b) => a.order - b.order)
-        .map((w) => {
-          const input = inputs.get(w.id) ?? {};
-          const arrival = arrivals.get(w.id);
-          return {
-            id: w.id,
-            order: w.order,
-            latitude: w.latitude ?? input.latitude,
-            longitude: w.longitude ?? input.longitude,
-            late: late.has(w.id),
-            label: `${route.vehicleId} ${w.order}. ${w.id}${arrival ? `, arrives ${parisTimeUp(arrival)}` : ''}${late.has(w.id) ? `, late by ${late.get(w.id).retardMin} min` : ''}`,
-          };
-        }),
+      stops: visitsOf
+        .get(route)
+        .filter((v) => v.order !== null)
+        .map((v) => ({
+          id: v.id,
+          order: v.order,
+          kind: v.type === 'stop' ? undefined : v.type,
+          ...v.place,
+          late: Boolean(v.late),
+          label: `${route.vehicleId} ${v.order}. ${v.type === 'stop' ? '' : `${STEP_NAMES[v.type] ?? v.type} of `}${v.id}${v.arrival ? `, arrives ${parisTimeUp(v.arrival)}` : ''}${v.late ? `, late by ${v.late.retardMin} min` : ''}`,
+        })),
     };
   });
-  const unassignedPoints = plan.unassigned.map((u) => ({
-    ...inputs.get(u.id),
-    id: u.id,
-    label: `${u.id}: not assigned (${u.reason})`,
-  }));
+  const unassignedPoints = plan.unassigned.flatMap((u) => {
+    const shipment = inputs.shipments.get(u.id);
+    if (!shipment) return [{ ...inputs.stops.get(u.id), id: u.id, label: `${u.id}: not assigned (${u.reason})` }];
+    return [
+      ['pickup', '▲'],
+      ['delivery', '▼'],
+    ].map(([end, symbol]) => ({
+      ...shipment[end],
+      id: u.id,
+      symbol,
+      label: `${end === 'pickup' ? 'Pickup' : 'Delivery'} of ${u.id}: not assigned (${u.reason})`,
+    }));
+  });
   renderFleetMap($('plans-map'), { routes: mapRoutes, unassigned: unassignedPoints });
 
   const schedules = $('plans-schedules');
   schedules.replaceChildren();
-  for (const route of plan.routes) schedules.append(routeSchedule(route, vehicles.get(route.vehicleId) ?? {}, inputs));
+  for (const route of plan.routes)
+    schedules.append(routeSchedule(route, vehicles.get(route.vehicleId) ?? {}, visitsOf.get(route)));
   $('plans-result').hidden = false;
-}
-
-function routeSchedule(route, vehicle, inputs) {
-  const section = document.createElement('section');
-  section.className = 'plan-route';
-  section.dataset.vehicleId = route.vehicleId;
-  const h = document.createElement('h4');
-  const swatch = document.createElement('span');
-  swatch.className = 'swatch';
-  swatch.style.background = vehicle.colour ?? '';
-  swatch.setAttribute('aria-hidden', 'true');
-  const load =
-    route.load && route.load.length
-      ? ` · load ${route.load.join(' / ')}${vehicle.capacity ? ` of ${vehicle.capacity.join(' / ')}` : ''}`
-      : '';
-  h.append(
-    swatch,
-    document.createTextNode(
-      ` ${route.vehicleId} · ${route.order.length} stops · ${route.totalDistanceKm.toFixed(2)} km · ${duration(route.estimatedTimeMin)}${load}`,
-    ),
-  );
-  const departDay = route.departAt ? parisDay(route.departAt) : null;
-  const time = (iso, format = parisTime) =>
-    iso ? `${format(iso)}${departDay && parisDay(iso) !== departDay ? ' (+1 day)' : ''}` : '—';
-  const p = document.createElement('p');
-  p.className = 'hint';
-  p.textContent = `Leaves ${time(route.departAt)}${route.returnAt ? `, back ${time(route.returnAt)}` : ', ends at its last stop'} (Paris time).`;
-
-  const table = document.createElement('table');
-  table.className = 'plan-schedule';
-  const caption = document.createElement('caption');
-  caption.className = 'visually-hidden';
-  caption.textContent = `Schedule of ${route.vehicleId}`;
-  const head = document.createElement('thead');
-  head.innerHTML =
-    '<tr><th scope="col">#</th><th scope="col">Stop</th><th scope="col">Arrival</th><th scope="col">Service starts</th><th scope="col">Window</th><th scope="col">Status</th></tr>';
-  const tbody = document.createElement('tbody');
-  const entries = new Map((route.schedule ?? []).map((e) => [e.colisId, e]));
-  const late = new Map((route.lateStops ?? []).map((l) => [l.colisId, l]));
-  for (const w of [...route.waypoints].sort((a, b) => a.order - b.order)) {
-    const input = inputs.get(w.id) ?? {};
-    const entry = entries.get(w.id);
-    const lateness = late.get(w.id);
-    const tr = document.createElement('tr');
-    if (lateness) tr.className = 'late';
-    cell(tr, String(w.order));
-    cell(tr, w.id, true);
-    cell(tr, time(entry?.arrivee, parisTimeUp));
-    cell(tr, entry?.serviceStart ? time(entry.serviceStart, parisTimeUp) : 'On arrival');
-    cell(
-      tr,
-      `${input.notBefore ?? ''}–${input.deadline ?? ''}` === '–'
-        ? '—'
-        : `${input.notBefore ?? '…'}–${input.deadline ?? '…'}`,
-    );
-    const statusCell = document.createElement('td');
-    const badge = document.createElement('span');
-    badge.className = lateness ? 'badge late' : 'badge ok';
-    badge.textContent = lateness ? `Late by ${lateness.retardMin} min` : input.deadline ? 'On time' : 'No deadline';
-    statusCell.append(badge);
-    tr.append(statusCell);
-    tbody.append(tr);
-  }
-  table.append(caption, head, tbody);
-  const scroll = document.createElement('div');
-  scroll.className = 'table-scroll';
-  scroll.append(table);
-  section.append(h, p, scroll);
-  return section;
 }

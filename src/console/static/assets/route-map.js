@@ -1,17 +1,11 @@
 // Draws a route as inline SVG: equirectangular projection scaled to fit with padding,
-// the start and end marked, the stops numbered in visiting order, late stops in another colour.
-const SVG_NS = 'http://www.w3.org/2000/svg';
+// the start and end marked, the stops numbered in visiting order, late stops in another colour,
+// a shipment's pickup ▲ and delivery ▼ (shipment-marks.js).
+import { el, valid } from './svg.js';
+import { SHIPMENT_KINDS, shipmentLinks, shipmentShape } from './shipment-marks.js';
+
 const WIDTH = 800;
 const PADDING = 36;
-
-function el(name, attributes = {}, text) {
-  const node = document.createElementNS(SVG_NS, name);
-  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-const valid = (p) => p && Number.isFinite(p.latitude) && Number.isFinite(p.longitude);
 
 /**
  * The points of an encoded polyline of precision 5 (an answer's `geometry`), as {latitude, longitude}.
@@ -73,8 +67,9 @@ export const ROUTE_COLOURS = [
 /**
  * Several routes (the fleet playground): each vehicle's route in its own colour, late stops ringed,
  * stops no vehicle could take drawn hollow.
- * @param routes [{vehicleId, colour, start, end?, stops: [{id, order, latitude, longitude, late, label}], line?}]
- * @param unassigned [{id, latitude, longitude, label}]
+ * @param routes [{vehicleId, colour, start, end?, stops: [{id, order, kind?, latitude, longitude, late, label}], line?}]
+ *   (kind: "pickup" or "delivery" for a shipment's end, drawn ▲ or ▼ and joined by a dashed line; absent for a stop)
+ * @param unassigned [{id, latitude, longitude, label, symbol?}] (symbol: the text in the hollow marker, "?" by default)
  */
 export function renderFleetMap(container, { routes, unassigned }) {
   const stops = routes.reduce((n, r) => n + r.stops.length, 0);
@@ -161,6 +156,7 @@ function renderMap(container, { routes, unassigned, description }) {
   }
   for (const group of drawn.values()) svg.append(startMarker(group, project));
 
+  svg.append(shipmentLinks(routes, project));
   const markers = el('g', { class: 'stop-markers' });
   for (const route of routes) {
     for (const stop of route.stops) if (valid(stop)) markers.append(stopMarker(stop, route, project));
@@ -294,7 +290,7 @@ function startMarker(group, project) {
 function stopMarker(stop, route, project) {
   const [x, y] = project(stop);
   const attributes = {
-    class: `stop-marker${stop.late ? ' late' : ''}`,
+    class: `stop-marker${stop.kind ? ` ${stop.kind}` : ''}${stop.late ? ' late' : ''}`,
     'data-stop-id': stop.id,
     'data-order': stop.order,
     transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
@@ -306,12 +302,15 @@ function stopMarker(stop, route, project) {
   const circle = route.colour
     ? { r: 15, fill: route.colour, stroke: stop.late ? LATE_ORANGE : '#fff', 'stroke-width': stop.late ? 4 : 2 }
     : { r: 15, fill: stop.late ? LATE_ORANGE : STOP_BLUE, stroke: '#fff', 'stroke-width': 2 };
-  g.append(el('circle', circle));
+  // a shipment's pickup is a ▲ and its delivery a ▼, a stop a circle
+  const { r, ...outline } = circle;
+  g.append(SHIPMENT_KINDS.has(stop.kind) ? shipmentShape(stop.kind, outline) : el('circle', { r, ...outline }));
   g.append(
     el(
       'text',
       {
         class: 'stop-number',
+        ...(SHIPMENT_KINDS.has(stop.kind) ? { y: stop.kind === 'pickup' ? 2 : -2 } : {}),
         'text-anchor': 'middle',
         'dominant-baseline': 'central',
         fill: '#fff',
@@ -345,7 +344,7 @@ function unassignedMarker(stop, project) {
         'font-weight': 700,
         'font-family': 'system-ui, sans-serif',
       },
-      '?',
+      stop.symbol ?? '?',
     ),
   );
   return g;

@@ -132,6 +132,30 @@ export function parseJson(text, { extraFields = [] } = {}) {
   });
 }
 
+/**
+ * The fleet playground's optional shipments: blank → {} (none sent), else {shipments: [...]} from the API's
+ * shipments array (or a whole request body with a `shipments` field), kept as given; the API validates them.
+ */
+export function parseShipmentsJson(text) {
+  if (text.trim() === '') return {};
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`Shipments JSON: ${err.message}`);
+  }
+  if (value && !Array.isArray(value) && Array.isArray(value.shipments)) value = value.shipments;
+  if (!Array.isArray(value))
+    throw new Error(
+      'Shipments JSON: expected an array of shipments, e.g. [{"id": "s1", "pickup": {"latitude": 48.85, "longitude": 2.35}, "delivery": {"latitude": 48.88, "longitude": 2.34}}], or leave it empty',
+    );
+  value.forEach((item, index) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item))
+      throw new Error(`Shipments JSON [${index}]: expected an object with id, pickup and delivery`);
+  });
+  return { shipments: value };
+}
+
 export function toJson(stops) {
   return JSON.stringify(stops, null, 2);
 }
