@@ -350,12 +350,7 @@ export function runFleet(
       `solver module of ABI version ${abiVersion} cannot take time windows or route limits (needs 4)`,
     );
   const breaks = breakDurations(p);
-  const outLength = fleetOutLength(
-    f.nv,
-    f.nj,
-    abiVersion,
-    breaks.reduce((s, x) => s + x.length, 0),
-  );
+  const outLength = fleetOutLength(f.nv, f.nj, abiVersion, breaks.flat().length);
   const [out] = callModule(
     e,
     [p.travel, p.distance, f.vehicles, f.jobs, f.capacity, f.demand, f.allowed, f.objective, f.extra],

@@ -5,6 +5,7 @@
  */
 import { ACCEPTED_RESPONSE, PREFER_PARAMETER } from './jobs.js';
 import {
+  breakSchema,
   planRequestSchema,
   shipmentEndSchema,
   shipmentSchema,
@@ -28,7 +29,6 @@ import {
   routeWarning,
   waypoint,
 } from './route-parts.js';
-import { breakSchema } from '../plans/breaks.js';
 
 /** The solver's reason codes, in code order. */
 const REASONS = Object.values(UNASSIGNED_REASONS);

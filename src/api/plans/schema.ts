@@ -17,6 +17,8 @@ import {
 import { MAX_DIMS } from '../../solver/abi-constants.generated.js';
 import { vehicleBreaksProperty } from './breaks.js';
 
+export { breakSchema } from './breaks.js';
+
 export const MAX_PLAN_STOPS = 1000;
 /** Most shipments of one call (each is two stops: MAX_PLAN_STOPS / 2). */
 export const MAX_PLAN_SHIPMENTS = MAX_PLAN_STOPS / 2;
