@@ -1534,8 +1534,26 @@ export interface components {
              *     ]
              */
             time_window?: number[];
-            /** @description Only `[]`: breaks are not supported yet. */
-            breaks?: Record<string, never>[];
+            /** @description Up to 5 breaks (VROOM `break`), each with one time window. A used vehicle takes every one, starting inside its window, while it stands (before a leg, waiting at a task, or at its end); an unused vehicle takes none. */
+            breaks?: {
+                /**
+                 * @description Unique within the vehicle (an integer, as VROOM's).
+                 * @example 1
+                 */
+                id: number;
+                /** @description Exactly one `[start, end]`: the break starts inside it. */
+                time_windows: number[][];
+                /**
+                 * @description How long the break lasts (default 0).
+                 * @example 300
+                 */
+                service?: number;
+                /**
+                 * @description Echoed in its step.
+                 * @example Bakery
+                 */
+                description?: string;
+            }[];
             /**
              * @description Divides every travel time of the vehicle (default 1, two decimals kept); every vehicle of a call has the same one.
              * @example 1
@@ -1755,15 +1773,15 @@ export interface components {
         };
         /**
          * VroomStep
-         * @description One step of a route: the start and the end (when the vehicle has them), each task.
+         * @description One step of a route: the start and the end (when the vehicle has them), each task, each break.
          */
         VroomStep: {
             /**
              * @description What happens here.
              * @enum {string}
              */
-            type: "start" | "job" | "pickup" | "delivery" | "end";
-            /** @description The task id (job, pickup, delivery). */
+            type: "start" | "job" | "pickup" | "delivery" | "break" | "end";
+            /** @description The task id (job, pickup, delivery), or the break id. */
             id?: number;
             /** @description The task's description, when given. */
             description?: string;
