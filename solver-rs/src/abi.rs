@@ -158,7 +158,17 @@ pub mod extra {
     /// Per job and demand dimension (nj × dims values): the amount loaded
     /// there and carried to the route's end (a backhaul; 0 none).
     pub const PICKUP: u32 = 6;
+    /// Per vehicle a break count c (0 to fleet::model::MAX_BREAKS), then c
+    /// (window start, window end, duration) triples (fleet::breaks).
+    pub const BREAKS: u32 = 7;
 }
+
+/// Fleet output tail when the problem has breaks: per break (vehicle after
+/// vehicle, each vehicle's in the order given) its start (-1 when the
+/// vehicle is unused), how many of the route's jobs come before it, and the
+/// arrival at what follows it (the next job or the end point; a break that
+/// starts before it was taken before that leg).
+pub const BREAK_FIELDS: usize = 3;
 
 /// f64 entries of the fleet output for nv vehicles and nj jobs (ABI 4).
 pub const fn fleet_out_len(nv: usize, nj: usize) -> usize {
@@ -220,7 +230,7 @@ pub fn typescript() -> String {
     s.push_str(&format!("/** Allowed vehicles: per job ceil(vehicles / ALLOWED_WORD_BITS) u32 words, vehicle v = bit v % 32 of word v / 32. */\nexport const ALLOWED_WORD_BITS = {};\n", ALLOWED_WORD_BITS));
     s.push_str(&format!("export const FLEET_OUT_HEAD = {};\nexport const FLEET_ROUTE_FIELDS = {};\nexport const FLEET_VEHICLE_TIMES = {};\n", FLEET_OUT_HEAD, FLEET_ROUTE_FIELDS, FLEET_VEHICLE_TIMES));
     s.push_str(&format!("/** Fleet limits. */\nexport const MAX_VEHICLES = {};\nexport const MAX_DIMS = {};\nexport const MAX_LOCATIONS = {};\n", MAX_VEHICLES, MAX_DIMS, MAX_LOCATIONS));
-    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {}, VEHICLE_LIMITS: {}, LIMIT_DISTANCE: {}, PRIORITY: {}, SHIPMENTS: {}, PICKUP: {} }} as const;\n/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */\nexport const VEHICLE_LIMIT_FIELDS = {};\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE, extra::PRIORITY, extra::SHIPMENTS, extra::PICKUP, extra::VEHICLE_LIMIT_FIELDS, crate::fleet::model::MAX_WINDOWS));
+    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {}, VEHICLE_LIMITS: {}, LIMIT_DISTANCE: {}, PRIORITY: {}, SHIPMENTS: {}, PICKUP: {}, BREAKS: {} }} as const;\n/** Per break in the fleet output's tail: start (-1 unused vehicle), jobs before it, arrival at what follows it. */\nexport const BREAK_FIELDS = {};\n/** Most breaks per vehicle. */\nexport const MAX_BREAKS = {};\n/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */\nexport const VEHICLE_LIMIT_FIELDS = {};\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE, extra::PRIORITY, extra::SHIPMENTS, extra::PICKUP, extra::BREAKS, BREAK_FIELDS, crate::fleet::model::MAX_BREAKS, extra::VEHICLE_LIMIT_FIELDS, crate::fleet::model::MAX_WINDOWS));
     s.push_str("/** Unassigned reasons by code. */\nexport const REASON_CODES = {\n");
     for r in REASONS.iter() {
         s.push_str(&format!("  {}: '{}',\n", *r as i32, r.code()));

@@ -76,7 +76,7 @@
 //!         max_iterations: u32, out: u32, stall_iterations: u32, extra: u32,
 //!         extra_len: u32) -> i32
 //!       Plans several vehicles (crate::fleet). The arrays and the output
-//!       f64[fleet_out_len(vehicle_count, job_count)] are documented in
+//!       f64[fleet_out_len(vehicle_count, job_count) + BREAK_FIELDS × breaks] are documented in
 //!       fleet/flat.rs; distance, capacity/demand (dims = 0) and allowed may
 //!       be 0 (= travel, none, all); objective f64[3]. max_iterations 0 = run
 //!       to the time limit (20000 iterations when there is none either); the
@@ -560,8 +560,9 @@ pub extern "C" fn solve_fleet(
             settings: Default::default(),
         };
         let sol = crate::fleet::solve_since(&problem, &params, &HostClock, started_ms);
-        // SAFETY: the host passes f64[out_len(nv, nj)] from `alloc` (checked above).
-        let out = unsafe { std::slice::from_raw_parts_mut(out, flat::out_len(nv, nj)) };
+        // SAFETY: the host passes f64[out_len(nv, nj, breaks)] from `alloc` (checked above).
+        let breaks = flat::break_count(&fleet_input);
+        let out = unsafe { std::slice::from_raw_parts_mut(out, flat::out_len(nv, nj, breaks)) };
         flat::encode(&problem, &sol, out);
         Ok(())
     };

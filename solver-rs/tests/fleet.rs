@@ -3,7 +3,7 @@
 //! unassigned, capacities and windows respected (checked by an independent
 //! simulation over the matrix), the reported cost equals a recomputation,
 //! brute-force optimality on small instances, determinism, reason codes,
-//! time-window segment joins, the Solomon parser and checker.
+//! time-window segment joins, the Solomon parser and checker, vehicle breaks.
 
 use route_solver::fleet::model::{FleetProblem, MAX_VEHICLES};
 use route_solver::fleet::segment::TwSegment;
@@ -80,6 +80,7 @@ fn random_input(
             max_duration: None,
             max_driving: None,
             max_distance: None,
+            breaks: Vec::new(),
         })
         .collect();
     let jobs = (0..n)
@@ -183,10 +184,28 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
     let mut late = 0;
     let mut dist = 0;
     let mut load = [0i64; 2];
-    for &j in jobs {
+    // breaks still to take, latest window start last (popped from the end)
+    let mut todo = veh.breaks.clone();
+    todo.sort_by_key(|b| std::cmp::Reverse((b.start, b.end)));
+    // from `t` on, take every break whose window opens by `by` (None: by the
+    // time reached, the vehicle standing still); false when one closed before
+    let take = |todo: &mut Vec<fleet::model::BreakInput>, t: &mut i64, by: Option<i64>| -> bool {
+        let mut fine = true;
+        while todo.last().map_or(false, |b| b.start <= by.unwrap_or(*t)) {
+            let b = todo.pop().unwrap();
+            let at = (*t).max(b.start);
+            fine &= at <= b.end;
+            *t = at + b.duration;
+        }
+        fine
+    };
+    for (k, &j) in jobs.iter().enumerate() {
         let job = &inp.jobs[j as usize];
         if let Some(list) = &job.allowed {
             ok &= list.contains(&v);
+        }
+        if k > 0 {
+            ok &= take(&mut todo, &mut t, None);
         }
         match tt(at, job.location) {
             Some(x) => {
@@ -195,9 +214,24 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
             }
             None => ok = false,
         }
-        match start_of_service(job, t) {
-            Some(s) => t = s,
-            None => ok = false,
+        loop {
+            match start_of_service(job, t) {
+                Some(s) if todo.last().map_or(false, |b| b.start <= s) => {
+                    // a break whose window opens before the service: taken first
+                    let b = todo.pop().unwrap();
+                    let at = t.max(b.start);
+                    ok &= at <= b.end;
+                    t = at + b.duration;
+                }
+                Some(s) => {
+                    t = s;
+                    break;
+                }
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
         }
         if let Some(dl) = job.deadline {
             late += (t - dl).max(0);
@@ -208,6 +242,9 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
             *l += job.demand.get(d).copied().unwrap_or(0);
         }
     }
+    if !jobs.is_empty() {
+        ok &= take(&mut todo, &mut t, None);
+    }
     if let Some(e) = veh.end {
         match tt(at, e) {
             Some(x) => {
@@ -216,6 +253,10 @@ fn simulate(inp: &FleetInput, v: usize, jobs: &[u32]) -> (bool, i64, i64, i64) {
             }
             None => ok = false,
         }
+    }
+    if !jobs.is_empty() {
+        // the rest at the end point, waiting for their windows
+        ok &= take(&mut todo, &mut t, Some(i64::MAX));
     }
     ok &= t <= veh.shift_end.unwrap_or(i64::MAX);
     ok &= t - veh.shift_start <= veh.max_duration.unwrap_or(i64::MAX);
@@ -690,6 +731,7 @@ fn one_vehicle_input() -> FleetInput {
             max_duration: None,
             max_driving: None,
             max_distance: None,
+            breaks: Vec::new(),
         }],
         jobs: (1..=4)
             .map(|l| JobInput {
@@ -1466,4 +1508,278 @@ fn a_job_left_out_for_higher_priorities_says_so() {
     inp.jobs.iter_mut().for_each(|j| j.priority = 0);
     let sol = solve_input(&inp, 50);
     assert!(sol.unassigned.iter().all(|&(_, r)| r == Reason::Capacity));
+}
+
+/// 0–2 breaks on each vehicle: windows in the first 400 s (some shorter
+/// than a leg, so that a break can be missed), 5–60 s long.
+fn with_breaks(rng: &mut Rng, inp: &mut FleetInput) {
+    for v in &mut inp.vehicles {
+        for _ in 0..rng.range(0, 3) {
+            let start = rng.range(0, 400) as i64;
+            v.breaks.push(fleet::model::BreakInput {
+                start,
+                end: start + rng.range(0, 150) as i64,
+                duration: rng.range(5, 60) as i64,
+            });
+        }
+    }
+}
+
+/// An independent check of the breaks the solver reports for a route: each
+/// starts inside its window, none overlaps a service, a leg or another break.
+fn breaks_hold(inp: &FleetInput, p: &FleetProblem, v: usize, jobs: &[u32]) {
+    use route_solver::fleet::breaks::taken;
+    use route_solver::fleet::solution::times_of;
+    let veh = &inp.vehicles[v];
+    let list = taken(p, v, jobs);
+    assert_eq!(
+        list.len(),
+        if jobs.is_empty() { 0 } else { veh.breaks.len() }
+    );
+    let (stops, _) = times_of(p, v, jobs);
+    let m = inp.locations;
+    for t in &list {
+        let b = veh.breaks[t.index];
+        assert!(b.start <= t.start && t.start <= b.end, "inside its window");
+        let end = t.start + b.duration;
+        // after the previous stop's service and before the next one's
+        if t.after > 0 {
+            assert!(t.start >= stops[t.after - 1].departure);
+        } else {
+            assert!(t.start >= veh.shift_start);
+        }
+        if t.after < jobs.len() {
+            let next = &stops[t.after];
+            assert!(end <= next.start, "over before the next service");
+            // either before the leg (the leg still fits) or after arriving
+            let leg = {
+                let from = if t.after == 0 {
+                    veh.start
+                } else {
+                    inp.jobs[jobs[t.after - 1] as usize].location
+                };
+                inp.travel[from * m + inp.jobs[jobs[t.after] as usize].location]
+            };
+            assert!(t.start >= next.arrival || end + leg <= next.arrival);
+        }
+        for o in &list {
+            if o.index != t.index {
+                let oe = o.start + veh.breaks[o.index].duration;
+                assert!(oe <= t.start || end <= o.start, "breaks overlap");
+            }
+        }
+    }
+}
+
+const BREAKS: Options = Options {
+    deadlines: true,
+    windows: true,
+    allowed: true,
+    max_stops: true,
+    open: true,
+    unreachable: false,
+};
+
+#[test]
+fn breaks_small_instances_match_brute_force() {
+    let mut rng = Rng::new(2611);
+    let mut binding = 0;
+    let mut served = 0;
+    for case in 0..40u64 {
+        let n = rng.range(3, 7);
+        let objective = if case % 2 == 0 {
+            Objective::SERVICE
+        } else {
+            Objective::DISTANCE
+        };
+        let o = Options {
+            windows: case % 3 == 0,
+            ..BREAKS
+        };
+        let mut inp = random_input(&mut rng, n, 2, &o, objective);
+        for v in &mut inp.vehicles {
+            v.shift_end = v.shift_end.map(|e| e + 300);
+        }
+        with_breaks(&mut rng, &mut inp);
+        let expected = brute_force(&inp);
+        let sol = solve_seeded(&inp, case, 1000);
+        check_solution(&inp, &sol);
+        assert_eq!(
+            sol.cost, expected,
+            "case {}: heuristic vs brute force",
+            case
+        );
+        let mut free = inp.clone();
+        free.vehicles.iter_mut().for_each(|v| v.breaks.clear());
+        if brute_force(&free) != expected {
+            binding += 1;
+        }
+        served += n - expected.unassigned as usize;
+    }
+    assert!(binding >= 15, "the breaks change the optimum: {}", binding);
+    assert!(served >= 60, "most jobs are served: {}", served);
+}
+
+#[test]
+fn breaks_are_never_broken_on_random_instances() {
+    let mut rng = Rng::new(2612);
+    let mut taken = 0;
+    for case in 0..30u64 {
+        let n = rng.range(5, 40);
+        let nv = rng.range(1, 5);
+        let mut inp = random_input(&mut rng, n, nv, &BREAKS, Objective::SERVICE);
+        with_breaks(&mut rng, &mut inp);
+        let p = FleetProblem::new(&inp).unwrap();
+        let sol = solve_seeded(&inp, case, 150);
+        check_solution(&inp, &sol);
+        for (v, r) in sol.routes.iter().enumerate() {
+            breaks_hold(&inp, &p, v, r);
+            if !r.is_empty() {
+                taken += inp.vehicles[v].breaks.len();
+            }
+        }
+    }
+    assert!(taken >= 30, "routes took breaks: {}", taken);
+}
+
+#[test]
+fn breaks_every_operator_prices_its_moves_exactly() {
+    use route_solver::fleet::operators::{apply, cross_exchange, relocate, swap, two_opt_star};
+    use route_solver::fleet::solution::Solution;
+    let mut rng = Rng::new(2613);
+    let (mut moves, mut insertions) = (0, 0);
+    for case in 0..12u64 {
+        let mut inp = random_input(&mut rng, 14, 3, &BREAKS, Objective::SERVICE);
+        with_breaks(&mut rng, &mut inp);
+        let p = FleetProblem::new(&inp).unwrap();
+        let plan = solve_seeded(&inp, case, 3);
+        check_solution(&inp, &plan);
+        let mut sol = Solution::empty(&p);
+        for (r, jobs) in plan.routes.iter().enumerate() {
+            sol.set_route(&p, r, jobs.clone());
+        }
+        let before = sol.cost(&p);
+        for u in 0..p.n() {
+            for v in 0..p.n() {
+                if u == v {
+                    continue;
+                }
+                let ops: [fn(
+                    &FleetProblem,
+                    &mut Solution,
+                    usize,
+                    usize,
+                ) -> Option<route_solver::fleet::operators::Move>; 4] = [
+                    relocate::evaluate,
+                    swap::evaluate,
+                    two_opt_star::evaluate,
+                    cross_exchange::evaluate,
+                ];
+                for op in ops.iter() {
+                    if let Some(m) = op(&p, &mut sol, u, v) {
+                        let mut after = sol.clone();
+                        apply(&p, &mut after, &m);
+                        assert_eq!(after.cost(&p), before.plus(m.delta));
+                        after.check(&p).expect("a valid plan after the move");
+                        let routes: Vec<Vec<u32>> =
+                            after.routes.iter().map(|r| r.jobs.clone()).collect();
+                        let c =
+                            independent_cost(&inp, &routes).expect("breaks kept after the move");
+                        assert_eq!(
+                            (c.lateness, c.main),
+                            (after.cost(&p).lateness, after.cost(&p).main)
+                        );
+                        moves += 1;
+                    }
+                }
+            }
+        }
+        let out: Vec<u32> = (0..p.n() as u32)
+            .filter(|&j| j % 3 == case as u32 % 3 && sol.is_assigned(j as usize))
+            .collect();
+        sol.remove_jobs(&p, &out);
+        let before = sol.cost(&p);
+        for j in 0..p.n() {
+            if sol.is_assigned(j) {
+                continue;
+            }
+            for r in 0..p.vehicles.len() {
+                if let Some((delta, k)) = sol.best_insertion(&p, r, j, || false) {
+                    let mut after = sol.clone();
+                    after.insert(&p, r, j, k);
+                    let one = FleetCost {
+                        unassigned: 1,
+                        ..FleetCost::ZERO
+                    };
+                    assert_eq!(after.cost(&p), before.plus(delta).minus(one));
+                    after.check(&p).expect("a valid plan after the insertion");
+                    insertions += 1;
+                }
+            }
+        }
+    }
+    assert!(moves >= 30, "operators found moves: {}", moves);
+    assert!(insertions >= 5, "insertions priced: {}", insertions);
+}
+
+#[test]
+fn a_break_is_taken_while_waiting_and_before_a_leg() {
+    // one vehicle at 0 from time 0; job 0 at 1 (10 s away) ready at 100, job 1 at 2 (10 s further)
+    let mut inp = one_vehicle_input();
+    inp.locations = 3;
+    inp.travel = (0..9)
+        .map(|x| 10 * ((x / 3) as i64 - (x % 3) as i64).abs())
+        .collect();
+    inp.distance = None;
+    inp.jobs = vec![
+        JobInput {
+            location: 1,
+            service: 5,
+            ready: 100,
+            ..JobInput::default()
+        },
+        JobInput {
+            location: 2,
+            service: 5,
+            ..JobInput::default()
+        },
+    ];
+    inp.vehicles = vec![VehicleInput {
+        breaks: vec![
+            fleet::model::BreakInput {
+                start: 50,
+                end: 60,
+                duration: 30,
+            },
+            fleet::model::BreakInput {
+                start: 0,
+                end: 200,
+                duration: 20,
+            },
+        ],
+        ..VehicleInput::default()
+    }];
+    let p = FleetProblem::new(&inp).unwrap();
+    let list = fleet::breaks::taken(&p, 0, &[0, 1]);
+    // the [0, 200] break on arriving at 10, then [50, 60] at 50 while waiting; service at 100
+    assert_eq!(
+        list.iter()
+            .map(|t| (t.index, t.start, t.after))
+            .collect::<Vec<_>>(),
+        vec![(1, 10, 0), (0, 50, 0)]
+    );
+    assert_eq!(
+        fleet::solution::schedule_of(&p, 0, &[0, 1]).0,
+        vec![100, 115]
+    );
+    // a window that closes during a leg cannot be met
+    inp.vehicles[0].breaks = vec![fleet::model::BreakInput {
+        start: 2,
+        end: 5,
+        duration: 1,
+    }];
+    let p = FleetProblem::new(&inp).unwrap();
+    assert!(fleet::breaks::price(&p, 0, [0usize, 1].into_iter()).is_none());
+    // unused: no break
+    assert!(fleet::breaks::taken(&p, 0, &[]).is_empty());
 }

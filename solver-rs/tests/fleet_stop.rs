@@ -61,6 +61,7 @@ fn vehicle(max_stops: Option<usize>) -> VehicleInput {
         max_duration: None,
         max_driving: None,
         max_distance: None,
+        breaks: Vec::new(),
     }
 }
 
@@ -176,6 +177,7 @@ fn the_bound_is_never_above_a_feasible_plan() {
                 max_duration: None,
                 max_driving: None,
                 max_distance: None,
+                breaks: Vec::new(),
             })
             .collect();
         let mut inp = input(

@@ -84,7 +84,11 @@ export const MAX_VEHICLES = 1024;
 export const MAX_DIMS = 8;
 export const MAX_LOCATIONS = 8192;
 /** Tags of solve_fleet's extra sections ([tag, length, values]). */
-export const EXTRA = { WINDOWS: 1, VEHICLE_LIMITS: 2, LIMIT_DISTANCE: 3, PRIORITY: 4, SHIPMENTS: 5, PICKUP: 6 } as const;
+export const EXTRA = { WINDOWS: 1, VEHICLE_LIMITS: 2, LIMIT_DISTANCE: 3, PRIORITY: 4, SHIPMENTS: 5, PICKUP: 6, BREAKS: 7 } as const;
+/** Per break in the fleet output's tail: start (-1 unused vehicle), jobs before it, arrival at what follows it. */
+export const BREAK_FIELDS = 3;
+/** Most breaks per vehicle. */
+export const MAX_BREAKS = 16;
 /** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */
 export const VEHICLE_LIMIT_FIELDS = 3;
 /** Most windows per job. */

@@ -7,7 +7,9 @@
 import { SolverError } from './errors.ts';
 import {
   ALLOWED_WORD_BITS,
+  BREAK_FIELDS,
   EXTRA,
+  MAX_BREAKS,
   FLEET_OUT_HEAD,
   FLEET_ROUTE_FIELDS,
   FLEET_VEHICLE_TIMES,
@@ -23,6 +25,7 @@ import {
   VEHICLE_FIELDS,
 } from './abi-constants.generated.ts';
 import { readStopTimes, type SolverExports, type WasmSolver } from './abi.ts';
+import type { BreakTimes } from './types.ts';
 import { callModule, checkOptions, invalid } from './marshal.ts';
 import {
   SERVICE_OBJECTIVE,
@@ -42,10 +45,16 @@ function abi3OutLength(vehicles: number, jobs: number): number {
   return FLEET_OUT_HEAD + FLEET_ROUTE_FIELDS * vehicles + 2 * jobs;
 }
 
-/** f64 entries of solve_fleet's output for a module of this ABI version. */
-export function fleetOutLength(vehicles: number, jobs: number, abiVersion = 4): number {
-  return abi3OutLength(vehicles, jobs) + (abiVersion >= 4 ? FLEET_VEHICLE_TIMES * vehicles + STOP_FIELDS * jobs : 0);
+/** f64 entries of solve_fleet's output for a module of this ABI version (`breaks`: all vehicles' breaks). */
+export function fleetOutLength(vehicles: number, jobs: number, abiVersion = 4, breaks = 0): number {
+  return (
+    abi3OutLength(vehicles, jobs) +
+    (abiVersion >= 4 ? FLEET_VEHICLE_TIMES * vehicles + STOP_FIELDS * jobs + BREAK_FIELDS * breaks : 0)
+  );
 }
+
+/** Per vehicle its breaks' durations (empty when it has none). */
+const breakDurations = (p: FleetProblem): number[][] => p.vehicles.map((v) => (v.breaks ?? []).map((b) => b.duration));
 
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
 
@@ -89,6 +98,11 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
       ...(v.capacity ?? []),
     ]);
     if (!isInt(v.start)) throw invalid(Status.BAD_LOCATION, `vehicle ${k}: start must be a location index`);
+    if (v.breaks !== undefined) {
+      if (!Array.isArray(v.breaks) || v.breaks.length > MAX_BREAKS)
+        throw invalid(Status.BAD_EXTRA, `vehicle ${k}: breaks must be an array of at most ${MAX_BREAKS}`);
+      v.breaks.forEach((b) => numbers(`vehicle ${k} break`, [b?.start ?? NaN, b?.end ?? NaN, b?.duration ?? NaN]));
+    }
   });
   p.jobs.forEach((j, k) => {
     if (j.deadline === NO_DEADLINE)
@@ -223,11 +237,25 @@ export function extraSections(p: FleetProblem): Float64Array | null {
       p.jobs.flatMap((j) => Array.from({ length: dims }, (_, d) => j.pickup?.[d] ?? 0)),
     );
   }
+  if (p.vehicles.some((v) => (v.breaks?.length ?? 0) > 0))
+    section(
+      EXTRA.BREAKS,
+      p.vehicles.flatMap((v) => [
+        v.breaks?.length ?? 0,
+        ...(v.breaks ?? []).flatMap((b) => [b.start, b.end, b.duration]),
+      ]),
+    );
   return sections.length === 0 ? null : new Float64Array(sections);
 }
 
 /** Read flat.rs's output array (with the routes' times when the module is of ABI 4). */
-export function readFleetOut(out: Float64Array, nv: number, nj: number, abiVersion = 4): Omit<FleetResult, 'solveMs'> {
+export function readFleetOut(
+  out: Float64Array,
+  nv: number,
+  nj: number,
+  abiVersion = 4,
+  breaks: readonly (readonly number[])[] = [],
+): Omit<FleetResult, 'solveMs'> {
   const routes: FleetRoute[] = [];
   let at = FLEET_OUT_HEAD + FLEET_ROUTE_FIELDS * nv;
   const lens = Array.from({ length: nv }, (_, v) => out[FLEET_OUT_HEAD + FLEET_ROUTE_FIELDS * v]!);
@@ -235,6 +263,7 @@ export function readFleetOut(out: Float64Array, nv: number, nj: number, abiVersi
   let startAt = at + assigned;
   const vehicleTimesAt = abi3OutLength(nv, nj);
   let stopTimesAt = vehicleTimesAt + FLEET_VEHICLE_TIMES * nv;
+  let breaksAt = fleetOutLength(nv, nj, abiVersion);
   for (let v = 0; v < nv; v++) {
     const r = FLEET_OUT_HEAD + FLEET_ROUTE_FIELDS * v;
     const len = lens[v]!;
@@ -257,9 +286,11 @@ export function readFleetOut(out: Float64Array, nv: number, nj: number, abiVersi
           latenessS: out[r + 3]!,
         };
         stopTimesAt += STOP_FIELDS * len;
+        if ((breaks[v]?.length ?? 0) > 0) route.times.breaks = readBreaks(out, breaksAt, breaks[v]!);
       }
       routes.push(route);
     }
+    breaksAt += BREAK_FIELDS * (breaks[v]?.length ?? 0);
     at += len;
     startAt += len;
   }
@@ -286,6 +317,16 @@ export function readFleetOut(out: Float64Array, nv: number, nj: number, abiVersi
   };
 }
 
+/** A used vehicle's breaks from the output's tail (start, stops before it) given their durations, by start. */
+function readBreaks(out: Float64Array, at: number, durations: readonly number[]): BreakTimes[] {
+  const list = durations.map((duration, index) => {
+    const startS = out[at + BREAK_FIELDS * index]!;
+    const afterStops = out[at + BREAK_FIELDS * index + 1]!;
+    return { index, startS, endS: startS + duration, afterStops, nextArrivalS: out[at + BREAK_FIELDS * index + 2]! };
+  });
+  return list.sort((a, b) => a.startS - b.startS || a.afterStops - b.afterStops);
+}
+
 /** The smallest time limit passed on: 0 would mean "none". */
 const LEAST_TIME_LIMIT_MS = 0.001;
 
@@ -308,7 +349,8 @@ export function runFleet(
       'unsupported',
       `solver module of ABI version ${abiVersion} cannot take time windows or route limits (needs 4)`,
     );
-  const outLength = fleetOutLength(f.nv, f.nj, abiVersion);
+  const breaks = breakDurations(p);
+  const outLength = fleetOutLength(f.nv, f.nj, abiVersion, breaks.flat().length);
   const [out] = callModule(
     e,
     [p.travel, p.distance, f.vehicles, f.jobs, f.capacity, f.demand, f.allowed, f.objective, f.extra],
@@ -340,7 +382,7 @@ export function runFleet(
     },
     'the fleet problem',
   );
-  return readFleetOut(out!, f.nv, f.nj, abiVersion);
+  return readFleetOut(out!, f.nv, f.nj, abiVersion, breaks);
 }
 
 /** Plan several vehicles on an instance (ABI 3 or later); SolverError('unsupported') on an older module. */

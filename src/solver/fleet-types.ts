@@ -27,6 +27,17 @@ export interface FleetVehicle {
   maxDriving?: number;
   /** Longest route over `FleetProblem.limitDistance` (or the objective's distances) (hard); absent = none. */
   maxDistance?: number;
+  /**
+   * Breaks taken when the vehicle is used (hard): each starts inside [start, end] and lasts `duration`, taken
+   * while the vehicle stands (before a leg, waiting at a stop, or at the end). At most MAX_BREAKS.
+   */
+  breaks?: FleetBreak[];
+}
+
+export interface FleetBreak {
+  start: number;
+  end: number;
+  duration: number;
 }
 
 export interface FleetJob {

@@ -94,6 +94,21 @@ export interface RouteTimes {
   durationS: number;
   /** Sum of the stops' lateness. */
   latenessS: number;
+  /** Fleet routes of a vehicle with breaks: each break as taken, by start. */
+  breaks?: BreakTimes[];
+}
+
+/** A vehicle break as scheduled (solver-rs/src/fleet/breaks.rs). */
+export interface BreakTimes {
+  /** Index in the vehicle's `breaks`. */
+  index: number;
+  startS: number;
+  /** startS + the break's duration. */
+  endS: number;
+  /** How many of the route's stops come before it (it is taken after stops[afterStops - 1]'s service). */
+  afterStops: number;
+  /** Arrival at what follows it (stops[afterStops], or the end point): a break starting earlier was taken before that leg. */
+  nextArrivalS: number;
 }
 
 export interface SolveResult {

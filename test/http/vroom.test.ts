@@ -69,17 +69,13 @@ test("VROOM's example 2 (custom matrix) answers code 0 with the route VROOM docu
   assert.equal(osrm.requests.length, 0, 'a call with its own matrices asks no routing engine');
 });
 
-test("VROOM's example 1 (a break) and example 3 (vehicle steps, plan mode) answer 400 naming the field; nothing is charged", async () => {
+test("VROOM's example 3 (vehicle steps, plan mode) answers 400 naming the field; nothing is charged", async () => {
   const key = await server.createKey('live', 20);
-  const one = await vroom(key, fixture('example_1'));
-  assert.equal(one.status, 400);
-  assert.equal(one.body.code, 2);
-  assert.equal(one.body.errorCode, 'invalid_request');
-  assert.equal(one.body.param, 'vehicles[1].breaks');
-  assert.match(one.body.error, /^vehicles\[1\]\.breaks must be empty: breaks are not supported/);
-  assert.ok(one.body.requestId);
   const three = await vroom(key, fixture('example_3'));
   assert.equal(three.status, 400);
+  assert.equal(three.body.code, 2);
+  assert.equal(three.body.errorCode, 'invalid_request');
+  assert.ok(three.body.requestId);
   assert.equal(three.body.param, 'vehicles[0].steps');
   assert.match(three.body.error, /custom routes .* are not supported/);
   assert.equal((await server.ledgerOf(key)).balance, 20);
@@ -115,7 +111,26 @@ test('every VROOM field this service does not take answers 400 naming it, never 
       (b) => ((b.matrices.car.costs = b.matrices.car.durations), (b.vehicles[0].costs = { per_hour: 60 })),
       /per_hour and per_km cannot apply/,
     ],
-    ['vehicles[0].breaks', (b) => (b.vehicles[0].breaks = [{ id: 1, service: 300 }])],
+    [
+      'vehicles[0].breaks[0].time_windows',
+      (b) =>
+        (b.vehicles[0].breaks = [
+          {
+            id: 1,
+            service: 300,
+            time_windows: [
+              [0, 10],
+              [20, 30],
+            ],
+          },
+        ]),
+      /several windows per break are not supported/,
+    ],
+    [
+      'vehicles[0].breaks[0].max_load',
+      (b) => (b.vehicles[0].breaks = [{ id: 1, time_windows: [[0, 10]], max_load: [1] }]),
+      /max_load is not supported/,
+    ],
     ['vehicles[0].steps', (b) => (b.vehicles[0].steps = [{ type: 'start' }])],
     ['matrix', (b) => (b.matrix = b.matrices.car.durations), /deprecated/],
     ['options.c', (b) => (b.options = { c: true }), /plan mode/],

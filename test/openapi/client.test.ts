@@ -298,14 +298,14 @@ test("VROOM's format (extension), typed end to end: VROOM's example 2, and an un
     ['start', 1414, 1515, 'end'],
   );
   const refused = await client.POST('/api/v1/vroom', {
-    body: { ...request, vehicles: [{ id: 0, start_index: 0, breaks: [{ id: 1 }] as never[] }] },
+    body: { ...request, vehicles: [{ id: 0, start_index: 0, steps: [{ type: 'start' }] as never[] }] },
     headers: bearer(key),
   });
   assert.equal(refused.response.status, 400);
   assert.ok(refused.error && 'errorCode' in refused.error);
   assert.equal(refused.error.code, 2);
   assert.equal(refused.error.errorCode, 'invalid_request');
-  assert.equal(refused.error.param, 'vehicles[0].breaks');
+  assert.equal(refused.error.param, 'vehicles[0].steps');
 });
 
 test('balance: both shapes, and 401', async () => {

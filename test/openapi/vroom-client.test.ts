@@ -35,7 +35,7 @@ const INVALID: Array<[string, string]> = [
   ['a shipment without delivery', `const a: Request = { vehicles, shipments: [{ pickup: { id: 1 } }] };`],
   ['options.g as a string', `const a: Request = { vehicles, options: { g: 'yes' } };`],
   ['matrices without durations', `const a: Request = { vehicles, matrices: { car: { distances: [[0]] } } };`],
-  ['a step type VROOM has no', `const s: components['schemas']['VroomStep']['type'] = 'break';`],
+  ['a step type VROOM has no', `const s: components['schemas']['VroomStep']['type'] = 'reload';`],
   ['an unknown error code', `const e: components['schemas']['VroomError']['errorCode'] = 'teapot';`],
 ];
 
@@ -44,7 +44,7 @@ test('VROOM requests type-check as VroomRequest; what the format refuses does no
     `import type { components } from './api.js';`,
     `type Request = components['schemas']['VroomRequest'];`,
     `const example2: Request = ${fixture('example_2')};`,
-    `const example1: Request = ${fixture('example_1').replace(/"breaks": \[[\s\S]*?\]\s*\}\s*\]/, '"breaks": []')};`,
+    `const example1: Request = ${fixture('example_1')};`,
     `const response = (r: components['schemas']['VroomResponse']) => r.routes.map((route) => route.steps.map((s) => [s.arrival, s.load?.[0], s.distance]));`,
     `const error = (e: components['schemas']['VroomError']) => [e.code, e.error, e.errorCode, e.param];`,
     `export { example1, example2, response, error };`,

@@ -108,7 +108,7 @@ fn solve_file(path: &str) -> Result<Vec<f64>, i32> {
         settings: Default::default(),
     };
     let sol = route_solver::fleet::solve(&problem, &params, &NativeClock::new());
-    let mut out = vec![0.0; flat::out_len(nv, nj)];
+    let mut out = vec![0.0; flat::out_len(nv, nj, flat::break_count(&input))];
     flat::encode(&problem, &sol, &mut out);
     Ok(out)
 }

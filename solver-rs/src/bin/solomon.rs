@@ -384,6 +384,7 @@ fn random_day(spec: &str, params: &FleetParams) {
                 max_duration: None,
                 max_driving: None,
                 max_distance: None,
+                breaks: Vec::new(),
             };
             nv
         ],

@@ -27,7 +27,9 @@
 //!              distances max distance counts (-1 unreachable); PRIORITY:
 //!              per job its priority (0 to fleet::model::MAX_PRIORITY);
 //!              SHIPMENTS: (pickup job, delivery job) per pickup-and-delivery
-//!              pair; PICKUP: nj × dims backhaul amounts (JobInput::pickup)
+//!              pair; PICKUP: nj × dims backhaul amounts (JobInput::pickup);
+//!              BREAKS: per vehicle a count c, then c (window start, window
+//!              end, duration) triples (fleet::breaks)
 //!
 //! Output, f64[out_len(nv, nj)]:
 //!   [0] unassigned jobs  [1] total lateness  [2] main cost  [3] iterations
@@ -43,16 +45,19 @@
 //!   open; the departure when unused)
 //!   then STOP_FIELDS per routed job, in the order of the job indices above:
 //!   arrival, wait, start of service, departure, lateness (schedule::StopTimes)
+//!   then BREAK_FIELDS per break (vehicle after vehicle, in the order given):
+//!   its start (-1 when the vehicle is unused), the route's jobs before it,
+//!   the arrival at what follows it (the next job, or the end point)
 //! Lateness (the head's total, each route's, each stop's) is against the
 //! deadlines as given; the search counts a deadline before 0 from 0
 //! (model::Job::deadline), which changes no decision.
 
 use super::driver::FleetSolution;
-use super::model::MAX_WINDOWS;
+use super::model::{BreakInput, MAX_BREAKS, MAX_WINDOWS};
 use super::model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
 use super::solution::times_of;
 use crate::abi::{
-    allowed_words, extra, fleet_out_len, fleet_out_len_abi3, ALLOWED_WORD_BITS,
+    allowed_words, extra, fleet_out_len, fleet_out_len_abi3, ALLOWED_WORD_BITS, BREAK_FIELDS,
     FLEET_VEHICLE_TIMES, NO_DEADLINE, STOP_FIELDS,
 };
 
@@ -118,6 +123,7 @@ fn sections(extra: &[f64]) -> Result<Vec<(u32, &[f64])>, i32> {
             extra::PRIORITY,
             extra::SHIPMENTS,
             extra::PICKUP,
+            extra::BREAKS,
         ];
         if !known.iter().any(|&k| k as i64 == tag)
             || len < 0
@@ -161,9 +167,14 @@ fn windows(section: &[f64], nj: usize) -> Result<Vec<Option<Vec<(i64, i64)>>>, i
     Ok(out)
 }
 
-/// Output length for nv vehicles and nj jobs.
-pub fn out_len(nv: usize, nj: usize) -> usize {
-    fleet_out_len(nv, nj)
+/// Output length for nv vehicles, nj jobs and `breaks` breaks in all.
+pub fn out_len(nv: usize, nj: usize, breaks: usize) -> usize {
+    fleet_out_len(nv, nj) + BREAK_FIELDS * breaks
+}
+
+/// The breaks of all vehicles of a decoded input.
+pub fn break_count(inp: &FleetInput) -> usize {
+    inp.vehicles.iter().map(|v| v.breaks.len()).sum()
 }
 
 const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
@@ -251,6 +262,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             max_duration: None,
             max_driving: None,
             max_distance: None,
+            breaks: Vec::new(),
         });
     }
     let mut job_windows: Vec<Option<Vec<(i64, i64)>>> = vec![None; nj];
@@ -285,6 +297,26 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
                     _ => Err(STATUS_BAD_EXTRA),
                 };
                 shipments.push((end(pair[0])?, end(pair[1])?));
+            }
+        } else if tag == extra::BREAKS {
+            let mut at = 0;
+            for veh in vehicles.iter_mut() {
+                let c = section.get(at).map_or(Err(STATUS_BAD_EXTRA), |&x| int(x))?;
+                at += 1;
+                if c < 0 || c as usize > MAX_BREAKS || at + 3 * c as usize > section.len() {
+                    return Err(STATUS_BAD_EXTRA);
+                }
+                for b in section[at..at + 3 * c as usize].chunks(3) {
+                    veh.breaks.push(BreakInput {
+                        start: int(b[0])?,
+                        end: int(b[1])?,
+                        duration: int(b[2])?,
+                    });
+                }
+                at += 3 * c as usize;
+            }
+            if at != section.len() {
+                return Err(STATUS_BAD_EXTRA);
             }
         } else if tag == extra::PICKUP {
             if section.len() != nj * f.dims {
@@ -399,6 +431,21 @@ pub fn encode(p: &FleetProblem, sol: &FleetSolution, out: &mut [f64]) {
         out[starts_at] = j as f64;
         out[starts_at + 1] = reason as i32 as f64;
         starts_at += 2;
+    }
+    // the breaks' tail, in the order given (fleet::model::Break::index)
+    let mut breaks_at = fleet_out_len(nv, p.n());
+    for (v, route) in sol.routes.iter().enumerate() {
+        let count = p.vehicles[v].breaks.len();
+        let slots = &mut out[breaks_at..breaks_at + BREAK_FIELDS * count];
+        slots.iter_mut().for_each(|x| *x = -1.0);
+        if !route.is_empty() {
+            for t in super::breaks::taken(p, v, route) {
+                slots[BREAK_FIELDS * t.index] = t.start as f64;
+                slots[BREAK_FIELDS * t.index + 1] = t.after as f64;
+                slots[BREAK_FIELDS * t.index + 2] = t.next_arrival as f64;
+            }
+        }
+        breaks_at += BREAK_FIELDS * count;
     }
     out[..OUT_HEAD].copy_from_slice(&head);
 }

@@ -16,6 +16,7 @@
 //! - `bound`: a lower bound on any plan's cost (the search stops once the best plan reaches it)
 //! - `deadline`: the time limit, counted from the host's call, checked cheaply in inner loops
 //! - `windows`: exact schedules when jobs have several time windows
+//! - `breaks`: vehicle breaks, and the exact schedule of a route with them
 //! - `reasons`: reason codes of unassigned jobs
 //! - `same_place`: the stops of one place in input order, where that is no later (the plan's last step)
 //! - `flat`: the flat arrays of the WebAssembly ABI (`ffi::solve_fleet`) and the native CLI
@@ -24,6 +25,7 @@
 //! Single-route calls (`crate::solve`) do not use this module.
 
 pub mod bound;
+pub mod breaks;
 pub mod deadline;
 pub mod driver;
 pub mod flat;

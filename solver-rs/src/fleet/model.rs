@@ -87,6 +87,29 @@ pub struct VehicleInput {
     pub max_driving: Option<i64>,
     /// Longest route over `FleetInput::limit_distance` (or the objective's distances).
     pub max_distance: Option<i64>,
+    /// Breaks the vehicle takes when it is used (`fleet::breaks`), at most MAX_BREAKS.
+    pub breaks: Vec<BreakInput>,
+}
+
+/// A break: `duration` seconds starting within [start, end].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BreakInput {
+    pub start: i64,
+    pub end: i64,
+    pub duration: i64,
+}
+
+/// Most breaks of one vehicle.
+pub const MAX_BREAKS: usize = 16;
+
+/// A break of a vehicle in the internal form: its window, duration, and its
+/// index in the vehicle's input list (the vehicle keeps them by window start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Break {
+    pub start: i64,
+    pub end: i64,
+    pub duration: i64,
+    pub index: usize,
 }
 
 impl Default for VehicleInput {
@@ -101,6 +124,7 @@ impl Default for VehicleInput {
             max_duration: None,
             max_driving: None,
             max_distance: None,
+            breaks: Vec::new(),
         }
     }
 }
@@ -269,6 +293,8 @@ pub struct Vehicle {
     pub max_duration: i64,
     pub max_driving: i64,
     pub max_distance: i64,
+    /// By window start, then window end (empty: the fast path, no break logic).
+    pub breaks: Vec<Break>,
 }
 
 /// Validated problem in the internal form.
@@ -299,6 +325,8 @@ pub struct FleetProblem {
     pub multi_windows: bool,
     /// Some job has a priority above 0.
     pub has_priorities: bool,
+    /// Some vehicle has breaks: its routes are priced by `fleet::breaks`.
+    pub has_breaks: bool,
     /// u64 words per job in `allowed` (ceil(vehicles / 64)).
     pub allowed_words: usize,
     /// allowed[j * allowed_words ..][..allowed_words]: job j's vehicles as a
@@ -433,7 +461,27 @@ impl FleetProblem {
             for d in 0..dims {
                 capacity[v * dims + d] = vi.capacity.get(d).copied().unwrap_or(0);
             }
+            if vi.breaks.len() > MAX_BREAKS {
+                return Err(FleetError::BadWindow);
+            }
+            let mut breaks = Vec::with_capacity(vi.breaks.len());
+            for (index, b) in vi.breaks.iter().enumerate() {
+                if b.start < 0 || b.start > b.end || b.end > NO_LIMIT {
+                    return Err(FleetError::BadWindow);
+                }
+                if b.duration < 0 || b.duration > NO_LIMIT {
+                    return Err(FleetError::NegativeQuantity);
+                }
+                breaks.push(Break {
+                    start: b.start,
+                    end: b.end,
+                    duration: b.duration,
+                    index,
+                });
+            }
+            breaks.sort_by_key(|b| (b.start, b.end, b.index));
             vehicles.push(Vehicle {
+                breaks,
                 start: vi.start,
                 end: vi.end.unwrap_or(virt),
                 shift_start: vi.shift_start,
@@ -576,6 +624,7 @@ impl FleetProblem {
             capacity,
             has_deadlines,
             has_priorities: inp.jobs.iter().any(|j| j.priority != 0),
+            has_breaks: inp.vehicles.iter().any(|v| !v.breaks.is_empty()),
             multi_windows: !windows.is_empty(),
             windows,
             allowed_words,
@@ -597,6 +646,12 @@ impl FleetProblem {
             })
             .collect();
         Ok(p)
+    }
+
+    /// Vehicle v has breaks (its routes leave the O(1) segment pricing).
+    #[inline(always)]
+    pub fn breaks_of(&self, v: usize) -> bool {
+        self.has_breaks && !self.vehicles[v].breaks.is_empty()
     }
 
     pub fn n(&self) -> usize {

@@ -128,7 +128,11 @@ impl Solution {
         let (la, lb) = (LoadSeg::job(p, a), LoadSeg::job(p, b));
         let (loc_a, loc_b) = (p.jobs[a].loc, p.jobs[b].loc);
         let end = end_segment(p, v);
-        let exact = p.has_deadlines || p.multi_windows || p.driving_limited || p.distance_limited;
+        let exact = p.has_deadlines
+            || p.multi_windows
+            || p.driving_limited
+            || p.distance_limited
+            || p.breaks_of(v);
         let old = self.routes[r].cost(p);
         let base = if n == 0 {
             p.d(veh.start, veh.end)

@@ -80,6 +80,7 @@ mod tests {
                 max_duration: None,
                 max_driving: None,
                 max_distance: None,
+                breaks: Vec::new(),
             }],
             jobs: jobs
                 .iter()

@@ -111,6 +111,7 @@ impl Instance {
             max_duration: None,
             max_driving: None,
             max_distance: None,
+            breaks: Vec::new(),
         };
         FleetInput {
             locations: m,

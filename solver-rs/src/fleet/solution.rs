@@ -174,10 +174,34 @@ impl Route {
         self.late_pre.clear();
         self.late_pre.push(0);
         let mut clock = v.shift_start;
+        let with_breaks = p.breaks_of(self.vehicle);
+        let mut broken = super::breaks::Outcome {
+            back: 0,
+            arrival: 0,
+            late: 0,
+            ok: true,
+        };
+        if with_breaks {
+            let starts = &mut self.starts;
+            broken = super::breaks::run(
+                p,
+                self.vehicle,
+                self.jobs.iter().map(|&j| j as usize),
+                false,
+                |_, s| starts.push(s),
+                None,
+            );
+        }
         for k in 0..n {
             let j = self.jobs[k] as usize;
-            clock = p.start_at(j, clock + p.t(prev, p.jobs[j].loc));
-            self.starts.push(clock);
+            clock = if with_breaks {
+                self.starts[k]
+            } else {
+                p.start_at(j, clock + p.t(prev, p.jobs[j].loc))
+            };
+            if !with_breaks {
+                self.starts.push(clock);
+            }
             self.late_pre
                 .push(self.late_pre[k] + (clock - p.jobs[j].deadline).max(0));
             clock += p.jobs[j].service;
@@ -245,6 +269,10 @@ impl Route {
                     super::windows::route_end(p, self.vehicle, &self.jobs, &self.starts);
                 duration = back - v.shift_start;
                 self.time_feasible = self.time_feasible && feasible;
+            }
+            if with_breaks {
+                duration = broken.back - v.shift_start;
+                self.time_feasible = self.time_feasible && broken.ok;
             }
             RouteEval {
                 count: n,
@@ -380,6 +408,10 @@ pub fn job_segment(p: &FleetProblem, j: usize) -> TwSegment {
 
 /// Total lateness of a job sequence for vehicle v (earliest schedule).
 pub fn lateness_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> i64 {
+    if p.breaks_of(v) {
+        let it = jobs.iter().map(|&j| j as usize);
+        return super::breaks::run(p, v, it, false, |_, _| {}, None).late;
+    }
     let veh = &p.vehicles[v];
     let mut t = veh.shift_start;
     let mut loc = veh.start;
@@ -406,6 +438,28 @@ pub fn schedule_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> (Vec<i64>, i64) 
 /// (lateness against the deadlines as given), and the return (arrival at the
 /// end, or the end of the last service when the route is open).
 pub fn times_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> (Vec<StopTimes>, i64) {
+    if p.breaks_of(v) {
+        let mut stops = Vec::with_capacity(jobs.len());
+        let mut k = 0;
+        let o = super::breaks::run(
+            p,
+            v,
+            jobs.iter().map(|&j| j as usize),
+            false,
+            |arrival, start| {
+                let job = &p.jobs[jobs[k] as usize];
+                stops.push(StopTimes::visit(
+                    arrival,
+                    start,
+                    job.service,
+                    job.given_deadline,
+                ));
+                k += 1;
+            },
+            None,
+        );
+        return (stops, o.back);
+    }
     let veh = &p.vehicles[v];
     let mut t = veh.shift_start;
     let mut loc = veh.start;
@@ -733,7 +787,15 @@ impl Solution {
         }
         distance += p.d(last_loc, p.vehicles[v].end);
         let mut duration = full.duration;
-        let lateness = if p.multi_windows {
+        let lateness = if p.breaks_of(v) {
+            let mut buf = std::mem::take(&mut self.scratch);
+            self.materialize(pieces, &mut buf);
+            let priced = super::breaks::price(p, v, buf.iter().map(|&j| j as usize));
+            self.scratch = buf;
+            let (d, late) = priced?;
+            duration = d;
+            late
+        } else if p.multi_windows {
             // the segments were a bound; the exact schedule decides
             let (d, late) = super::windows::price_pieces(self, p, v, pieces)?;
             duration = d;
@@ -837,7 +899,7 @@ impl Solution {
                     let n = route.len();
                     for kk in k..n {
                         let t = visit(route.jobs[kk] as usize, &mut loc, &mut dep, &mut late);
-                        if t == route.starts[kk] {
+                        if t == route.starts[kk] && !p.breaks_of(r) {
                             // the rest runs exactly as in route r
                             late += route.late_pre[n] - route.late_pre[kk + 1];
                             let last = route.jobs[n - 1] as usize;
@@ -960,7 +1022,17 @@ impl Solution {
                     continue;
                 }
             }
-            let (duration, lateness) = if p.multi_windows {
+            let (duration, lateness) = if p.breaks_of(v) {
+                let jobs = route.jobs[..k]
+                    .iter()
+                    .map(|&x| x as usize)
+                    .chain(std::iter::once(j))
+                    .chain(route.jobs[k..].iter().map(|&x| x as usize));
+                match super::breaks::price(p, v, jobs) {
+                    Some(x) => x,
+                    None => continue,
+                }
+            } else if p.multi_windows {
                 match super::windows::price_insertion(route, p, j, k) {
                     Some(x) => x,
                     None => continue,
@@ -1139,6 +1211,13 @@ pub fn route_violation(p: &FleetProblem, v: usize, jobs: &[u32]) -> Option<Strin
     }
     if ret > veh.given_shift_end || ret - veh.shift_start >= super::model::UNREACHABLE {
         return Some("shift end / unreachable".into());
+    }
+    if p.breaks_of(v) {
+        let it = jobs.iter().map(|&j| j as usize);
+        let o = super::breaks::run(p, v, it, false, |_, _| {}, None);
+        if !o.ok && ret <= veh.shift_end {
+            return Some("break".into());
+        }
     }
     // the route limits last: a violation starting with "limit" breaks nothing else
     if ret > veh.shift_end {

@@ -111,7 +111,8 @@ impl Pass {
                 return None;
             }
             let s = p.start_at(j, arrival);
-            if s == route.starts[kk] {
+            // a route with breaks runs its own schedule: follow it to the end
+            if s == route.starts[kk] && !p.breaks_of(route.vehicle) {
                 let last = route.jobs[n - 1] as usize;
                 self.late += route.late_pre[n] - route.late_pre[kk];
                 self.dep = route.starts[n - 1] + p.jobs[last].service;

@@ -5,6 +5,7 @@
  */
 import { ACCEPTED_RESPONSE, PREFER_PARAMETER } from './jobs.js';
 import {
+  breakSchema,
   planRequestSchema,
   shipmentEndSchema,
   shipmentSchema,
@@ -40,7 +41,12 @@ const planScheduleEntry = {
 const planStep = {
   type: 'object',
   properties: {
-    type: { type: 'string', enum: ['start', 'stop', 'pickup', 'delivery', 'end'] },
+    type: {
+      type: 'string',
+      enum: ['start', 'stop', 'pickup', 'delivery', 'break', 'end'],
+      description:
+        'A break is a vehicle break (id: its id; arrival: its start, departure: its end; distanceM and durationS 0; load unchanged).',
+    },
     id: { type: 'string' },
     arrival: dateTime,
     serviceStart: dateTime,
@@ -200,6 +206,7 @@ export const PLAN_SCHEMAS: Record<string, object> = {
   PlanRequest: planRequestSchema,
   Vehicle: vehicleSchema,
   Shift: shiftSchema,
+  VehicleBreak: breakSchema,
   TimeWindow: timeWindowSchema,
   PlanStop: planStopSchema,
   PlanStopWithCoordinates: planStopWithCoordinatesSchema,

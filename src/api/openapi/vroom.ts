@@ -63,11 +63,15 @@ const TOTALS_REQUIRED = ['cost', 'setup', 'service', 'duration', 'waiting_time',
 
 const vroomStep = {
   title: 'VroomStep',
-  description: 'One step of a route: the start and the end (when the vehicle has them), each task.',
+  description: 'One step of a route: the start and the end (when the vehicle has them), each task, each break.',
   type: 'object',
   properties: {
-    type: { type: 'string', enum: ['start', 'job', 'pickup', 'delivery', 'end'], description: 'What happens here.' },
-    id: integer('The task id (job, pickup, delivery).'),
+    type: {
+      type: 'string',
+      enum: ['start', 'job', 'pickup', 'delivery', 'break', 'end'],
+      description: 'What happens here.',
+    },
+    id: integer('The task id (job, pickup, delivery), or the break id.'),
     description: { type: 'string', description: "The task's description, when given." },
     location: coordinates,
     location_index: integer('The row, when the request gave one.'),

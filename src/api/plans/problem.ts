@@ -15,6 +15,7 @@ import type { DateTime } from 'luxon';
 import type { TravelMatrix } from '../../geo/index.js';
 import { deadlineToOffsetS, timeOfDayInstant, type OverlapRule } from '../../schedule/index.js';
 import type { FleetJob, FleetProblem, FleetVehicle } from '../../solver/fleet-types.js';
+import { solverBreaks } from './breaks.js';
 import type { LabelledLocation } from '../../calls/locations.js';
 import { wholeSecondsRowMajor } from '../../calls/steps.js';
 import type { PlanRequest } from './schema.js';
@@ -107,6 +108,7 @@ export function fleetProblem(
       ...(v.maxDurationMin !== undefined ? { maxDuration: v.maxDurationMin * 60 } : {}),
       ...(v.maxDrivingMin !== undefined ? { maxDriving: v.maxDrivingMin * 60 } : {}),
       ...(v.maxDistanceKm !== undefined ? { maxDistance: Math.round(v.maxDistanceKm * 1000) } : {}),
+      ...(v.breaks !== undefined && v.breaks.length > 0 ? { breaks: solverBreaks(v, departure).breaks } : {}),
     };
   });
   const jobs = layout.visits.map((s, i): FleetJob => ({

@@ -14,6 +14,7 @@ import { capacityDimensions, type PlanLayout } from './problem.js';
 import type { PlanRequest } from './schema.js';
 import type { PlanResult, PlanRoute, UnassignedStop } from './types.js';
 import { routeSteps } from './steps.js';
+import { solverBreaks } from './breaks.js';
 import { routeMatrixView } from './route-matrix.js';
 
 export interface PlanAnswerInput {
@@ -111,6 +112,7 @@ function routeOf(
         times: times!,
         legsM: nodes.slice(1).map((to, k) => input.distancesM[nodes[k]!]![to]!),
         hasEnd: end !== undefined,
+        breakIds: solverBreaks(v, input.departure).ids,
       }),
     },
   };

@@ -15,6 +15,9 @@ import {
   stopWithCoordinatesSchema,
 } from '../../calls/location-schema.js';
 import { MAX_DIMS } from '../../solver/abi-constants.generated.js';
+import { vehicleBreaksProperty } from './breaks.js';
+
+export { breakSchema } from './breaks.js';
 
 export const MAX_PLAN_STOPS = 1000;
 /** Most shipments of one call (each is two stops: MAX_PLAN_STOPS / 2). */
@@ -127,6 +130,7 @@ export const vehicleSchema = {
       description: 'Longest route in kilometres, start to end, over the same road distances as totalDistanceKm. Hard.',
       examples: [120],
     },
+    ...vehicleBreaksProperty,
   },
   required: ['id', 'start'],
   additionalProperties: false,

@@ -1,15 +1,16 @@
 /**
  * A route's full timeline (`steps`): the vehicle's start, each stop, its end, with the solver's times made
  * instants, the load on board after each step and each step's incoming leg in metres and seconds. A shipment's
- * ends are "pickup" (its demand goes on board) and "delivery" (it comes off); type "break" is reserved for breaks.
+ * ends are "pickup" (its demand goes on board) and "delivery" (it comes off); a "break" is a vehicle break where the solver took it
+ * (solver-rs/src/fleet/breaks.rs): before the next leg, on arriving at the next stop, or at the end point.
  */
 import type { DateTime } from 'luxon';
 import { utcClock } from '../../schedule/index.js';
 import type { RouteTimes } from '../../solver/types.js';
 
 export interface PlanStep {
-  type: 'start' | 'stop' | 'pickup' | 'delivery' | 'end';
-  /** The vehicle id for start and end, the stop id for a stop, the shipment id for a pickup or delivery. */
+  type: 'start' | 'stop' | 'pickup' | 'delivery' | 'break' | 'end';
+  /** The vehicle id for start and end, the stop id for a stop, the shipment id for a pickup or delivery, the break id for a break. */
   id: string;
   arrival: string;
   /** Only when service starts after the arrival (the vehicle waited for notBefore or a time window). */
@@ -17,7 +18,7 @@ export interface PlanStep {
   departure: string;
   /** On board after the step, per capacity dimension ([] without capacities): the start carries every stop's demand of the route; a pickup adds its shipment's, a delivery takes it off. */
   load: number[];
-  /** The leg that arrives at this step (0 for the start; 0 for the end of a route without an end point). */
+  /** The leg that arrives at this step (0 for the start and a break; 0 for the end of a route without an end point). */
   distanceM: number;
   durationS: number;
 }
@@ -35,6 +36,8 @@ export interface StepsInput {
   /** Metres of the legs in order: start → first stop, …, last stop → end (when the vehicle has one). */
   legsM: readonly number[];
   hasEnd: boolean;
+  /** The vehicle's break ids by the solver's break index (`times.breaks[].index`). */
+  breakIds?: readonly string[];
 }
 
 export function routeSteps(input: StepsInput): PlanStep[] {
@@ -56,7 +59,26 @@ export function routeSteps(input: StepsInput): PlanStep[] {
     },
   ];
   let leftAt = times.departureS;
+  const breaks = times.breaks ?? [];
+  let nextBreak = 0;
+  /** The breaks taken before step `k` (stop k, or the end when k = stops): a break before the leg moves its start. */
+  const breaksBefore = (k: number) => {
+    for (; nextBreak < breaks.length && breaks[nextBreak]!.afterStops === k; nextBreak++) {
+      const b = breaks[nextBreak]!;
+      steps.push({
+        type: 'break',
+        id: input.breakIds?.[b.index] ?? String(b.index),
+        arrival: at(b.startS),
+        departure: at(b.endS),
+        load: [...load],
+        distanceM: 0,
+        durationS: 0,
+      });
+      if (b.startS < b.nextArrivalS) leftAt = Math.max(leftAt, b.endS);
+    }
+  };
   times.stops.forEach((t, k) => {
+    breaksBefore(k);
     const kind = kinds[k]!;
     demands[k]!.forEach((q, d) => (load[d]! += kind === 'pickup' ? q : -q));
     steps.push({
@@ -71,14 +93,18 @@ export function routeSteps(input: StepsInput): PlanStep[] {
     });
     leftAt = t.departureS;
   });
+  breaksBefore(times.stops.length);
+  // breaks at the end point come before the route's end (endS): the vehicle arrived there earlier
+  const atEnd = breaks.filter((b) => b.afterStops === times.stops.length && b.startS >= b.nextArrivalS);
+  const arrivedS = atEnd.length > 0 ? atEnd[0]!.nextArrivalS : times.endS;
   steps.push({
     type: 'end',
     id: input.vehicleId,
-    arrival: at(times.endS),
+    arrival: at(arrivedS),
     departure: at(times.endS),
     load: [...load],
     distanceM: input.hasEnd ? Math.round(input.legsM[times.stops.length] ?? 0) : 0,
-    durationS: times.endS - leftAt,
+    durationS: arrivedS - leftAt,
   });
   return steps;
 }

@@ -4,6 +4,7 @@
  * starts, a stop whose notBefore is not after its deadline, time windows in order that leave a usable one). Each message names the field and the fix.
  */
 import { invalidRequest } from '../../errors.js';
+import { checkBreaks } from './breaks.js';
 import { compileValidator, type MistakeRule } from '../../http/validate.js';
 import { CALL_MISTAKES } from '../../calls/mistakes.js';
 import { checkUniqueIds } from '../../calls/request-checks.js';
@@ -87,6 +88,7 @@ export function validatePlanRequest(body: unknown): PlanRequest {
   checkUniqueIds(request.stops, 'stops', 'stop');
   checkShipmentIds(request);
   checkShifts(request);
+  checkBreaks(request.vehicles);
   checkDimensions(request);
   checkAllowedVehicles(request);
   checkWindows(request);

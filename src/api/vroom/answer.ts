@@ -12,7 +12,7 @@ import type { FleetResult, FleetRoute, UnassignedReason } from '../../solver/fle
 import type { TaskType, VroomCall, VroomTask } from './call.js';
 
 export interface VroomStep {
-  type: 'start' | TaskType | 'end';
+  type: 'start' | TaskType | 'break' | 'end';
   id?: number;
   description?: string;
   location?: number[];
@@ -131,8 +131,9 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
   const loadField = () => (dims > 0 ? { load: [...load] } : {});
   const distanceField = (m: number) => (call.distancesKnown ? { distance: Math.round(m) } : {});
   const route = times!;
-  // leave later by the first task's wait: nothing after it moves
-  const lateStart = route.stops[0]?.waitS ?? 0;
+  const breaks = route.breaks ?? [];
+  // leave later by the first task's wait: nothing after it moves (unless a break is taken there)
+  const lateStart = breaks.some((b) => b.afterStops === 0) ? 0 : (route.stops[0]?.waitS ?? 0);
   const startAt = call.vehicleStart[vehicle];
   // a vehicle without a start has no start step: its route begins at its first task
   const steps: VroomStep[] = [];
@@ -159,9 +160,40 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
   let leftAt = route.departureS;
   // undefined: nowhere yet (no start), nothing away from the first task
   let from: number | undefined = startAt === undefined ? undefined : placeOf[startAt]!;
+  let nextBreak = 0;
+  /**
+   * The breaks taken before task k (or the end; `legOnly`: those before the leg only): returns when the vehicle is
+   * free at what follows.
+   */
+  const breaksBefore = (k: number, arrivalS: number, legOnly = false): number => {
+    let idle = arrivalS;
+    for (; nextBreak < breaks.length && breaks[nextBreak]!.afterStops === k; nextBreak++) {
+      const b = breaks[nextBreak]!;
+      const given = v.breaks![b.index]!;
+      const beforeLeg = b.startS < b.nextArrivalS;
+      if (legOnly && !beforeLeg) break;
+      steps.push({
+        type: 'break',
+        id: given.id,
+        ...(given.description !== undefined ? { description: given.description } : {}),
+        setup: 0,
+        service: b.endS - b.startS,
+        waiting_time: beforeLeg ? 0 : b.startS - idle,
+        ...loadField(),
+        arrival: beforeLeg ? b.startS : idle,
+        duration: travel,
+        ...distanceField(metres),
+        violations: [],
+      });
+      if (beforeLeg) leftAt = Math.max(leftAt, b.endS);
+      else idle = b.endS;
+    }
+    return idle;
+  };
   route.stops.forEach((t, k) => {
     const task = tasks[k]!;
     const place = placeOf[call.taskAt[jobs[k]!]!]!;
+    const free = breaksBefore(k, t.arrivalS);
     travel += t.arrivalS - leftAt;
     if (from !== undefined) {
       cost += legCost(from, place, t.arrivalS - leftAt);
@@ -173,9 +205,10 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
       ...taskFields(task),
       setup: task.setup,
       service: task.service,
-      waiting_time: k === 0 ? t.waitS - lateStart : t.waitS,
+      waiting_time: k === 0 ? t.startS - free - lateStart : t.startS - free,
       ...loadField(),
-      arrival: k === 0 ? t.arrivalS + lateStart : t.arrivalS,
+      // after a break taken on arriving, the task is reached (free) when the break ends
+      arrival: k === 0 ? free + lateStart : free,
       duration: travel,
       ...distanceField(metres),
       violations: [],
@@ -184,12 +217,19 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
     from = place;
   });
   const end = call.vehicleEnd[vehicle];
+  // breaks after the last task: before the last leg, or at the end (then arrived there before them)
+  const atEnd = breaks.filter((b) => b.afterStops === route.stops.length && b.startS >= b.nextArrivalS);
+  const arrivedS = atEnd.length > 0 ? atEnd[0]!.nextArrivalS : route.endS;
+  breaksBefore(route.stops.length, arrivedS, true);
   if (end !== undefined) {
-    travel += route.endS - leftAt;
+    travel += arrivedS - leftAt;
     if (from !== undefined) {
-      cost += legCost(from, placeOf[end]!, route.endS - leftAt);
+      cost += legCost(from, placeOf[end]!, arrivedS - leftAt);
       metres += distancesM[from]![placeOf[end]!]!;
     }
+  }
+  breaksBefore(route.stops.length, arrivedS);
+  if (end !== undefined) {
     steps.push({
       type: 'end',
       ...(v.end !== undefined ? { location: [...v.end] } : {}),
@@ -210,7 +250,7 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
     vehicle: v.id,
     cost: call.costs.fixed + cost,
     setup: tasks.reduce((s, t) => s + t.setup, 0),
-    service: tasks.reduce((s, t) => s + t.service, 0),
+    service: steps.reduce((s, step) => s + step.service, 0),
     duration: travel,
     waiting_time: steps.reduce((s, step) => s + step.waiting_time, 0),
     priority: tasks.reduce((s, t) => s + t.priority, 0),

@@ -17,6 +17,7 @@ import { DISTANCE_OBJECTIVE, type FleetJob, type FleetProblem, type FleetVehicle
 import type { VroomCall, VroomTask } from './call.js';
 import { legCosts } from './costs.js';
 import type { VroomVehicle } from './schema.js';
+import { fleetBreaks } from './breaks.js';
 
 /** Capacity of a vehicle without one when the call has amounts: more than any call can carry (1000 tasks × 1e9). */
 const UNLIMITED = 1e13;
@@ -72,6 +73,7 @@ function vehicle(
     ...(v.max_tasks !== undefined ? { maxStops: v.max_tasks } : {}),
     ...(v.max_travel_time !== undefined ? { maxDriving: v.max_travel_time } : {}),
     ...(v.max_distance !== undefined ? { maxDistance: v.max_distance } : {}),
+    ...(v.breaks !== undefined && v.breaks.length > 0 ? { breaks: fleetBreaks(v.breaks) } : {}),
   };
 }
 

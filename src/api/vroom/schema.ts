@@ -9,6 +9,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { MAX_MATRIX_ROWS, matrixSchema } from '../../calls/matrix-schema.js';
 import { MAX_DIMS, MAX_WINDOWS } from '../../solver/abi-constants.generated.js';
+import { vroomBreaksSchema } from './breaks.js';
 
 /** Jobs plus twice the shipments (each shipment is two tasks, as it is billed): the most stops of a plan. */
 export const MAX_VROOM_TASKS = 1000;
@@ -229,9 +230,11 @@ export const vroomVehicleSchema = {
       ...vroomTimeWindowSchema,
       description: 'Working hours `[start, end]`: leaves at or after start, done by end.',
     },
-    breaks: emptyOnly(
-      'must be empty: breaks are not supported yet; leave breaks out (plan the break as a job at the place it is taken, or split the shift)',
-      'Only `[]`: breaks are not supported yet.',
+    breaks: vroomBreaksSchema(
+      vroomTimeWindowSchema,
+      seconds('How long the break lasts (default 0).'),
+      id('Unique within the vehicle'),
+      text('Echoed in its step.'),
     ),
     speed_factor: {
       type: 'number',

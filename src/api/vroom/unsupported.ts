@@ -25,6 +25,10 @@ export const UNSUPPORTED_FIELDS: Record<string, Record<string, string>> = {
   },
   'shipments[].pickup': TASK,
   'shipments[].delivery': TASK,
+  'vehicles[].breaks[]': {
+    max_load:
+      "a break's max_load is not supported: leave it out (the break is taken whatever the load; a vehicle with more on board can be kept out with capacity)",
+  },
   options: {
     c: 'plan mode (choosing the times of routes given in vehicles[].steps) is not supported: leave c out and the service plans every route',
   },

@@ -711,6 +711,20 @@ export interface components {
              * @example 120
              */
             maxDistanceKm?: number;
+            /**
+             * @description Up to 5 breaks, ids unique within the vehicle. A used vehicle takes every one (hard): a stop that would keep a break out of its window goes to another vehicle or is unassigned (reason shift, or timeWindows). An unused vehicle takes none.
+             * @example [
+             *       {
+             *         "id": "lunch",
+             *         "window": {
+             *           "start": "12:00",
+             *           "end": "13:30"
+             *         },
+             *         "durationSeconds": 2700
+             *       }
+             *     ]
+             */
+            breaks?: components["schemas"]["VehicleBreak"][];
         };
         /**
          * Shift
@@ -727,6 +741,38 @@ export interface components {
              * @example 17:30
              */
             end?: string;
+        };
+        /**
+         * VehicleBreak
+         * @description A break the driver takes when the vehicle is used (hard): it starts inside its window and lasts durationSeconds, taken while the vehicle stands (before driving to the next stop, while waiting at a stop, or at the end point).
+         */
+        VehicleBreak: {
+            /**
+             * @description Caller-chosen break id, unique within its vehicle (1 to 100 characters).
+             * @example lunch
+             */
+            id: string;
+            /**
+             * BreakWindow
+             * @description When the break may start, Europe/Paris local time on the Paris calendar day of departure.
+             */
+            window: {
+                /**
+                 * @description The break starts at this time or later.
+                 * @example 12:00
+                 */
+                start: string;
+                /**
+                 * @description The break starts at this time or earlier; not before `start`.
+                 * @example 13:30
+                 */
+                end: string;
+            };
+            /**
+             * @description How long the break lasts.
+             * @example 2700
+             */
+            durationSeconds: number;
         };
         /**
          * TimeWindow
@@ -1143,7 +1189,7 @@ export interface components {
              * @description start (the vehicle's start), stop, pickup and delivery (a shipment's two ends), end (its end point; on a route without one, the end of the last service).
              * @enum {string}
              */
-            type: "start" | "stop" | "pickup" | "delivery" | "end";
+            type: "start" | "stop" | "pickup" | "delivery" | "break" | "end";
             /** @description The vehicle id for start and end, the stop id for a stop, the shipment id for a pickup or delivery. */
             id: string;
             /**
@@ -1488,8 +1534,26 @@ export interface components {
              *     ]
              */
             time_window?: number[];
-            /** @description Only `[]`: breaks are not supported yet. */
-            breaks?: Record<string, never>[];
+            /** @description Up to 5 breaks (VROOM `break`), each with one time window. A used vehicle takes every one, starting inside its window, while it stands (before a leg, waiting at a task, or at its end); an unused vehicle takes none. */
+            breaks?: {
+                /**
+                 * @description Unique within the vehicle (an integer, as VROOM's).
+                 * @example 1
+                 */
+                id: number;
+                /** @description Exactly one `[start, end]`: the break starts inside it. */
+                time_windows: number[][];
+                /**
+                 * @description How long the break lasts (default 0).
+                 * @example 300
+                 */
+                service?: number;
+                /**
+                 * @description Echoed in its step.
+                 * @example Bakery
+                 */
+                description?: string;
+            }[];
             /**
              * @description Divides every travel time of the vehicle (default 1, two decimals kept); every vehicle of a call has the same one.
              * @example 1
@@ -1709,15 +1773,15 @@ export interface components {
         };
         /**
          * VroomStep
-         * @description One step of a route: the start and the end (when the vehicle has them), each task.
+         * @description One step of a route: the start and the end (when the vehicle has them), each task, each break.
          */
         VroomStep: {
             /**
              * @description What happens here.
              * @enum {string}
              */
-            type: "start" | "job" | "pickup" | "delivery" | "end";
-            /** @description The task id (job, pickup, delivery). */
+            type: "start" | "job" | "pickup" | "delivery" | "break" | "end";
+            /** @description The task id (job, pickup, delivery), or the break id. */
             id?: number;
             /** @description The task's description, when given. */
             description?: string;
