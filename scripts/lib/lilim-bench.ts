@@ -15,50 +15,25 @@
  * order, depot excluded; distance: null when the plan is infeasible), then "feasible", "gap", "bksVehicles",
  * "bksDistance", "iterations", "bestIteration" as additions.
  */
-import { loadSolver, DEFAULT_WASM_PATH } from '../../src/solver/load.js';
+import { loadSolver } from '../../src/solver/load.js';
+import { fleetBenchDefaults, readCommonFleetArg, type FleetBenchArgs } from './fleet-bench-args.js';
 import { SolverError } from '../../src/solver/errors.js';
 import { ArgReader } from './cli-args.js';
 import { customerRoutes } from './solomon.js';
 import { checkLilim, lilimClass, lilimProblem, loadLilimDir, type LilimInstance } from './lilim.js';
 
-export interface LilimArgs {
-  dir: string;
-  timeLimitMs: number;
-  maxIterations: number;
-  vehiclesFirst: boolean;
-  json: boolean;
-  seed: number;
-  only: string[];
-  cpuClock: boolean;
-  wasm: string;
-}
+export type LilimArgs = FleetBenchArgs;
 
 export const LILIM_USAGE =
   'usage: bench:solver -- --lilim DIR [--time-limit-ms N] [--objective distance|vehicles] [--json] [--seed S] [--max-iterations N] [--only LC1,LR2,lrc101] [--cpu-clock] [--wasm FILE]';
 
 export function parseLilimArgs(argv: string[], fail: (msg: string) => never): LilimArgs {
-  const a: LilimArgs = {
-    dir: '',
-    timeLimitMs: 1000,
-    maxIterations: 0,
-    vehiclesFirst: false,
-    json: false,
-    seed: 1,
-    only: [],
-    cpuClock: false,
-    wasm: DEFAULT_WASM_PATH,
-  };
+  const a: LilimArgs = fleetBenchDefaults();
   const args = new ArgReader(argv, fail);
   for (let k = args.next(); k !== undefined; k = args.next()) {
     switch (k) {
       case '--lilim':
         a.dir = args.value();
-        break;
-      case '--time-limit-ms':
-        a.timeLimitMs = args.integer();
-        break;
-      case '--max-iterations':
-        a.maxIterations = args.integer();
         break;
       case '--objective': {
         const o = args.value();
@@ -66,31 +41,12 @@ export function parseLilimArgs(argv: string[], fail: (msg: string) => never): Li
         a.vehiclesFirst = o === 'vehicles';
         break;
       }
-      case '--json':
-        a.json = true;
-        break;
-      case '--seed':
-        a.seed = args.integer();
-        break;
-      case '--only':
-        a.only = args
-          .value()
-          .split(',')
-          .map((s) => s.trim().toUpperCase())
-          .filter(Boolean);
-        break;
-      case '--cpu-clock':
-        a.cpuClock = true;
-        break;
-      case '--wasm':
-        a.wasm = args.value();
-        break;
       case '-h':
       case '--help':
         console.log(LILIM_USAGE);
         process.exit(0);
       default:
-        fail(`unknown argument ${k}\n${LILIM_USAGE}`);
+        if (!readCommonFleetArg(k, args, a)) fail(`unknown argument ${k}\n${LILIM_USAGE}`);
     }
   }
   if (a.timeLimitMs === 0 && a.maxIterations === 0) fail('give --time-limit-ms N or --max-iterations N');

@@ -26,7 +26,8 @@
  * "truncated", "gap", "iterations", "bestIteration", "duration" (solver units, 1e-5) as additions.
  */
 import { SERVICE_OBJECTIVE, serviceStallIterations } from '../../src/solver/fleet-types.js';
-import { loadSolver, DEFAULT_WASM_PATH } from '../../src/solver/load.js';
+import { loadSolver } from '../../src/solver/load.js';
+import { fleetBenchDefaults, readCommonFleetArg, type FleetBenchArgs } from './fleet-bench-args.js';
 import { SolverError } from '../../src/solver/errors.js';
 import {
   checkSolomon,
@@ -40,18 +41,9 @@ import {
 } from './solomon.js';
 import { ArgReader } from './cli-args.js';
 
-export interface SolomonArgs {
-  dir: string;
-  timeLimitMs: number;
-  maxIterations: number;
-  vehiclesFirst: boolean;
+export interface SolomonArgs extends FleetBenchArgs {
   service: boolean;
   stallIterations: number;
-  json: boolean;
-  seed: number;
-  only: string[];
-  cpuClock: boolean;
-  wasm: string;
   /** Customers per instance to keep (0: all). */
   size: number;
   /** A stratified sample of this many instances (0: all). */
@@ -62,32 +54,12 @@ export const SOLOMON_USAGE =
   'usage: bench:solver -- --solomon DIR [--time-limit-ms N] [--objective distance|vehicles|service] [--json] [--seed S] [--max-iterations N] [--stall N|service] [--only C1,R2,RC101] [--cpu-clock] [--wasm FILE] [--size N] [--sample K]';
 
 export function parseSolomonArgs(argv: string[], fail: (msg: string) => never): SolomonArgs {
-  const a: SolomonArgs = {
-    dir: '',
-    timeLimitMs: 1000,
-    maxIterations: 0,
-    vehiclesFirst: false,
-    service: false,
-    stallIterations: 0,
-    json: false,
-    seed: 1,
-    only: [],
-    cpuClock: false,
-    wasm: DEFAULT_WASM_PATH,
-    size: 0,
-    sample: 0,
-  };
+  const a: SolomonArgs = { ...fleetBenchDefaults(), service: false, stallIterations: 0, size: 0, sample: 0 };
   const args = new ArgReader(argv, fail);
   for (let k = args.next(); k !== undefined; k = args.next()) {
     switch (k) {
       case '--solomon':
         a.dir = args.value();
-        break;
-      case '--time-limit-ms':
-        a.timeLimitMs = args.integer();
-        break;
-      case '--max-iterations':
-        a.maxIterations = args.integer();
         break;
       case '--objective': {
         const o = args.value();
@@ -104,25 +76,6 @@ export function parseSolomonArgs(argv: string[], fail: (msg: string) => never): 
           fail('--stall needs an integer >= 0 or "service"');
         break;
       }
-      case '--json':
-        a.json = true;
-        break;
-      case '--seed':
-        a.seed = args.integer();
-        break;
-      case '--only':
-        a.only = args
-          .value()
-          .split(',')
-          .map((s) => s.trim().toUpperCase())
-          .filter(Boolean);
-        break;
-      case '--cpu-clock':
-        a.cpuClock = true;
-        break;
-      case '--wasm':
-        a.wasm = args.value();
-        break;
       case '--size':
         a.size = args.integer();
         break;
@@ -134,7 +87,7 @@ export function parseSolomonArgs(argv: string[], fail: (msg: string) => never): 
         console.log(SOLOMON_USAGE);
         process.exit(0);
       default:
-        fail(`unknown argument ${k}\n${SOLOMON_USAGE}`);
+        if (!readCommonFleetArg(k, args, a)) fail(`unknown argument ${k}\n${SOLOMON_USAGE}`);
     }
   }
   if (a.timeLimitMs === 0 && a.maxIterations === 0) fail('give --time-limit-ms N or --max-iterations N');
