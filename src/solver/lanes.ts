@@ -184,21 +184,18 @@ export class SolverLanes {
     return ms;
   }
 
+  /** The entry a solve not yet reserved would be, for the estimates. */
+  private newcomer(key: string, costMs: number): Entry {
+    const small = this.isSmall(costMs);
+    return { seq: this.seq, key, costMs, small, state: 'ready', startedAt: 0, start: null, released: false };
+  }
+
   /**
    * Ms from now until a new solve of `key` with budget `costMs` could start: the lane's running solves
    * and everything the round-robin would give a worker first (reserved entries counted as ready).
    */
   estimateStartMs(key: string, costMs: number): number {
-    const newcomer: Entry = {
-      seq: this.seq,
-      key,
-      costMs,
-      small: this.isSmall(costMs),
-      state: 'ready',
-      startedAt: 0,
-      start: null,
-      released: false,
-    };
+    const newcomer = this.newcomer(key, costMs);
     return this.simulate(newcomer.small, { entry: newcomer, readyInMs: 0 }).newcomerStartMs;
   }
 
@@ -258,17 +255,7 @@ export class SolverLanes {
    * counting every solve ahead at its time limit cut by its own deadline (the worst case: none ends early).
    */
   schedule(key: string, costMs: number, deadline: EntryDeadline): ScheduleEstimate {
-    const newcomer: Entry = {
-      seq: this.seq,
-      key,
-      costMs,
-      small: this.isSmall(costMs),
-      state: 'ready',
-      startedAt: 0,
-      start: null,
-      released: false,
-      deadline: this.absolute(deadline),
-    };
+    const newcomer: Entry = { ...this.newcomer(key, costMs), deadline: this.absolute(deadline) };
     const before = this.simulate(newcomer.small, null);
     const after = this.simulate(newcomer.small, { entry: newcomer, readyInMs: deadline.buildMs ?? 0 });
     return {
