@@ -17,6 +17,16 @@ import { geometrySchema, indexSchema, matrixLocationsOf, matrixSchema } from './
 
 export const DEADLINE_PATTERN = '^([01]\\d|2[0-3]):[0-5]\\d$';
 
+/** A schema for a time of day `HH:MM` (Europe/Paris), with its description and an example. */
+export const timeOfDaySchema = (description: string, example: string) =>
+  ({
+    type: 'string',
+    pattern: DEADLINE_PATTERN,
+    'x-message': 'must be a time HH:MM (24-hour, Europe/Paris)',
+    description,
+    examples: [example],
+  }) as const;
+
 const latitude = {
   type: 'number',
   minimum: -90,
@@ -50,14 +60,10 @@ const stopExtras = {
     description: 'Caller-chosen id, unique within one call (at most 100 characters).',
     examples: ['parcel-42'],
   },
-  deadline: {
-    type: 'string',
-    pattern: DEADLINE_PATTERN,
-    'x-message': 'must be a time HH:MM (24-hour, Europe/Paris)',
-    description:
-      'Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.',
-    examples: ['14:30'],
-  },
+  deadline: timeOfDaySchema(
+    'Latest delivery time, HH:MM 24-hour, Europe/Paris local time, on the Paris calendar day of departure.',
+    '14:30',
+  ),
   serviceSeconds: {
     type: 'number',
     minimum: 0,

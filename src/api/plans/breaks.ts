@@ -4,7 +4,7 @@
  * them (solver-rs/src/fleet/breaks.rs); steps.ts shows them.
  */
 import type { DateTime } from 'luxon';
-import { DEADLINE_PATTERN } from '../../calls/location-schema.js';
+import { timeOfDaySchema } from '../../calls/location-schema.js';
 import { invalidRequest } from '../../errors.js';
 import type { FleetBreak } from '../../solver/fleet-types.js';
 import { timeOfDayInstant } from '../../schedule/index.js';
@@ -13,15 +13,6 @@ import { timeOfDayInstant } from '../../schedule/index.js';
 export const MAX_VEHICLE_BREAKS = 5;
 /** The longest break: a day. */
 export const MAX_BREAK_SECONDS = 86_400;
-
-const hhmm = (description: string, example: string) =>
-  ({
-    type: 'string',
-    pattern: DEADLINE_PATTERN,
-    'x-message': 'must be a time HH:MM (24-hour, Europe/Paris)',
-    description,
-    examples: [example],
-  }) as const;
 
 export const breakSchema = {
   title: 'VehicleBreak',
@@ -41,8 +32,8 @@ export const breakSchema = {
       description: 'When the break may start, Europe/Paris local time on the Paris calendar day of departure.',
       type: 'object',
       properties: {
-        start: hhmm('The break starts at this time or later.', '12:00'),
-        end: hhmm('The break starts at this time or earlier; not before `start`.', '13:30'),
+        start: timeOfDaySchema('The break starts at this time or later.', '12:00'),
+        end: timeOfDaySchema('The break starts at this time or earlier; not before `start`.', '13:30'),
       },
       required: ['start', 'end'],
       additionalProperties: false,

@@ -7,7 +7,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import {
-  DEADLINE_PATTERN,
+  timeOfDaySchema,
   callOptionsProperties,
   eitherShape,
   locationJsonSchema,
@@ -28,15 +28,6 @@ export const MAX_STOP_WINDOWS = 5;
 /** The solver's limit (solver-rs/src/abi.rs). */
 export const MAX_DIMENSIONS = MAX_DIMS;
 const MAX_QUANTITY = 1_000_000_000;
-
-const timeOfDay = (description: string, example: string) =>
-  ({
-    type: 'string',
-    pattern: DEADLINE_PATTERN,
-    'x-message': 'must be a time HH:MM (24-hour, Europe/Paris)',
-    description,
-    examples: [example],
-  }) as const;
 
 const quantities = (description: string, example: readonly number[]) =>
   ({
@@ -70,11 +61,11 @@ export const shiftSchema = {
     'Working hours of a vehicle, Europe/Paris local time on the Paris calendar day of departure. Either bound may be omitted.',
   type: 'object',
   properties: {
-    start: timeOfDay(
+    start: timeOfDaySchema(
       'Earliest departure from the start: the vehicle leaves at the later of departureTime and this time.',
       '08:00',
     ),
-    end: timeOfDay(
+    end: timeOfDaySchema(
       'Latest arrival at the end point (or end of the last service when the route has no end). Hard: a stop that cannot be served within the shift is left unassigned.',
       '17:30',
     ),
@@ -141,8 +132,8 @@ export const timeWindowSchema = {
   description: 'A time window on the start of service, Europe/Paris local time on the Paris calendar day of departure.',
   type: 'object',
   properties: {
-    start: timeOfDay('Service starts at this time or later.', '09:00'),
-    end: timeOfDay('Service starts at this time or earlier (hard); after `start`.', '12:00'),
+    start: timeOfDaySchema('Service starts at this time or later.', '09:00'),
+    end: timeOfDaySchema('Service starts at this time or earlier (hard); after `start`.', '12:00'),
   },
   required: ['start', 'end'],
   additionalProperties: false,
@@ -158,7 +149,7 @@ const planStopExtras = {
       'How much the stop matters when not every stop fits (default 0): the plan keeps the largest sum of the priorities of the stops it assigns first, then the most stops. A stop left out for stops of higher priority is unassigned with reason priority.',
     examples: [80],
   },
-  notBefore: timeOfDay(
+  notBefore: timeOfDaySchema(
     'Earliest start of service, HH:MM Europe/Paris on the Paris day of departure; a vehicle that arrives earlier waits. Hard.',
     '09:30',
   ),
