@@ -28,7 +28,7 @@ const causes = (violations: any[]) => violations.map((v: any) => v.cause);
 
 test("VROOM's example 3 with options.c answers code 0: both routes as given, vehicle 1 over capacity, vehicle 2 late", async () => {
   const key = await server.createKey('live', 20);
-  const res = await vroom(key, { ...fixture('example_3'), options: { c: true } });
+  const res = await vroom(key, { ...fixture('example_3'), options: { c: true, g: true } });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.code, 0);
   const [one, two] = res.body.routes;
@@ -57,6 +57,13 @@ test("VROOM's example 3 with options.c answers code 0: both routes as given, veh
   assert.ok(causes(one.steps[0].violations).includes('load'));
   assert.ok(causes(one.violations).includes('load'));
   assert.ok(causes(two.violations).includes('delay'), JSON.stringify(two.violations));
+  // its start step's service_after is 800 s before its time_window opens: it leaves then, early
+  assert.deepEqual(
+    [two.steps[0].arrival, two.steps[0].violations],
+    [1600415200, [{ cause: 'lead_time', duration: 800 }]],
+  );
+  // options.g draws the given routes
+  assert.ok(one.geometry && two.geometry);
   assert.ok(causes(res.body.summary.violations).includes('load'));
   assert.deepEqual(res.body.unassigned, []);
   // billed as a solve: one stop per job
@@ -177,6 +184,8 @@ test("plan mode: a delivery before its pickup, a missing break, skills and max_t
       b.jobs[0].skills = [5];
       b.shipments = [{ amount: [1], pickup: { id: 8, location_index: 2 }, delivery: { id: 9, location_index: 3 } }];
       b.vehicles[0].max_tasks = 2;
+      // the first leg is 100 s (row 0 → 1): every later step is over
+      b.vehicles[0].max_travel_time = 100;
       b.vehicles[0].breaks = [{ id: 1, time_windows: [[1000, 1900]], service: 60 }];
       b.vehicles[0].steps = [
         { type: 'start' },
@@ -190,9 +199,20 @@ test("plan mode: a delivery before its pickup, a missing break, skills and max_t
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const steps = res.body.routes[0].steps;
   assert.deepEqual(causes(steps[1].violations), ['skills']);
-  assert.deepEqual(causes(steps[2].violations), ['precedence']);
-  assert.deepEqual(causes(steps[3].violations), ['max_tasks', 'precedence']);
-  assert.deepEqual(causes(res.body.routes[0].violations), ['skills', 'precedence', 'max_tasks', 'missing_break']);
+  assert.deepEqual(causes(steps[2].violations), ['max_travel_time', 'precedence']);
+  assert.deepEqual(causes(steps[3].violations), ['max_travel_time', 'max_tasks', 'precedence']);
+  // delivered before it is picked up: carried from the start, so never below 0 on board
+  assert.deepEqual(
+    steps.map((s: any) => s.load[0]),
+    [2, 1, 0, 1, 1],
+  );
+  assert.deepEqual(causes(res.body.routes[0].violations), [
+    'skills',
+    'max_travel_time',
+    'precedence',
+    'max_tasks',
+    'missing_break',
+  ]);
 });
 
 test('plan mode: an unknown id, a task in two routes, a vehicle without steps answer 400 naming the step', async () => {
