@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
+import { VROOM_REQUEST_EXAMPLES } from '../../src/api/openapi/vroom-examples.js';
 import { startFakeOsrm, type FakeOsrm } from '../fakes/osrm.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -226,6 +227,14 @@ test('plan mode: an unknown id, a task in two routes, a vehicle without steps an
       /job 2 is already in vehicles\[0\]\.steps\[2\]/,
     ],
     ['vehicles[1].steps', (b) => b.vehicles.push({ id: 8, start_index: 0 }), /"steps": \[\]/],
+    [
+      'vehicles[0].steps[2]',
+      (b) => {
+        b.vehicles[0].breaks = [{ id: 1, time_windows: [[0, 9000]] }];
+        b.vehicles[0].steps.splice(1, 0, { type: 'break', id: 1 }, { type: 'break', id: 1 });
+      },
+      /break 1 is already in vehicle 7's steps/,
+    ],
     ['vehicles[0].steps[1]', (b) => b.vehicles[0].steps.splice(1, 0, { type: 'start' }), /must be the first step/],
   ];
   for (const [param, edit, message] of cases) {
@@ -236,4 +245,22 @@ test('plan mode: an unknown id, a task in two routes, a vehicle without steps an
     assert.match(res.body.error, message);
   }
   assert.equal((await server.ledgerOf(key)).balance, 20);
+});
+
+test("the OpenAPI plan-mode example: example 2's jobs in the other order, late at job 1414 and back after the shift", async () => {
+  const key = await server.createKey('test');
+  const res = await vroom(key, VROOM_REQUEST_EXAMPLES.planMode.value);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual(
+    res.body.routes[0].steps.map((s: any) => [s.type, s.id, s.arrival, s.violations]),
+    [
+      ['start', undefined, 0, []],
+      ['job', 1515, 197, []],
+      // 197 + 2256 = 2453, 453 s after its service_before
+      ['job', 1414, 2453, [{ cause: 'delay', duration: 453 }]],
+      // 2453 + 3152 = 5605, 605 s after the time_window's end
+      ['end', undefined, 5605, [{ cause: 'delay', duration: 605 }]],
+    ],
+  );
+  assert.deepEqual(res.body.summary.violations, [{ cause: 'delay', duration: 1058 }]);
 });

@@ -115,6 +115,11 @@ export function planRoutes(
             `${path}.id: vehicle ${v.id} has no break ${s.id}; name one of its breaks`,
             `${path}.id`,
           );
+        if (v.steps!.findIndex((t) => t.type === 'break' && t.id === s.id) !== n)
+          throw invalidRequest(
+            `${path}: break ${s.id} is already in vehicle ${v.id}'s steps; a break is taken once`,
+            path,
+          );
         return { kind: 'break', index, ...bounds };
       }
       const task = taskOf.get(`${s.type} ${s.id}`);
