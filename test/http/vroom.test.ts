@@ -69,7 +69,7 @@ test("VROOM's example 2 (custom matrix) answers code 0 with the route VROOM docu
   assert.equal(osrm.requests.length, 0, 'a call with its own matrices asks no routing engine');
 });
 
-test("VROOM's example 3 (vehicle steps, plan mode) answers 400 naming the field; nothing is charged", async () => {
+test("VROOM's example 3 (vehicle steps) without options.c answers 400 naming the field and plan mode, as VROOM refuses it; nothing is charged", async () => {
   const key = await server.createKey('live', 20);
   const three = await vroom(key, fixture('example_3'));
   assert.equal(three.status, 400);
@@ -77,7 +77,7 @@ test("VROOM's example 3 (vehicle steps, plan mode) answers 400 naming the field;
   assert.equal(three.body.errorCode, 'invalid_request');
   assert.ok(three.body.requestId);
   assert.equal(three.body.param, 'vehicles[0].steps');
-  assert.match(three.body.error, /custom routes .* are not supported/);
+  assert.match(three.body.error, /"options": \{"c": true\}/);
   assert.equal((await server.ledgerOf(key)).balance, 20);
 });
 
@@ -133,7 +133,6 @@ test('every VROOM field this service does not take answers 400 naming it, never 
     ],
     ['vehicles[0].steps', (b) => (b.vehicles[0].steps = [{ type: 'start' }])],
     ['matrix', (b) => (b.matrix = b.matrices.car.durations), /deprecated/],
-    ['options.c', (b) => (b.options = { c: true }), /plan mode/],
     ['options.t', (b) => (b.options = { t: 4 }), /only options\.g/],
     ['jobs[0].location_index', (b) => delete b.jobs[0].location_index, /required with matrices/],
     ['vehicles[0].start', (b) => (b.vehicles[0] = { id: 0, time_window: [0, 9000] }), /neither a start nor an end/],

@@ -1,7 +1,8 @@
 /**
  * Examples of POST /api/v1/vroom: VROOM's own documented example with a custom matrix (docs/example_2.json of
- * VROOM-Project/vroom, BSD-2-Clause; test/fixtures/vroom/) and a request with coordinates, as an openrouteservice
- * client sends it; the answers are what the service returns for them.
+ * VROOM-Project/vroom, BSD-2-Clause; test/fixtures/vroom/), its matrix in plan mode (options.c) with a route given
+ * that is late (test/http/vroom-plan.test.ts) and a request with coordinates, as an openrouteservice client sends
+ * it; the answers are what the service returns for them.
  */
 export const VROOM_REQUEST_EXAMPLES = {
   customMatrix: {
@@ -22,6 +23,41 @@ export const VROOM_REQUEST_EXAMPLES = {
           ],
         },
       },
+    },
+  },
+  planMode: {
+    summary:
+      "Plan mode (options.c): example 2's matrix, the route given in the vehicle's steps; the answer times it and reports its violations",
+    value: {
+      vehicles: [
+        {
+          id: 0,
+          start_index: 0,
+          end_index: 3,
+          time_window: [0, 5000],
+          steps: [
+            { type: 'start' },
+            { type: 'job', id: 1515 },
+            { type: 'job', id: 1414, service_before: 2000 },
+            { type: 'end' },
+          ],
+        },
+      ],
+      jobs: [
+        { id: 1414, location_index: 1 },
+        { id: 1515, location_index: 2 },
+      ],
+      matrices: {
+        car: {
+          durations: [
+            [0, 2104, 197, 1299],
+            [2103, 0, 2255, 3152],
+            [197, 2256, 0, 1102],
+            [1299, 3153, 1102, 0],
+          ],
+        },
+      },
+      options: { c: true },
     },
   },
   coordinates: {

@@ -34,9 +34,31 @@ const integer = (description: string) => ({ type: 'integer', description });
 const amount = (description: string) => ({ type: 'array', items: { type: 'integer', minimum: 0 }, description });
 const violations = {
   type: 'array',
-  maxItems: 0,
-  items: { type: 'object' },
-  description: 'Always empty: every constraint is hard here, as in VROOM’s solving mode.',
+  items: {
+    type: 'object',
+    properties: {
+      cause: {
+        type: 'string',
+        enum: [
+          'delay',
+          'lead_time',
+          'load',
+          'max_tasks',
+          'skills',
+          'precedence',
+          'missing_break',
+          'max_travel_time',
+          'max_distance',
+        ],
+        description: 'VROOM’s violation cause.',
+      },
+      duration: { type: 'integer', description: 'Seconds early (lead_time) or late (delay).' },
+    },
+    required: ['cause'],
+    additionalProperties: false,
+  },
+  description:
+    'Empty when solving (every constraint is hard, as in VROOM’s solving mode). In plan mode (`options.c`), what the given route breaks, VROOM’s way: on a step, on a route (one per cause, durations added) and in the summary.',
 };
 const coordinates = {
   type: 'array',
@@ -122,8 +144,9 @@ const vroomUnassigned = {
     location_index: integer('As given.'),
     reason: {
       type: 'string',
-      enum: Object.values(UNASSIGNED_REASONS),
-      description: "Extension: why (the plans' reasons: capacity, shift, allowedVehicles for skills, …).",
+      enum: [...Object.values(UNASSIGNED_REASONS), 'unplanned'],
+      description:
+        "Extension: why (the plans' reasons: capacity, shift, allowedVehicles for skills, …; `unplanned` in plan mode: in no vehicle's steps).",
     },
   },
   required: ['id', 'type', 'reason'],

@@ -2,14 +2,32 @@
  * The solution in VROOM's output format (`code`, `summary`, `unassigned`, `routes[].steps`), on the request's own
  * time scale. Per step: `arrival`, `duration` (travel time so far), `distance` (metres so far, when distances are
  * known: no matrices, or matrices with distances), `waiting_time`, `setup`, `service`, `load` (after
- * the step, when the call has amounts) and `violations` (always empty: every constraint is hard here, as in
- * VROOM's solving mode). `cost` is VROOM's (src/api/vroom/costs.ts): by default the travel time. Each vehicle leaves at the start of its
+ * the step, when the call has amounts) and `violations` (empty when solving: every constraint is hard, as in
+ * VROOM's solving mode; filled in plan mode: src/api/vroom/plan.ts). `cost` is VROOM's (src/api/vroom/costs.ts): by default the travel time. Each vehicle leaves at the start of its
  * time window, or later by the wait its first task would have (the service starts stay the solver's), as
  * VROOM's routes leave as late as they can.
  */
 import type { TravelMatrix } from '../../geo/index.js';
 import type { FleetResult, FleetRoute, UnassignedReason } from '../../solver/fleet-types.js';
 import type { TaskType, VroomCall, VroomTask } from './call.js';
+
+/** VROOM's violation causes (reported in plan mode only: src/api/vroom/plan.ts). */
+export type ViolationCause =
+  | 'delay'
+  | 'lead_time'
+  | 'load'
+  | 'max_tasks'
+  | 'skills'
+  | 'precedence'
+  | 'missing_break'
+  | 'max_travel_time'
+  | 'max_distance';
+
+export interface VroomViolation {
+  cause: ViolationCause;
+  /** Seconds, for delay and lead_time. */
+  duration?: number;
+}
 
 export interface VroomStep {
   type: 'start' | TaskType | 'break' | 'end';
@@ -24,7 +42,7 @@ export interface VroomStep {
   arrival: number;
   duration: number;
   distance?: number;
-  violations: never[];
+  violations: VroomViolation[];
 }
 
 interface Totals {
@@ -34,7 +52,7 @@ interface Totals {
   duration: number;
   waiting_time: number;
   priority: number;
-  violations: never[];
+  violations: VroomViolation[];
   delivery?: number[];
   pickup?: number[];
   distance?: number;
@@ -54,7 +72,7 @@ export interface VroomUnassigned {
   location?: number[];
   location_index?: number;
   /** Extension: why no vehicle serves it (the plans' reasons). */
-  reason: UnassignedReason;
+  reason: UnassignedReason | 'unplanned';
 }
 
 export interface VroomAnswer {
@@ -80,6 +98,11 @@ export function vroomAnswer(input: VroomAnswerInput): VroomAnswer {
   const unassigned = [...solution.unassigned]
     .sort((a, b) => a.job - b.job)
     .map(({ job, reason }) => ({ ...taskFields(call.stops[job]!), reason }));
+  return answerOf(call, routes, unassigned);
+}
+
+/** The answer around its routes and unassigned tasks: the summary adds them up. */
+export function answerOf(call: VroomCall, routes: VroomRoute[], unassigned: VroomUnassigned[]): VroomAnswer {
   const sum = (pick: (r: VroomRoute) => number) => routes.reduce((s, r) => s + pick(r), 0);
   const sumAmounts = (pick: (r: VroomRoute) => number[] | undefined) =>
     Array.from({ length: call.dimensions }, (_, d) => routes.reduce((s, r) => s + (pick(r)?.[d] ?? 0), 0));
@@ -94,7 +117,7 @@ export function vroomAnswer(input: VroomAnswerInput): VroomAnswer {
       duration: sum((r) => r.duration),
       waiting_time: sum((r) => r.waiting_time),
       priority: sum((r) => r.priority),
-      violations: [],
+      violations: mergedViolations(routes.flatMap((r) => r.violations)),
       ...(call.dimensions > 0 ? { delivery: sumAmounts((r) => r.delivery), pickup: sumAmounts((r) => r.pickup) } : {}),
       ...(call.distancesKnown ? { distance: sum((r) => r.distance ?? 0) } : {}),
     },
@@ -103,8 +126,19 @@ export function vroomAnswer(input: VroomAnswerInput): VroomAnswer {
   };
 }
 
+/** One entry per cause, in order of first appearance; the durations (delay, lead_time) added up. */
+export function mergedViolations(list: readonly VroomViolation[]): VroomViolation[] {
+  const out = new Map<ViolationCause, VroomViolation>();
+  for (const v of list) {
+    const seen = out.get(v.cause);
+    if (!seen) out.set(v.cause, { ...v });
+    else if (v.duration !== undefined) seen.duration = (seen.duration ?? 0) + v.duration;
+  }
+  return [...out.values()];
+}
+
 /** id, type and what the request gave of description, location and location_index. */
-function taskFields(t: VroomTask): Omit<
+export function taskFields(t: VroomTask): Omit<
   VroomStep,
   'setup' | 'service' | 'waiting_time' | 'arrival' | 'duration' | 'violations'
 > & {

@@ -10,6 +10,7 @@ import type { GivenMatrix } from '../../calls/given-matrix.js';
 import type { Point } from '../../geo/index.js';
 import type { VroomCosts } from './costs.js';
 import type { VroomVehicle } from './schema.js';
+import type { PlanStep } from './plan-steps.js';
 
 export type TaskType = 'job' | 'pickup' | 'delivery';
 
@@ -64,6 +65,8 @@ export interface VroomCall extends PaidRequest {
   speedFactor: number;
   /** options.g: each route's geometry. */
   drawRoutes: boolean;
+  /** Plan mode (options.c): each vehicle's route as its steps give it (src/api/vroom/plan-steps.ts); no solve. */
+  plan?: PlanStep[][];
 }
 
 /** `jobs[2] (id 7)`: how answers name a location (src/calls/locations.ts). */

@@ -2,7 +2,8 @@
  * The work of POST /api/v1/vroom: the call's locations → one travel matrix over their places (the caller's
  * matrices, else the routing engine, as plans: src/calls/steps.ts) → the fleet solver, straight from the VROOM
  * request to its problem in whole seconds (src/api/vroom/problem.ts) → VROOM's answer, with each route's
- * geometry when options.g asks for it.
+ * geometry when options.g asks for it. In plan mode (options.c) the given routes are timed instead of solved
+ * (src/api/vroom/plan.ts).
  */
 import { DomainError } from '../../errors.js';
 import type { CallContext } from '../../calls/charged-call.js';
@@ -18,6 +19,9 @@ import { vroomAnswer, type VroomAnswer } from './answer.js';
 import type { VroomCall } from './call.js';
 import { routingFailure } from './errors.js';
 import { vroomProblem } from './problem.js';
+import { planAnswer } from './plan.js';
+
+type Located = Parameters<CallWorkDeps<VroomSolver>['steps']['matrix']>[0];
 
 /** The solver pool as this endpoint uses it. */
 export interface VroomSolver {
@@ -42,6 +46,11 @@ export class VroomPipeline implements VroomOptimizer {
     const located = await steps.locate(call.labelled, context, call);
     const matrix = await this.travel(located, context);
     const problem = vroomProblem(call, located.placeOf, matrix);
+    if (call.plan) {
+      // plan mode: the routes are given; only their times are computed (no solve)
+      const { answer, paths } = planAnswer(call, call.plan, located.placeOf, problem, matrix.distancesM);
+      return this.drawn(call, answer, paths, located, matrix, context);
+    }
     const solution = await steps.solve(
       (timeLimitMs) =>
         this.deps.solver.solveFleet(problem, {
@@ -60,13 +69,7 @@ export class VroomPipeline implements VroomOptimizer {
       distancesM: matrix.distancesM,
       ...(problem.distance ? { legCosts: problem.distance } : {}),
     });
-    if (!call.drawRoutes) return answer;
-    // the coordinates the request gave (with matrices the places have none of their own)
-    const drawn = {
-      ...located,
-      locations: located.locations.map((l, i) => ({ ...l, point: l.point ?? call.points[i]! })),
-    };
-    const routes = solution.routes.map(({ vehicle, jobs }) => {
+    const paths = solution.routes.map(({ vehicle, jobs }) => {
       const end = call.vehicleEnd[vehicle];
       const start = call.vehicleStart[vehicle];
       return [
@@ -75,15 +78,30 @@ export class VroomPipeline implements VroomOptimizer {
         ...(end !== undefined ? [end] : []),
       ];
     });
-    const lines = await steps.geometry(routes, drawn, matrix, false, context);
+    return this.drawn(call, answer, paths, located, matrix, context);
+  }
+
+  /** With options.g, each route's geometry through `paths` (the labelled locations each route passes). */
+  private async drawn(
+    call: VroomCall,
+    answer: VroomAnswer,
+    paths: number[][],
+    located: Located,
+    matrix: TravelMatrix & Partial<RoutedMatrix>,
+    context: CallContext,
+  ): Promise<VroomAnswer> {
+    if (!call.drawRoutes) return answer;
+    // the coordinates the request gave (with matrices the places have none of their own)
+    const drawn = {
+      ...located,
+      locations: located.locations.map((l, i) => ({ ...l, point: l.point ?? call.points[i]! })),
+    };
+    const lines = await this.deps.steps.geometry(paths, drawn, matrix, false, context);
     return { ...answer, routes: answer.routes.map((route, r) => ({ ...route, geometry: lines[r]!.geometry })) };
   }
 
   /** The call's matrix; a failure of the routing engine is VROOM's routing error (code 3). */
-  private async travel(
-    located: Parameters<CallWorkDeps<VroomSolver>['steps']['matrix']>[0],
-    context: CallContext,
-  ): Promise<TravelMatrix & Partial<RoutedMatrix>> {
+  private async travel(located: Located, context: CallContext): Promise<TravelMatrix & Partial<RoutedMatrix>> {
     try {
       return await this.deps.steps.matrix(located, false, context);
     } catch (err) {

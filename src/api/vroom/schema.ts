@@ -9,7 +9,8 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { MAX_MATRIX_ROWS, matrixSchema } from '../../calls/matrix-schema.js';
 import { MAX_DIMS, MAX_WINDOWS } from '../../solver/abi-constants.generated.js';
-import { vroomBreaksSchema } from './breaks.js';
+import { MAX_VROOM_BREAKS, vroomBreaksSchema } from './breaks.js';
+import { vroomStepSchema } from './plan-steps.js';
 
 /** Jobs plus twice the shipments (each shipment is two tasks, as it is billed): the most stops of a plan. */
 export const MAX_VROOM_TASKS = 1000;
@@ -188,17 +189,6 @@ export const vroomCostsSchema = {
   additionalProperties: false,
 } as const;
 
-/** A list VROOM accepts that this service takes only empty (the message says why). */
-const emptyOnly = (message: string, description: string) =>
-  ({
-    type: 'array',
-    maxItems: 0,
-    // never reached (maxItems is checked first); closed, so that the body limit can count it
-    items: { type: 'object', additionalProperties: false },
-    'x-message': message,
-    description,
-  }) as const;
-
 export const vroomVehicleSchema = {
   title: 'VroomVehicle',
   description: 'A vehicle (VROOM `vehicle`); it needs a start or an end (or both).',
@@ -262,10 +252,19 @@ export const vroomVehicleSchema = {
       description: 'Longest route in metres (needs distances: no `matrices`, or `matrices.{profile}.distances`).',
       examples: [100000],
     },
-    steps: emptyOnly(
-      "must be empty: custom routes (vehicle steps, VROOM's plan mode) are not supported; leave steps out and the service orders every route",
-      'Only `[]`: custom routes are not supported.',
-    ),
+    steps: {
+      type: 'array',
+      maxItems: MAX_VROOM_TASKS + MAX_VROOM_BREAKS + 2,
+      'x-message': `must list at most ${MAX_VROOM_TASKS + MAX_VROOM_BREAKS + 2} steps`,
+      items: vroomStepSchema(
+        id('The job, shipment step or break (not for start and end)'),
+        seconds('The service starts exactly then (a hard rule, as in VROOM).'),
+        seconds('The service starts at or after this time.'),
+        seconds('The service starts at or before this time.'),
+      ),
+      description:
+        "The vehicle's route as given (VROOM plan mode): only with `options.c: true`, which times every route as given and reports its violations; without it a non-empty list answers 400 (it is not used as a starting solution).",
+    },
   },
   required: ['id'],
   additionalProperties: false,
@@ -299,13 +298,18 @@ export const vroomProfileMatricesSchema = {
 
 export const vroomOptionsSchema = {
   title: 'VroomOptions',
-  description: "VROOM's options as vroom-express and openrouteservice take them: only `g` is supported.",
+  description: "VROOM's options as vroom-express and openrouteservice take them: `g` and `c`.",
   type: 'object',
   properties: {
     g: {
       type: 'boolean',
       description:
         "Also answer each route's `geometry` (encoded polyline, precision 5) and its distances. Default false.",
+    },
+    c: {
+      type: 'boolean',
+      description:
+        "Plan mode (VROOM's `-c`): no optimisation; every vehicle's `steps` is its route, timed as early as each step allows, with VROOM's `violations` reported. Default false.",
     },
   },
   additionalProperties: false,

@@ -29,12 +29,9 @@ export const UNSUPPORTED_FIELDS: Record<string, Record<string, string>> = {
     max_load:
       "a break's max_load is not supported: leave it out (the break is taken whatever the load; a vehicle with more on board can be kept out with capacity)",
   },
-  options: {
-    c: 'plan mode (choosing the times of routes given in vehicles[].steps) is not supported: leave c out and the service plans every route',
-  },
 };
 
-const OTHER_OPTIONS = 'only options.g (geometry) is supported: leave the other options out';
+const OTHER_OPTIONS = 'only options.g (geometry) and options.c (plan mode) are supported: leave the other options out';
 
 /** ['vehicles', 2, 'breaks'] → 'vehicles[]'; ['matrices', 'car', 'x'] → 'matrices.*'. */
 function parentKey(path: ReadonlyArray<string | number>): string {

@@ -25,6 +25,7 @@ import { commonCosts } from './costs.js';
 import { profileMatrices } from './matrices.js';
 import { checkSetups } from './setup.js';
 import { unsupportedVroomField } from './unsupported.js';
+import { planRoutes } from './plan-steps.js';
 
 const validateShape = compileValidator<VroomRequest>(vroomRequestSchema, [unsupportedVroomField]);
 
@@ -58,6 +59,7 @@ export function validateVroomRequest(body: unknown): VroomCall {
       );
   });
   const drawRoutes = request.options?.g === true;
+  const plan = planRoutes(request.vehicles, call.stops, request.options?.c === true);
   const blind = call.points.findIndex((p) => p === null);
   if (drawRoutes && blind >= 0)
     throw invalidRequest(
@@ -74,6 +76,7 @@ export function validateVroomRequest(body: unknown): VroomCall {
     dimensions,
     speedFactor,
     drawRoutes,
+    ...(plan ? { plan } : {}),
   };
 }
 

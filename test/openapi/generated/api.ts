@@ -1574,8 +1574,34 @@ export interface components {
              * @example 100000
              */
             max_distance?: number;
-            /** @description Only `[]`: custom routes are not supported. */
-            steps?: Record<string, never>[];
+            /** @description The vehicle's route as given (VROOM plan mode): only with `options.c: true`, which times every route as given and reports its violations; without it a non-empty list answers 400 (it is not used as a starting solution). */
+            steps?: {
+                /**
+                 * @description A job, a shipment pickup or delivery (by its id in the shipment), or a break of this vehicle.
+                 * @enum {string}
+                 */
+                type: "start" | "job" | "pickup" | "delivery" | "break" | "end";
+                /**
+                 * @description The job, shipment step or break (not for start and end) (an integer, as VROOM's).
+                 * @example 1
+                 */
+                id?: number;
+                /**
+                 * @description The service starts exactly then (a hard rule, as in VROOM).
+                 * @example 300
+                 */
+                service_at?: number;
+                /**
+                 * @description The service starts at or after this time.
+                 * @example 300
+                 */
+                service_after?: number;
+                /**
+                 * @description The service starts at or before this time.
+                 * @example 300
+                 */
+                service_before?: number;
+            }[];
         };
         /**
          * VroomCosts
@@ -1674,11 +1700,13 @@ export interface components {
         };
         /**
          * VroomOptions
-         * @description VROOM's options as vroom-express and openrouteservice take them: only `g` is supported.
+         * @description VROOM's options as vroom-express and openrouteservice take them: `g` and `c`.
          */
         VroomOptions: {
             /** @description Also answer each route's `geometry` (encoded polyline, precision 5) and its distances. Default false. */
             g?: boolean;
+            /** @description Plan mode (VROOM's `-c`): no optimisation; every vehicle's `steps` is its route, timed as early as each step allows, with VROOM's `violations` reported. Default false. */
+            c?: boolean;
         };
         /**
          * VroomResponse
@@ -1728,8 +1756,16 @@ export interface components {
             waiting_time: number;
             /** @description Sum of the priorities of the tasks served. */
             priority: number;
-            /** @description Always empty: every constraint is hard here, as in VROOM’s solving mode. */
-            violations: Record<string, never>[];
+            /** @description Empty when solving (every constraint is hard, as in VROOM’s solving mode). In plan mode (`options.c`), what the given route breaks, VROOM’s way: on a step, on a route (one per cause, durations added) and in the summary. */
+            violations: {
+                /**
+                 * @description VROOM’s violation cause.
+                 * @enum {string}
+                 */
+                cause: "delay" | "lead_time" | "load" | "max_tasks" | "skills" | "precedence" | "missing_break" | "max_travel_time" | "max_distance";
+                /** @description Seconds early (lead_time) or late (delay). */
+                duration?: number;
+            }[];
             /** @description With amounts: the sum delivered (job deliveries and shipment amounts). */
             delivery?: number[];
             /** @description With amounts: the sum picked up (job pickups and shipment amounts). */
@@ -1758,8 +1794,16 @@ export interface components {
             waiting_time: number;
             /** @description Sum of the priorities of the tasks served. */
             priority: number;
-            /** @description Always empty: every constraint is hard here, as in VROOM’s solving mode. */
-            violations: Record<string, never>[];
+            /** @description Empty when solving (every constraint is hard, as in VROOM’s solving mode). In plan mode (`options.c`), what the given route breaks, VROOM’s way: on a step, on a route (one per cause, durations added) and in the summary. */
+            violations: {
+                /**
+                 * @description VROOM’s violation cause.
+                 * @enum {string}
+                 */
+                cause: "delay" | "lead_time" | "load" | "max_tasks" | "skills" | "precedence" | "missing_break" | "max_travel_time" | "max_distance";
+                /** @description Seconds early (lead_time) or late (delay). */
+                duration?: number;
+            }[];
             /** @description With amounts: the sum delivered (job deliveries and shipment amounts). */
             delivery?: number[];
             /** @description With amounts: the sum picked up (job pickups and shipment amounts). */
@@ -1803,8 +1847,16 @@ export interface components {
             duration: number;
             /** @description Metres so far, when distances are known. */
             distance?: number;
-            /** @description Always empty: every constraint is hard here, as in VROOM’s solving mode. */
-            violations: Record<string, never>[];
+            /** @description Empty when solving (every constraint is hard, as in VROOM’s solving mode). In plan mode (`options.c`), what the given route breaks, VROOM’s way: on a step, on a route (one per cause, durations added) and in the summary. */
+            violations: {
+                /**
+                 * @description VROOM’s violation cause.
+                 * @enum {string}
+                 */
+                cause: "delay" | "lead_time" | "load" | "max_tasks" | "skills" | "precedence" | "missing_break" | "max_travel_time" | "max_distance";
+                /** @description Seconds early (lead_time) or late (delay). */
+                duration?: number;
+            }[];
         };
         /**
          * VroomUnassigned
@@ -1825,10 +1877,10 @@ export interface components {
             /** @description As given. */
             location_index?: number;
             /**
-             * @description Extension: why (the plans' reasons: capacity, shift, allowedVehicles for skills, …).
+             * @description Extension: why (the plans' reasons: capacity, shift, allowedVehicles for skills, …; `unplanned` in plan mode: in no vehicle's steps).
              * @enum {string}
              */
-            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable" | "timeWindows" | "routeLimit" | "priority";
+            reason: "capacity" | "shift" | "allowedVehicles" | "unreachable" | "timeWindows" | "routeLimit" | "priority" | "unplanned";
         };
         /**
          * VroomError
