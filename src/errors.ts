@@ -64,7 +64,7 @@ export const ERROR_CATALOGUE = {
   payload_too_large: {
     status: 413,
     spec: false,
-    when: 'The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 32 MB, plans about 41 MB, vroom about 62 MB, each with a full own matrix; about 0.4, 9.5 and 14.3 MB without) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.',
+    when: 'The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 32 MB, plans about 41 MB, each with a full own matrix, about 0.4 and 9.6 MB without; vroom up to BODY_BYTES_IN_FLIGHT, 64 MiB) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.',
   },
   geocoding_failed: {
     status: 422,
