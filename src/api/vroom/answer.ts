@@ -278,20 +278,39 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
       violations: [],
     });
   }
+  return routeTotals(call, vehicle, { tasks, steps, cost, travel, metres, violations: [] });
+}
+
+/** A route of the answer from its steps: VROOM's sums over its tasks and steps (solved or planned alike). */
+export function routeTotals(
+  call: VroomCall,
+  vehicle: number,
+  route: {
+    tasks: readonly VroomTask[];
+    steps: VroomStep[];
+    cost: number;
+    travel: number;
+    metres: number;
+    violations: VroomViolation[];
+  },
+): VroomRoute {
+  const { tasks, steps } = route;
+  const v = call.vehicles[vehicle]!;
+  const dims = call.dimensions;
   const sumOf = (pick: (t: VroomTask) => number[]) =>
     Array.from({ length: dims }, (_, d) => tasks.reduce((s, t) => s + pick(t)[d]!, 0));
   return {
     vehicle: v.id,
-    cost: call.costs.fixed + cost,
+    cost: call.costs.fixed + route.cost,
     setup: tasks.reduce((s, t) => s + t.setup, 0),
     service: steps.reduce((s, step) => s + step.service, 0),
-    duration: travel,
+    duration: route.travel,
     waiting_time: steps.reduce((s, step) => s + step.waiting_time, 0),
     priority: tasks.reduce((s, t) => s + t.priority, 0),
-    violations: [],
+    violations: route.violations,
     ...(dims > 0 ? { delivery: sumOf((t) => t.delivery), pickup: sumOf((t) => t.pickup) } : {}),
     ...(v.description !== undefined ? { description: v.description } : {}),
-    ...distanceField(metres),
+    ...(call.distancesKnown ? { distance: Math.round(route.metres) } : {}),
     steps,
   };
 }

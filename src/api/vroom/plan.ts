@@ -13,6 +13,7 @@ import type { FleetProblem } from '../../solver/fleet-types.js';
 import {
   answerOf,
   mergedViolations,
+  routeTotals,
   taskFields,
   type VroomAnswer,
   type VroomRoute,
@@ -234,23 +235,9 @@ function plannedRoute(
   }
   const taken = new Set(steps.flatMap((s) => (s.kind === 'break' ? [s.index] : [])));
   const missing = (v.breaks ?? []).some((_, i) => !taken.has(i));
-  const sumOf = (pick: (t: (typeof tasks)[number]) => number[]) =>
-    Array.from({ length: dims }, (_, d) => tasks.reduce((s, t) => s + pick(t)[d]!, 0));
-  return {
-    vehicle: v.id,
-    cost: call.costs.fixed + cost,
-    setup: tasks.reduce((s, t) => s + t.setup, 0),
-    service: out.reduce((s, step) => s + step.service, 0),
-    duration: travel,
-    waiting_time: out.reduce((s, step) => s + step.waiting_time, 0),
-    priority: tasks.reduce((s, t) => s + t.priority, 0),
-    violations: mergedViolations([
-      ...out.flatMap((s) => s.violations),
-      ...(missing ? [{ cause: 'missing_break' as const }] : []),
-    ]),
-    ...(dims > 0 ? { delivery: sumOf((t) => t.delivery), pickup: sumOf((t) => t.pickup) } : {}),
-    ...(v.description !== undefined ? { description: v.description } : {}),
-    ...distanceField(metres),
-    steps: out,
-  };
+  const violations = mergedViolations([
+    ...out.flatMap((s) => s.violations),
+    ...(missing ? [{ cause: 'missing_break' as const }] : []),
+  ]);
+  return routeTotals(call, k, { tasks, steps: out, cost, travel, metres, violations });
 }
