@@ -10,6 +10,7 @@
 import type { TravelMatrix } from '../../geo/index.js';
 import type { FleetResult, FleetRoute, UnassignedReason } from '../../solver/fleet-types.js';
 import type { TaskType, VroomCall, VroomTask } from './call.js';
+import type { VroomVehicle } from './schema.js';
 
 /** VROOM's violation causes (reported in plan mode only: src/api/vroom/plan.ts). */
 export type ViolationCause =
@@ -126,6 +127,19 @@ export function answerOf(call: VroomCall, routes: VroomRoute[], unassigned: Vroo
   };
 }
 
+/** The fields of a vehicle's start or end step that do not depend on its times: type, place, no task time. */
+export function vehicleStep(v: VroomVehicle, type: 'start' | 'end') {
+  const location = type === 'start' ? v.start : v.end;
+  const index = type === 'start' ? v.start_index : v.end_index;
+  return {
+    type,
+    ...(location !== undefined ? { location: [...location] } : {}),
+    ...(index !== undefined ? { location_index: index } : {}),
+    setup: 0,
+    service: 0,
+  } as const;
+}
+
 /** One entry per cause, in order of first appearance; the durations (delay, lead_time) added up. */
 export function mergedViolations(list: readonly VroomViolation[]): VroomViolation[] {
   const out = new Map<ViolationCause, VroomViolation>();
@@ -173,11 +187,7 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
   const steps: VroomStep[] = [];
   if (startAt !== undefined)
     steps.push({
-      type: 'start',
-      ...(v.start !== undefined ? { location: [...v.start] } : {}),
-      ...(v.start_index !== undefined ? { location_index: v.start_index } : {}),
-      setup: 0,
-      service: 0,
+      ...vehicleStep(v, 'start'),
       waiting_time: 0,
       ...loadField(),
       arrival: route.departureS + lateStart,
@@ -265,11 +275,7 @@ function routeOf(input: VroomAnswerInput, { vehicle, jobs, times }: FleetRoute):
   breaksBefore(route.stops.length, arrivedS);
   if (end !== undefined) {
     steps.push({
-      type: 'end',
-      ...(v.end !== undefined ? { location: [...v.end] } : {}),
-      ...(v.end_index !== undefined ? { location_index: v.end_index } : {}),
-      setup: 0,
-      service: 0,
+      ...vehicleStep(v, 'end'),
       waiting_time: 0,
       ...loadField(),
       arrival: route.endS,

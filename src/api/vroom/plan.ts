@@ -15,6 +15,7 @@ import {
   mergedViolations,
   routeTotals,
   taskFields,
+  vehicleStep,
   type VroomAnswer,
   type VroomRoute,
   type VroomStep,
@@ -152,11 +153,7 @@ function plannedRoute(
     free = startStep?.at ?? startStep?.after ?? free;
     const early = window && free < window[0]! ? [{ cause: 'lead_time' as const, duration: window[0]! - free }] : [];
     out.push({
-      type: 'start',
-      ...(v.start !== undefined ? { location: [...v.start] } : {}),
-      ...(v.start_index !== undefined ? { location_index: v.start_index } : {}),
-      setup: 0,
-      service: 0,
+      ...vehicleStep(v, 'start'),
       waiting_time: 0,
       ...loadField(),
       arrival: free,
@@ -220,11 +217,7 @@ function plannedRoute(
       endStep?.before !== undefined ? arrival - endStep.before : 0,
     );
     out.push({
-      type: 'end',
-      ...(v.end !== undefined ? { location: [...v.end] } : {}),
-      ...(v.end_index !== undefined ? { location_index: v.end_index } : {}),
-      setup: 0,
-      service: 0,
+      ...vehicleStep(v, 'end'),
       waiting_time: 0,
       ...loadField(),
       arrival,
