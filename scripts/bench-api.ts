@@ -3,10 +3,13 @@
  * temp database), then drives POST /api/v1/optimize with autocannon on
  * loopback for 10-, 50- and 200-stop coordinate requests at concurrency 1 and 8. With --plans, it drives
  * POST /api/v1/plans instead, one call at a time (scripts/lib/plans-bench.ts): wall time per call and the
- * server's peak RSS.
+ * server's peak RSS. With --full-day STOPS:VANS:SHIPMENTS, the same for a day with every constraint at once
+ * (scripts/lib/full-day.ts: shipments, a lunch break per van, two hard windows per visit), each answer checked
+ * independently from its steps (violations: 0 expected).
  *
  *   npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]
  *   npm run --silent bench:api -- --plans 1000:20[,STOPS:VANS…] [--calls 3] [--json]
+ *   npm run --silent bench:api -- --full-day 1000:20:200 [--calls 3] [--json]
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,10 +21,12 @@ import { startServiceProcess } from './lib/service-process.js';
 import { parseCliArgs } from './lib/cli-args.js';
 import { parisStops } from './lib/paris-stops.js';
 import { benchPlans, parsePlanSpecs, peakRssMb, type PlanCall } from './lib/plans-bench.js';
+import { benchFullDay, parseFullDaySpec } from './lib/full-day.js';
 
 const USAGE =
   'usage: npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]\n' +
-  '       npm run --silent bench:api -- --plans STOPS:VANS[,STOPS:VANS…] [--calls N] [--json]';
+  '       npm run --silent bench:api -- --plans STOPS:VANS[,STOPS:VANS…] [--calls N] [--json]\n' +
+  '       npm run --silent bench:api -- --full-day STOPS:VANS:SHIPMENTS [--calls N] [--json]';
 const { values } = parseCliArgs(
   {
     duration: { type: 'string', default: '10' },
@@ -29,6 +34,7 @@ const { values } = parseCliArgs(
     connections: { type: 'string', default: '1,8' },
     json: { type: 'boolean', default: false },
     plans: { type: 'string' },
+    'full-day': { type: 'string' },
     calls: { type: 'string', default: '3' },
   },
   USAGE,
@@ -37,7 +43,8 @@ const usageError = (msg: string): never => {
   process.stderr.write(`${msg}\n${USAGE}\n`);
   process.exit(2);
 };
-const planSpecs = values.plans === undefined ? null : parsePlanSpecs(values.plans, usageError);
+const fullDaySpec = values['full-day'] === undefined ? null : parseFullDaySpec(values['full-day'], usageError);
+const planSpecs = values.plans === undefined ? (fullDaySpec ? [] : null) : parsePlanSpecs(values.plans, usageError);
 const planCalls = Number(values.calls);
 if (!Number.isInteger(planCalls) || planCalls < 1)
   usageError(`--calls takes a whole number ≥ 1 (got "${values.calls}")`);
@@ -76,6 +83,15 @@ try {
       if (values.json) console.log(JSON.stringify(row));
       else process.stderr.write(`  plan ${row.stops} stops × ${row.vans} vans, call ${row.call}: ${row.ms} ms\n`);
     }
+  }
+  for (const row of fullDaySpec ? await benchFullDay(base, key, fullDaySpec, planCalls) : []) {
+    if (values.json) console.log(JSON.stringify(row));
+    else
+      console.log(
+        `full day ${row.stops} stops (${row.shipments} shipments) × ${row.vans} vans, breaks, two windows per visit, call ${row.call}: ` +
+          `status ${row.status}, ${row.ms} ms, ${row.assigned} assigned, ${row.vehiclesUsed} vehicles, ${row.violations} violations` +
+          `${row.firstViolations.length ? ` (${row.firstViolations.join('; ')})` : ''}${row.error ? `, ${row.error}` : ''}`,
+      );
   }
   peakMb = peakRssMb(server.child.pid!);
   for (const stops of planSpecs ? [] : values.sizes!.split(',').map(Number)) {
