@@ -85,7 +85,7 @@ function parseArgs(argv: string[]): Args {
         a.timeLimitMs = args.number();
         break;
       case '--wasm':
-        a.wasm.push(args.value());
+        a.wasm.push(args.file());
         break;
       case '--json':
         a.json = true;

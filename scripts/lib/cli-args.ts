@@ -4,6 +4,7 @@
  * exits 2 (no stack trace).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { existsSync, statSync } from 'node:fs';
 
 export function parseCliArgs<T extends NonNullable<ParseArgsConfig['options']>>(options: T, usage: string) {
   const argv = process.argv.slice(2);
@@ -49,6 +50,13 @@ export class ArgReader {
   number(): number {
     const v = Number(this.value());
     if (!Number.isFinite(v) || v < 0) this.fail(`${this.option} needs a number >= 0`);
+    return v;
+  }
+
+  /** The path of a file that exists (a solver build, an instance file): a usage error names it otherwise. */
+  file(): string {
+    const v = this.value();
+    if (!existsSync(v) || !statSync(v).isFile()) this.fail(`${this.option}: no such file: ${v}`);
     return v;
   }
 

@@ -57,7 +57,7 @@ export function readCommonFleetArg(k: string, args: ArgReader, a: FleetBenchArgs
       a.cpuClock = true;
       return true;
     case '--wasm':
-      a.wasm = args.value();
+      a.wasm = args.file();
       return true;
     default:
       return false;

@@ -83,6 +83,7 @@ test('bad arguments: one line and exit 2, no stack trace', () => {
     ['--time-limit-ms', '-1'],
     ['--only', 'X9'],
     ['--stall', 'soon'],
+    ['--wasm', 'no-such-build.wasm'],
   ]) {
     const r = bench(args);
     assert.equal(r.status, 2, args.join(' '));
