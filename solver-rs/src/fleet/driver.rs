@@ -41,7 +41,7 @@ pub struct FleetSettings {
     /// Run the descent after each recreate.
     pub local_search: bool,
     /// Share of the budget (per cent) spent on fleet minimisation when the
-    /// objective has a vehicle cost.
+    /// objective has a vehicle cost (or a vehicle a fixed cost).
     pub fleet_share_percent: u64,
     /// With a stall count S, the fleet-minimisation phase gives up after
     /// this × S iterations without taking a route away.
@@ -151,6 +151,23 @@ fn temperature_table(t0: f64, ratio: f64) -> Vec<f64> {
 fn mean_near_arc(p: &FleetProblem) -> i64 {
     use super::model::UNREACHABLE;
     let o = p.objective;
+    // vehicle costs weigh the arcs too: at the fleet's mean rates
+    let nv = p.vehicles.len() as i64;
+    let mean = |f: fn(&super::model::VehicleCosts) -> i64| {
+        p.vehicles
+            .iter()
+            .map(|v| f(&v.costs))
+            .fold(0i64, |s, x| s.saturating_add(x))
+            / nv
+    };
+    let (dw, tw) = if p.priced {
+        (
+            o.distance_weight.saturating_add(mean(|c| c.per_distance)),
+            o.duration_weight.saturating_add(mean(|c| c.per_duration)),
+        )
+    } else {
+        (o.distance_weight, o.duration_weight)
+    };
     let mut sum: i64 = 0;
     let mut cnt: i64 = 0;
     for j in 0..p.n() {
@@ -160,7 +177,7 @@ fn mean_near_arc(p: &FleetProblem) -> i64 {
             if d >= UNREACHABLE || t >= UNREACHABLE {
                 continue;
             }
-            sum = sum.saturating_add(o.distance_weight * d + o.duration_weight * t);
+            sum = sum.saturating_add(dw.saturating_mul(d).saturating_add(tw.saturating_mul(t)));
             cnt += 1;
         }
     }
@@ -257,7 +274,7 @@ pub fn solve_since(
     let mut removed: Vec<u32> = Vec::new();
 
     // when every vehicle is needed to hold what the fleet can serve, taking a route away only leaves stops out
-    let fleet_end = if p.objective.vehicle_cost > 0 && bound.routes < p.vehicles.len() {
+    let fleet_end = if p.vehicles_cost() && bound.routes < p.vehicles.len() {
         1024 * s.fleet_share_percent.min(100) / 100
     } else {
         0
