@@ -496,3 +496,16 @@ fn the_flat_sections_carry_costs_and_balance() {
         Some(FleetError::BadObjective)
     );
 }
+
+#[test]
+fn the_construction_opens_the_cheaper_of_two_vans_alike_but_for_their_costs() {
+    // the insertion tries one empty route per class of interchangeable vehicles: costs split the class
+    for (fixed, used) in [([900, 100], 1), ([100, 900], 0)] {
+        let mut inp = two_vans([VehicleCosts::NONE; 2]);
+        for v in 0..2 {
+            inp.vehicles[v].costs.fixed = fixed[v];
+        }
+        let sol = solve(&inp, 1, 1);
+        assert_eq!(sol.routes[used].len(), 4, "{:?}", sol.routes);
+    }
+}

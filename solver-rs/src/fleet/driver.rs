@@ -145,6 +145,22 @@ fn temperature_table(t0: f64, ratio: f64) -> Vec<f64> {
     out
 }
 
+/// The insertion's vehicle classes (one empty route tried per class) split
+/// by the vehicles' own costs: two vehicles alike but for their costs are
+/// not interchangeable. Unchanged without costs.
+fn cost_classes(p: &FleetProblem, base: Vec<usize>) -> Vec<usize> {
+    if !p.priced {
+        return base;
+    }
+    (0..base.len())
+        .map(|v| {
+            (0..=v)
+                .find(|&u| base[u] == base[v] && p.vehicles[u].costs == p.vehicles[v].costs)
+                .unwrap_or(v)
+        })
+        .collect()
+}
+
 /// Mean cost (in the objective's main unit) of the reachable arcs from each
 /// job to its 10 nearest jobs (an unreachable arc says nothing of a typical
 /// move, and its weighted cost would not fit an i64).
@@ -202,7 +218,7 @@ pub fn solve_since(
 ) -> FleetSolution {
     let s = &params.settings;
     let mut rng = Rng::new(params.seed);
-    let classes = vehicle_classes(p);
+    let classes = cost_classes(p, vehicle_classes(p));
     let mut ls = LocalSearch::new(p, s.granular);
     let bound = lower_bound(p);
     let stall = stall_for_served(params.stall_iterations, bound.takeable, bound.served);
