@@ -70,7 +70,7 @@ pub const STATUSES: [(&str, i32, &str); 24] = [
     ("NEGATIVE_QUANTITY", status::NEGATIVE_QUANTITY, "a negative service, demand, capacity or maxStops"),
     ("BAD_WINDOW", status::BAD_WINDOW, "ready after due, a negative ready or shift start, or a shift ending before it starts"),
     ("BAD_VEHICLE_INDEX", status::BAD_VEHICLE_INDEX, "an allowed-vehicle index outside the fleet"),
-    ("BAD_OBJECTIVE", status::BAD_OBJECTIVE, "a negative objective weight"),
+    ("BAD_OBJECTIVE", status::BAD_OBJECTIVE, "a negative objective weight or vehicle cost, or a balance duration scale below 1"),
     ("TOO_MANY_DIMENSIONS", status::TOO_MANY_DIMENSIONS, "more than MAX_DIMS demand dimensions"),
     ("BAD_NUMBER", status::BAD_NUMBER, "a number that is not an integer in range (fleet fields; the seed and iteration caps)"),
     ("BAD_ORDER", status::BAD_ORDER, "evaluate_route: the order is not a permutation of the stops"),
@@ -161,6 +161,15 @@ pub mod extra {
     /// Per vehicle a break count c (0 to fleet::model::MAX_BREAKS), then c
     /// (window start, window end, duration) triples (fleet::breaks).
     pub const BREAKS: u32 = 7;
+    /// Per vehicle VEHICLE_COST_FIELDS values in the objective's main unit:
+    /// fixed (per used route), per unit of route duration, per unit of
+    /// objective distance (fleet::model::VehicleCosts; >= 0). Absent: none.
+    pub const VEHICLE_COSTS: u32 = 8;
+    pub const VEHICLE_COST_FIELDS: usize = 3;
+    /// BALANCE_FIELDS values: per used route stops × s² + ⌊duration × d² /
+    /// duration scale⌋ (fleet::model::Balance; >= 0, scale >= 1). Absent: none.
+    pub const BALANCE: u32 = 9;
+    pub const BALANCE_FIELDS: usize = 3;
 }
 
 /// Fleet output tail when the problem has breaks: per break (vehicle after
@@ -230,7 +239,8 @@ pub fn typescript() -> String {
     s.push_str(&format!("/** Allowed vehicles: per job ceil(vehicles / ALLOWED_WORD_BITS) u32 words, vehicle v = bit v % 32 of word v / 32. */\nexport const ALLOWED_WORD_BITS = {};\n", ALLOWED_WORD_BITS));
     s.push_str(&format!("export const FLEET_OUT_HEAD = {};\nexport const FLEET_ROUTE_FIELDS = {};\nexport const FLEET_VEHICLE_TIMES = {};\n", FLEET_OUT_HEAD, FLEET_ROUTE_FIELDS, FLEET_VEHICLE_TIMES));
     s.push_str(&format!("/** Fleet limits. */\nexport const MAX_VEHICLES = {};\nexport const MAX_DIMS = {};\nexport const MAX_LOCATIONS = {};\n", MAX_VEHICLES, MAX_DIMS, MAX_LOCATIONS));
-    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {}, VEHICLE_LIMITS: {}, LIMIT_DISTANCE: {}, PRIORITY: {}, SHIPMENTS: {}, PICKUP: {}, BREAKS: {} }} as const;\n/** Per break in the fleet output's tail: start (-1 unused vehicle), jobs before it, arrival at what follows it. */\nexport const BREAK_FIELDS = {};\n/** Most breaks per vehicle. */\nexport const MAX_BREAKS = {};\n/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */\nexport const VEHICLE_LIMIT_FIELDS = {};\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE, extra::PRIORITY, extra::SHIPMENTS, extra::PICKUP, extra::BREAKS, BREAK_FIELDS, crate::fleet::model::MAX_BREAKS, extra::VEHICLE_LIMIT_FIELDS, crate::fleet::model::MAX_WINDOWS));
+    s.push_str(&format!("/** Tags of solve_fleet's extra sections ([tag, length, values]). */\nexport const EXTRA = {{ WINDOWS: {}, VEHICLE_LIMITS: {}, LIMIT_DISTANCE: {}, PRIORITY: {}, SHIPMENTS: {}, PICKUP: {}, BREAKS: {}, VEHICLE_COSTS: {}, BALANCE: {} }} as const;\n/** Per break in the fleet output's tail: start (-1 unused vehicle), jobs before it, arrival at what follows it. */\nexport const BREAK_FIELDS = {};\n/** Most breaks per vehicle. */\nexport const MAX_BREAKS = {};\n/** Values per vehicle in EXTRA.VEHICLE_LIMITS: max duration, max driving, max distance (-1 none). */\nexport const VEHICLE_LIMIT_FIELDS = {};\n/** Most windows per job. */\nexport const MAX_WINDOWS = {};\n", extra::WINDOWS, extra::VEHICLE_LIMITS, extra::LIMIT_DISTANCE, extra::PRIORITY, extra::SHIPMENTS, extra::PICKUP, extra::BREAKS, extra::VEHICLE_COSTS, extra::BALANCE, BREAK_FIELDS, crate::fleet::model::MAX_BREAKS, extra::VEHICLE_LIMIT_FIELDS, crate::fleet::model::MAX_WINDOWS));
+    s.push_str(&format!("/** Values per vehicle in EXTRA.VEHICLE_COSTS: fixed, per duration unit, per distance unit. */\nexport const VEHICLE_COST_FIELDS = {};\n/** Values of EXTRA.BALANCE: per stop², per duration², duration scale. */\nexport const BALANCE_FIELDS = {};\n", extra::VEHICLE_COST_FIELDS, extra::BALANCE_FIELDS));
     s.push_str("/** Unassigned reasons by code. */\nexport const REASON_CODES = {\n");
     for r in REASONS.iter() {
         s.push_str(&format!("  {}: '{}',\n", *r as i32, r.code()));

@@ -81,6 +81,7 @@ fn random_input(
             max_driving: None,
             max_distance: None,
             breaks: Vec::new(),
+            ..VehicleInput::default()
         })
         .collect();
     let jobs = (0..n)
@@ -732,6 +733,7 @@ fn one_vehicle_input() -> FleetInput {
             max_driving: None,
             max_distance: None,
             breaks: Vec::new(),
+            ..VehicleInput::default()
         }],
         jobs: (1..=4)
             .map(|l| JobInput {

@@ -62,6 +62,7 @@ fn vehicle(max_stops: Option<usize>) -> VehicleInput {
         max_driving: None,
         max_distance: None,
         breaks: Vec::new(),
+        ..VehicleInput::default()
     }
 }
 
@@ -178,6 +179,7 @@ fn the_bound_is_never_above_a_feasible_plan() {
                 max_driving: None,
                 max_distance: None,
                 breaks: Vec::new(),
+                ..VehicleInput::default()
             })
             .collect();
         let mut inp = input(

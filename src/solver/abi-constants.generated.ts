@@ -53,7 +53,7 @@ export const STATUS_MEANING: Readonly<Record<number, string>> = {
   16: "a negative service, demand, capacity or maxStops",
   17: "ready after due, a negative ready or shift start, or a shift ending before it starts",
   18: "an allowed-vehicle index outside the fleet",
-  19: "a negative objective weight",
+  19: "a negative objective weight or vehicle cost, or a balance duration scale below 1",
   20: "more than MAX_DIMS demand dimensions",
   21: "a number that is not an integer in range (fleet fields; the seed and iteration caps)",
   22: "evaluate_route: the order is not a permutation of the stops",
@@ -84,7 +84,7 @@ export const MAX_VEHICLES = 1024;
 export const MAX_DIMS = 8;
 export const MAX_LOCATIONS = 8192;
 /** Tags of solve_fleet's extra sections ([tag, length, values]). */
-export const EXTRA = { WINDOWS: 1, VEHICLE_LIMITS: 2, LIMIT_DISTANCE: 3, PRIORITY: 4, SHIPMENTS: 5, PICKUP: 6, BREAKS: 7 } as const;
+export const EXTRA = { WINDOWS: 1, VEHICLE_LIMITS: 2, LIMIT_DISTANCE: 3, PRIORITY: 4, SHIPMENTS: 5, PICKUP: 6, BREAKS: 7, VEHICLE_COSTS: 8, BALANCE: 9 } as const;
 /** Per break in the fleet output's tail: start (-1 unused vehicle), jobs before it, arrival at what follows it. */
 export const BREAK_FIELDS = 3;
 /** Most breaks per vehicle. */
@@ -93,6 +93,10 @@ export const MAX_BREAKS = 16;
 export const VEHICLE_LIMIT_FIELDS = 3;
 /** Most windows per job. */
 export const MAX_WINDOWS = 16;
+/** Values per vehicle in EXTRA.VEHICLE_COSTS: fixed, per duration unit, per distance unit. */
+export const VEHICLE_COST_FIELDS = 3;
+/** Values of EXTRA.BALANCE: per stop², per duration², duration scale. */
+export const BALANCE_FIELDS = 3;
 /** Unassigned reasons by code. */
 export const REASON_CODES = {
   1: 'capacity',

@@ -27,6 +27,7 @@ import {
 import { readStopTimes, type SolverExports, type WasmSolver } from './abi.ts';
 import type { BreakTimes } from './types.ts';
 import { callModule, checkOptions, invalid } from './marshal.ts';
+import { checkCosts, costSections } from './fleet-costs.ts';
 import {
   SERVICE_OBJECTIVE,
   type FleetOptions,
@@ -141,6 +142,7 @@ export function checkFleetProblem(p: FleetProblem, o: FleetOptions): void {
   }
   const ob = p.objective ?? SERVICE_OBJECTIVE;
   numbers('objective', [ob.vehicleCost, ob.durationWeight, ob.distanceWeight]);
+  checkCosts(p);
   checkOptions(o);
 }
 
@@ -245,6 +247,7 @@ export function extraSections(p: FleetProblem): Float64Array | null {
         ...(v.breaks ?? []).flatMap((b) => [b.start, b.end, b.duration]),
       ]),
     );
+  sections.push(...costSections(p));
   return sections.length === 0 ? null : new Float64Array(sections);
 }
 

@@ -32,6 +32,28 @@ export interface FleetVehicle {
    * while the vehicle stands (before a leg, waiting at a stop, or at the end). At most MAX_BREAKS.
    */
   breaks?: FleetBreak[];
+  /**
+   * The vehicle's own costs, in the objective's main unit, added when it is used: `fixed` once, `perDuration` per
+   * unit of its route's duration (departure to return, waiting included), `perDistance` per unit of its objective
+   * distance (`FleetProblem.distance`). Whole numbers >= 0; absent: none (EXTRA.VEHICLE_COSTS, src/solver/fleet-costs.ts).
+   */
+  costs?: FleetVehicleCosts;
+}
+
+export interface FleetVehicleCosts {
+  fixed?: number;
+  perDuration?: number;
+  perDistance?: number;
+}
+
+/**
+ * A secondary objective that evens work across the used routes: each used route adds `stops` × s² +
+ * ⌊`duration` × d² / `durationScale`⌋ to the main cost (s its jobs, d its duration). Whole numbers >= 0, the scale >= 1.
+ */
+export interface FleetBalance {
+  stops: number;
+  duration: number;
+  durationScale: number;
 }
 
 export interface FleetBreak {
@@ -74,12 +96,15 @@ export interface FleetJob {
 /**
  * After assigned jobs (most first) and total lateness (least first), the
  * solver minimises vehicleCost × vehicles used + durationWeight × total
- * duration + distanceWeight × total distance.
+ * duration + distanceWeight × total distance, plus the used vehicles' own
+ * `costs` and the `balance` term of each used route.
  */
 export interface FleetObjective {
   vehicleCost: number;
   durationWeight: number;
   distanceWeight: number;
+  /** Absent: none. */
+  balance?: FleetBalance;
 }
 
 /**

@@ -81,6 +81,32 @@ test("VROOM's example 3 (vehicle steps) without options.c answers 400 naming the
   assert.equal((await server.ledgerOf(key)).balance, 20);
 });
 
+test("vehicles' own fixed costs: the plan uses the vehicle cheaper in all, and each route's cost adds its vehicle's fixed", async () => {
+  const key = await server.createKey('live', 20);
+  const call = (fixed: [number, number]) =>
+    matrixCall((b) => {
+      const van = b.vehicles[0];
+      b.vehicles = [
+        { ...van, id: 7, costs: { fixed: fixed[0] } },
+        { ...van, id: 8, costs: { fixed: fixed[1] } },
+      ];
+    });
+  for (const [fixed, used] of [
+    [[900, 100], 8],
+    [[100, 900], 7],
+  ] as const) {
+    const res = await vroom(key, call([...fixed]));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(
+      res.body.routes.map((r: any) => r.vehicle),
+      [used],
+    );
+    // example 2's one route costs 5461 (its travel time): plus the fixed cost of the vehicle that drives it
+    assert.equal(res.body.routes[0].cost, 5461 + 100);
+    assert.equal(res.body.summary.cost, 5461 + 100);
+  }
+});
+
 /** A small valid call with the matrix of example 2, changed by `edit`. */
 function matrixCall(edit: (body: any) => void = () => {}): any {
   const body = fixture('example_2');
@@ -102,8 +128,8 @@ test('every VROOM field this service does not take answers 400 naming it, never 
     ['vehicles[0].costs.per_task_hour', (b) => (b.vehicles[0].costs = { per_task_hour: 10 }), /task time/],
     [
       'vehicles[1].costs',
-      (b) => b.vehicles.push({ id: 1, start_index: 0, costs: { fixed: 100 } }),
-      /share one cost model/,
+      (b) => b.vehicles.push({ id: 1, start_index: 0, costs: { per_hour: 7200 } }),
+      /per_hour and per_km differ from vehicles\[0\]'s/,
     ],
     ['vehicles[0].costs.per_km', (b) => (b.vehicles[0].costs = { per_km: 5 }), /needs distances/],
     [

@@ -385,6 +385,7 @@ fn random_day(spec: &str, params: &FleetParams) {
                 max_driving: None,
                 max_distance: None,
                 breaks: Vec::new(),
+                ..VehicleInput::default()
             };
             nv
         ],

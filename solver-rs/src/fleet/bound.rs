@@ -18,6 +18,9 @@
 //!   end), the R smallest of those counted.
 //!
 //! Duration is travel + service + waiting, so travel + service bounds it.
+//! Vehicle costs (`VehicleCosts`) add the R smallest fixed costs and the
+//! smallest per-duration and per-distance rates times those totals; the
+//! balance term (>= 0) adds nothing.
 //! Sums saturate (unreachable arcs, unlimited capacities).
 
 use super::model::FleetProblem;
@@ -88,7 +91,12 @@ pub fn lower_bound(p: &FleetProblem) -> Bound {
             o.duration_weight
                 .saturating_mul(travel.saturating_add(service)),
         )
-        .saturating_add(o.distance_weight.saturating_mul(distance));
+        .saturating_add(o.distance_weight.saturating_mul(distance))
+        .saturating_add(if p.priced {
+            costs_bound(p, routes, travel.saturating_add(service), distance)
+        } else {
+            0
+        });
     Bound {
         cost: FleetCost {
             unassigned,
@@ -99,6 +107,30 @@ pub fn lower_bound(p: &FleetProblem) -> Bound {
         takeable: jobs.len(),
         served: assigned,
     }
+}
+
+/// What any plan of at least `routes` routes, `duration` and `distance` in
+/// all pays in vehicle costs at least: the cheapest fixed costs, the lowest rates.
+fn costs_bound(p: &FleetProblem, routes: usize, duration: i64, distance: i64) -> i64 {
+    let mut fixed: Vec<i64> = p.vehicles.iter().map(|v| v.costs.fixed).collect();
+    fixed.sort_unstable();
+    let per_duration = p
+        .vehicles
+        .iter()
+        .map(|v| v.costs.per_duration)
+        .min()
+        .unwrap_or(0);
+    let per_distance = p
+        .vehicles
+        .iter()
+        .map(|v| v.costs.per_distance)
+        .min()
+        .unwrap_or(0);
+    fixed[..routes]
+        .iter()
+        .fold(0i64, |s, &x| s.saturating_add(x))
+        .saturating_add(per_duration.saturating_mul(duration))
+        .saturating_add(per_distance.saturating_mul(distance))
 }
 
 /// Some vehicle may take job j: allowed, its demand within the capacity, a stop to spare.

@@ -41,7 +41,7 @@ pub struct FleetSettings {
     /// Run the descent after each recreate.
     pub local_search: bool,
     /// Share of the budget (per cent) spent on fleet minimisation when the
-    /// objective has a vehicle cost.
+    /// objective has a vehicle cost (or a vehicle a fixed cost).
     pub fleet_share_percent: u64,
     /// With a stall count S, the fleet-minimisation phase gives up after
     /// this × S iterations without taking a route away.
@@ -145,12 +145,45 @@ fn temperature_table(t0: f64, ratio: f64) -> Vec<f64> {
     out
 }
 
+/// The insertion's vehicle classes (one empty route tried per class) split
+/// by the vehicles' own costs: two vehicles alike but for their costs are
+/// not interchangeable. Unchanged without costs.
+fn cost_classes(p: &FleetProblem, base: Vec<usize>) -> Vec<usize> {
+    if !p.priced {
+        return base;
+    }
+    (0..base.len())
+        .map(|v| {
+            (0..=v)
+                .find(|&u| base[u] == base[v] && p.vehicles[u].costs == p.vehicles[v].costs)
+                .unwrap_or(v)
+        })
+        .collect()
+}
+
 /// Mean cost (in the objective's main unit) of the reachable arcs from each
 /// job to its 10 nearest jobs (an unreachable arc says nothing of a typical
 /// move, and its weighted cost would not fit an i64).
 fn mean_near_arc(p: &FleetProblem) -> i64 {
     use super::model::UNREACHABLE;
     let o = p.objective;
+    // vehicle costs weigh the arcs too: at the fleet's mean rates
+    let nv = p.vehicles.len() as i64;
+    let mean = |f: fn(&super::model::VehicleCosts) -> i64| {
+        p.vehicles
+            .iter()
+            .map(|v| f(&v.costs))
+            .fold(0i64, |s, x| s.saturating_add(x))
+            / nv
+    };
+    let (dw, tw) = if p.priced {
+        (
+            o.distance_weight.saturating_add(mean(|c| c.per_distance)),
+            o.duration_weight.saturating_add(mean(|c| c.per_duration)),
+        )
+    } else {
+        (o.distance_weight, o.duration_weight)
+    };
     let mut sum: i64 = 0;
     let mut cnt: i64 = 0;
     for j in 0..p.n() {
@@ -160,7 +193,7 @@ fn mean_near_arc(p: &FleetProblem) -> i64 {
             if d >= UNREACHABLE || t >= UNREACHABLE {
                 continue;
             }
-            sum = sum.saturating_add(o.distance_weight * d + o.duration_weight * t);
+            sum = sum.saturating_add(dw.saturating_mul(d).saturating_add(tw.saturating_mul(t)));
             cnt += 1;
         }
     }
@@ -185,7 +218,7 @@ pub fn solve_since(
 ) -> FleetSolution {
     let s = &params.settings;
     let mut rng = Rng::new(params.seed);
-    let classes = vehicle_classes(p);
+    let classes = cost_classes(p, vehicle_classes(p));
     let mut ls = LocalSearch::new(p, s.granular);
     let bound = lower_bound(p);
     let stall = stall_for_served(params.stall_iterations, bound.takeable, bound.served);
@@ -257,7 +290,7 @@ pub fn solve_since(
     let mut removed: Vec<u32> = Vec::new();
 
     // when every vehicle is needed to hold what the fleet can serve, taking a route away only leaves stops out
-    let fleet_end = if p.objective.vehicle_cost > 0 && bound.routes < p.vehicles.len() {
+    let fleet_end = if p.vehicles_cost() && bound.routes < p.vehicles.len() {
         1024 * s.fleet_share_percent.min(100) / 100
     } else {
         0

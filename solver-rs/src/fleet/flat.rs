@@ -29,7 +29,9 @@
 //!              SHIPMENTS: (pickup job, delivery job) per pickup-and-delivery
 //!              pair; PICKUP: nj × dims backhaul amounts (JobInput::pickup);
 //!              BREAKS: per vehicle a count c, then c (window start, window
-//!              end, duration) triples (fleet::breaks)
+//!              end, duration) triples (fleet::breaks); VEHICLE_COSTS: per
+//!              vehicle fixed, per duration, per distance (VehicleCosts);
+//!              BALANCE: per stop², per duration², duration scale (Balance)
 //!
 //! Output, f64[out_len(nv, nj)]:
 //!   [0] unassigned jobs  [1] total lateness  [2] main cost  [3] iterations
@@ -53,7 +55,7 @@
 //! (model::Job::deadline), which changes no decision.
 
 use super::driver::FleetSolution;
-use super::model::{BreakInput, MAX_BREAKS, MAX_WINDOWS};
+use super::model::{Balance, BreakInput, VehicleCosts, MAX_BREAKS, MAX_WINDOWS};
 use super::model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
 use super::solution::times_of;
 use crate::abi::{
@@ -124,6 +126,8 @@ fn sections(extra: &[f64]) -> Result<Vec<(u32, &[f64])>, i32> {
             extra::SHIPMENTS,
             extra::PICKUP,
             extra::BREAKS,
+            extra::VEHICLE_COSTS,
+            extra::BALANCE,
         ];
         if !known.iter().any(|&k| k as i64 == tag)
             || len < 0
@@ -263,6 +267,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             max_driving: None,
             max_distance: None,
             breaks: Vec::new(),
+            costs: VehicleCosts::NONE,
         });
     }
     let mut job_windows: Vec<Option<Vec<(i64, i64)>>> = vec![None; nj];
@@ -270,8 +275,29 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
     let mut priority = vec![0i64; nj];
     let mut shipments: Vec<(usize, usize)> = Vec::new();
     let mut pickup: Vec<Vec<i64>> = vec![Vec::new(); nj];
+    let mut balance = Balance::NONE;
     for (tag, section) in sections(f.extra.unwrap_or(&[]))? {
-        if tag == extra::WINDOWS {
+        if tag == extra::VEHICLE_COSTS {
+            if section.len() != nv * extra::VEHICLE_COST_FIELDS {
+                return Err(STATUS_BAD_EXTRA);
+            }
+            for (v, row) in section.chunks(extra::VEHICLE_COST_FIELDS).enumerate() {
+                vehicles[v].costs = VehicleCosts {
+                    fixed: int(row[0])?,
+                    per_duration: int(row[1])?,
+                    per_distance: int(row[2])?,
+                };
+            }
+        } else if tag == extra::BALANCE {
+            if section.len() != extra::BALANCE_FIELDS {
+                return Err(STATUS_BAD_EXTRA);
+            }
+            balance = Balance {
+                stops: int(section[0])?,
+                duration: int(section[1])?,
+                duration_scale: int(section[2])?,
+            };
+        } else if tag == extra::WINDOWS {
             job_windows = windows(section, nj)?;
         } else if tag == extra::VEHICLE_LIMITS {
             if section.len() != nv * extra::VEHICLE_LIMIT_FIELDS {
@@ -367,6 +393,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             vehicle_cost: int(vehicle_cost)?,
             duration_weight: int(duration_weight)?,
             distance_weight: int(distance_weight)?,
+            balance,
         },
         limit_distance,
         shipments,

@@ -89,6 +89,48 @@ pub struct VehicleInput {
     pub max_distance: Option<i64>,
     /// Breaks the vehicle takes when it is used (`fleet::breaks`), at most MAX_BREAKS.
     pub breaks: Vec<BreakInput>,
+    /// Its own costs, added to the objective's `main` when it is used (none: `VehicleCosts::NONE`).
+    pub costs: VehicleCosts,
+}
+
+/// A vehicle's own costs in the objective's main unit, charged when its route
+/// is used: `fixed` once, `per_duration` per unit of the route's duration
+/// (departure to return, waiting included), `per_distance` per unit of its
+/// objective distance (`FleetInput::distance`). All >= 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VehicleCosts {
+    pub fixed: i64,
+    pub per_duration: i64,
+    pub per_distance: i64,
+}
+
+impl VehicleCosts {
+    pub const NONE: VehicleCosts = VehicleCosts {
+        fixed: 0,
+        per_duration: 0,
+        per_distance: 0,
+    };
+}
+
+/// A secondary objective that evens work across the used routes: each used
+/// route adds `stops` × s² + ⌊`duration` × d² / `duration_scale`⌋ to `main`
+/// (s its jobs, d its duration). Convex in s and d, so moving work from a
+/// long route to a short one pays; per route, so every move is still priced
+/// from the routes it changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Balance {
+    pub stops: i64,
+    pub duration: i64,
+    /// >= 1.
+    pub duration_scale: i64,
+}
+
+impl Balance {
+    pub const NONE: Balance = Balance {
+        stops: 0,
+        duration: 0,
+        duration_scale: 1,
+    };
 }
 
 /// A break: `duration` seconds starting within [start, end].
@@ -125,6 +167,7 @@ impl Default for VehicleInput {
             max_driving: None,
             max_distance: None,
             breaks: Vec::new(),
+            costs: VehicleCosts::NONE,
         }
     }
 }
@@ -175,12 +218,14 @@ impl Default for JobInput {
 
 /// The objective, compared lexicographically: assigned jobs (most first), total
 /// lateness, then `main` = vehicle_cost × vehicles used + duration_weight ×
-/// total duration + distance_weight × total distance.
+/// total duration + distance_weight × total distance, plus each used
+/// vehicle's own `VehicleCosts` and the `balance` term of each used route.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Objective {
     pub vehicle_cost: i64,
     pub duration_weight: i64,
     pub distance_weight: i64,
+    pub balance: Balance,
 }
 
 impl Objective {
@@ -193,12 +238,14 @@ impl Objective {
         vehicle_cost: 1 << 40,
         duration_weight: 1024,
         distance_weight: 1,
+        balance: Balance::NONE,
     };
     /// Total distance only.
     pub const DISTANCE: Objective = Objective {
         vehicle_cost: 0,
         duration_weight: 0,
         distance_weight: 1,
+        balance: Balance::NONE,
     };
 }
 
@@ -239,7 +286,7 @@ pub enum FleetError {
     BadWindow,
     /// An allowed-vehicle index outside the fleet.
     BadVehicleIndex,
-    /// Objective weights negative.
+    /// Objective weights or vehicle costs negative, or a balance scale below 1.
     BadObjective,
     /// More than MAX_DIMS demand dimensions.
     TooManyDimensions,
@@ -295,6 +342,7 @@ pub struct Vehicle {
     pub max_distance: i64,
     /// By window start, then window end (empty: the fast path, no break logic).
     pub breaks: Vec<Break>,
+    pub costs: VehicleCosts,
 }
 
 /// Validated problem in the internal form.
@@ -334,6 +382,11 @@ pub struct FleetProblem {
     /// that an unrestricted problem tests nothing.
     pub allowed: Vec<u64>,
     pub objective: Objective,
+    /// Some vehicle has costs or the objective a balance term: `route_main`
+    /// adds them (otherwise its arithmetic is the plain weighted sum).
+    pub priced: bool,
+    /// Some vehicle has a per-duration cost or the balance weighs durations.
+    pub timed_costs: bool,
     /// Per job: the other jobs by increasing travel(i, j) + travel(j, i), ties by index.
     pub neighbours: Vec<Vec<u32>>,
     /// Per job: its part in a shipment and the other end (NO_PAIR when plain).
@@ -378,7 +431,19 @@ impl FleetProblem {
             }
         }
         let o = inp.objective;
-        if o.vehicle_cost < 0 || o.duration_weight < 0 || o.distance_weight < 0 {
+        let b = o.balance;
+        if o.vehicle_cost < 0
+            || o.duration_weight < 0
+            || o.distance_weight < 0
+            || b.stops < 0
+            || b.duration < 0
+            || b.duration_scale < 1
+        {
+            return Err(FleetError::BadObjective);
+        }
+        let costs_ok =
+            |c: &VehicleCosts| c.fixed >= 0 && c.per_duration >= 0 && c.per_distance >= 0;
+        if !inp.vehicles.iter().all(|v| costs_ok(&v.costs)) {
             return Err(FleetError::BadObjective);
         }
         let dist_in = inp.distance.as_ref().unwrap_or(&inp.travel);
@@ -482,6 +547,7 @@ impl FleetProblem {
             breaks.sort_by_key(|b| (b.start, b.end, b.index));
             vehicles.push(Vehicle {
                 breaks,
+                costs: vi.costs,
                 start: vi.start,
                 end: vi.end.unwrap_or(virt),
                 shift_start: vi.shift_start,
@@ -630,6 +696,9 @@ impl FleetProblem {
             allowed_words,
             allowed,
             objective: o,
+            priced: b != Balance::NONE
+                || inp.vehicles.iter().any(|v| v.costs != VehicleCosts::NONE),
+            timed_costs: b.duration > 0 || inp.vehicles.iter().any(|v| v.costs.per_duration > 0),
             neighbours: Vec::new(),
         };
         p.neighbours = (0..p.jobs.len())
@@ -794,15 +863,48 @@ impl FleetProblem {
         &self.capacity[v * self.dims..(v + 1) * self.dims]
     }
 
-    /// Cost contribution of a route with these totals.
-    pub fn route_main(&self, used: bool, duration: i64, distance: i64) -> i64 {
-        if !used {
+    /// Cost contribution of vehicle v's route with these totals (`count` jobs; 0: unused).
+    pub fn route_main(&self, v: usize, count: usize, duration: i64, distance: i64) -> i64 {
+        if count == 0 {
             return 0;
         }
         let o = &self.objective;
         // saturating: a weighted unreachable arc (1e18) must stay the worst cost, never wrap
-        o.vehicle_cost
+        let main = o
+            .vehicle_cost
             .saturating_add(o.duration_weight.saturating_mul(duration))
-            .saturating_add(o.distance_weight.saturating_mul(distance))
+            .saturating_add(o.distance_weight.saturating_mul(distance));
+        if !self.priced {
+            return main;
+        }
+        main.saturating_add(self.priced_main(v, count, duration, distance))
+    }
+
+    /// Vehicle v's own costs and the balance term of a used route (in i128,
+    /// saturated to i64: squares of long durations exceed i64).
+    fn priced_main(&self, v: usize, count: usize, duration: i64, distance: i64) -> i64 {
+        let c = &self.vehicles[v].costs;
+        let b = &self.objective.balance;
+        let (s, d) = (count as i128, duration as i128);
+        let sum = (c.fixed as i128)
+            .saturating_add((c.per_duration as i128).saturating_mul(d))
+            .saturating_add((c.per_distance as i128).saturating_mul(distance as i128))
+            .saturating_add((b.stops as i128).saturating_mul(s * s))
+            .saturating_add(
+                (b.duration as i128).saturating_mul(d.saturating_mul(d)) / b.duration_scale as i128,
+            );
+        sum.min(i64::MAX as i128) as i64
+    }
+
+    /// `main` depends on the routes' distances and job counts only (no
+    /// weight on duration anywhere): a move's distance change prices it.
+    #[inline(always)]
+    pub fn duration_free(&self) -> bool {
+        self.objective.duration_weight == 0 && !self.timed_costs
+    }
+
+    /// Some vehicle has a fixed cost (as the objective's vehicle_cost, it makes using fewer vehicles pay).
+    pub fn vehicles_cost(&self) -> bool {
+        self.objective.vehicle_cost > 0 || self.vehicles.iter().any(|v| v.costs.fixed > 0)
     }
 }

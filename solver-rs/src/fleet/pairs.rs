@@ -193,6 +193,7 @@ impl Solution {
                         - p.d(last, next_k)
                 };
                 let e = RouteEval {
+                    vehicle: route.vehicle,
                     count: n + 2,
                     duration: full.duration,
                     distance,

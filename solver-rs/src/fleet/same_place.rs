@@ -81,6 +81,7 @@ mod tests {
                 max_driving: None,
                 max_distance: None,
                 breaks: Vec::new(),
+                ..VehicleInput::default()
             }],
             jobs: jobs
                 .iter()

@@ -112,6 +112,7 @@ impl Instance {
             max_driving: None,
             max_distance: None,
             breaks: Vec::new(),
+            ..VehicleInput::default()
         };
         FleetInput {
             locations: m,
@@ -139,6 +140,7 @@ impl Instance {
                     vehicle_cost: VEHICLE_COST,
                     duration_weight: 0,
                     distance_weight: 1,
+                    ..Objective::DISTANCE
                 }
             } else {
                 Objective::DISTANCE

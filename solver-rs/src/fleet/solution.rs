@@ -66,6 +66,8 @@ pub enum Piece {
 /// Totals of a feasible route.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct RouteEval {
+    /// The vehicle driving it (its costs price it; any when `count` is 0).
+    pub vehicle: usize,
     pub count: usize,
     pub duration: i64,
     pub distance: i64,
@@ -77,7 +79,7 @@ impl RouteEval {
         FleetCost {
             unassigned: 0,
             lateness: self.lateness,
-            main: p.route_main(self.count > 0, self.duration, self.distance),
+            main: p.route_main(self.vehicle, self.count, self.duration, self.distance),
         }
     }
 }
@@ -275,6 +277,7 @@ impl Route {
                 self.time_feasible = self.time_feasible && broken.ok;
             }
             RouteEval {
+                vehicle: self.vehicle,
                 count: n,
                 duration,
                 distance: self.dfwd[n] + p.d(prev, v.end),
@@ -824,6 +827,7 @@ impl Solution {
             self.scratch = buf;
         }
         Some(RouteEval {
+            vehicle: v,
             count,
             duration,
             distance,
@@ -1046,6 +1050,7 @@ impl Solution {
                 (full.duration, 0)
             };
             let new = RouteEval {
+                vehicle: v,
                 count: n + 1,
                 duration,
                 distance,

@@ -71,6 +71,7 @@ const planRoute = {
     totalDistanceKm: { type: 'number' },
     estimatedTimeMin: { type: 'number' },
     load: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    cost: { type: 'number', minimum: 0 },
     ...routeGeometryFields,
   },
   required: [
@@ -102,6 +103,7 @@ const planTotals = {
     totalDistanceKm: { type: 'number' },
     estimatedTimeMin: { type: 'number' },
     lateStops: { type: 'integer', minimum: 0 },
+    cost: { type: 'number', minimum: 0 },
   },
   required: ['stops', 'assigned', 'unassigned', 'vehiclesUsed', 'totalDistanceKm', 'estimatedTimeMin', 'lateStops'],
 };
@@ -162,6 +164,7 @@ annotate(
     estimatedTimeMin:
       'From departAt to the arrival at the end (or the end of the last service), travel, service and waiting included, in minutes, 1 decimal.',
     load: 'Sum of the demands served (a shipment counted once), per capacity dimension; empty when no vehicle has a capacity.',
+    cost: "Only when some vehicle of the call has `costs`: this route's cost, fixed + perHour × its hours (departAt to its return, waiting and breaks included) + perKm × its km (unrounded metres), rounded to 2 decimals; 0 for a vehicle without costs.",
     steps:
       "The route's full timeline: the start, each stop (a shipment's pickup and delivery), the end, with arrival, serviceStart (after a wait), departure, the load on board after the step and the incoming leg's metres and seconds.",
   },
@@ -189,6 +192,7 @@ annotate(planTotals, 'PlanTotals', 'The whole plan.', {
   totalDistanceKm: "Sum of the routes' distances, km, 2 decimals.",
   estimatedTimeMin: "Sum of the routes' times, minutes, 1 decimal.",
   lateStops: 'Late stops over all routes.',
+  cost: "Only when some vehicle of the call has `costs`: the routes' costs summed (what the plan minimised after the stops served and the lateness).",
 });
 annotate(
   planResponse,

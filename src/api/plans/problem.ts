@@ -16,6 +16,7 @@ import type { TravelMatrix } from '../../geo/index.js';
 import { deadlineToOffsetS, timeOfDayInstant, type OverlapRule } from '../../schedule/index.js';
 import type { FleetJob, FleetProblem, FleetVehicle } from '../../solver/fleet-types.js';
 import { solverBreaks } from './breaks.js';
+import { hasCosts, planObjective } from './costs.js';
 import type { LabelledLocation } from '../../calls/locations.js';
 import { wholeSecondsRowMajor } from '../../calls/steps.js';
 import type { PlanRequest } from './schema.js';
@@ -95,6 +96,7 @@ export function fleetProblem(
   const travel = wholeSecondsRowMajor(matrix.durationsS);
   const dimensions = capacityDimensions(request);
   const vehicleIndex = new Map(request.vehicles.map((v, k) => [v.id, k]));
+  const { objective, costs } = planObjective(request);
   const vehicles = request.vehicles.map((v, k): FleetVehicle => {
     const window = vehicleWindow(v, departure);
     const end = layout.vehicleEnd[k];
@@ -109,6 +111,7 @@ export function fleetProblem(
       ...(v.maxDrivingMin !== undefined ? { maxDriving: v.maxDrivingMin * 60 } : {}),
       ...(v.maxDistanceKm !== undefined ? { maxDistance: Math.round(v.maxDistanceKm * 1000) } : {}),
       ...(v.breaks !== undefined && v.breaks.length > 0 ? { breaks: solverBreaks(v, departure).breaks } : {}),
+      ...(costs[k] !== undefined ? { costs: costs[k] } : {}),
     };
   });
   const jobs = layout.visits.map((s, i): FleetJob => ({
@@ -124,10 +127,10 @@ export function fleetProblem(
     ...(s.timeWindows !== undefined ? { windows: windowOffsets(s.timeWindows, departure) } : {}),
     ...(s.priority !== undefined && s.priority > 0 ? { priority: s.priority } : {}),
   }));
-  // maxDistanceKm counts road metres; the objective keeps the travel times
-  const limitDistance = request.vehicles.some((v) => v.maxDistanceKm !== undefined)
-    ? Int32Array.from(matrix.distancesM.flatMap((row) => row.map((m) => Math.round(m))))
-    : undefined;
+  // maxDistanceKm and perKm count road metres; without costs the objective keeps the travel times
+  const metres = () => Int32Array.from(matrix.distancesM.flatMap((row) => row.map((m) => Math.round(m))));
+  const limitDistance = request.vehicles.some((v) => v.maxDistanceKm !== undefined) ? metres() : undefined;
+  const distance = hasCosts(request) ? (limitDistance ?? metres()) : undefined;
   const shipments = shipmentPairs(request);
   return {
     locations: size,
@@ -135,6 +138,8 @@ export function fleetProblem(
     vehicles,
     jobs,
     ...(limitDistance ? { limitDistance } : {}),
+    ...(distance ? { distance } : {}),
+    ...(objective ? { objective } : {}),
     ...(shipments.length > 0 ? { shipments } : {}),
   };
 }

@@ -16,6 +16,7 @@ import type { PlanResult, PlanRoute, UnassignedStop } from './types.js';
 import { routeSteps } from './steps.js';
 import { solverBreaks } from './breaks.js';
 import { routeMatrixView } from './route-matrix.js';
+import { hasCosts, roundMoney, routeCost } from './costs.js';
 
 export interface PlanAnswerInput {
   request: PlanRequest;
@@ -31,6 +32,7 @@ export interface PlanAnswerInput {
 export function planAnswer(input: PlanAnswerInput): PlanResult {
   const { request, solution } = input;
   const built = solution.routes.map((route) => routeOf(input, route));
+  const costed = hasCosts(request);
   const { visits } = input.layout;
   // a shipment is unassigned whole: listed once, by its id
   const unassigned = [...solution.unassigned]
@@ -43,7 +45,7 @@ export function planAnswer(input: PlanAnswerInput): PlanResult {
     }));
   // totals count stops as billing does: a shipment is two
   return {
-    routes: built.map((b) => b.route),
+    routes: built.map((b) => (costed ? { ...b.route, cost: roundMoney(b.cost) } : b.route)),
     unassigned,
     totals: {
       stops: visits.length,
@@ -53,6 +55,7 @@ export function planAnswer(input: PlanAnswerInput): PlanResult {
       totalDistanceKm: Math.round(built.reduce((km, b) => km + b.route.totalDistanceKm, 0) * 100) / 100,
       estimatedTimeMin: secondsToMin1(built.reduce((s, b) => s + b.schedule.durationS, 0)),
       lateStops: built.reduce((n, b) => n + (b.route.lateStops?.length ?? 0), 0),
+      ...(costed ? { cost: roundMoney(built.reduce((sum, b) => sum + b.cost, 0)) } : {}),
     },
     ...warningsField(input.locations),
   };
@@ -65,7 +68,7 @@ export function planAnswer(input: PlanAnswerInput): PlanResult {
 function routeOf(
   input: PlanAnswerInput,
   { vehicle, jobs, times }: FleetRoute,
-): { route: PlanRoute; schedule: ScheduleResult } {
+): { route: PlanRoute; schedule: ScheduleResult; cost: number } {
   const { request, layout, locations, placeOf } = input;
   const v = request.vehicles[vehicle]!;
   const end = layout.vehicleEnd[vehicle];
@@ -89,8 +92,14 @@ function routeOf(
   const load = Array.from({ length: dimensions }, (_, d) =>
     stops.reduce((sum, s) => sum + (s.kind === 'delivery' ? 0 : (s.demand?.[d] ?? 0)), 0),
   );
+  const legsM = nodes.slice(1).map((to, k) => input.distancesM[nodes[k]!]![to]!);
   return {
     schedule,
+    cost: routeCost(
+      v,
+      schedule.durationS,
+      legsM.reduce((sum, m) => sum + m, 0),
+    ),
     route: {
       vehicleId: v.id,
       order: stops.map((s) => s.id),
@@ -110,7 +119,7 @@ function routeOf(
         demands: stops.map((s) => s.demand ?? []),
         dimensions,
         times: times!,
-        legsM: nodes.slice(1).map((to, k) => input.distancesM[nodes[k]!]![to]!),
+        legsM,
         hasEnd: end !== undefined,
         breakIds: solverBreaks(v, input.departure).ids,
       }),

@@ -16,6 +16,7 @@ import {
 } from '../../calls/location-schema.js';
 import { MAX_DIMS } from '../../solver/abi-constants.generated.js';
 import { vehicleBreaksProperty } from './breaks.js';
+import { balanceSchema, vehicleCostsSchema } from './costs.js';
 
 export { breakSchema } from './breaks.js';
 
@@ -122,6 +123,7 @@ export const vehicleSchema = {
       examples: [120],
     },
     ...vehicleBreaksProperty,
+    costs: vehicleCostsSchema,
   },
   required: ['id', 'start'],
   additionalProperties: false,
@@ -297,6 +299,7 @@ export const planRequestSchema = {
       description: `Pickups and deliveries, at most ${MAX_PLAN_SHIPMENTS}; each counts two stops (billing and the stop limits). Their ids are unique among the stops' and the shipments'.`,
     },
     ...callOptionsProperties,
+    balance: balanceSchema,
     timeLimitSeconds: {
       type: 'integer',
       minimum: 1,

@@ -21,6 +21,8 @@ export interface PlanRoute extends Partial<RouteGeometry> {
   load: number[];
   /** The full timeline: start, stops, end. */
   steps: PlanStep[];
+  /** Only when some vehicle of the call has costs: what this route costs (src/api/plans/costs.ts). */
+  cost?: number;
 }
 
 export interface UnassignedStop {
@@ -37,6 +39,8 @@ export interface PlanTotals {
   totalDistanceKm: number;
   estimatedTimeMin: number;
   lateStops: number;
+  /** Only when some vehicle of the call has costs: the routes' costs summed. */
+  cost?: number;
 }
 
 /** The plan part of PlanResponse; billing fields are added by the handler. */

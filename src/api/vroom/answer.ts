@@ -307,7 +307,7 @@ export function routeTotals(
     Array.from({ length: dims }, (_, d) => tasks.reduce((s, t) => s + pick(t)[d]!, 0));
   return {
     vehicle: v.id,
-    cost: call.costs.fixed + route.cost,
+    cost: call.costs.fixed[vehicle]! + route.cost,
     setup: tasks.reduce((s, t) => s + t.setup, 0),
     service: steps.reduce((s, step) => s + step.service, 0),
     duration: route.travel,

@@ -1,28 +1,29 @@
 /**
  * VROOM's costs: a vehicle's `costs` (`fixed`, `per_hour`, `per_km`) or the profile's cost matrix. The solver
- * minimises the cost of the routes once the most tasks are served: `fixed` per vehicle used, plus each leg's
+ * minimises the cost of the routes once the most tasks are served: each used vehicle's own `fixed`, plus each leg's
  * cost, per_hour × its hours of travel + per_km × its km (rounded to a whole number per leg), or the cost
- * matrix's cell. VROOM's default (per_hour 3600, nothing else) is the travel time in seconds. One fleet, one cost
- * model: every vehicle has the same costs.
+ * matrix's cell. VROOM's default (per_hour 3600, nothing else) is the travel time in seconds. `fixed` may differ
+ * between vehicles (the solver's per-vehicle costs); `per_hour` and `per_km` price the legs and are the same for all.
  */
 import { invalidRequest } from '../../errors.js';
 import type { LabelledLocation } from '../../calls/locations.js';
 import type { VroomVehicle } from './schema.js';
 
 export interface VroomCosts {
-  fixed: number;
+  /** Per vehicle, in the call's order. */
+  fixed: number[];
   perHour: number;
   perKm: number;
 }
 
-export const DEFAULT_COSTS: VroomCosts = { fixed: 0, perHour: 3600, perKm: 0 };
+const DEFAULT_COSTS = { fixed: 0, perHour: 3600, perKm: 0 };
 
-/** The vehicles' costs (the same for all), checked against what the call can price. */
+/** The vehicles' costs (per_hour and per_km the same for all), checked against what the call can price. */
 export function commonCosts(
   vehicles: readonly VroomVehicle[],
   context: { profile: string; costMatrix: boolean; distancesKnown: boolean },
 ): VroomCosts {
-  const of = (v: VroomVehicle, k: number): VroomCosts => {
+  const of = (v: VroomVehicle, k: number) => {
     if ((v.costs?.per_task_hour ?? 0) !== 0)
       throw invalidRequest(
         `vehicles[${k}].costs.per_task_hour: a cost of task time is not supported (every task served is worth the same); leave it out`,
@@ -34,14 +35,16 @@ export function commonCosts(
       perKm: v.costs?.per_km ?? DEFAULT_COSTS.perKm,
     };
   };
-  const costs = of(vehicles[0]!, 0);
+  const first = of(vehicles[0]!, 0);
+  const costs: VroomCosts = { fixed: [], perHour: first.perHour, perKm: first.perKm };
   vehicles.forEach((v, k) => {
     const mine = of(v, k);
-    if (mine.fixed !== costs.fixed || mine.perHour !== costs.perHour || mine.perKm !== costs.perKm)
+    if (mine.perHour !== costs.perHour || mine.perKm !== costs.perKm)
       throw invalidRequest(
-        `vehicles[${k}].costs differ from vehicles[0]'s: the vehicles of one call share one cost model; give them the same costs, or send one call per cost model`,
+        `vehicles[${k}].costs: per_hour and per_km differ from vehicles[0]'s: they price the legs, the same for every vehicle of a call (fixed may differ); give them the same per_hour and per_km, or send one call per rate`,
         `vehicles[${k}].costs`,
       );
+    costs.fixed.push(mine.fixed);
   });
   if (context.costMatrix && (costs.perHour !== DEFAULT_COSTS.perHour || costs.perKm !== DEFAULT_COSTS.perKm))
     throw invalidRequest(
@@ -62,7 +65,11 @@ export function commonCosts(
  * its locations' index.
  */
 export function legCosts(
-  call: { costs: VroomCosts; costMatrix?: ReadonlyArray<readonly number[]>; labelled: readonly LabelledLocation[] },
+  call: {
+    costs: Omit<VroomCosts, 'fixed'>;
+    costMatrix?: ReadonlyArray<readonly number[]>;
+    labelled: readonly LabelledLocation[];
+  },
   placeOf: readonly number[],
   travel: Int32Array,
   distancesM: ReadonlyArray<readonly number[]>,

@@ -32,7 +32,12 @@ export function vroomProblem(call: VroomCall, placeOf: readonly number[], matrix
   }
   const size = matrix.durationsS.length;
   const opensAnywhere = call.vehicleStart.some((s) => s === undefined);
-  const vehicles = call.vehicles.map((v, k) => vehicle(call, v, k, placeOf, size));
+  // one fixed cost for all is the objective's vehicle cost (as before per-vehicle costs); different ones are the vehicles' own
+  const uniform = call.costs.fixed.every((f) => f === call.costs.fixed[0]);
+  const vehicles = call.vehicles.map((v, k) => ({
+    ...vehicle(call, v, k, placeOf, size),
+    ...(uniform ? {} : { costs: { fixed: call.costs.fixed[k]! } }),
+  }));
   const jobs = call.stops.map((t, i) => job(call, t, placeOf[call.taskAt[i]!]!));
   const limitDistance = call.vehicles.some((v) => v.max_distance !== undefined)
     ? Int32Array.from(matrix.distancesM.flatMap((row) => row.map((m) => Math.round(m))))
@@ -45,7 +50,7 @@ export function vroomProblem(call: VroomCall, placeOf: readonly number[], matrix
     travel: widen(travel),
     vehicles,
     jobs,
-    objective: { ...DISTANCE_OBJECTIVE, vehicleCost: call.costs.fixed },
+    objective: { ...DISTANCE_OBJECTIVE, vehicleCost: uniform ? call.costs.fixed[0]! : 0 },
     ...(cost ? { distance: widen(cost) } : {}),
     ...(limitDistance ? { limitDistance: widen(limitDistance) } : {}),
     ...(call.shipments.length > 0 ? { shipments: call.shipments } : {}),

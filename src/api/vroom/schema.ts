@@ -174,7 +174,7 @@ const rate = (description: string, maximum: number, example: number) =>
 export const vroomCostsSchema = {
   title: 'VroomCosts',
   description:
-    "VROOM's `cost` object; every vehicle of a call has the same one. The cost of a route is fixed + per_hour × hours of travel + per_km × km, summed per leg (rounded to a whole number per leg).",
+    "VROOM's `cost` object; `fixed` may differ between vehicles, `per_hour` and `per_km` are the same for every vehicle of a call. The cost of a route is its vehicle's fixed + per_hour × hours of travel + per_km × km, summed per leg (rounded to a whole number per leg).",
   type: 'object',
   properties: {
     fixed: rate('Cost of using the vehicle (default 0).', 1_000_000_000, 0),

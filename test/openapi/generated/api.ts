@@ -665,6 +665,12 @@ export interface components {
             /** @description Extension: also answer the line of each route (`geometry`, an encoded polyline of precision 5), where it comes from (`geometrySource`) and its legs. Default false. */
             geometry?: boolean;
             /**
+             * @description Evens the work of the vehicles used (default none), after the stops served and the lateness: "stops" charges each used route 30 s × its stops², "duration" its duration² / 57600 s (d²/2H, H = 8 h), on top of the objective (total duration, or total cost with vehicle costs). Without costs it never adds a vehicle.
+             * @example stops
+             * @enum {string}
+             */
+            balance?: "none" | "stops" | "duration";
+            /**
              * @description Asynchronous plans only (`Prefer: respond-async`): the solve budget in seconds. Absent: the synchronous budget rule (10 ms per stop, at least 200 ms, at most 10 s by default).
              * @example 120
              */
@@ -725,6 +731,27 @@ export interface components {
              *     ]
              */
             breaks?: components["schemas"]["VehicleBreak"][];
+            /**
+             * VehicleCosts
+             * @description What using this vehicle costs, in any one currency (the same for every vehicle of the call). When any vehicle has costs, the plan minimises the total cost once it serves the most stops (by priority) with the least lateness; a vehicle without costs costs nothing. Present: at least one of the three.
+             */
+            costs?: {
+                /**
+                 * @description Cost of using the vehicle at all (its route has one stop or more).
+                 * @example 80
+                 */
+                fixed?: number;
+                /**
+                 * @description Cost per hour of its route, from its departure to its return (or the end of its last service when it has no end), waiting and breaks included.
+                 * @example 25
+                 */
+                perHour?: number;
+                /**
+                 * @description Cost per kilometre driven, over the same road distances as totalDistanceKm.
+                 * @example 0.35
+                 */
+                perKm?: number;
+            };
         };
         /**
          * Shift
@@ -1152,6 +1179,8 @@ export interface components {
             estimatedTimeMin: number;
             /** @description Sum of the demands served (a shipment counted once), per capacity dimension; empty when no vehicle has a capacity. */
             load: number[];
+            /** @description Only when some vehicle of the call has `costs`: this route's cost, fixed + perHour × its hours (departAt to its return, waiting and breaks included) + perKm × its km (unrounded metres), rounded to 2 decimals; 0 for a vehicle without costs. */
+            cost?: number;
             /** @description Extension, with `"geometry": true`: the line of the route, from the start through the stops in visiting order to the end (when any), as an encoded polyline of precision 5 (Google's algorithm, latitude first). */
             geometry?: string;
             /**
@@ -1248,6 +1277,8 @@ export interface components {
             estimatedTimeMin: number;
             /** @description Late stops over all routes. */
             lateStops: number;
+            /** @description Only when some vehicle of the call has `costs`: the routes' costs summed (what the plan minimised after the stops served and the lateness). */
+            cost?: number;
         };
         /** @description Extension. An asynchronous plan was accepted and charged (as a synchronous plan is: one stop per stop sent, refunded if the job fails or is cancelled before any plan exists). Follow `Location`. */
         JobAccepted: {
@@ -1605,7 +1636,7 @@ export interface components {
         };
         /**
          * VroomCosts
-         * @description VROOM's `cost` object; every vehicle of a call has the same one. The cost of a route is fixed + per_hour × hours of travel + per_km × km, summed per leg (rounded to a whole number per leg).
+         * @description VROOM's `cost` object; `fixed` may differ between vehicles, `per_hour` and `per_km` are the same for every vehicle of a call. The cost of a route is its vehicle's fixed + per_hour × hours of travel + per_km × km, summed per leg (rounded to a whole number per leg).
          */
         VroomCosts: {
             /**

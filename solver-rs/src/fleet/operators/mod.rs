@@ -53,13 +53,13 @@ pub struct Move {
 /// computed in O(pieces) is the exact change of the cost, so a move that
 /// does not shorten the routes is dropped before its feasibility check.
 pub fn price(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Option<Move> {
-    if p.objective.duration_weight == 0 && !p.has_deadlines {
+    if p.duration_free() && !p.has_deadlines {
         let mut bound = 0i64;
         for nr in routes {
             let old = &sol.routes[nr.route];
             let (dist, count) = sol.distance_of_pieces(p, old.vehicle, nr.pieces());
-            bound += p.route_main(count > 0, 0, dist)
-                - p.route_main(!old.is_empty(), 0, old.eval.distance);
+            bound += p.route_main(old.vehicle, count, 0, dist)
+                - p.route_main(old.vehicle, old.len(), 0, old.eval.distance);
         }
         if bound >= 0 {
             return None;
@@ -72,7 +72,7 @@ pub fn price(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Optio
         delta = delta.plus(e.cost(p)).minus(sol.routes[nr.route].cost(p));
     }
     #[cfg(debug_assertions)]
-    if p.objective.duration_weight == 0 && !p.has_deadlines {
+    if p.duration_free() && !p.has_deadlines {
         for nr in routes {
             let v = sol.routes[nr.route].vehicle;
             let e = sol.evaluate(p, v, nr.pieces()).expect("evaluated above");

@@ -44,12 +44,12 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
     ];
     let vu = sol.routes[ru].vehicle;
     let (added, i, k) = sol.best_pair_insertion(p, rv, a, b, window, || false)?;
-    if p.objective.duration_weight == 0 && !p.has_deadlines {
+    if p.duration_free() && !p.has_deadlines {
         // gain bound (as operators::price): the distance change is the exact change of the cost
         let old = &sol.routes[ru];
         let (dist, count) = sol.distance_of_pieces(p, vu, &from);
         let removal =
-            p.route_main(count > 0, 0, dist) - p.route_main(!old.is_empty(), 0, old.eval.distance);
+            p.route_main(vu, count, 0, dist) - p.route_main(vu, old.len(), 0, old.eval.distance);
         if removal + added.main >= 0 {
             return None;
         }
