@@ -3,8 +3,9 @@
  * submits one day of STOPS stops and VANS vans (bench:api's day, scripts/lib/plans-bench.ts) with
  * `Prefer: respond-async` and `timeLimitSeconds`, follows its event stream, and prints one JSON line: the 202's
  * latency, the time from submit to the first progress event (a `running` job with elapsedMs > 0), to the solver's
- * first plan (progress.improvements > 0) and to the end event, the plan's figures, what the independent count checks (every stop once, loads within capacity), and the
- * server's peak resident memory.
+ * first plan (progress.improvements > 0) and to the end event, the plan's figures, what the independent checks find
+ * (every stop once, loads within capacity; then every hard rule re-timed leg by leg on the built-in travel model by
+ * test/helpers/plan-invariants.ts: shifts, notBefore, schedules, totals), and the server's peak resident memory.
  *
  *   npm run --silent bench:jobs -- [--stops 1000] [--vans 50] [--seconds 30] [--rounds 1]
  */
@@ -13,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Billing } from '../src/billing/billing.js';
 import { SqliteStore } from '../src/store/sqlite.js';
+import { createRoutingProvider } from '../src/geo/index.js';
+import { planProblems } from '../test/helpers/plan-invariants.js';
 import { parseCliArgs } from './lib/cli-args.js';
 import { peakRssMb, planDay } from './lib/plans-bench.js';
 import { startServiceProcess } from './lib/service-process.js';
@@ -123,7 +126,9 @@ try {
         assigned: plan?.totals.assigned ?? null,
         vehiclesUsed: plan?.totals.vehiclesUsed ?? null,
         totalDistanceKm: plan?.totals.totalDistanceKm ?? null,
-        problems: plan ? countProblems(day, plan) : [end?.error?.message ?? 'no plan'],
+        problems: plan
+          ? [...countProblems(day, plan), ...(await planProblems(day, plan, createRoutingProvider('haversine', {})))]
+          : [end?.error?.message ?? 'no plan'],
         peakRssMb: peakRssMb(server.child.pid!),
       }),
     );

@@ -93,6 +93,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use std::alloc::{alloc as raw_alloc, dealloc as raw_dealloc, Layout};
+use std::rc::Rc;
 
 use crate::abi::{route_deadlines, route_out_len, status, ROUTE_OUT_HEAD, STOP_FIELDS};
 pub use crate::abi::{ABI_VERSION, REPORT_LEN};
@@ -464,6 +465,24 @@ pub extern "C" fn evaluate_route(
     status_of(run())
 }
 
+/// The host's block of `len` > 0 i32 (from `alloc(4 * len, 4)`, checked
+/// non-null and aligned) as a Vec the problem shares, so that it is read in
+/// place; `give_back` must take it back (the host frees the block itself).
+fn host_cells(ptr: *const i32, len: usize) -> Rc<Vec<i32>> {
+    // SAFETY: `len` i32 allocated by `alloc` with the layout of a Vec<i32> of
+    // capacity `len`; the Vec is only read and never dropped (`give_back`).
+    Rc::new(unsafe { Vec::from_raw_parts(ptr as *mut i32, len, len) })
+}
+
+/// Forget a block of `host_cells` without freeing it (the host deallocates it).
+fn give_back(block: Rc<Vec<i32>>) {
+    match Rc::try_unwrap(block) {
+        Ok(cells) => std::mem::forget(cells),
+        // still shared (never: the problem is gone): leak the handle rather than free the host's block
+        Err(shared) => std::mem::forget(shared),
+    }
+}
+
 /// A host slice of `len` elements (empty when len is 0, the pointer then unused).
 fn slice<'a, T>(ptr: *const T, len: usize) -> Result<&'a [T], i32> {
     if len == 0 {
@@ -524,47 +543,65 @@ pub extern "C" fn solve_fleet(
             return Err(flat::STATUS_TOO_MANY_DIMENSIONS);
         }
         check_ptr(out as *const f64)?;
-        let objective = slice(objective, 3)?;
-        let input = flat::FlatInput {
-            locations: m,
-            travel: slice(travel, m * m)?,
-            distance: if distance.is_null() {
-                None
-            } else {
-                Some(slice(distance, m * m)?)
-            },
-            vehicles: slice(vehicles, flat::VEHICLE_FIELDS * nv)?,
-            jobs: slice(jobs, flat::JOB_FIELDS * nj)?,
-            dims,
-            capacity: slice(capacity, nv * dims)?,
-            demand: slice(demand, nj * dims)?,
-            allowed: if allowed.is_null() {
-                None
-            } else {
-                Some(slice(allowed, nj * crate::abi::allowed_words(nv))?)
-            },
-            objective: [objective[0], objective[1], objective[2]],
-            extra: if extra.is_null() || extra_len == 0 {
-                None
-            } else {
-                Some(slice(extra, extra_len as usize)?)
-            },
+        check_ptr(travel)?;
+        if !distance.is_null() {
+            check_ptr(distance)?;
+        }
+        // the matrices are read in place (400 MB each at 10,000 places): shared with the problem, given back below
+        let travel_block = host_cells(travel, m * m);
+        let distance_block = if distance.is_null() {
+            None
+        } else {
+            Some(host_cells(distance, m * m))
         };
-        let fleet_input = flat::decode(&input)?;
-        let problem = crate::fleet::FleetProblem::new(&fleet_input).map_err(flat::status_of)?;
-        let params = crate::fleet::FleetParams {
-            seed: seed as u64,
-            time_limit_ms,
-            max_iterations: max_iterations as u64,
-            stall_iterations: stall_iterations as u64,
-            settings: Default::default(),
-        };
-        let sol = crate::fleet::solve_since(&problem, &params, &HostClock, started_ms);
-        // SAFETY: the host passes f64[out_len(nv, nj, breaks)] from `alloc` (checked above).
-        let breaks = flat::break_count(&fleet_input);
-        let out = unsafe { std::slice::from_raw_parts_mut(out, flat::out_len(nv, nj, breaks)) };
-        flat::encode(&problem, &sol, out);
-        Ok(())
+        let result = (|| -> Result<(), i32> {
+            let objective = slice(objective, 3)?;
+            let input = flat::FlatInput {
+                locations: m,
+                travel: &travel_block[..],
+                distance: distance_block.as_ref().map(|d| &d[..]),
+                vehicles: slice(vehicles, flat::VEHICLE_FIELDS * nv)?,
+                jobs: slice(jobs, flat::JOB_FIELDS * nj)?,
+                dims,
+                capacity: slice(capacity, nv * dims)?,
+                demand: slice(demand, nj * dims)?,
+                allowed: if allowed.is_null() {
+                    None
+                } else {
+                    Some(slice(allowed, nj * crate::abi::allowed_words(nv))?)
+                },
+                objective: [objective[0], objective[1], objective[2]],
+                extra: if extra.is_null() || extra_len == 0 {
+                    None
+                } else {
+                    Some(slice(extra, extra_len as usize)?)
+                },
+            };
+            use crate::fleet::matrix::Cells;
+            let (fleet_input, problem) = flat::problem(
+                &input,
+                Cells::shared(m, travel_block.clone()),
+                distance_block.as_ref().map(|d| Cells::shared(m, d.clone())),
+            )?;
+            let params = crate::fleet::FleetParams {
+                seed: seed as u64,
+                time_limit_ms,
+                max_iterations: max_iterations as u64,
+                stall_iterations: stall_iterations as u64,
+                settings: Default::default(),
+            };
+            let sol = crate::fleet::solve_since(&problem, &params, &HostClock, started_ms);
+            // SAFETY: the host passes f64[out_len(nv, nj, breaks)] from `alloc` (checked above).
+            let breaks = flat::break_count(&fleet_input);
+            let out = unsafe { std::slice::from_raw_parts_mut(out, flat::out_len(nv, nj, breaks)) };
+            flat::encode(&problem, &sol, out);
+            Ok(())
+        })();
+        give_back(travel_block);
+        if let Some(d) = distance_block {
+            give_back(d);
+        }
+        result
     };
     status_of(run())
 }

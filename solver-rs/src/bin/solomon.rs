@@ -393,6 +393,10 @@ fn random_day(spec: &str, params: &FleetParams) {
         limit_distance: None,
         shipments: Vec::new(),
     };
+    drop(pts);
+    if std::env::var_os("FLEET_PHASES").is_some() {
+        phases(&inp, params);
+    }
     let started = Instant::now();
     let clock = NativeClock::new(); // the budget includes building the problem, as in solve_fleet
     let problem = FleetProblem::new(&inp).expect("valid instance");
@@ -421,6 +425,62 @@ fn random_day(spec: &str, params: &FleetParams) {
         total_duration(&problem, &sol.routes),
         hwm
     );
+}
+
+/// With FLEET_PHASES set: the time of each step before the search (the
+/// problem, the greedy pass, the regret construction, the first descent).
+fn phases(inp: &route_solver::fleet::FleetInput, params: &FleetParams) {
+    use route_solver::fleet::deadline::Deadline;
+    use route_solver::fleet::insertion::{greedy_insert, regret_insert, vehicle_classes};
+    use route_solver::fleet::local_search::LocalSearch;
+    use route_solver::fleet::solution::Solution;
+    let t = Instant::now();
+    let lap = |what: &str, t: &mut Instant| {
+        eprintln!(
+            "phase {:<12} {:>9.1} ms",
+            what,
+            t.elapsed().as_secs_f64() * 1000.0
+        );
+        *t = Instant::now();
+    };
+    let mut t = t;
+    let p = FleetProblem::new(inp).expect("valid instance");
+    lap("problem", &mut t);
+    let classes = vehicle_classes(&p);
+    let mut sol = Solution::empty(&p);
+    let all: Vec<u32> = (0..p.n() as u32).collect();
+    let mut rng = route_solver::rng::Rng::new(params.seed);
+    greedy_insert(
+        &p,
+        &mut sol,
+        &classes,
+        &all,
+        &mut rng,
+        0,
+        true,
+        &Deadline::none(),
+    );
+    eprintln!("phase greedy cost {:?}", sol.cost(&p));
+    lap("greedy", &mut t);
+    let mut sol = Solution::empty(&p);
+    regret_insert(&p, &mut sol, &classes, &Deadline::none());
+    eprintln!("phase regret cost {:?}", sol.cost(&p));
+    lap("regret", &mut t);
+    let mut near = Solution::empty(&p);
+    route_solver::fleet::regret_near::regret_insert_near(
+        &p,
+        &mut near,
+        &classes,
+        &Deadline::none(),
+    );
+    eprintln!("phase near cost {:?}", near.cost(&p));
+    lap("near", &mut t);
+    LocalSearch::new(&p, params.settings.granular).run(&p, &mut near, None, &Deadline::none());
+    eprintln!("phase near+descent cost {:?}", near.cost(&p));
+    lap("near descent", &mut t);
+    LocalSearch::new(&p, params.settings.granular).run(&p, &mut sol, None, &Deadline::none());
+    eprintln!("phase descent cost {:?}", sol.cost(&p));
+    lap("descent", &mut t);
 }
 
 /// Sum of the route durations (shift start to return, waiting included) of a plan.
