@@ -93,7 +93,6 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use std::alloc::{alloc as raw_alloc, dealloc as raw_dealloc, Layout};
-use std::rc::Rc;
 
 use crate::abi::{route_deadlines, route_out_len, status, ROUTE_OUT_HEAD, STOP_FIELDS};
 pub use crate::abi::{ABI_VERSION, REPORT_LEN};
@@ -466,21 +465,12 @@ pub extern "C" fn evaluate_route(
 }
 
 /// The host's block of `len` > 0 i32 (from `alloc(4 * len, 4)`, checked
-/// non-null and aligned) as a Vec the problem shares, so that it is read in
-/// place; `give_back` must take it back (the host frees the block itself).
-fn host_cells(ptr: *const i32, len: usize) -> Rc<Vec<i32>> {
+/// non-null and aligned) as a Vec, for `Cells::host`, which never drops it
+/// (the host frees the block itself).
+fn host_cells(ptr: *const i32, len: usize) -> Vec<i32> {
     // SAFETY: `len` i32 allocated by `alloc` with the layout of a Vec<i32> of
-    // capacity `len`; the Vec is only read and never dropped (`give_back`).
-    Rc::new(unsafe { Vec::from_raw_parts(ptr as *mut i32, len, len) })
-}
-
-/// Forget a block of `host_cells` without freeing it (the host deallocates it).
-fn give_back(block: Rc<Vec<i32>>) {
-    match Rc::try_unwrap(block) {
-        Ok(cells) => std::mem::forget(cells),
-        // still shared (never: the problem is gone): leak the handle rather than free the host's block
-        Err(shared) => std::mem::forget(shared),
-    }
+    // capacity `len`; only read, and never dropped (Cells::host).
+    unsafe { Vec::from_raw_parts(ptr as *mut i32, len, len) }
 }
 
 /// A host slice of `len` elements (empty when len is 0, the pointer then unused).
@@ -547,19 +537,13 @@ pub extern "C" fn solve_fleet(
         if !distance.is_null() {
             check_ptr(distance)?;
         }
-        // the matrices are read in place (400 MB each at 10,000 places): shared with the problem, given back below
-        let travel_block = host_cells(travel, m * m);
-        let distance_block = if distance.is_null() {
-            None
-        } else {
-            Some(host_cells(distance, m * m))
-        };
         let result = (|| -> Result<(), i32> {
             let objective = slice(objective, 3)?;
             let input = flat::FlatInput {
                 locations: m,
-                travel: &travel_block[..],
-                distance: distance_block.as_ref().map(|d| &d[..]),
+                // read as the cells below
+                travel: &[],
+                distance: None,
                 vehicles: slice(vehicles, flat::VEHICLE_FIELDS * nv)?,
                 jobs: slice(jobs, flat::JOB_FIELDS * nj)?,
                 dims,
@@ -578,10 +562,15 @@ pub extern "C" fn solve_fleet(
                 },
             };
             use crate::fleet::matrix::Cells;
+            // the matrices are read in place (400 MB each at 10,000 places), never freed here
             let (fleet_input, problem) = flat::problem(
                 &input,
-                Cells::shared(m, travel_block.clone()),
-                distance_block.as_ref().map(|d| Cells::shared(m, d.clone())),
+                Cells::host(m, host_cells(travel, m * m)),
+                if distance.is_null() {
+                    None
+                } else {
+                    Some(Cells::host(m, host_cells(distance, m * m)))
+                },
             )?;
             let params = crate::fleet::FleetParams {
                 seed: seed as u64,
@@ -597,10 +586,6 @@ pub extern "C" fn solve_fleet(
             flat::encode(&problem, &sol, out);
             Ok(())
         })();
-        give_back(travel_block);
-        if let Some(d) = distance_block {
-            give_back(d);
-        }
         result
     };
     status_of(run())

@@ -1,6 +1,6 @@
 #![deny(unsafe_code)]
 //! The fleet solver's sizes: matrices of up to MAX_LOCATIONS places kept as
-//! i32 cells (shared, never copied), the NEIGHBOURS_KEPT nearest jobs per
+//! the given i32 cells (never copied), the NEIGHBOURS_KEPT nearest jobs per
 //! job, and the regret construction on neighbour lists above
 //! FULL_REGRET_CELLS jobs × vehicles.
 
@@ -13,7 +13,6 @@ use route_solver::fleet::model::{
 use route_solver::fleet::solution::Solution;
 use route_solver::fleet::{self, FleetInput, FleetParams, JobInput, Objective, VehicleInput};
 use route_solver::NativeClock;
-use std::rc::Rc;
 
 fn job(location: usize) -> JobInput {
     JobInput {
@@ -71,22 +70,19 @@ fn bare(m: usize, jobs: Vec<JobInput>, vehicles: Vec<VehicleInput>) -> FleetInpu
 }
 
 #[test]
-fn a_problem_of_9000_places_builds_over_shared_cells_and_solves() {
+fn a_problem_of_9000_places_builds_over_its_cells_and_solves() {
     let m = 9000;
-    let cells = Rc::new(line(m));
+    let cells = line(m);
+    let at = cells.as_ptr();
     let jobs = (1..m).step_by(45).map(job).collect::<Vec<_>>();
     let inp = bare(m, jobs, vec![vehicle(100); 3]);
     let mats = Matrices {
-        travel: Cells::shared(m, cells.clone()),
+        travel: Cells::owned(m, cells),
         distance: None,
         limit_distance: None,
     };
     let p = FleetProblem::with_matrices(&inp, mats).expect("9000 places fit");
-    assert_eq!(
-        Rc::strong_count(&cells),
-        3,
-        "travel and distance share the caller's cells: no copy"
-    );
+    assert_eq!(p.travel_cells().as_ptr(), at, "the given cells, not a copy");
     assert_eq!(p.t(1, 8999), 89_980);
     assert_eq!(p.t(5, m), 0, "the virtual place");
     let params = FleetParams {
@@ -174,10 +170,9 @@ fn the_construction_on_neighbour_lists_places_every_job_feasibly() {
     let m = 2101;
     let nv = 50;
     assert!((m - 1) * nv > FULL_REGRET_CELLS);
-    let cells = Rc::new(line(m));
     let inp = bare(m, (1..m).map(job).collect(), vec![vehicle(60); nv]);
     let mats = Matrices {
-        travel: Cells::shared(m, cells),
+        travel: Cells::owned(m, line(m)),
         distance: None,
         limit_distance: None,
     };

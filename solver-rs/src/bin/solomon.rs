@@ -332,13 +332,15 @@ fn random_day(spec: &str, params: &FleetParams) {
             }
         })
         .collect();
-    let mut travel = vec![0i64; m * m];
+    // i32 cells shared with the problem, as the WebAssembly entry passes the host's matrix (no i64 copy)
+    let mut travel = vec![0i32; m * m];
     for a in 0..m {
         for b in 0..m {
             let (dx, dy) = ((pts[a].0 - pts[b].0) as f64, (pts[a].1 - pts[b].1) as f64);
-            travel[a * m + b] = ((dx * dx + dy * dy).sqrt() / (30_000.0 / 3600.0)).round() as i64;
+            travel[a * m + b] = ((dx * dx + dy * dy).sqrt() / (30_000.0 / 3600.0)).round() as i32;
         }
     }
+
     let jobs: Vec<JobInput> = (1..m)
         .map(|l| {
             let windowed = rng.range(0, 9) < 3;
@@ -371,7 +373,7 @@ fn random_day(spec: &str, params: &FleetParams) {
         .collect();
     let inp = FleetInput {
         locations: m,
-        travel,
+        travel: Vec::new(),
         distance: None,
         vehicles: vec![
             VehicleInput {
@@ -395,11 +397,11 @@ fn random_day(spec: &str, params: &FleetParams) {
     };
     drop(pts);
     if std::env::var_os("FLEET_PHASES").is_some() {
-        phases(&inp, params);
+        phases(&inp, &travel, params);
     }
     let started = Instant::now();
     let clock = NativeClock::new(); // the budget includes building the problem, as in solve_fleet
-    let problem = FleetProblem::new(&inp).expect("valid instance");
+    let problem = over_cells(&inp, travel);
     let sol = fleet::solve_since(&problem, params, &clock, 0.0);
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let used = sol.routes.iter().filter(|r| !r.is_empty()).count();
@@ -427,9 +429,20 @@ fn random_day(spec: &str, params: &FleetParams) {
     );
 }
 
+/// The problem of `inp` over these travel cells.
+fn over_cells(inp: &route_solver::fleet::FleetInput, cells: Vec<i32>) -> FleetProblem {
+    use route_solver::fleet::matrix::{Cells, Matrices};
+    let mats = Matrices {
+        travel: Cells::owned(inp.locations, cells),
+        distance: None,
+        limit_distance: None,
+    };
+    FleetProblem::with_matrices(inp, mats).expect("valid instance")
+}
+
 /// With FLEET_PHASES set: the time of each step before the search (the
 /// problem, the greedy pass, the regret construction, the first descent).
-fn phases(inp: &route_solver::fleet::FleetInput, params: &FleetParams) {
+fn phases(inp: &route_solver::fleet::FleetInput, travel: &[i32], params: &FleetParams) {
     use route_solver::fleet::deadline::Deadline;
     use route_solver::fleet::insertion::{greedy_insert, regret_insert, vehicle_classes};
     use route_solver::fleet::local_search::LocalSearch;
@@ -444,7 +457,7 @@ fn phases(inp: &route_solver::fleet::FleetInput, params: &FleetParams) {
         *t = Instant::now();
     };
     let mut t = t;
-    let p = FleetProblem::new(inp).expect("valid instance");
+    let p = over_cells(inp, travel.to_vec());
     lap("problem", &mut t);
     let classes = vehicle_classes(&p);
     let mut sol = Solution::empty(&p);

@@ -225,6 +225,10 @@ fn allowed_list(a: &[u32], nv: usize, j: usize) -> Result<Vec<usize>, i32> {
 
 /// The Rust API's form of a flat input (the CLI, tests): its matrices as i64.
 pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
+    let m = f.locations;
+    if f.travel.len() != m * m || f.distance.map_or(false, |d| d.len() != m * m) {
+        return Err(STATUS_BAD_MATRIX);
+    }
     let (mut inp, limit) = decode_without_matrices(f)?;
     inp.travel = f.travel.iter().map(|&x| x as i64).collect();
     inp.distance = f.distance.map(|d| d.iter().map(|&x| x as i64).collect());
@@ -232,17 +236,20 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
     Ok(inp)
 }
 
-/// The problem of a flat input over `travel` and `distance`, cells of
-/// `f.travel` and `f.distance` that the caller shares (`ffi::solve_fleet`: the
-/// host's blocks, read in place). The decoded input comes back too, its
-/// matrices left empty.
+/// The problem of a flat input over the matrices `travel` and `distance`
+/// (`f.travel` and `f.distance` are not read: `ffi::solve_fleet` passes the
+/// host's blocks as `Cells::host`, read in place). The decoded input comes
+/// back too, its matrices left empty.
 pub fn problem(
     f: &FlatInput,
     travel: Cells,
     distance: Option<Cells>,
 ) -> Result<(FleetInput, FleetProblem), i32> {
-    let (inp, limit) = decode_without_matrices(f)?;
     let m = f.locations;
+    if travel.side() != m || distance.as_ref().map_or(false, |d| d.side() != m) {
+        return Err(STATUS_BAD_MATRIX);
+    }
+    let (inp, limit) = decode_without_matrices(f)?;
     let matrices = Matrices {
         travel,
         distance,
@@ -256,9 +263,6 @@ pub fn problem(
 /// LIMIT_DISTANCE section as i32 cells (a value above i32::MAX: BAD_MATRIX).
 fn decode_without_matrices(f: &FlatInput) -> Result<(FleetInput, Option<Vec<i32>>), i32> {
     let m = f.locations;
-    if f.travel.len() != m * m || f.distance.map_or(false, |d| d.len() != m * m) {
-        return Err(STATUS_BAD_MATRIX);
-    }
     let nv = f.vehicles.len() / VEHICLE_FIELDS;
     let nj = f.jobs.len() / JOB_FIELDS;
     if f.capacity.len() != nv * f.dims

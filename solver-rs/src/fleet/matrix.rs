@@ -1,33 +1,43 @@
 //! The matrices of a fleet problem: one square i32 matrix per kind (travel
 //! times, the objective's distances, the distances `max_distance` counts), -1
 //! for an unreachable arc, read through `Cells::at` as i64 with the
-//! `UNREACHABLE` sentinel. Cells are shared, never copied: the WebAssembly
-//! entry hands the host's own block over (`ffi::solve_fleet`), since at 10,000
-//! places one matrix is 400 MB and a copy (or the i64 form, twice that) does
-//! not fit. The problem's virtual place (the end of an open route, index
-//! `side`) is 0 from and to everything, without a row of its own.
+//! `UNREACHABLE` sentinel. The WebAssembly entry hands the host's own block
+//! over (`Cells::host`: read in place, never freed here, the host frees it),
+//! since at 10,000 places one matrix is 400 MB and a copy (or the i64 form,
+//! twice that) does not fit. The problem's virtual place (the end of an open
+//! route, index `side`) is 0 from and to everything, without a row of its own.
 
 use super::model::UNREACHABLE;
-use std::rc::Rc;
+use std::mem::ManuallyDrop;
 
-/// A square matrix of i32 cells, row-major, shared.
-#[derive(Clone)]
+/// A square matrix of i32 cells, row-major: ours, or the host's.
 pub struct Cells {
     side: usize,
-    cells: Rc<Vec<i32>>,
+    cells: ManuallyDrop<Vec<i32>>,
+    /// Dropped with these cells (false: the host's block, which it frees).
+    owned: bool,
 }
 
 impl Cells {
-    /// Cells of length side².
+    /// Cells of length side², ours.
     pub fn owned(side: usize, cells: Vec<i32>) -> Cells {
-        Cells::shared(side, Rc::new(cells))
+        assert_eq!(cells.len(), side * side, "matrix length");
+        Cells {
+            side,
+            cells: ManuallyDrop::new(cells),
+            owned: true,
+        }
     }
 
-    /// Cells the caller keeps a handle on (the host's block, which the
-    /// WebAssembly entry takes back after the solve).
-    pub fn shared(side: usize, cells: Rc<Vec<i32>>) -> Cells {
+    /// The host's block of side² cells (`ffi::solve_fleet`), read in place
+    /// and never freed here: the host deallocates it after the call.
+    pub fn host(side: usize, cells: Vec<i32>) -> Cells {
         assert_eq!(cells.len(), side * side, "matrix length");
-        Cells { side, cells }
+        Cells {
+            side,
+            cells: ManuallyDrop::new(cells),
+            owned: false,
+        }
     }
 
     pub fn side(&self) -> usize {
@@ -69,6 +79,21 @@ impl Cells {
     }
 }
 
+impl Drop for Cells {
+    fn drop(&mut self) {
+        if self.owned {
+            drop(std::mem::take(&mut *self.cells));
+        }
+    }
+}
+
+/// A copy, ours.
+impl Clone for Cells {
+    fn clone(&self) -> Cells {
+        Cells::owned(self.side, self.cells.to_vec())
+    }
+}
+
 impl std::fmt::Debug for Cells {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -76,11 +101,7 @@ impl std::fmt::Debug for Cells {
             "Cells({}×{}, {})",
             self.side,
             self.side,
-            if Rc::strong_count(&self.cells) > 1 {
-                "shared"
-            } else {
-                "owned"
-            }
+            if self.owned { "owned" } else { "the host's" }
         )
     }
 }
@@ -125,9 +146,10 @@ mod tests {
 
     #[test]
     fn zero_diagonal_copies_only_when_needed() {
-        let buf = Rc::new(vec![0, 3, 4, 0]);
-        let c = Cells::shared(2, buf.clone()).with_zero_diagonal();
-        assert_eq!(c.as_slice().as_ptr(), buf.as_ptr());
+        let buf = vec![0, 3, 4, 0];
+        let at = buf.as_ptr();
+        let c = Cells::owned(2, buf).with_zero_diagonal();
+        assert_eq!(c.as_slice().as_ptr(), at);
         let d = Cells::owned(2, vec![5, 3, 4, 6]).with_zero_diagonal();
         assert_eq!(d.as_slice(), &[0, 3, 4, 0]);
     }

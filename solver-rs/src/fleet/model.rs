@@ -318,8 +318,9 @@ pub struct FleetProblem {
     pub nloc: usize,
     /// The given matrices (side nloc - 1; the virtual location reads 0).
     travel: Cells,
-    dist: Cells,
-    /// The distances of `max_distance` (None: `dist`).
+    /// The objective's distances (None: `travel`).
+    dist: Option<Cells>,
+    /// The distances of `max_distance` (None: the objective's).
     limit_dist: Option<Cells>,
     /// Some vehicle has a max_driving / max_distance: routes keep their sums.
     pub driving_limited: bool,
@@ -470,9 +471,7 @@ impl FleetProblem {
         let nloc = m + 1;
         let virt = m;
         let travel = mats.travel.with_zero_diagonal();
-        let dist = mats
-            .distance
-            .map_or_else(|| travel.clone(), Cells::with_zero_diagonal);
+        let dist = mats.distance.map(Cells::with_zero_diagonal);
         let limit_dist = mats.limit_distance.map(Cells::with_zero_diagonal);
         let nv = inp.vehicles.len();
         let allowed_words = (nv + 63) / 64;
@@ -768,6 +767,11 @@ impl FleetProblem {
         self.jobs[j].priority * (self.jobs.len() as i64 + 1) + 1
     }
 
+    /// The travel cells as given (side nloc - 1).
+    pub fn travel_cells(&self) -> &[i32] {
+        self.travel.as_slice()
+    }
+
     /// Travel time between locations (internal numbering).
     #[inline(always)]
     pub fn t(&self, a: usize, b: usize) -> i64 {
@@ -777,7 +781,10 @@ impl FleetProblem {
     /// Distance between locations.
     #[inline(always)]
     pub fn d(&self, a: usize, b: usize) -> i64 {
-        self.dist.at(a, b)
+        match &self.dist {
+            None => self.t(a, b),
+            Some(c) => c.at(a, b),
+        }
     }
 
     /// Distance between locations as the vehicles' max_distance counts it.
