@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Billing } from '../src/billing/billing.js';
 import { SqliteStore } from '../src/store/sqlite.js';
 import { createRoutingProvider, greatCircleM } from '../src/geo/index.js';
-import { planProblems } from '../test/helpers/plan-invariants.js';
+import { planProblems } from './lib/plan-invariants.js';
 import { parseCliArgs } from './lib/cli-args.js';
 import { peakRssMb, planDay } from './lib/plans-bench.js';
 import { startServiceProcess } from './lib/service-process.js';
