@@ -8,6 +8,9 @@
  * `on_improve`), the solve, the plan's figures, the module's linear memory and the process's peak resident memory.
  *
  *   npm run --silent bench:scale -- [--stops 10000] [--vans 500] [--seconds 120] [--seed 1] [--no-haversine]
+ *                                   [--iterations N]
+ *
+ * `--iterations N`: N search iterations instead of the time budget (1: the construction alone, never cut short).
  */
 import { wholeSecondsRowMajor } from '../src/calls/steps.js';
 import { HaversineProvider } from '../src/geo/routing/haversine.js';
@@ -19,7 +22,7 @@ import { parseCliArgs } from './lib/cli-args.js';
 import { peakRssMb } from './lib/plans-bench.js';
 
 const USAGE =
-  'usage: npm run --silent bench:scale -- [--stops 10000] [--vans 500] [--seconds 120] [--seed 1] [--no-haversine]';
+  'usage: npm run --silent bench:scale -- [--stops 10000] [--vans 500] [--seconds 120] [--seed 1] [--no-haversine] [--iterations N]';
 const { values } = parseCliArgs(
   {
     stops: { type: 'string', default: '10000' },
@@ -27,6 +30,7 @@ const { values } = parseCliArgs(
     seconds: { type: 'string', default: '120' },
     seed: { type: 'string', default: '1' },
     'no-haversine': { type: 'boolean', default: false },
+    iterations: { type: 'string', default: '0' },
   },
   USAGE,
 );
@@ -104,7 +108,12 @@ const solver = new WasmSolver(compileSolverModule(), {
   },
 });
 started = performance.now();
-const result = solveFleet(solver, problem, { timeLimitMs: seconds * 1000 });
+const iterations = Number(values.iterations);
+const result = solveFleet(
+  solver,
+  problem,
+  iterations > 0 ? { maxIterations: iterations } : { timeLimitMs: seconds * 1000 },
+);
 console.log(
   JSON.stringify({
     bench: 'scale',
