@@ -182,7 +182,7 @@ const planStopExtras = {
     maxItems: MAX_ASYNC_PLAN_VEHICLES,
     uniqueItems: true,
     items: vehicleId,
-    'x-message': `must list 1 to ${MAX_ASYNC_PLAN_VEHICLES} vehicle ids, each once`,
+    'x-message': `must list 1 to ${MAX_PLAN_VEHICLES} vehicle ids, each once (up to ${MAX_ASYNC_PLAN_VEHICLES} in an asynchronous plan)`,
     description: 'Ids of the vehicles that may serve this stop. Absent: any vehicle.',
     examples: [['van-1']],
   },

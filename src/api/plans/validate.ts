@@ -120,7 +120,10 @@ export function checkSyncPlanSize(request: PlanRequest, canAsync: boolean): void
     ? `, or send it asynchronously with the header "Prefer: respond-async" (up to ${MAX_ASYNC_PLAN_STOPS} stops and ${MAX_ASYNC_PLAN_VEHICLES} vehicles; 202, then the job)`
     : '';
   if (n > MAX_PLAN_STOPS) {
-    const got = shipments > 0 ? `${n}: ${request.stops.length} stops and ${shipments} shipments` : `${n}`;
+    const got =
+      shipments > 0
+        ? `${n}: ${request.stops.length} stops and ${shipments} shipments, a shipment counting two`
+        : `${n}`;
     throw invalidRequest(
       `stops must have at most ${MAX_PLAN_STOPS} items: a plan takes at most ${MAX_PLAN_STOPS} stops (got ${got}); split the day into several plans${asynchronously}`,
       shipments > 0 ? 'shipments' : 'stops',
