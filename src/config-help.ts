@@ -30,7 +30,7 @@ export const CONFIG_HELP: Record<string, VariableHelp> = {
   },
   LOG_LEVEL: { help: '`fatal` … `trace`, or `silent`', essential: true },
   BODY_LIMIT_BYTES: {
-    help: "largest JSON body of a request with a valid key, the same for every endpoint; larger → 413 `payload_too_large`. Unset: each endpoint's largest valid request (docs/api.md, Limits: optimize about 0.4 MB, plans about 8.6 MB), within `BODY_BYTES_IN_FLIGHT`",
+    help: "largest JSON body of a request with a valid key, the same for every endpoint; larger → 413 `payload_too_large`. Unset: each endpoint's largest valid request (docs/api.md, Limits: optimize about 32 MB with its own matrix; plans and vroom `BODY_BYTES_IN_FLIGHT`), within `BODY_BYTES_IN_FLIGHT`",
     default: 'unset (per endpoint)',
   },
   PUBLIC_BASE_URL: {

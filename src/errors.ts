@@ -64,7 +64,7 @@ export const ERROR_CATALOGUE = {
   payload_too_large: {
     status: 413,
     spec: false,
-    when: 'The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 32 MB, plans about 41 MB, each with a full own matrix, about 0.4 and 9.6 MB without; vroom up to BODY_BYTES_IN_FLIGHT, 64 MiB) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.',
+    when: 'The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 32 MB with a full own matrix, about 0.4 MB without; plans and vroom up to BODY_BYTES_IN_FLIGHT, 64 MiB: their schemas allow more) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.',
   },
   geocoding_failed: {
     status: 422,

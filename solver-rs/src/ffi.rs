@@ -464,6 +464,15 @@ pub extern "C" fn evaluate_route(
     status_of(run())
 }
 
+/// The host's block of `len` > 0 i32 (from `alloc(4 * len, 4)`, checked
+/// non-null and aligned) as a Vec, for `Cells::host`, which never drops it
+/// (the host frees the block itself).
+fn host_cells(ptr: *const i32, len: usize) -> Vec<i32> {
+    // SAFETY: `len` i32 allocated by `alloc` with the layout of a Vec<i32> of
+    // capacity `len`; only read, and never dropped (Cells::host).
+    unsafe { Vec::from_raw_parts(ptr as *mut i32, len, len) }
+}
+
 /// A host slice of `len` elements (empty when len is 0, the pointer then unused).
 fn slice<'a, T>(ptr: *const T, len: usize) -> Result<&'a [T], i32> {
     if len == 0 {
@@ -524,47 +533,60 @@ pub extern "C" fn solve_fleet(
             return Err(flat::STATUS_TOO_MANY_DIMENSIONS);
         }
         check_ptr(out as *const f64)?;
-        let objective = slice(objective, 3)?;
-        let input = flat::FlatInput {
-            locations: m,
-            travel: slice(travel, m * m)?,
-            distance: if distance.is_null() {
-                None
-            } else {
-                Some(slice(distance, m * m)?)
-            },
-            vehicles: slice(vehicles, flat::VEHICLE_FIELDS * nv)?,
-            jobs: slice(jobs, flat::JOB_FIELDS * nj)?,
-            dims,
-            capacity: slice(capacity, nv * dims)?,
-            demand: slice(demand, nj * dims)?,
-            allowed: if allowed.is_null() {
-                None
-            } else {
-                Some(slice(allowed, nj * crate::abi::allowed_words(nv))?)
-            },
-            objective: [objective[0], objective[1], objective[2]],
-            extra: if extra.is_null() || extra_len == 0 {
-                None
-            } else {
-                Some(slice(extra, extra_len as usize)?)
-            },
-        };
-        let fleet_input = flat::decode(&input)?;
-        let problem = crate::fleet::FleetProblem::new(&fleet_input).map_err(flat::status_of)?;
-        let params = crate::fleet::FleetParams {
-            seed: seed as u64,
-            time_limit_ms,
-            max_iterations: max_iterations as u64,
-            stall_iterations: stall_iterations as u64,
-            settings: Default::default(),
-        };
-        let sol = crate::fleet::solve_since(&problem, &params, &HostClock, started_ms);
-        // SAFETY: the host passes f64[out_len(nv, nj, breaks)] from `alloc` (checked above).
-        let breaks = flat::break_count(&fleet_input);
-        let out = unsafe { std::slice::from_raw_parts_mut(out, flat::out_len(nv, nj, breaks)) };
-        flat::encode(&problem, &sol, out);
-        Ok(())
+        check_ptr(travel)?;
+        if !distance.is_null() {
+            check_ptr(distance)?;
+        }
+        let result = (|| -> Result<(), i32> {
+            let objective = slice(objective, 3)?;
+            let input = flat::FlatInput {
+                locations: m,
+                // read as the cells below
+                travel: &[],
+                distance: None,
+                vehicles: slice(vehicles, flat::VEHICLE_FIELDS * nv)?,
+                jobs: slice(jobs, flat::JOB_FIELDS * nj)?,
+                dims,
+                capacity: slice(capacity, nv * dims)?,
+                demand: slice(demand, nj * dims)?,
+                allowed: if allowed.is_null() {
+                    None
+                } else {
+                    Some(slice(allowed, nj * crate::abi::allowed_words(nv))?)
+                },
+                objective: [objective[0], objective[1], objective[2]],
+                extra: if extra.is_null() || extra_len == 0 {
+                    None
+                } else {
+                    Some(slice(extra, extra_len as usize)?)
+                },
+            };
+            use crate::fleet::matrix::Cells;
+            // the matrices are read in place (400 MB each at 10,000 places), never freed here
+            let (fleet_input, problem) = flat::problem(
+                &input,
+                Cells::host(m, host_cells(travel, m * m)),
+                if distance.is_null() {
+                    None
+                } else {
+                    Some(Cells::host(m, host_cells(distance, m * m)))
+                },
+            )?;
+            let params = crate::fleet::FleetParams {
+                seed: seed as u64,
+                time_limit_ms,
+                max_iterations: max_iterations as u64,
+                stall_iterations: stall_iterations as u64,
+                settings: Default::default(),
+            };
+            let sol = crate::fleet::solve_since(&problem, &params, &HostClock, started_ms);
+            // SAFETY: the host passes f64[out_len(nv, nj, breaks)] from `alloc` (checked above).
+            let breaks = flat::break_count(&fleet_input);
+            let out = unsafe { std::slice::from_raw_parts_mut(out, flat::out_len(nv, nj, breaks)) };
+            flat::encode(&problem, &sol, out);
+            Ok(())
+        })();
+        result
     };
     status_of(run())
 }

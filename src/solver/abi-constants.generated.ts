@@ -82,7 +82,7 @@ export const FLEET_VEHICLE_TIMES = 2;
 /** Fleet limits. */
 export const MAX_VEHICLES = 1024;
 export const MAX_DIMS = 8;
-export const MAX_LOCATIONS = 8192;
+export const MAX_LOCATIONS = 16384;
 /** Tags of solve_fleet's extra sections ([tag, length, values]). */
 export const EXTRA = { WINDOWS: 1, VEHICLE_LIMITS: 2, LIMIT_DISTANCE: 3, PRIORITY: 4, SHIPMENTS: 5, PICKUP: 6, BREAKS: 7, VEHICLE_COSTS: 8, BALANCE: 9 } as const;
 /** Per break in the fleet output's tail: start (-1 unused vehicle), jobs before it, arrival at what follows it. */

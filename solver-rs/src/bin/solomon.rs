@@ -332,13 +332,15 @@ fn random_day(spec: &str, params: &FleetParams) {
             }
         })
         .collect();
-    let mut travel = vec![0i64; m * m];
+    // i32 cells shared with the problem, as the WebAssembly entry passes the host's matrix (no i64 copy)
+    let mut travel = vec![0i32; m * m];
     for a in 0..m {
         for b in 0..m {
             let (dx, dy) = ((pts[a].0 - pts[b].0) as f64, (pts[a].1 - pts[b].1) as f64);
-            travel[a * m + b] = ((dx * dx + dy * dy).sqrt() / (30_000.0 / 3600.0)).round() as i64;
+            travel[a * m + b] = ((dx * dx + dy * dy).sqrt() / (30_000.0 / 3600.0)).round() as i32;
         }
     }
+
     let jobs: Vec<JobInput> = (1..m)
         .map(|l| {
             let windowed = rng.range(0, 9) < 3;
@@ -371,7 +373,7 @@ fn random_day(spec: &str, params: &FleetParams) {
         .collect();
     let inp = FleetInput {
         locations: m,
-        travel,
+        travel: Vec::new(),
         distance: None,
         vehicles: vec![
             VehicleInput {
@@ -394,9 +396,13 @@ fn random_day(spec: &str, params: &FleetParams) {
         limit_distance: None,
         shipments: Vec::new(),
     };
+    drop(pts);
+    if std::env::var_os("FLEET_PHASES").is_some() {
+        phases(&inp, &travel, params);
+    }
     let started = Instant::now();
     let clock = NativeClock::new(); // the budget includes building the problem, as in solve_fleet
-    let problem = FleetProblem::new(&inp).expect("valid instance");
+    let problem = over_cells(&inp, travel);
     let sol = fleet::solve_since(&problem, params, &clock, 0.0);
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let used = sol.routes.iter().filter(|r| !r.is_empty()).count();
@@ -422,6 +428,73 @@ fn random_day(spec: &str, params: &FleetParams) {
         total_duration(&problem, &sol.routes),
         hwm
     );
+}
+
+/// The problem of `inp` over these travel cells.
+fn over_cells(inp: &route_solver::fleet::FleetInput, cells: Vec<i32>) -> FleetProblem {
+    use route_solver::fleet::matrix::{Cells, Matrices};
+    let mats = Matrices {
+        travel: Cells::owned(inp.locations, cells),
+        distance: None,
+        limit_distance: None,
+    };
+    FleetProblem::with_matrices(inp, mats).expect("valid instance")
+}
+
+/// With FLEET_PHASES set: the time of each step before the search (the
+/// problem, the greedy pass, the regret construction, the first descent).
+fn phases(inp: &route_solver::fleet::FleetInput, travel: &[i32], params: &FleetParams) {
+    use route_solver::fleet::deadline::Deadline;
+    use route_solver::fleet::insertion::{greedy_insert, regret_insert, vehicle_classes};
+    use route_solver::fleet::local_search::LocalSearch;
+    use route_solver::fleet::solution::Solution;
+    let t = Instant::now();
+    let lap = |what: &str, t: &mut Instant| {
+        eprintln!(
+            "phase {:<12} {:>9.1} ms",
+            what,
+            t.elapsed().as_secs_f64() * 1000.0
+        );
+        *t = Instant::now();
+    };
+    let mut t = t;
+    let p = over_cells(inp, travel.to_vec());
+    lap("problem", &mut t);
+    let classes = vehicle_classes(&p);
+    let mut sol = Solution::empty(&p);
+    let all: Vec<u32> = (0..p.n() as u32).collect();
+    let mut rng = route_solver::rng::Rng::new(params.seed);
+    greedy_insert(
+        &p,
+        &mut sol,
+        &classes,
+        &all,
+        &mut rng,
+        0,
+        true,
+        &Deadline::none(),
+    );
+    eprintln!("phase greedy cost {:?}", sol.cost(&p));
+    lap("greedy", &mut t);
+    let mut sol = Solution::empty(&p);
+    regret_insert(&p, &mut sol, &classes, &Deadline::none());
+    eprintln!("phase regret cost {:?}", sol.cost(&p));
+    lap("regret", &mut t);
+    let mut near = Solution::empty(&p);
+    route_solver::fleet::regret_near::regret_insert_near(
+        &p,
+        &mut near,
+        &classes,
+        &Deadline::none(),
+    );
+    eprintln!("phase near cost {:?}", near.cost(&p));
+    lap("near", &mut t);
+    LocalSearch::new(&p, params.settings.granular).run(&p, &mut near, None, &Deadline::none());
+    eprintln!("phase near+descent cost {:?}", near.cost(&p));
+    lap("near descent", &mut t);
+    LocalSearch::new(&p, params.settings.granular).run(&p, &mut sol, None, &Deadline::none());
+    eprintln!("phase descent cost {:?}", sol.cost(&p));
+    lap("descent", &mut t);
 }
 
 /// Sum of the route durations (shift start to return, waiting included) of a plan.

@@ -55,6 +55,7 @@
 //! (model::Job::deadline), which changes no decision.
 
 use super::driver::FleetSolution;
+use super::matrix::{Cells, Matrices};
 use super::model::{Balance, BreakInput, VehicleCosts, MAX_BREAKS, MAX_WINDOWS};
 use super::model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
 use super::solution::times_of;
@@ -226,11 +227,46 @@ fn allowed_list(a: &[u32], nv: usize, j: usize) -> Result<Vec<usize>, i32> {
     Ok(list)
 }
 
+/// The Rust API's form of a flat input (the CLI, tests): its matrices as i64.
 pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
     let m = f.locations;
     if f.travel.len() != m * m || f.distance.map_or(false, |d| d.len() != m * m) {
         return Err(STATUS_BAD_MATRIX);
     }
+    let (mut inp, limit) = decode_without_matrices(f)?;
+    inp.travel = f.travel.iter().map(|&x| x as i64).collect();
+    inp.distance = f.distance.map(|d| d.iter().map(|&x| x as i64).collect());
+    inp.limit_distance = limit.map(|l| l.into_iter().map(i64::from).collect());
+    Ok(inp)
+}
+
+/// The problem of a flat input over the matrices `travel` and `distance`
+/// (`f.travel` and `f.distance` are not read: `ffi::solve_fleet` passes the
+/// host's blocks as `Cells::host`, read in place). The decoded input comes
+/// back too, its matrices left empty.
+pub fn problem(
+    f: &FlatInput,
+    travel: Cells,
+    distance: Option<Cells>,
+) -> Result<(FleetInput, FleetProblem), i32> {
+    let m = f.locations;
+    if travel.side() != m || distance.as_ref().map_or(false, |d| d.side() != m) {
+        return Err(STATUS_BAD_MATRIX);
+    }
+    let (inp, limit) = decode_without_matrices(f)?;
+    let matrices = Matrices {
+        travel,
+        distance,
+        limit_distance: limit.map(|l| Cells::owned(m, l)),
+    };
+    let p = FleetProblem::with_matrices(&inp, matrices).map_err(status_of)?;
+    Ok((inp, p))
+}
+
+/// Everything but the matrices (travel and distance left empty), and the
+/// LIMIT_DISTANCE section as i32 cells (a value above i32::MAX: BAD_MATRIX).
+fn decode_without_matrices(f: &FlatInput) -> Result<(FleetInput, Option<Vec<i32>>), i32> {
+    let m = f.locations;
     let nv = f.vehicles.len() / VEHICLE_FIELDS;
     let nj = f.jobs.len() / JOB_FIELDS;
     if f.capacity.len() != nv * f.dims
@@ -271,7 +307,7 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
         });
     }
     let mut job_windows: Vec<Option<Vec<(i64, i64)>>> = vec![None; nj];
-    let mut limit_distance: Option<Vec<i64>> = None;
+    let mut limit_distance: Option<Vec<i32>> = None;
     let mut priority = vec![0i64; nj];
     let mut shipments: Vec<(usize, usize)> = Vec::new();
     let mut pickup: Vec<Vec<i64>> = vec![Vec::new(); nj];
@@ -355,7 +391,11 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             if section.len() != m * m {
                 return Err(STATUS_BAD_EXTRA);
             }
-            limit_distance = Some(section.iter().map(|&x| int(x)).collect::<Result<_, _>>()?);
+            let cell = |x: f64| match int(x)? {
+                v if v > i32::MAX as i64 => Err(STATUS_BAD_MATRIX),
+                v => Ok(v.max(-2) as i32), // below -1: NEGATIVE_VALUE from the model
+            };
+            limit_distance = Some(section.iter().map(|&x| cell(x)).collect::<Result<_, _>>()?);
         }
     }
     let mut jobs = Vec::with_capacity(nj);
@@ -383,10 +423,10 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
         });
     }
     let [vehicle_cost, duration_weight, distance_weight] = f.objective;
-    Ok(FleetInput {
+    let inp = FleetInput {
         locations: m,
-        travel: f.travel.iter().map(|&x| x as i64).collect(),
-        distance: f.distance.map(|d| d.iter().map(|&x| x as i64).collect()),
+        travel: Vec::new(),
+        distance: None,
         vehicles,
         jobs,
         objective: Objective {
@@ -395,9 +435,10 @@ pub fn decode(f: &FlatInput) -> Result<FleetInput, i32> {
             distance_weight: int(distance_weight)?,
             balance,
         },
-        limit_distance,
+        limit_distance: None,
         shipments,
-    })
+    };
+    Ok((inp, limit_distance))
 }
 
 /// Write a solution of problem `p` into `out` (length `out_len`).

@@ -5,10 +5,12 @@
 //!
 //! - `model`: input, validation, the internal problem
 //! - `segment`: time-window segments (O(1) concatenation)
+//! - `matrix`: the i32 matrices (owned, or the host's buffer read in place)
 //! - `load`: load segments (O(1) concatenation) when the load varies along a route
 //! - `pairs`: shipments (pickup-and-delivery pairs) in the insertion heuristics
 //! - `solution`: routes with their segment caches; pricing of routes made of pieces
 //! - `insertion`: regret construction, greedy insertion with blinks
+//! - `regret_near`: regret construction on neighbour lists (big problems)
 //! - `ruin`: SISR string removal
 //! - `operators/`: one file per inter-route operator (relocate, swap, 2-opt*, cross-exchange)
 //! - `local_search`: granular descent
@@ -32,10 +34,12 @@ pub mod flat;
 pub mod insertion;
 pub mod load;
 pub mod local_search;
+pub mod matrix;
 pub mod model;
 pub mod operators;
 pub mod pairs;
 pub mod reasons;
+pub mod regret_near;
 pub mod ruin;
 pub mod same_place;
 pub mod segment;

@@ -9,6 +9,8 @@
 //! (waiting allowed) and an optional soft `deadline` (lateness = start of
 //! service - deadline when positive).
 
+use super::matrix::{cells_of_i64, Cells, Matrices};
+
 /// Largest fleet.
 pub const MAX_VEHICLES: usize = 1024;
 /// u64 words of a set of vehicles of any fleet size (`VehicleBits`).
@@ -36,8 +38,15 @@ pub const MAX_DIMS: usize = 8;
 pub const MAX_PRIORITY: i64 = 1_000_000;
 /// Most time windows of one job.
 pub const MAX_WINDOWS: usize = 16;
-/// Largest matrix side.
-pub const MAX_LOCATIONS: usize = 8192;
+/// Largest matrix side: 10,000 stops and a start and an end for each of 1000
+/// vehicles fit (the asynchronous API's 10,000 stops × 500 vehicles).
+pub const MAX_LOCATIONS: usize = 16384;
+/// Nearest jobs kept per job (`FleetProblem::neighbours`): every other job up
+/// to this many + 1 jobs (a Solomon day keeps its full lists), this many
+/// beyond. The descent pairs a job with its 20 nearest, the ruin walks the
+/// list until it has touched a few routes; a full list at 10,000 jobs would
+/// be 400 MB.
+pub const NEIGHBOURS_KEPT: usize = 100;
 /// Travel time of an unreachable arc (input -1) inside the search; a route
 /// whose duration reaches it is infeasible.
 pub const UNREACHABLE: i64 = 1_000_000_000_000_000;
@@ -249,6 +258,10 @@ impl Objective {
     };
 }
 
+/// The Rust API's form of a problem (tests, benches, the CLI). The matrices
+/// become i32 cells in `FleetProblem::new` (values above i32::MAX: BadMatrix);
+/// the WebAssembly entry builds its cells in place instead
+/// (`FleetProblem::with_matrices`, `flat::problem_in_place`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FleetInput {
     /// Matrix side.
@@ -274,7 +287,8 @@ pub enum FleetError {
     NoVehicles,
     TooManyVehicles,
     NoJobs,
-    /// Matrix side 0, above MAX_LOCATIONS, or a matrix of the wrong length.
+    /// Matrix side 0, above MAX_LOCATIONS, a matrix of the wrong length, or
+    /// a value above i32::MAX.
     BadMatrix,
     /// A travel time or distance below -1.
     NegativeValue,
@@ -350,10 +364,12 @@ pub struct Vehicle {
 pub struct FleetProblem {
     /// Matrix side including the virtual location (the last one).
     pub nloc: usize,
-    travel: Vec<i64>,
-    dist: Vec<i64>,
-    /// The distances of `max_distance` (empty: `dist`).
-    limit_dist: Vec<i64>,
+    /// The given matrices (side nloc - 1; the virtual location reads 0).
+    travel: Cells,
+    /// The objective's distances (None: `travel`).
+    dist: Option<Cells>,
+    /// The distances of `max_distance` (None: the objective's).
+    limit_dist: Option<Cells>,
     /// Some vehicle has a max_driving / max_distance: routes keep their sums.
     pub driving_limited: bool,
     pub distance_limited: bool,
@@ -387,7 +403,8 @@ pub struct FleetProblem {
     pub priced: bool,
     /// Some vehicle has a per-duration cost or the balance weighs durations.
     pub timed_costs: bool,
-    /// Per job: the other jobs by increasing travel(i, j) + travel(j, i), ties by index.
+    /// Per job: its NEIGHBOURS_KEPT nearest other jobs (all of them when there
+    /// are no more) by increasing travel(i, j) + travel(j, i), ties by index.
     pub neighbours: Vec<Vec<u32>>,
     /// Per job: its part in a shipment and the other end (NO_PAIR when plain).
     pub role: Vec<Role>,
@@ -403,11 +420,74 @@ pub struct FleetProblem {
     pub load: Vec<i64>,
 }
 
+/// Per job: its `keep` nearest other jobs by travel(i, j) + travel(j, i)
+/// (saturating: unreachable arcs last), ties by index; all of them when there
+/// are no more than keep + 1 jobs. A selection, then a sort of the kept:
+/// O(n²) key reads, O(n · keep) memory. The jobs go by blocks of BLOCK: the
+/// out-arcs of a block are rows of the matrix, its in-arcs are read row by
+/// row too (travel(j, i) for every i of the block while row j is in cache),
+/// not a column per job (one cache miss a read at 10,000 places).
+fn nearest_jobs(p: &FleetProblem, keep: usize) -> Vec<Vec<u32>> {
+    const BLOCK: usize = 64;
+    let n = p.jobs.len();
+    let mut out: Vec<Vec<u32>> = Vec::with_capacity(n);
+    let mut keys = vec![0i64; BLOCK * n];
+    let mut keyed: Vec<(i64, u32)> = Vec::with_capacity(n);
+    for lo in (0..n).step_by(BLOCK) {
+        let hi = (lo + BLOCK).min(n);
+        for (b, i) in (lo..hi).enumerate() {
+            let li = p.jobs[i].loc;
+            for (j, job) in p.jobs.iter().enumerate() {
+                keys[b * n + j] = p.t(li, job.loc);
+            }
+        }
+        for (j, job) in p.jobs.iter().enumerate() {
+            for (b, i) in (lo..hi).enumerate() {
+                let k = &mut keys[b * n + j];
+                *k = k.saturating_add(p.t(job.loc, p.jobs[i].loc));
+            }
+        }
+        for (b, i) in (lo..hi).enumerate() {
+            keyed.clear();
+            let row = &keys[b * n..(b + 1) * n];
+            keyed.extend((0..n).filter(|&j| j != i).map(|j| (row[j], j as u32)));
+            if keyed.len() > keep {
+                keyed.select_nth_unstable(keep);
+                keyed.truncate(keep);
+            }
+            keyed.sort_unstable();
+            out.push(keyed.iter().map(|&(_, j)| j).collect());
+        }
+    }
+    out
+}
+
 /// `FleetProblem::pair` of a plain job.
 pub const NO_PAIR: u32 = u32::MAX;
 
 impl FleetProblem {
     pub fn new(inp: &FleetInput) -> Result<FleetProblem, FleetError> {
+        let m = inp.locations;
+        let sized = |v: &Vec<i64>| v.len() == m * m;
+        if m == 0
+            || m > MAX_LOCATIONS
+            || !sized(&inp.travel)
+            || !inp.distance.iter().chain(&inp.limit_distance).all(sized)
+        {
+            return Err(FleetError::BadMatrix);
+        }
+        let cells = |v: &Vec<i64>| cells_of_i64(m, v).ok_or(FleetError::BadMatrix);
+        let matrices = Matrices {
+            travel: cells(&inp.travel)?,
+            distance: inp.distance.as_ref().map(cells).transpose()?,
+            limit_distance: inp.limit_distance.as_ref().map(cells).transpose()?,
+        };
+        FleetProblem::with_matrices(inp, matrices)
+    }
+
+    /// The problem of `inp` over these matrices (`inp`'s own are not read):
+    /// the cells are kept as they are, none copied unless a diagonal is not 0.
+    pub fn with_matrices(inp: &FleetInput, mats: Matrices) -> Result<FleetProblem, FleetError> {
         if inp.vehicles.is_empty() {
             return Err(FleetError::NoVehicles);
         }
@@ -418,17 +498,18 @@ impl FleetProblem {
             return Err(FleetError::NoJobs);
         }
         let m = inp.locations;
-        if m == 0 || m > MAX_LOCATIONS || inp.travel.len() != m * m {
-            return Err(FleetError::BadMatrix);
-        }
-        for d in [&inp.distance, &inp.limit_distance]
+        if m == 0
+            || m > MAX_LOCATIONS
+            || [
+                Some(&mats.travel),
+                mats.distance.as_ref(),
+                mats.limit_distance.as_ref(),
+            ]
             .iter()
-            .copied()
             .flatten()
+            .any(|c| c.side() != m)
         {
-            if d.len() != m * m {
-                return Err(FleetError::BadMatrix);
-            }
+            return Err(FleetError::BadMatrix);
         }
         let o = inp.objective;
         let b = o.balance;
@@ -446,14 +527,15 @@ impl FleetProblem {
         if !inp.vehicles.iter().all(|v| costs_ok(&v.costs)) {
             return Err(FleetError::BadObjective);
         }
-        let dist_in = inp.distance.as_ref().unwrap_or(&inp.travel);
-        let limit_in = inp.limit_distance.as_ref().unwrap_or(dist_in);
-        if inp
-            .travel
+        let given = [
+            Some(&mats.travel),
+            mats.distance.as_ref(),
+            mats.limit_distance.as_ref(),
+        ];
+        if given
             .iter()
-            .chain(dist_in.iter())
-            .chain(limit_in.iter())
-            .any(|&x| x < -1)
+            .flatten()
+            .any(|c| c.as_slice().iter().any(|&x| x < -1))
         {
             return Err(FleetError::NegativeValue);
         }
@@ -470,37 +552,9 @@ impl FleetProblem {
         }
         let nloc = m + 1;
         let virt = m;
-        let mut travel = vec![0i64; nloc * nloc];
-        let mut dist = vec![0i64; nloc * nloc];
-        let mut limit_dist = if inp.limit_distance.is_some() {
-            vec![0i64; nloc * nloc]
-        } else {
-            Vec::new()
-        };
-        for i in 0..m {
-            for j in 0..m {
-                let t = inp.travel[i * m + j];
-                let d = dist_in[i * m + j];
-                if !limit_dist.is_empty() && i != j {
-                    let l = limit_in[i * m + j];
-                    limit_dist[i * nloc + j] = if l < 0 { UNREACHABLE } else { l };
-                }
-                travel[i * nloc + j] = if i == j {
-                    0
-                } else if t < 0 {
-                    UNREACHABLE
-                } else {
-                    t
-                };
-                dist[i * nloc + j] = if i == j {
-                    0
-                } else if d < 0 {
-                    UNREACHABLE
-                } else {
-                    d
-                };
-            }
-        }
+        let travel = mats.travel.with_zero_diagonal();
+        let dist = mats.distance.map(Cells::with_zero_diagonal);
+        let limit_dist = mats.limit_distance.map(Cells::with_zero_diagonal);
         let nv = inp.vehicles.len();
         let allowed_words = (nv + 63) / 64;
         let restricted = inp.jobs.iter().any(|j| j.allowed.is_some());
@@ -701,19 +755,7 @@ impl FleetProblem {
             timed_costs: b.duration > 0 || inp.vehicles.iter().any(|v| v.costs.per_duration > 0),
             neighbours: Vec::new(),
         };
-        p.neighbours = (0..p.jobs.len())
-            .map(|i| {
-                let mut others: Vec<u32> = (0..p.jobs.len() as u32)
-                    .filter(|&j| j as usize != i)
-                    .collect();
-                let li = p.jobs[i].loc;
-                others.sort_by_key(|&j| {
-                    let lj = p.jobs[j as usize].loc;
-                    (p.t(li, lj).saturating_add(p.t(lj, li)), j)
-                });
-                others
-            })
-            .collect();
+        p.neighbours = nearest_jobs(&p, NEIGHBOURS_KEPT);
         Ok(p)
     }
 
@@ -811,25 +853,32 @@ impl FleetProblem {
         self.jobs[j].priority * (self.jobs.len() as i64 + 1) + 1
     }
 
+    /// The travel cells as given (side nloc - 1).
+    pub fn travel_cells(&self) -> &[i32] {
+        self.travel.as_slice()
+    }
+
     /// Travel time between locations (internal numbering).
     #[inline(always)]
     pub fn t(&self, a: usize, b: usize) -> i64 {
-        self.travel[a * self.nloc + b]
+        self.travel.at(a, b)
     }
 
     /// Distance between locations.
     #[inline(always)]
     pub fn d(&self, a: usize, b: usize) -> i64 {
-        self.dist[a * self.nloc + b]
+        match &self.dist {
+            None => self.t(a, b),
+            Some(c) => c.at(a, b),
+        }
     }
 
     /// Distance between locations as the vehicles' max_distance counts it.
     #[inline(always)]
     pub fn ld(&self, a: usize, b: usize) -> i64 {
-        if self.limit_dist.is_empty() {
-            self.d(a, b)
-        } else {
-            self.limit_dist[a * self.nloc + b]
+        match &self.limit_dist {
+            None => self.d(a, b),
+            Some(c) => c.at(a, b),
         }
     }
 

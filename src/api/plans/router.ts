@@ -6,7 +6,7 @@ import { jobLocation } from './jobs/view.js';
 import { planStopCount, type PlanRequest } from './schema.js';
 import { planLayout } from './problem.js';
 import type { PlanOptimizer } from './types.js';
-import { validatePlanRequest } from './validate.js';
+import { validatePlanRequest, validateSyncPlanRequest } from './validate.js';
 
 export interface PlansDeps extends PaidRouteDeps {
   planner: PlanOptimizer;
@@ -25,7 +25,8 @@ export const PLANS_IDEMPOTENCY_SCOPE = 'POST /api/v1/plans';
 export function plansRouter(deps: PlansDeps): Router<AppState> {
   return paidRoute(deps, {
     path: '/api/v1/plans',
-    validate: validatePlanRequest,
+    // the asynchronous limits; a synchronous call is held to its own in rejectSync (or here, without jobs)
+    validate: deps.jobs ? validatePlanRequest : validateSyncPlanRequest,
     stopCount: planStopCount,
     locations: (request) => planLayout(request).labelled,
     idempotencyScope: PLANS_IDEMPOTENCY_SCOPE,

@@ -20,10 +20,14 @@ import { balanceSchema, vehicleCostsSchema } from './costs.js';
 
 export { breakSchema } from './breaks.js';
 
+/** Most stops and vehicles of a synchronous plan (validate.ts checkSyncPlanSize). */
 export const MAX_PLAN_STOPS = 1000;
-/** Most shipments of one call (each is two stops: MAX_PLAN_STOPS / 2). */
-export const MAX_PLAN_SHIPMENTS = MAX_PLAN_STOPS / 2;
 export const MAX_PLAN_VEHICLES = 50;
+/** Most stops and vehicles of an asynchronous plan (`Prefer: respond-async`): the schema's limits. */
+export const MAX_ASYNC_PLAN_STOPS = 10_000;
+export const MAX_ASYNC_PLAN_VEHICLES = 500;
+/** Most shipments of one call (each is two stops: MAX_ASYNC_PLAN_STOPS / 2). */
+export const MAX_PLAN_SHIPMENTS = MAX_ASYNC_PLAN_STOPS / 2;
 /** Most time windows of one stop. */
 export const MAX_STOP_WINDOWS = 5;
 /** The solver's limit (solver-rs/src/abi.rs). */
@@ -91,8 +95,8 @@ export const vehicleSchema = {
     maxStops: {
       type: 'integer',
       minimum: 1,
-      maximum: MAX_PLAN_STOPS,
-      'x-message': `must be a whole number from 1 to ${MAX_PLAN_STOPS}`,
+      maximum: MAX_ASYNC_PLAN_STOPS,
+      'x-message': `must be a whole number from 1 to ${MAX_ASYNC_PLAN_STOPS}`,
       description: 'Most stops this vehicle may serve.',
       examples: [30],
     },
@@ -177,10 +181,10 @@ const planStopExtras = {
   allowedVehicles: {
     type: 'array',
     minItems: 1,
-    maxItems: MAX_PLAN_VEHICLES,
+    maxItems: MAX_ASYNC_PLAN_VEHICLES,
     uniqueItems: true,
     items: vehicleId,
-    'x-message': `must list 1 to ${MAX_PLAN_VEHICLES} vehicle ids, each once`,
+    'x-message': `must list 1 to ${MAX_PLAN_VEHICLES} vehicle ids, each once (up to ${MAX_ASYNC_PLAN_VEHICLES} in an asynchronous plan)`,
     description: 'Ids of the vehicles that may serve this stop. Absent: any vehicle.',
     examples: [['van-1']],
   },
@@ -276,21 +280,21 @@ export const shipmentSchema = {
 export const planRequestSchema = {
   $id: 'PlanRequest',
   title: 'PlanRequest',
-  description: `1 to ${MAX_PLAN_VEHICLES} vehicles and 2 to ${MAX_PLAN_STOPS} stops (a shipment counts two), planned together.`,
+  description: `1 to ${MAX_PLAN_VEHICLES} vehicles and 2 to ${MAX_PLAN_STOPS} stops (a shipment counts two), planned together; asynchronously (\`Prefer: respond-async\`) up to ${MAX_ASYNC_PLAN_VEHICLES} vehicles and ${MAX_ASYNC_PLAN_STOPS} stops.`,
   type: 'object',
   properties: {
     vehicles: {
       type: 'array',
       minItems: 1,
-      maxItems: MAX_PLAN_VEHICLES,
+      maxItems: MAX_ASYNC_PLAN_VEHICLES,
       items: vehicleSchema,
-      description: `1 to ${MAX_PLAN_VEHICLES} vehicles; their ids are unique within the call.`,
+      description: `1 to ${MAX_PLAN_VEHICLES} vehicles (${MAX_ASYNC_PLAN_VEHICLES} asynchronously); their ids are unique within the call.`,
     },
     stops: {
       type: 'array',
-      maxItems: MAX_PLAN_STOPS,
+      maxItems: MAX_ASYNC_PLAN_STOPS,
       items: planStopSchema,
-      description: `Up to ${MAX_PLAN_STOPS} stops; their ids are unique within the call. A plan has 2 to ${MAX_PLAN_STOPS} stops in all, each shipment counting two.`,
+      description: `Up to ${MAX_PLAN_STOPS} stops (${MAX_ASYNC_PLAN_STOPS} asynchronously); their ids are unique within the call. A plan has 2 to ${MAX_PLAN_STOPS} stops in all (${MAX_ASYNC_PLAN_STOPS} asynchronously), each shipment counting two.`,
     },
     shipments: {
       type: 'array',
@@ -312,7 +316,7 @@ export const planRequestSchema = {
   },
   required: ['vehicles', 'stops'],
   additionalProperties: false,
-  // the body limit (src/http/body-size.ts): stops and shipments share the plan's MAX_PLAN_STOPS
+  // the body limit (src/http/body-size.ts): stops and shipments share the plan's MAX_ASYNC_PLAN_STOPS
   'x-body-size': { shared: ['stops', 'shipments'] },
 } as const;
 

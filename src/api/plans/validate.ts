@@ -9,6 +9,8 @@ import { compileValidator, type MistakeRule } from '../../http/validate.js';
 import { CALL_MISTAKES } from '../../calls/mistakes.js';
 import { checkUniqueIds } from '../../calls/request-checks.js';
 import {
+  MAX_ASYNC_PLAN_STOPS,
+  MAX_ASYNC_PLAN_VEHICLES,
   MAX_PLAN_STOPS,
   MAX_PLAN_VEHICLES,
   MAX_STOP_WINDOWS,
@@ -27,8 +29,9 @@ const planSize: MistakeRule = (failure) => {
   if (failure.keyword === 'minItems')
     return { message: `${failure.message}: a plan needs ${min} to ${max} ${field} (got ${n})` };
   if (failure.keyword === 'maxItems') {
+    const most = field === 'vehicles' ? MAX_ASYNC_PLAN_VEHICLES : MAX_ASYNC_PLAN_STOPS;
     return {
-      message: `${failure.message}: a plan takes at most ${max} ${field} (got ${n}); ${field === 'stops' ? 'split the day into several plans' : 'plan the fleet in groups'}`,
+      message: `${failure.message}: a plan takes at most ${most} ${field}, asynchronously (got ${n}); ${field === 'stops' ? 'split the day into several plans' : 'plan the fleet in groups'}`,
     };
   }
   return undefined;
@@ -81,6 +84,10 @@ const validateShape = compileValidator<PlanRequest>(planRequestSchema, [
   ...CALL_MISTAKES,
 ]);
 
+/**
+ * A plan within the asynchronous limits (the schema's: MAX_ASYNC_PLAN_STOPS, MAX_ASYNC_PLAN_VEHICLES); a
+ * synchronous call also passes `checkSyncPlanSize` (validateSyncPlanRequest).
+ */
 export function validatePlanRequest(body: unknown): PlanRequest {
   const request = validateShape(body);
   checkStopCount(request);
@@ -95,7 +102,41 @@ export function validatePlanRequest(body: unknown): PlanRequest {
   return request;
 }
 
-/** 2 to MAX_PLAN_STOPS stops in all, a shipment counting two (as billing counts them). */
+/** A plan within the synchronous limits, for a service without asynchronous plans. */
+export function validateSyncPlanRequest(body: unknown): PlanRequest {
+  const request = validatePlanRequest(body);
+  checkSyncPlanSize(request, false);
+  return request;
+}
+
+/**
+ * A synchronous plan has at most MAX_PLAN_STOPS stops (a shipment counting two) and MAX_PLAN_VEHICLES vehicles;
+ * past them the message names the asynchronous call when the service takes it (`canAsync`).
+ */
+export function checkSyncPlanSize(request: PlanRequest, canAsync: boolean): void {
+  const n = planStopCount(request);
+  const shipments = request.shipments?.length ?? 0;
+  const asynchronously = canAsync
+    ? `, or send it asynchronously with the header "Prefer: respond-async" (up to ${MAX_ASYNC_PLAN_STOPS} stops and ${MAX_ASYNC_PLAN_VEHICLES} vehicles; 202, then the job)`
+    : '';
+  if (n > MAX_PLAN_STOPS) {
+    const got =
+      shipments > 0
+        ? `${n}: ${request.stops.length} stops and ${shipments} shipments, a shipment counting two`
+        : `${n}`;
+    throw invalidRequest(
+      `stops must have at most ${MAX_PLAN_STOPS} items: a plan takes at most ${MAX_PLAN_STOPS} stops (got ${got}); split the day into several plans${asynchronously}`,
+      shipments > 0 ? 'shipments' : 'stops',
+    );
+  }
+  if (request.vehicles.length > MAX_PLAN_VEHICLES)
+    throw invalidRequest(
+      `vehicles must have at most ${MAX_PLAN_VEHICLES} items: a plan takes at most ${MAX_PLAN_VEHICLES} vehicles (got ${request.vehicles.length}); plan the fleet in groups${asynchronously}`,
+      'vehicles',
+    );
+}
+
+/** 2 to MAX_ASYNC_PLAN_STOPS stops in all, a shipment counting two (as billing counts them). */
 function checkStopCount(request: PlanRequest): void {
   const n = planStopCount(request);
   const shipments = request.shipments?.length ?? 0;
@@ -106,9 +147,9 @@ function checkStopCount(request: PlanRequest): void {
       `stops must have at least 2 items: a plan needs 2 to ${MAX_PLAN_STOPS} stops (got ${got})`,
       'stops',
     );
-  if (n > MAX_PLAN_STOPS)
+  if (n > MAX_ASYNC_PLAN_STOPS)
     throw invalidRequest(
-      `stops must have at most ${MAX_PLAN_STOPS} items: a plan takes at most ${MAX_PLAN_STOPS} stops (got ${got}); split the day into several plans`,
+      `stops must have at most ${MAX_ASYNC_PLAN_STOPS} items: a plan takes at most ${MAX_ASYNC_PLAN_STOPS} stops, asynchronously (got ${got}); split the day into several plans`,
       shipments > 0 ? 'shipments' : 'stops',
     );
 }

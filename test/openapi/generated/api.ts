@@ -642,14 +642,14 @@ export interface components {
         };
         /**
          * PlanRequest
-         * @description 1 to 50 vehicles and 2 to 1000 stops (a shipment counts two), planned together.
+         * @description 1 to 50 vehicles and 2 to 1000 stops (a shipment counts two), planned together; asynchronously (`Prefer: respond-async`) up to 500 vehicles and 10000 stops.
          */
         PlanRequest: {
-            /** @description 1 to 50 vehicles; their ids are unique within the call. */
+            /** @description 1 to 50 vehicles (500 asynchronously); their ids are unique within the call. */
             vehicles: components["schemas"]["Vehicle"][];
-            /** @description Up to 1000 stops; their ids are unique within the call. A plan has 2 to 1000 stops in all, each shipment counting two. */
+            /** @description Up to 1000 stops (10000 asynchronously); their ids are unique within the call. A plan has 2 to 1000 stops in all (10000 asynchronously), each shipment counting two. */
             stops: components["schemas"]["PlanStop"][];
-            /** @description Pickups and deliveries, at most 500; each counts two stops (billing and the stop limits). Their ids are unique among the stops' and the shipments'. */
+            /** @description Pickups and deliveries, at most 5000; each counts two stops (billing and the stop limits). Their ids are unique among the stops' and the shipments'. */
             shipments?: components["schemas"]["Shipment"][];
             /** @description Avoid toll roads where the routing engine supports it. Default false. */
             avoidTolls?: boolean;
@@ -2087,7 +2087,7 @@ export interface components {
              *     - `idempotency_conflict` (409, extension): This Idempotency-Key was already used with a different body.
              *     - `idempotency_in_progress` (409, extension): A call with this Idempotency-Key is still running; retry after `Retry-After` seconds.
              *     - `request_timeout` (408, extension): The body did not arrive whole within BODY_TIMEOUT_MS (15 s by default); the connection is closed.
-             *     - `payload_too_large` (413, extension): The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 32 MB, plans about 41 MB, each with a full own matrix, about 0.4 and 9.6 MB without; vroom up to BODY_BYTES_IN_FLIGHT, 64 MiB) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.
+             *     - `payload_too_large` (413, extension): The body is larger than its endpoint allows: the largest valid request of its schema (optimize about 32 MB with a full own matrix, about 0.4 MB without; plans and vroom up to BODY_BYTES_IN_FLIGHT, 64 MiB: their schemas allow more) or BODY_LIMIT_BYTES when set; ANONYMOUS_BODY_LIMIT_BYTES (16 KiB) without a key. The message names the limit and what to shrink.
              *     - `geocoding_failed` (422): An address could not be geocoded; the message names which. Nothing was charged.
              *     - `sandbox_rate_limited` (429): Test key: the per-minute call cap or the per-day stop cap is reached; `limit`, `resetAt` and `Retry-After` say until when.
              *     - `rate_limited` (429, extension): Too many failed authentications from one address, too many calls or solver seconds in flight for one key, or too many console test keys; retry after `Retry-After` seconds.

@@ -9,6 +9,7 @@ import { DomainError } from '../../../errors.js';
 import { rateLimited } from '../../../http/limits.js';
 import { planStopCount, type PlanRequest } from '../schema.js';
 import type { PlanOptimizer } from '../types.js';
+import { checkSyncPlanSize } from '../validate.js';
 import type { JobStore } from '../../../store/types.js';
 
 export interface JobIntakeDeps {
@@ -24,8 +25,12 @@ const RETRY_AFTER_S = 5;
 export class JobIntake {
   constructor(private readonly deps: JobIntakeDeps) {}
 
-  /** timeLimitSeconds is the budget of a job; a synchronous call has the budget rule's. */
+  /**
+   * timeLimitSeconds is the budget of a job; a synchronous call has the budget rule's. A synchronous call keeps the
+   * synchronous limits (1000 stops, 50 vehicles); past them it is told to send the plan asynchronously.
+   */
   rejectSync(request: PlanRequest): void {
+    checkSyncPlanSize(request, true);
     if (request.timeLimitSeconds !== undefined)
       throw new DomainError(
         'invalid_request',
