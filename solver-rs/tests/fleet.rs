@@ -1785,3 +1785,35 @@ fn a_break_is_taken_while_waiting_and_before_a_leg() {
     // unused: no break
     assert!(fleet::breaks::taken(&p, 0, &[]).is_empty());
 }
+
+/// Vans alike but for a route limit or their breaks are not interchangeable when empty: the recreate tries one
+/// empty route per class (`insertion::vehicle_classes`), and a job that only the van without the break (or the
+/// limit) can serve must find that van.
+#[test]
+fn vans_that_differ_in_breaks_or_limits_are_apart_in_the_empty_route_classes() {
+    let mut inp = one_vehicle_input();
+    inp.jobs.truncate(1);
+    inp.jobs[0].due = Some(50);
+    inp.vehicles[0].shift_end = Some(5000);
+    let plain = inp.vehicles[0].clone();
+    let mut with_break = plain.clone();
+    // taken on arriving at the job (t = 10), ending at 1010: its window (due 50) is missed
+    with_break.breaks = vec![fleet::model::BreakInput {
+        start: 0,
+        end: 100,
+        duration: 1000,
+    }];
+    let mut short = plain.clone();
+    short.max_driving = Some(5);
+    let mut far = plain.clone();
+    far.max_distance = Some(5);
+    for first in [with_break, short, far] {
+        inp.vehicles = vec![first, plain.clone(), plain.clone()];
+        let p = FleetProblem::new(&inp).unwrap();
+        assert_eq!(fleet::insertion::vehicle_classes(&p), vec![0, 1, 1]);
+        let sol = solve_input(&inp, 20);
+        assert!(sol.unassigned.is_empty(), "{:?}", sol.unassigned);
+        assert_eq!(sol.routes[0], Vec::<u32>::new());
+        check_solution(&inp, &sol);
+    }
+}

@@ -2,13 +2,14 @@
 //! insertion with blinks (the "recreate" of ruin-and-recreate).
 
 use super::deadline::Deadline;
-use super::model::{has_bit, set_bit, FleetProblem, Role, VehicleBits, VEHICLE_WORDS};
+use super::model::{has_bit, set_bit, FleetProblem, Role, Vehicle, VehicleBits, VEHICLE_WORDS};
 use super::pairs::Place;
 use super::solution::{FleetCost, Solution};
 use crate::rng::Rng;
 
 /// Vehicles that are interchangeable when their routes are empty (same start,
-/// end, shift, capacity and maxStops): one empty route per class is tried.
+/// end, shift, capacity, maxStops, route limits and breaks): one empty route
+/// per class is tried.
 pub fn vehicle_classes(p: &FleetProblem) -> Vec<usize> {
     let mut class = vec![0usize; p.vehicles.len()];
     for v in 0..p.vehicles.len() {
@@ -20,6 +21,9 @@ pub fn vehicle_classes(p: &FleetProblem) -> Vec<usize> {
                 && a.shift_start == b.shift_start
                 && a.shift_end == b.shift_end
                 && a.max_stops == b.max_stops
+                && a.max_driving == b.max_driving
+                && a.max_distance == b.max_distance
+                && same_breaks(a, b)
                 && p.vehicle_capacity(u) == p.vehicle_capacity(v)
             {
                 class[v] = class[u];
@@ -28,6 +32,15 @@ pub fn vehicle_classes(p: &FleetProblem) -> Vec<usize> {
         }
     }
     class
+}
+
+/// The same breaks (window and length; their ids in the output may differ).
+fn same_breaks(a: &Vehicle, b: &Vehicle) -> bool {
+    a.breaks.len() == b.breaks.len()
+        && a.breaks
+            .iter()
+            .zip(&b.breaks)
+            .all(|(x, y)| (x.start, x.end, x.duration) == (y.start, y.end, y.duration))
 }
 
 /// Routes worth trying for job j: every non-empty route, and (when
