@@ -13,6 +13,7 @@
 use super::load::LoadSeg;
 use super::model::{FleetProblem, Role};
 use super::solution::{job_segment, FleetCost, Piece, RouteEval, Solution};
+use super::windows::PairPasses;
 
 /// Best place of a unit in a route: cost change, position, and the
 /// delivery's position for a shipment (= position for a plain job).
@@ -118,6 +119,7 @@ impl Solution {
         a: usize,
         b: usize,
         c: &PairCandidate,
+        passes: &mut PairPasses,
     ) -> Option<RouteEval> {
         let (pieces, len) = pair_pieces(v, a, b, c.i, c.k);
         let pieces = &pieces[..len];
@@ -126,7 +128,7 @@ impl Solution {
         }
         let mut e = c.eval;
         if p.breaks_of(v) || p.multi_windows {
-            let (duration, lateness) = super::windows::price_pieces(self, p, v, pieces)?;
+            let (duration, lateness) = passes.price(p, &self.routes[v], a, b, c.i, c.k)?;
             e.duration = duration;
             e.lateness = lateness;
         } else if p.has_deadlines {
@@ -279,12 +281,14 @@ impl Solution {
             // the bound cannot beat the best
             // (a heap: usually few are priced before the bound stops the loop)
             let mut heap = std::collections::BinaryHeap::from(candidates);
+            let mut passes = std::mem::take(&mut self.pair_passes);
+            passes.reset(n);
             while let Some(c) = heap.pop() {
                 let c = &c;
                 if best.map_or(false, |b| c.bound >= b.0) {
                     break;
                 }
-                if let Some(e) = self.price_pair(p, v, a, b, c) {
+                if let Some(e) = self.price_pair(p, v, a, b, c, &mut passes) {
                     let delta = e.cost(p).minus(old);
                     debug_assert!(delta >= c.bound);
                     #[cfg(debug_assertions)]
@@ -305,6 +309,7 @@ impl Solution {
                 }
             }
             candidates = heap.into_vec();
+            self.pair_passes = passes;
         } else {
             for c in &candidates {
                 #[cfg(debug_assertions)]

@@ -522,6 +522,7 @@ pub struct Solution {
     /// Reused by `best_pair_insertion` and `best_insertion`.
     pub(crate) pair_candidates: Vec<super::pairs::PairCandidate>,
     insert_candidates: Vec<(FleetCost, usize, i64)>,
+    pub(crate) pair_passes: super::windows::PairPasses,
 }
 
 impl Solution {
@@ -543,6 +544,7 @@ impl Solution {
             generation: 0,
             pair_candidates: Vec::new(),
             insert_candidates: Vec::new(),
+            pair_passes: Default::default(),
         }
     }
 

@@ -63,6 +63,7 @@ pub fn latest_arrivals(p: &FleetProblem, jobs: &[u32], latest: &mut Vec<i64>) {
 /// A forward pass: where the vehicle is, when it leaves, the lateness so
 /// far, and (vehicles with breaks: `breaks.rs`'s greedy rule, step by step)
 /// the next break not taken yet and how many jobs were served.
+#[derive(Clone, Copy, Debug)]
 struct Pass {
     loc: usize,
     dep: i64,
@@ -268,6 +269,78 @@ pub fn price_insertion(route: &Route, p: &FleetProblem, j: usize, k: usize) -> O
     pass.visit(p, v, j)?;
     pass.suffix(p, v, route, k)?;
     pass.finish(p, route.vehicle)
+}
+
+/// The exact prices of the pair insertions into one route (pickup a before
+/// position i, delivery b before k >= i), in any order: the pass through
+/// "prefix, a, jobs[i..k]" is kept per i and extended as larger k are asked
+/// for, so that each price walks only the delivery and the suffix until it
+/// meets the route's own schedule; once that run misses a window or a break
+/// for some k, every larger k is infeasible too (the same run, longer).
+#[derive(Debug, Default)]
+pub struct PairPasses {
+    /// runs[i]: the passes after a and jobs[i..i + m] (m = 0, 1, ...).
+    runs: Vec<Vec<Pass>>,
+    /// The run of i missed a window (or a break) at its next job.
+    failed: Vec<bool>,
+    started: Vec<bool>,
+}
+
+/// Scratch space: a cloned solution starts with none.
+impl Clone for PairPasses {
+    fn clone(&self) -> PairPasses {
+        PairPasses::default()
+    }
+}
+
+impl PairPasses {
+    /// Forget the runs (a new route or shipment of `n` jobs).
+    pub fn reset(&mut self, n: usize) {
+        if self.runs.len() < n + 1 {
+            self.runs.resize_with(n + 1, Vec::new);
+        }
+        self.failed.clear();
+        self.failed.resize(n + 1, false);
+        self.started.clear();
+        self.started.resize(n + 1, false);
+    }
+
+    /// Exact (duration, lateness) of `route` (vehicle v's own) with a before i and b before k.
+    pub fn price(
+        &mut self,
+        p: &FleetProblem,
+        route: &Route,
+        a: usize,
+        b: usize,
+        i: usize,
+        k: usize,
+    ) -> Option<(i64, i64)> {
+        let v = route.vehicle;
+        let run = &mut self.runs[i];
+        if !self.started[i] {
+            self.started[i] = true;
+            run.clear();
+            let mut pass = Pass::after_prefix(p, route, i);
+            match pass.visit(p, v, a) {
+                Some(()) => run.push(pass),
+                None => self.failed[i] = true,
+            }
+        }
+        while run.len() <= k - i && !self.failed[i] {
+            let mut pass = run[run.len() - 1];
+            match pass.visit(p, v, route.jobs[i + run.len() - 1] as usize) {
+                Some(()) => run.push(pass),
+                None => self.failed[i] = true,
+            }
+        }
+        if run.len() <= k - i {
+            return None;
+        }
+        let mut pass = run[k - i];
+        pass.visit(p, v, b)?;
+        pass.suffix(p, v, route, k)?;
+        pass.finish(p, v)
+    }
 }
 
 #[cfg(test)]
