@@ -77,33 +77,6 @@ pub(crate) struct PairCandidate {
     eval: RouteEval,
 }
 
-impl PairCandidate {
-    /// Smallest first in a max-heap: the bound, then the enumeration order.
-    fn key(&self) -> std::cmp::Reverse<(FleetCost, usize, usize)> {
-        std::cmp::Reverse((self.bound, self.i, self.k))
-    }
-}
-
-impl PartialEq for PairCandidate {
-    fn eq(&self, o: &Self) -> bool {
-        self.key() == o.key()
-    }
-}
-
-impl Eq for PairCandidate {}
-
-impl PartialOrd for PairCandidate {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
-impl Ord for PairCandidate {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.key().cmp(&o.key())
-    }
-}
-
 impl Solution {
     /// The exact price of a candidate of `best_pair_insertion` into vehicle
     /// v's route: what the segments did not settle (route limits, breaks,
@@ -277,16 +250,14 @@ impl Solution {
             }
         }
         if exact {
-            // exact prices, cheapest bound first (ties in (i, k) order, as generated), until
-            // the bound cannot beat the best
-            // (a heap: usually few are priced before the bound stops the loop)
-            let mut heap = std::collections::BinaryHeap::from(candidates);
+            // exact prices in (i, k) order, skipping the candidates whose bound cannot beat the best;
+            // the best is the least (delta, bound, i, k): the choice of pricing them cheapest bound first
             let mut passes = std::mem::take(&mut self.pair_passes);
             passes.reset(n);
-            while let Some(c) = heap.pop() {
-                let c = &c;
+            let mut best_bound = FleetCost::MAX;
+            for c in &candidates {
                 if best.map_or(false, |b| c.bound >= b.0) {
-                    break;
+                    continue;
                 }
                 if let Some(e) = self.price_pair(p, v, a, b, c, &mut passes) {
                     let delta = e.cost(p).minus(old);
@@ -297,8 +268,11 @@ impl Solution {
                         let full = self.evaluate(p, v, &pieces[..len]);
                         debug_assert_eq!(full, Some(e));
                     }
-                    if best.map_or(true, |bst| delta < bst.0) {
+                    if best.map_or(true, |bst| {
+                        delta < bst.0 || (delta == bst.0 && c.bound < best_bound)
+                    }) {
                         best = Some((delta, c.i, c.k));
+                        best_bound = c.bound;
                     }
                 } else {
                     #[cfg(debug_assertions)]
@@ -308,7 +282,6 @@ impl Solution {
                     }
                 }
             }
-            candidates = heap.into_vec();
             self.pair_passes = passes;
         } else {
             for c in &candidates {
