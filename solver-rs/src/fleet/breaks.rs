@@ -51,15 +51,15 @@ pub struct Outcome {
     pub ok: bool,
 }
 
-/// Forward pass of vehicle v through `jobs`. `on_stop(arrival, start)` sees
-/// every stop; `taken` receives the breaks. With `early`, it returns as soon
+/// Forward pass of vehicle v through `jobs`. `on_stop(arrival, start, next)`
+/// sees every stop (`next`: how many breaks were taken by its service); `taken` receives the breaks. With `early`, it returns as soon
 /// as the route is infeasible (then `back` is meaningless).
 pub fn run(
     p: &FleetProblem,
     v: usize,
     jobs: impl Iterator<Item = usize>,
     early: bool,
-    mut on_stop: impl FnMut(i64, i64),
+    mut on_stop: impl FnMut(i64, i64, usize),
     mut taken: Option<&mut Vec<Taken>>,
 ) -> Outcome {
     let veh = &p.vehicles[v];
@@ -126,7 +126,7 @@ pub fn run(
                 ok,
             };
         }
-        on_stop(arrival, s);
+        on_stop(arrival, s, next);
         late += (s - job.deadline).max(0);
         dep = s + job.service;
         loc = job.loc;
@@ -162,7 +162,7 @@ pub fn run(
 
 /// Exact (duration, lateness) of vehicle v's route through `jobs`; None when infeasible.
 pub fn price(p: &FleetProblem, v: usize, jobs: impl Iterator<Item = usize>) -> Option<(i64, i64)> {
-    let o = run(p, v, jobs, true, |_, _| {}, None);
+    let o = run(p, v, jobs, true, |_, _, _| {}, None);
     if o.ok {
         Some((o.back - p.vehicles[v].shift_start, o.late))
     } else {
@@ -179,7 +179,7 @@ pub fn taken(p: &FleetProblem, v: usize, jobs: &[u32]) -> Vec<Taken> {
         v,
         jobs.iter().map(|&j| j as usize),
         false,
-        |arrival, _| arrivals.push(arrival),
+        |arrival, _, _| arrivals.push(arrival),
         Some(&mut out),
     );
     for t in &mut out {

@@ -12,7 +12,8 @@
 
 use super::load::LoadSeg;
 use super::model::{FleetProblem, Role};
-use super::solution::{end_segment, job_segment, FleetCost, Piece, RouteEval, Solution};
+use super::solution::{job_segment, FleetCost, Piece, RouteEval, Solution};
+use super::windows::PairPasses;
 
 /// Best place of a unit in a route: cost change, position, and the
 /// delivery's position for a shipment (= position for a plain job).
@@ -64,7 +65,51 @@ pub fn pair_pieces(r: usize, a: usize, b: usize, i: usize, k: usize) -> ([Piece;
     }
 }
 
+/// A pair insertion that the segments accept: pickup before i, delivery
+/// before k, its route priced by the segments (exact distance and count;
+/// with breaks, several windows or deadlines a lower bound of the duration
+/// and lateness) and the lower bound of the cost change.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairCandidate {
+    i: usize,
+    k: usize,
+    bound: FleetCost,
+    eval: RouteEval,
+}
+
 impl Solution {
+    /// The exact price of a candidate of `best_pair_insertion` into vehicle
+    /// v's route: what the segments did not settle (route limits, breaks,
+    /// several windows, lateness) by a forward pass from the pickup that
+    /// stops where the schedule meets the route's own. The rest of
+    /// `evaluate`'s checks hold by construction (the candidate's capacity,
+    /// windows and vehicle were checked, and a shipment inserted whole,
+    /// pickup first, into a route whose shipments hold keeps them whole).
+    fn price_pair(
+        &self,
+        p: &FleetProblem,
+        v: usize,
+        a: usize,
+        b: usize,
+        c: &PairCandidate,
+        passes: &mut PairPasses,
+    ) -> Option<RouteEval> {
+        let (pieces, len) = pair_pieces(v, a, b, c.i, c.k);
+        let pieces = &pieces[..len];
+        if (p.driving_limited || p.distance_limited) && !self.within_limits(p, v, pieces) {
+            return None;
+        }
+        let mut e = c.eval;
+        if p.breaks_of(v) || p.multi_windows {
+            let (duration, lateness) = passes.price(p, &self.routes[v], a, b, c.i, c.k)?;
+            e.duration = duration;
+            e.lateness = lateness;
+        } else if p.has_deadlines {
+            e.lateness = self.lateness_of_pieces(p, v, pieces);
+        }
+        Some(e)
+    }
+
     /// Best insertion of job j's unit (j alone, or its whole shipment) into route r.
     pub fn best_unit_insertion(
         &mut self,
@@ -127,7 +172,6 @@ impl Solution {
         let (ja, jb) = (job_segment(p, a), job_segment(p, b));
         let (la, lb) = (LoadSeg::job(p, a), LoadSeg::job(p, b));
         let (loc_a, loc_b) = (p.jobs[a].loc, p.jobs[b].loc);
-        let end = end_segment(p, v);
         let exact = p.has_deadlines
             || p.multi_windows
             || p.driving_limited
@@ -140,9 +184,11 @@ impl Solution {
             self.routes[r].eval.distance
         };
         let mut best: Option<Place> = None;
-        // feasible for the segments: (i, k, cost); with `exact`, a lower bound of the cost (the segments'
-        // duration never exceeds the exact one, and an insertion never lowers the route's lateness)
-        let mut candidates: Vec<(usize, usize, FleetCost)> = Vec::new();
+        // feasible for the segments: with `exact`, the cost is a lower bound (the segments'
+        // duration never exceeds the exact one, and the lateness is counted as 0: on a matrix
+        // without the triangle inequality an insertion can lower the route's lateness)
+        let mut candidates = std::mem::take(&mut self.pair_candidates);
+        candidates.clear();
         for i in w.i_lo..=w.i_hi.min(n) {
             if blink() {
                 continue;
@@ -173,11 +219,7 @@ impl Solution {
                 if k < w.k_lo {
                     continue;
                 }
-                let mut full = s.then(&jb, p);
-                if k < n {
-                    full = full.then(&route.bwd[k], p);
-                }
-                let full = full.then(&end, p);
+                let full = s.then(&jb, p).then(&route.bwd_end[k], p);
                 if !full.feasible() || !ls.then(&lb, dims).then(&route.lbwd[k], dims).fits(cap) {
                     continue;
                 }
@@ -197,42 +239,66 @@ impl Solution {
                     count: n + 2,
                     duration: full.duration,
                     distance,
-                    lateness: if exact { route.eval.lateness } else { 0 },
+                    lateness: 0,
                 };
-                candidates.push((i, k, e.cost(p).minus(old)));
+                candidates.push(PairCandidate {
+                    i,
+                    k,
+                    bound: e.cost(p).minus(old),
+                    eval: e,
+                });
             }
         }
         if exact {
-            // exact prices, cheapest bound first, until the bound cannot beat the best
-            candidates.sort_by_key(|c| c.2);
-            for (i, k, bound) in candidates {
-                if best.map_or(false, |b| bound >= b.0) {
-                    break;
+            // exact prices in (i, k) order, skipping the candidates whose bound cannot beat the best;
+            // the best is the least (delta, bound, i, k): the choice of pricing them cheapest bound first
+            let mut passes = std::mem::take(&mut self.pair_passes);
+            passes.reset(n);
+            let mut best_bound = FleetCost::MAX;
+            for c in &candidates {
+                if best.map_or(false, |b| c.bound >= b.0) {
+                    continue;
                 }
-                let (pieces, len) = pair_pieces(r, a, b, i, k);
-                if let Some(e) = self.evaluate(p, v, &pieces[..len]) {
+                if let Some(e) = self.price_pair(p, v, a, b, c, &mut passes) {
                     let delta = e.cost(p).minus(old);
-                    debug_assert!(delta >= bound);
-                    if best.map_or(true, |bst| delta < bst.0) {
-                        best = Some((delta, i, k));
+                    debug_assert!(delta >= c.bound);
+                    #[cfg(debug_assertions)]
+                    {
+                        let (pieces, len) = pair_pieces(r, a, b, c.i, c.k);
+                        let full = self.evaluate(p, v, &pieces[..len]);
+                        debug_assert_eq!(full, Some(e));
+                    }
+                    if best.map_or(true, |bst| {
+                        delta < bst.0 || (delta == bst.0 && c.bound < best_bound)
+                    }) {
+                        best = Some((delta, c.i, c.k));
+                        best_bound = c.bound;
+                    }
+                } else {
+                    #[cfg(debug_assertions)]
+                    {
+                        let (pieces, len) = pair_pieces(r, a, b, c.i, c.k);
+                        debug_assert_eq!(self.evaluate(p, v, &pieces[..len]), None);
                     }
                 }
             }
+            self.pair_passes = passes;
         } else {
-            for (i, k, delta) in candidates {
+            for c in &candidates {
                 #[cfg(debug_assertions)]
                 {
-                    let (pieces, len) = pair_pieces(r, a, b, i, k);
+                    let (pieces, len) = pair_pieces(r, a, b, c.i, c.k);
                     let e = self
                         .evaluate(p, v, &pieces[..len])
                         .map(|e| e.cost(p).minus(old));
-                    debug_assert_eq!(e, Some(delta));
+                    debug_assert_eq!(e, Some(c.bound));
                 }
-                if best.map_or(true, |bst| delta < bst.0) {
-                    best = Some((delta, i, k));
+                if best.map_or(true, |bst| c.bound < bst.0) {
+                    best = Some((c.bound, c.i, c.k));
                 }
             }
         }
+        self.pair_candidates = candidates;
         best
     }
 }

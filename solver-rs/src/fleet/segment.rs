@@ -54,3 +54,55 @@ impl TwSegment {
         self.time_warp == 0 && self.duration < super::model::UNREACHABLE
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fleet::model::{FleetInput, JobInput, Objective, VehicleInput};
+    use crate::rng::Rng;
+
+    /// Joining is associative, exactly (the routes cache a suffix joined with
+    /// the vehicle's end and join prefixes to it: the same as joining in order).
+    #[test]
+    fn joining_is_associative() {
+        let mut rng = Rng::new(7);
+        let m = 6;
+        let travel = (0..m * m)
+            .map(|x| {
+                if x / m == x % m {
+                    0
+                } else {
+                    rng.range(0, 40) as i64
+                }
+            })
+            .collect();
+        let p = FleetProblem::new(&FleetInput {
+            locations: m,
+            travel,
+            distance: None,
+            vehicles: vec![VehicleInput::default()],
+            jobs: vec![JobInput::default()],
+            objective: Objective::SERVICE,
+            limit_distance: None,
+            shipments: Vec::new(),
+        })
+        .unwrap();
+        let seg = |rng: &mut Rng| {
+            let e = rng.range(0, 100) as i64;
+            TwSegment::visit(
+                rng.range(0, m - 1),
+                rng.range(0, 10) as i64,
+                e,
+                e + rng.range(0, 60) as i64,
+            )
+        };
+        for _ in 0..20000 {
+            let (a, b, c, d) = (seg(&mut rng), seg(&mut rng), seg(&mut rng), seg(&mut rng));
+            let (ab, cd) = (a.then(&b, &p), c.then(&d, &p));
+            let left = ab.then(&c, &p).then(&d, &p);
+            assert_eq!(left, a.then(&b.then(&c, &p), &p).then(&d, &p));
+            assert_eq!(left, ab.then(&cd, &p));
+            assert_eq!(left, a.then(&b.then(&cd, &p), &p));
+        }
+    }
+}

@@ -92,6 +92,9 @@ pub struct Route {
     pub(crate) fwd: Vec<TwSegment>,
     /// bwd[k]: jobs[k..] (k < len).
     pub(crate) bwd: Vec<TwSegment>,
+    /// bwd_end[k]: jobs[k..] then the vehicle's end (k <= len), the tail of
+    /// every insertion before k.
+    pub(crate) bwd_end: Vec<TwSegment>,
     /// Only when the load varies along routes (`FleetProblem::profile`):
     /// lfwd[k], the load segment of jobs[0..k]; lbwd[k], of jobs[k..] (k <= len).
     pub(crate) lfwd: Vec<LoadSeg>,
@@ -109,6 +112,9 @@ pub struct Route {
     pub(crate) starts: Vec<i64>,
     /// late_pre[k]: lateness of jobs[0..k].
     pub(crate) late_pre: Vec<i64>,
+    /// Only when the vehicle has breaks: brk_next[k], how many of its breaks
+    /// are taken by the end of jobs[k-1]'s service (k = 0..=len).
+    pub(crate) brk_next: Vec<u32>,
     /// Only when some job has several windows (`FleetProblem::multi_windows`):
     /// latest[k], the latest arrival at jobs[k] after which jobs[k..] can
     /// still all start inside a window (the vehicle's end not included).
@@ -132,6 +138,7 @@ impl Route {
             jobs: Vec::new(),
             fwd: Vec::new(),
             bwd: Vec::new(),
+            bwd_end: Vec::new(),
             lfwd: Vec::new(),
             lbwd: Vec::new(),
             dfwd: Vec::new(),
@@ -140,6 +147,7 @@ impl Route {
             allowed_bwd: Vec::new(),
             starts: Vec::new(),
             late_pre: Vec::new(),
+            brk_next: Vec::new(),
             latest: Vec::new(),
             drive_pre: Vec::new(),
             ldist_pre: Vec::new(),
@@ -183,14 +191,20 @@ impl Route {
             late: 0,
             ok: true,
         };
+        self.brk_next.clear();
         if with_breaks {
             let starts = &mut self.starts;
+            let brk_next = &mut self.brk_next;
+            brk_next.push(0);
             broken = super::breaks::run(
                 p,
                 self.vehicle,
                 self.jobs.iter().map(|&j| j as usize),
                 false,
-                |_, s| starts.push(s),
+                |_, s, next| {
+                    starts.push(s);
+                    brk_next.push(next as u32);
+                },
                 None,
             );
         }
@@ -233,6 +247,11 @@ impl Route {
                 0
             };
         }
+        let end = end_segment(p, self.vehicle);
+        self.bwd_end.clear();
+        self.bwd_end
+            .extend(self.bwd.iter().map(|s| s.then(&end, p)));
+        self.bwd_end.push(end);
         if p.profile {
             self.lfwd.clear();
             self.lfwd.push(LoadSeg::EMPTY);
@@ -413,7 +432,7 @@ pub fn job_segment(p: &FleetProblem, j: usize) -> TwSegment {
 pub fn lateness_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> i64 {
     if p.breaks_of(v) {
         let it = jobs.iter().map(|&j| j as usize);
-        return super::breaks::run(p, v, it, false, |_, _| {}, None).late;
+        return super::breaks::run(p, v, it, false, |_, _, _| {}, None).late;
     }
     let veh = &p.vehicles[v];
     let mut t = veh.shift_start;
@@ -449,7 +468,7 @@ pub fn times_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> (Vec<StopTimes>, i6
             v,
             jobs.iter().map(|&j| j as usize),
             false,
-            |arrival, start| {
+            |arrival, start, _| {
                 let job = &p.jobs[jobs[k] as usize];
                 stops.push(StopTimes::visit(
                     arrival,
@@ -500,6 +519,10 @@ pub struct Solution {
     pair_buf: Vec<u32>,
     seen: Vec<u32>,
     generation: u32,
+    /// Reused by `best_pair_insertion` and `best_insertion`.
+    pub(crate) pair_candidates: Vec<super::pairs::PairCandidate>,
+    insert_candidates: Vec<(FleetCost, usize, i64)>,
+    pub(crate) pair_passes: super::windows::PairPasses,
 }
 
 impl Solution {
@@ -519,6 +542,9 @@ impl Solution {
                 Vec::new()
             },
             generation: 0,
+            pair_candidates: Vec::new(),
+            insert_candidates: Vec::new(),
+            pair_passes: Default::default(),
         }
     }
 
@@ -633,7 +659,7 @@ impl Solution {
     }
 
     /// The route of vehicle v made of `pieces` keeps its max_driving and max_distance.
-    fn within_limits(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> bool {
+    pub(crate) fn within_limits(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> bool {
         let veh = &p.vehicles[v];
         (!p.driving_limited
             || veh.max_driving >= NO_LIMIT
@@ -790,16 +816,9 @@ impl Solution {
         }
         distance += p.d(last_loc, p.vehicles[v].end);
         let mut duration = full.duration;
-        let lateness = if p.breaks_of(v) {
-            let mut buf = std::mem::take(&mut self.scratch);
-            self.materialize(pieces, &mut buf);
-            let priced = super::breaks::price(p, v, buf.iter().map(|&j| j as usize));
-            self.scratch = buf;
-            let (d, late) = priced?;
-            duration = d;
-            late
-        } else if p.multi_windows {
-            // the segments were a bound; the exact schedule decides
+        let lateness = if p.breaks_of(v) || p.multi_windows {
+            // the segments were a bound (they ignore breaks and bridge a job's
+            // windows); the exact schedule decides
             let (d, late) = super::windows::price_pieces(self, p, v, pieces)?;
             duration = d;
             late
@@ -816,7 +835,7 @@ impl Solution {
             self.scratch = buf;
         }
         #[cfg(debug_assertions)]
-        if p.multi_windows {
+        if p.multi_windows || p.breaks_of(v) {
             let mut buf = std::mem::take(&mut self.scratch);
             self.materialize(pieces, &mut buf);
             debug_assert_eq!(
@@ -874,7 +893,7 @@ impl Solution {
     /// Lateness of the route made of `pieces`: the prefix's from its sums,
     /// single jobs and ranges simulated, a suffix followed only until a start
     /// equals the one it has in its own route (then its suffix sum).
-    fn lateness_of_pieces(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> i64 {
+    pub(crate) fn lateness_of_pieces(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> i64 {
         let veh = &p.vehicles[v];
         let mut late = 0i64;
         let mut loc = veh.start;
@@ -965,9 +984,10 @@ impl Solution {
         let n = route.len();
         let old = route.cost(p);
         let js = job_segment(p, j);
-        let end = end_segment(p, v);
         let veh = &p.vehicles[v];
         let mut best: Option<(FleetCost, usize)> = None;
+        let exact = p.breaks_of(v) || p.multi_windows;
+        self.insert_candidates.clear();
         for k in 0..=n {
             if blink() {
                 continue;
@@ -985,8 +1005,8 @@ impl Solution {
             if s.time_warp > 0 {
                 continue;
             }
-            let s = if k < n { s.then(&route.bwd[k], p) } else { s };
-            let full = s.then(&end, p);
+            // (segments join associatively: the route's cached tail with its end)
+            let full = s.then(&route.bwd_end[k], p);
             if !full.feasible() {
                 continue;
             }
@@ -1026,21 +1046,19 @@ impl Solution {
                     continue;
                 }
             }
-            let (duration, lateness) = if p.breaks_of(v) {
-                let jobs = route.jobs[..k]
-                    .iter()
-                    .map(|&x| x as usize)
-                    .chain(std::iter::once(j))
-                    .chain(route.jobs[k..].iter().map(|&x| x as usize));
-                match super::breaks::price(p, v, jobs) {
-                    Some(x) => x,
-                    None => continue,
-                }
-            } else if p.multi_windows {
-                match super::windows::price_insertion(route, p, j, k) {
-                    Some(x) => x,
-                    None => continue,
-                }
+            let (duration, lateness) = if exact {
+                // priced below, cheapest bound first: the segments' duration is a lower
+                // bound of the exact one, and the lateness never goes below 0
+                let bound = RouteEval {
+                    vehicle: v,
+                    count: n + 1,
+                    duration: full.duration,
+                    distance,
+                    lateness: 0,
+                };
+                self.insert_candidates
+                    .push((bound.cost(p).minus(old), k, distance));
+                continue;
             } else if p.has_deadlines {
                 (
                     full.duration,
@@ -1061,6 +1079,34 @@ impl Solution {
             if best.map_or(true, |b| delta < b.0) {
                 best = Some((delta, k));
             }
+        }
+        if exact {
+            // the exact pass only while the bound can still beat (or, at a lower
+            // position, tie) the best: the same choice as pricing every position
+            let mut cands = std::mem::take(&mut self.insert_candidates);
+            cands.sort_unstable();
+            let route = &self.routes[r];
+            for &(bound, k, distance) in &cands {
+                if best.map_or(false, |b| bound > b.0) {
+                    break;
+                }
+                if let Some((duration, lateness)) = super::windows::price_insertion(route, p, j, k)
+                {
+                    let e = RouteEval {
+                        vehicle: v,
+                        count: n + 1,
+                        duration,
+                        distance,
+                        lateness,
+                    };
+                    let delta = e.cost(p).minus(old);
+                    debug_assert!(delta >= bound);
+                    if best.map_or(true, |b| delta < b.0 || (delta == b.0 && k < b.1)) {
+                        best = Some((delta, k));
+                    }
+                }
+            }
+            self.insert_candidates = cands;
         }
         best
     }
@@ -1219,7 +1265,7 @@ pub fn route_violation(p: &FleetProblem, v: usize, jobs: &[u32]) -> Option<Strin
     }
     if p.breaks_of(v) {
         let it = jobs.iter().map(|&j| j as usize);
-        let o = super::breaks::run(p, v, it, false, |_, _| {}, None);
+        let o = super::breaks::run(p, v, it, false, |_, _, _| {}, None);
         if !o.ok && ret <= veh.shift_end {
             return Some("break".into());
         }

@@ -18,7 +18,7 @@
 //! - the pass through a suffix stops at the first job whose start equals its
 //!   start in its own route: from there the schedule is that route's.
 
-use super::model::{FleetProblem, NEVER, UNREACHABLE};
+use super::model::{Break, FleetProblem, NEVER, UNREACHABLE};
 use super::solution::{Piece, Route, Solution};
 
 /// The return of vehicle v after `jobs` served at `starts` (the earliest
@@ -60,22 +60,33 @@ pub fn latest_arrivals(p: &FleetProblem, jobs: &[u32], latest: &mut Vec<i64>) {
     }
 }
 
-/// A forward pass: where the vehicle is, when it leaves, the lateness so far.
+/// A forward pass: where the vehicle is, when it leaves, the lateness so
+/// far, and (vehicles with breaks: `breaks.rs`'s greedy rule, step by step)
+/// the next break not taken yet and how many jobs were served.
+#[derive(Clone, Copy, Debug)]
 struct Pass {
     loc: usize,
     dep: i64,
     late: i64,
+    next: usize,
+    served: usize,
+    breaks: bool,
 }
 
 impl Pass {
     /// Leave route r's vehicle start, through its jobs[..k].
+    #[inline(always)]
     fn after_prefix(p: &FleetProblem, route: &Route, k: usize) -> Pass {
         let veh = &p.vehicles[route.vehicle];
+        let breaks = p.breaks_of(route.vehicle);
         if k == 0 {
             return Pass {
                 loc: veh.start,
                 dep: veh.shift_start,
                 late: 0,
+                next: 0,
+                served: 0,
+                breaks,
             };
         }
         let j = route.jobs[k - 1] as usize;
@@ -83,53 +94,142 @@ impl Pass {
             loc: p.jobs[j].loc,
             dep: route.starts[k - 1] + p.jobs[j].service,
             late: route.late_pre[k],
+            next: if breaks {
+                route.brk_next[k] as usize
+            } else {
+                0
+            },
+            served: k,
+            breaks,
         }
     }
 
-    /// Serve job j next; None when no window can be met.
+    /// The breaks open at the departure, taken before the next leg (after a first job).
     #[inline(always)]
-    fn visit(&mut self, p: &FleetProblem, j: usize) -> Option<()> {
+    fn before_leg(&mut self, brk: &[Break]) -> Option<()> {
+        if self.served == 0 {
+            return Some(());
+        }
+        while self.next < brk.len() && brk[self.next].start <= self.dep {
+            if self.dep > brk[self.next].end {
+                return None;
+            }
+            self.dep += brk[self.next].duration;
+            self.next += 1;
+        }
+        Some(())
+    }
+
+    /// The start of service at job j reached at `arrival`, after the
+    /// breaks taken while waiting for it; None when a break is missed.
+    #[inline(always)]
+    fn start(&mut self, p: &FleetProblem, brk: &[Break], j: usize, arrival: i64) -> Option<i64> {
+        let mut s = p.start_at(j, arrival);
+        let mut ready = arrival;
+        while self.next < brk.len() && brk[self.next].start <= s {
+            let b = brk[self.next];
+            let at = ready.max(b.start);
+            if at > b.end {
+                return None;
+            }
+            ready = at + b.duration;
+            s = p.start_at(j, ready);
+            self.next += 1;
+        }
+        Some(s)
+    }
+
+    /// Serve job j next (vehicle v); None when no window can be met.
+    #[inline(always)]
+    fn visit(&mut self, p: &FleetProblem, v: usize, j: usize) -> Option<()> {
         let job = &p.jobs[j];
-        let s = p.start_at(j, self.dep + p.t(self.loc, job.loc));
+        let s = if self.breaks {
+            let brk = &p.vehicles[v].breaks[..];
+            self.before_leg(brk)?;
+            self.start(p, brk, j, self.dep + p.t(self.loc, job.loc))?
+        } else {
+            p.start_at(j, self.dep + p.t(self.loc, job.loc))
+        };
         if s > job.due {
             return None;
         }
         self.late += (s - job.deadline).max(0);
         self.dep = s + job.service;
         self.loc = job.loc;
+        self.served += 1;
         Some(())
     }
 
-    /// Serve route's jobs[k..] next, stopping where the schedule meets the route's own.
-    fn suffix(&mut self, p: &FleetProblem, route: &Route, k: usize) -> Option<()> {
+    /// Serve route's jobs[k..] next (vehicle v), stopping where the schedule
+    /// meets the route's own (same start, and with breaks the same next break).
+    fn suffix(&mut self, p: &FleetProblem, v: usize, route: &Route, k: usize) -> Option<()> {
         let n = route.len();
+        let brk = &p.vehicles[v].breaks[..];
+        // the route's own break state only means the same when it is this vehicle's
+        let own = route.vehicle == v;
         for kk in k..n {
             let j = route.jobs[kk] as usize;
             let job = &p.jobs[j];
+            if self.breaks {
+                self.before_leg(brk)?;
+            }
             let arrival = self.dep + p.t(self.loc, job.loc);
-            if arrival > route.latest[kk] {
+            if p.multi_windows && arrival > route.latest[kk] {
                 return None;
             }
-            let s = p.start_at(j, arrival);
-            // a route with breaks runs its own schedule: follow it to the end
-            if s == route.starts[kk] && !p.breaks_of(route.vehicle) {
+            let s = if self.breaks {
+                self.start(p, brk, j, arrival)?
+            } else {
+                p.start_at(j, arrival)
+            };
+            if s > job.due {
+                return None;
+            }
+            let same = if self.breaks {
+                own && self.next == route.brk_next[kk + 1] as usize
+            } else {
+                !p.breaks_of(route.vehicle)
+            };
+            if s == route.starts[kk] && same {
                 let last = route.jobs[n - 1] as usize;
                 self.late += route.late_pre[n] - route.late_pre[kk];
                 self.dep = route.starts[n - 1] + p.jobs[last].service;
                 self.loc = p.jobs[last].loc;
+                self.served += n - kk;
+                if self.breaks {
+                    self.next = route.brk_next[n] as usize;
+                }
                 return Some(());
             }
             self.late += (s - job.deadline).max(0);
             self.dep = s + job.service;
             self.loc = job.loc;
+            self.served += 1;
         }
         Some(())
     }
 
-    /// Back at vehicle v's end: (duration, lateness), None after its shift end.
-    fn finish(&self, p: &FleetProblem, v: usize) -> Option<(i64, i64)> {
+    /// Back at vehicle v's end (after the breaks left): (duration,
+    /// lateness), None after its shift end or when a break is missed.
+    fn finish(&mut self, p: &FleetProblem, v: usize) -> Option<(i64, i64)> {
         let veh = &p.vehicles[v];
-        let back = self.dep + p.t(self.loc, veh.end);
+        if self.served == 0 {
+            return Some((0, 0));
+        }
+        let back = if self.breaks {
+            self.before_leg(&veh.breaks)?;
+            let mut back = self.dep + p.t(self.loc, veh.end);
+            for b in &veh.breaks[self.next..] {
+                let at = back.max(b.start);
+                if at > b.end {
+                    return None;
+                }
+                back = at + b.duration;
+            }
+            back
+        } else {
+            self.dep + p.t(self.loc, veh.end)
+        };
         let duration = back - veh.shift_start;
         if back > veh.shift_end || duration >= UNREACHABLE {
             return None;
@@ -150,13 +250,13 @@ pub fn price_pieces(
     for pc in pieces {
         match *pc {
             Piece::Prefix(r, k) => pass = Pass::after_prefix(p, &sol.routes[r], k),
-            Piece::Job(j) => pass.visit(p, j as usize)?,
+            Piece::Job(j) => pass.visit(p, v, j as usize)?,
             Piece::Range(r, a, b) => {
                 for kk in a..b {
-                    pass.visit(p, sol.routes[r].jobs[kk] as usize)?;
+                    pass.visit(p, v, sol.routes[r].jobs[kk] as usize)?;
                 }
             }
-            Piece::Suffix(r, k) => pass.suffix(p, &sol.routes[r], k)?,
+            Piece::Suffix(r, k) => pass.suffix(p, v, &sol.routes[r], k)?,
         }
     }
     pass.finish(p, v)
@@ -164,10 +264,83 @@ pub fn price_pieces(
 
 /// Exact (duration, lateness) of `route` with job j inserted before position k.
 pub fn price_insertion(route: &Route, p: &FleetProblem, j: usize, k: usize) -> Option<(i64, i64)> {
+    let v = route.vehicle;
     let mut pass = Pass::after_prefix(p, route, k);
-    pass.visit(p, j)?;
-    pass.suffix(p, route, k)?;
+    pass.visit(p, v, j)?;
+    pass.suffix(p, v, route, k)?;
     pass.finish(p, route.vehicle)
+}
+
+/// The exact prices of the pair insertions into one route (pickup a before
+/// position i, delivery b before k >= i), in any order: the pass through
+/// "prefix, a, jobs[i..k]" is kept per i and extended as larger k are asked
+/// for, so that each price walks only the delivery and the suffix until it
+/// meets the route's own schedule; once that run misses a window or a break
+/// for some k, every larger k is infeasible too (the same run, longer).
+#[derive(Debug, Default)]
+pub struct PairPasses {
+    /// runs[i]: the passes after a and jobs[i..i + m] (m = 0, 1, ...).
+    runs: Vec<Vec<Pass>>,
+    /// The run of i missed a window (or a break) at its next job.
+    failed: Vec<bool>,
+    started: Vec<bool>,
+}
+
+/// Scratch space: a cloned solution starts with none.
+impl Clone for PairPasses {
+    fn clone(&self) -> PairPasses {
+        PairPasses::default()
+    }
+}
+
+impl PairPasses {
+    /// Forget the runs (a new route or shipment of `n` jobs).
+    pub fn reset(&mut self, n: usize) {
+        if self.runs.len() < n + 1 {
+            self.runs.resize_with(n + 1, Vec::new);
+        }
+        self.failed.clear();
+        self.failed.resize(n + 1, false);
+        self.started.clear();
+        self.started.resize(n + 1, false);
+    }
+
+    /// Exact (duration, lateness) of `route` (vehicle v's own) with a before i and b before k.
+    pub fn price(
+        &mut self,
+        p: &FleetProblem,
+        route: &Route,
+        a: usize,
+        b: usize,
+        i: usize,
+        k: usize,
+    ) -> Option<(i64, i64)> {
+        let v = route.vehicle;
+        let run = &mut self.runs[i];
+        if !self.started[i] {
+            self.started[i] = true;
+            run.clear();
+            let mut pass = Pass::after_prefix(p, route, i);
+            match pass.visit(p, v, a) {
+                Some(()) => run.push(pass),
+                None => self.failed[i] = true,
+            }
+        }
+        while run.len() <= k - i && !self.failed[i] {
+            let mut pass = run[run.len() - 1];
+            match pass.visit(p, v, route.jobs[i + run.len() - 1] as usize) {
+                Some(()) => run.push(pass),
+                None => self.failed[i] = true,
+            }
+        }
+        if run.len() <= k - i {
+            return None;
+        }
+        let mut pass = run[k - i];
+        pass.visit(p, v, b)?;
+        pass.suffix(p, v, route, k)?;
+        pass.finish(p, v)
+    }
 }
 
 #[cfg(test)]
