@@ -12,6 +12,7 @@
  */
 import { DateTime } from 'luxon';
 import { parisStops } from './paris-stops.js';
+import { postPlan } from './plans-bench.js';
 import { rng } from './rng.js';
 
 const DEPOT = { latitude: 48.8566, longitude: 2.3522 };
@@ -186,18 +187,9 @@ export async function benchFullDay(
   const body = JSON.stringify(day);
   const rows: FullDayCall[] = [];
   for (let call = 1; call <= calls; call++) {
-    const started = performance.now();
-    const res = await fetch(`${base}/api/v1/plans`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-      body,
-    });
-    const answer = (await res.json()) as FullDayAnswer & {
-      totals?: { assigned: number; vehiclesUsed: number };
-      error?: string;
-      message?: string;
-    };
-    const ms = performance.now() - started;
+    const { res, answer, ms } = await postPlan<
+      FullDayAnswer & { totals?: { assigned: number; vehiclesUsed: number }; error?: string; message?: string }
+    >(base, key, body);
     const problems = res.ok ? checkFullDay(day, answer) : [];
     rows.push({
       ...spec,

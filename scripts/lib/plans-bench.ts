@@ -77,6 +77,22 @@ export function parsePlanSpecs(text: string, fail: (msg: string) => never): Arra
   });
 }
 
+/** One synchronous POST /api/v1/plans with a live key: the response, its JSON and the wall time as the client saw it. */
+export async function postPlan<T>(
+  base: string,
+  key: string,
+  body: string,
+): Promise<{ res: Response; answer: T; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(`${base}/api/v1/plans`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body,
+  });
+  const answer = (await res.json()) as T;
+  return { res, answer, ms: performance.now() - started };
+}
+
 export async function benchPlans(
   base: string,
   key: string,
@@ -86,14 +102,11 @@ export async function benchPlans(
   const body = JSON.stringify(planDay(spec.stops, spec.vans));
   const rows: PlanCall[] = [];
   for (let call = 1; call <= calls; call++) {
-    const started = performance.now();
-    const res = await fetch(`${base}/api/v1/plans`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    const { res, answer, ms } = await postPlan<{ totals?: { assigned: number; vehiclesUsed: number }; error?: string }>(
+      base,
+      key,
       body,
-    });
-    const answer = (await res.json()) as { totals?: { assigned: number; vehiclesUsed: number }; error?: string };
-    const ms = performance.now() - started;
+    );
     rows.push({
       ...spec,
       call,
