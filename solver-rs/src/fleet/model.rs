@@ -913,6 +913,7 @@ impl FleetProblem {
     }
 
     /// Cost contribution of vehicle v's route with these totals (`count` jobs; 0: unused).
+    #[inline(always)]
     pub fn route_main(&self, v: usize, count: usize, duration: i64, distance: i64) -> i64 {
         if count == 0 {
             return 0;
@@ -931,6 +932,7 @@ impl FleetProblem {
 
     /// Vehicle v's own costs and the balance term of a used route (in i128,
     /// saturated to i64: squares of long durations exceed i64).
+    #[inline(never)]
     fn priced_main(&self, v: usize, count: usize, duration: i64, distance: i64) -> i64 {
         let c = &self.vehicles[v].costs;
         let b = &self.objective.balance;
