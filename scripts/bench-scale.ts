@@ -4,7 +4,7 @@
  * service 2–5 min, demands [1–30 kg, 1–3 parcels], vans of [1200 kg, 120 parcels], 07:00–17:00 shifts, 30 % of the
  * stops with a 2 h window, a third of the others with a soft deadline). Prints one JSON line: the time to build the
  * built-in travel model's matrix for as many points (the service's path: src/geo/routing/haversine.ts, then
- * src/calls/steps.ts wholeSecondsRowMajor), the time to the solver's first plan (its construction, reported by
+ * src/calls/steps.ts wholeRowMajor), the time to the solver's first plan (its construction, reported by
  * `on_improve`), the solve, the plan's figures, the module's linear memory and the process's peak resident memory.
  *
  *   npm run --silent bench:scale -- [--stops 10000] [--vans 500] [--seconds 120] [--seed 1] [--no-haversine]
@@ -12,7 +12,7 @@
  *
  * `--iterations N`: N search iterations instead of the time budget (1: the construction alone, never cut short).
  */
-import { wholeSecondsRowMajor } from '../src/calls/steps.js';
+import { wholeRowMajor } from '../src/calls/steps.js';
 import { HaversineProvider } from '../src/geo/routing/haversine.js';
 import { WasmSolver } from '../src/solver/abi.js';
 import { solveFleet } from '../src/solver/fleet-abi.js';
@@ -68,7 +68,7 @@ if (!values['no-haversine']) {
     points.map(([x, y]) => ({ latitude: 48.72 + y! / 111_000, longitude: 2.2 + x! / 73_000 })),
     { avoidTolls: false },
   );
-  wholeSecondsRowMajor(matrix.durationsS);
+  wholeRowMajor(matrix.durationsS);
   haversineMs = Math.round(performance.now() - t);
 }
 

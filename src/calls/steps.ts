@@ -222,13 +222,14 @@ export interface CallWorkDeps<Solver> {
 }
 
 /**
- * A matrix's travel times as the solvers take them: whole seconds, row-major, over a SharedArrayBuffer, so that
- * posting it to a solver worker shares it instead of copying it (400 MB at 10,000 places).
+ * A matrix as the solvers take it (travel times in whole seconds, road distances in whole metres): row-major, over
+ * a SharedArrayBuffer, so that posting it to a solver worker shares it instead of copying it (400 MB at 10,000
+ * places).
  */
-export function wholeSecondsRowMajor(durationsS: readonly (readonly number[])[]): Int32Array {
-  const size = durationsS.length;
+export function wholeRowMajor(cells: readonly (readonly number[])[]): Int32Array {
+  const size = cells.length;
   const out = new Int32Array(new SharedArrayBuffer(size * size * Int32Array.BYTES_PER_ELEMENT));
-  durationsS.forEach((row, i) => {
+  cells.forEach((row, i) => {
     for (let j = 0; j < size; j++) out[i * size + j] = Math.round(row[j]!);
   });
   return out;

@@ -8,7 +8,7 @@ import { routeTimes, timesForOrder } from '../../solver/evaluate.js';
 import type { SolveProblem, SolveResult } from '../../solver/types.js';
 import { warningsField, waypointsOf } from '../../calls/answer.js';
 import { inputOrderAtSamePlace } from '../../calls/places.js';
-import { matrixAt, wholeSecondsRowMajor, type CallWorkDeps } from '../../calls/steps.js';
+import { matrixAt, wholeRowMajor, type CallWorkDeps } from '../../calls/steps.js';
 import { optimizeLocations } from './locations.js';
 import type { OptimizeRequest } from './schema.js';
 import type { OptimizeContext, RouteOptimizer, RouteResult } from './types.js';
@@ -37,7 +37,7 @@ export class OptimizePipeline implements RouteOptimizer {
     const hasEnd = request.end !== undefined;
 
     const size = locations.length;
-    const durations = wholeSecondsRowMajor(matrix.durationsS);
+    const durations = wholeRowMajor(matrix.durationsS);
     const problem: SolveProblem = {
       durations,
       size,

@@ -18,7 +18,7 @@ import type { FleetJob, FleetProblem, FleetVehicle } from '../../solver/fleet-ty
 import { solverBreaks } from './breaks.js';
 import { hasCosts, planObjective } from './costs.js';
 import type { LabelledLocation } from '../../calls/locations.js';
-import { wholeSecondsRowMajor } from '../../calls/steps.js';
+import { wholeRowMajor } from '../../calls/steps.js';
 import type { PlanRequest } from './schema.js';
 import { planVisits, shipmentPairs, type PlanVisit } from './visits.js';
 
@@ -93,7 +93,7 @@ export function fleetProblem(
   departure: DateTime,
 ): FleetProblem {
   const size = matrix.durationsS.length;
-  const travel = wholeSecondsRowMajor(matrix.durationsS);
+  const travel = wholeRowMajor(matrix.durationsS);
   const dimensions = capacityDimensions(request);
   const vehicleIndex = new Map(request.vehicles.map((v, k) => [v.id, k]));
   const { objective, costs } = planObjective(request);
@@ -128,7 +128,7 @@ export function fleetProblem(
     ...(s.priority !== undefined && s.priority > 0 ? { priority: s.priority } : {}),
   }));
   // maxDistanceKm and perKm count road metres; without costs the objective keeps the travel times
-  const metres = () => Int32Array.from(matrix.distancesM.flatMap((row) => row.map((m) => Math.round(m))));
+  const metres = () => wholeRowMajor(matrix.distancesM);
   const limitDistance = request.vehicles.some((v) => v.maxDistanceKm !== undefined) ? metres() : undefined;
   const distance = hasCosts(request) ? (limitDistance ?? metres()) : undefined;
   const shipments = shipmentPairs(request);

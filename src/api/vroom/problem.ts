@@ -12,7 +12,7 @@
  * common speed_factor, rounded to the second.
  */
 import type { TravelMatrix } from '../../geo/index.js';
-import { wholeSecondsRowMajor } from '../../calls/steps.js';
+import { wholeRowMajor } from '../../calls/steps.js';
 import { DISTANCE_OBJECTIVE, type FleetJob, type FleetProblem, type FleetVehicle } from '../../solver/fleet-types.js';
 import type { VroomCall, VroomTask } from './call.js';
 import { legCosts } from './costs.js';
@@ -24,7 +24,7 @@ const UNLIMITED = 1e13;
 
 /** The solver's problem; `placeOf[i]` is the matrix row of labelled location i. */
 export function vroomProblem(call: VroomCall, placeOf: readonly number[], matrix: TravelMatrix): FleetProblem {
-  const travel = wholeSecondsRowMajor(matrix.durationsS);
+  const travel = wholeRowMajor(matrix.durationsS);
   if (call.speedFactor !== 1) {
     // VROOM keeps two decimals of the factor
     const factor = Math.round(call.speedFactor * 100) / 100;
@@ -40,7 +40,7 @@ export function vroomProblem(call: VroomCall, placeOf: readonly number[], matrix
   }));
   const jobs = call.stops.map((t, i) => job(call, t, placeOf[call.taskAt[i]!]!));
   const limitDistance = call.vehicles.some((v) => v.max_distance !== undefined)
-    ? Int32Array.from(matrix.distancesM.flatMap((row) => row.map((m) => Math.round(m))))
+    ? wholeRowMajor(matrix.distancesM)
     : undefined;
   const cost = legCosts(call, placeOf, travel, matrix.distancesM);
   // a vehicle without a start leaves from one more place, nothing away from any other: its route begins at its first task
