@@ -11,6 +11,7 @@
  * the load within capacity after every step, the shift kept.
  */
 import { DateTime } from 'luxon';
+import type { PlanStep } from '../../src/api/plans/steps.js';
 import { parisStops } from './paris-stops.js';
 import { postPlan } from './plans-bench.js';
 import { rng } from './rng.js';
@@ -81,16 +82,11 @@ export function fullDay(stops: number, vans: number, shipments: number, seed = 1
   };
 }
 
-interface Step {
-  type: 'start' | 'stop' | 'pickup' | 'delivery' | 'break' | 'end';
-  id: string;
-  arrival: string;
-  serviceStart?: string;
-  departure: string;
-  load: number[];
-}
+/** What the checker reads of a step of the answer. */
+type CheckedStep = Pick<PlanStep, 'type' | 'id' | 'arrival' | 'serviceStart' | 'departure' | 'load'>;
+
 export interface FullDayAnswer {
-  routes: Array<{ vehicleId: string; steps: Step[] }>;
+  routes: Array<{ vehicleId: string; steps: CheckedStep[] }>;
   unassigned: Array<{ id: string }>;
 }
 
