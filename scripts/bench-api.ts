@@ -5,11 +5,13 @@
  * POST /api/v1/plans instead, one call at a time (scripts/lib/plans-bench.ts): wall time per call and the
  * server's peak RSS. With --full-day STOPS:VANS:SHIPMENTS, the same for a day with every constraint at once
  * (scripts/lib/full-day.ts: shipments, a lunch break per van, two hard windows per visit), each answer checked
- * independently from its steps (violations: 0 expected).
+ * independently from its steps (violations: 0 expected). With --budgets-ms, the --plans days under each solve
+ * budget, one server per budget, and each budget's plans against the longest one's (scripts/lib/plans-budgets.ts).
  *
  *   npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]
  *   npm run --silent bench:api -- --plans 1000:20[,STOPS:VANS…] [--calls 3] [--json]
  *   npm run --silent bench:api -- --full-day 1000:20:200 [--calls 3] [--json]
+ *   npm run --silent bench:api -- --plans 1000:20 --budgets-ms 2000,10000 [--calls 3] [--json]
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,11 +24,13 @@ import { parseCliArgs } from './lib/cli-args.js';
 import { parisStops } from './lib/paris-stops.js';
 import { benchPlans, parsePlanSpecs, peakRssMb, type PlanCall } from './lib/plans-bench.js';
 import { benchFullDay, parseFullDaySpec } from './lib/full-day.js';
+import { benchBudgets, budgetGaps, parseBudgets } from './lib/plans-budgets.js';
 
 const USAGE =
   'usage: npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]\n' +
   '       npm run --silent bench:api -- --plans STOPS:VANS[,STOPS:VANS…] [--calls N] [--json]\n' +
-  '       npm run --silent bench:api -- --full-day STOPS:VANS:SHIPMENTS [--calls N] [--json]';
+  '       npm run --silent bench:api -- --full-day STOPS:VANS:SHIPMENTS [--calls N] [--json]\n' +
+  '       npm run --silent bench:api -- --plans STOPS:VANS[,…] --budgets-ms MS,MS[,…] [--calls N] [--json]';
 const { values } = parseCliArgs(
   {
     duration: { type: 'string', default: '10' },
@@ -36,6 +40,7 @@ const { values } = parseCliArgs(
     plans: { type: 'string' },
     'full-day': { type: 'string' },
     calls: { type: 'string', default: '3' },
+    'budgets-ms': { type: 'string' },
   },
   USAGE,
 );
@@ -48,6 +53,8 @@ const planSpecs = values.plans === undefined ? (fullDaySpec ? [] : null) : parse
 const planCalls = Number(values.calls);
 if (!Number.isInteger(planCalls) || planCalls < 1)
   usageError(`--calls takes a whole number ≥ 1 (got "${values.calls}")`);
+const budgets = values['budgets-ms'] === undefined ? null : parseBudgets(values['budgets-ms'], usageError);
+if (budgets && (!planSpecs || fullDaySpec)) usageError('--budgets-ms goes with --plans (and not --full-day)');
 const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
 const databasePath = join(dir, 'bench.db');
 
@@ -58,6 +65,38 @@ const { key } = await new Billing(seedStore, {
   limits: { maxStopsPerCall: 10, callsPerMinute: 20, stopsPerDay: 200 },
 }).issueKey('live', { stops: 1_000_000_000 });
 await seedStore.close();
+if (budgets) {
+  try {
+    const calls = await benchBudgets(
+      { DATABASE_PATH: databasePath, LOG_LEVEL: 'warn' },
+      key,
+      planSpecs!,
+      budgets,
+      planCalls,
+      (row) =>
+        values.json
+          ? console.log(JSON.stringify(row))
+          : process.stderr.write(
+              `  plan ${row.stops} stops × ${row.vans} vans at ${row.budgetMs} ms, call ${row.call}: ${row.ms} ms\n`,
+            ),
+    );
+    const gaps = budgetGaps(calls);
+    if (values.json) for (const g of gaps) console.log(JSON.stringify({ budgetGap: g }));
+    else {
+      console.log(
+        'POST /api/v1/plans, live key, one call at a time, one server per budget (PLANS_SOLVER_TIME_LIMIT_MS)',
+      );
+      console.log('stops  vans  budget ms  vehicles  time min   vs longest budget');
+      for (const g of gaps)
+        console.log(
+          `${String(g.stops).padStart(5)}  ${String(g.vans).padStart(4)}  ${String(g.budgetMs).padStart(9)}  ${g.vehiclesUsed.toFixed(1).padStart(8)}  ${g.estimatedTimeMin.toFixed(0).padStart(8)}   ${g.timeGapPct >= 0 ? '+' : ''}${g.timeGapPct.toFixed(2)} % time, ${(g.vehiclesUsed - g.referenceVehiclesUsed).toFixed(1)} vehicles${g.withinOnePercent ? ' (within 1 %)' : ''}`,
+        );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 const server = await startServiceProcess({ DATABASE_PATH: databasePath, LOG_LEVEL: 'warn' });
 const base = server.url;
 

@@ -7,6 +7,7 @@
  * [1200 kg, 120 parcels] from one depot and back, on a 07:00–19:00 shift.
  */
 import { readFileSync } from 'node:fs';
+import type { PlanTotals } from '../../src/api/plans/types.js';
 import { parisStops } from './paris-stops.js';
 import { rng } from './rng.js';
 
@@ -56,6 +57,9 @@ export interface PlanCall {
   ms: number;
   assigned: number;
   vehiclesUsed: number;
+  /** The plan's objective after its vehicles: the routes' total time, in minutes. */
+  estimatedTimeMin: number;
+  totalDistanceKm: number;
   error?: string;
 }
 
@@ -102,11 +106,10 @@ export async function benchPlans(
   const body = JSON.stringify(planDay(spec.stops, spec.vans));
   const rows: PlanCall[] = [];
   for (let call = 1; call <= calls; call++) {
-    const { res, answer, ms } = await postPlan<{ totals?: { assigned: number; vehiclesUsed: number }; error?: string }>(
-      base,
-      key,
-      body,
-    );
+    const { res, answer, ms } = await postPlan<{
+      totals?: Pick<PlanTotals, 'assigned' | 'vehiclesUsed' | 'estimatedTimeMin' | 'totalDistanceKm'>;
+      error?: string;
+    }>(base, key, body);
     rows.push({
       ...spec,
       call,
@@ -114,6 +117,8 @@ export async function benchPlans(
       ms: Math.round(ms),
       assigned: answer.totals?.assigned ?? 0,
       vehiclesUsed: answer.totals?.vehiclesUsed ?? 0,
+      estimatedTimeMin: answer.totals?.estimatedTimeMin ?? 0,
+      totalDistanceKm: answer.totals?.totalDistanceKm ?? 0,
       ...(answer.error ? { error: answer.error } : {}),
     });
   }
