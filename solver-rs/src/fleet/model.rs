@@ -950,6 +950,11 @@ impl FleetProblem {
     /// `main` depends on the routes' distances and job counts only (no
     /// weight on duration anywhere): a move's distance change prices it.
     #[inline(always)]
+    /// The objective's distances are the travel times (no distance matrix of their own).
+    pub fn distance_is_travel(&self) -> bool {
+        self.dist.is_none()
+    }
+
     pub fn duration_free(&self) -> bool {
         self.objective.duration_weight == 0 && !self.timed_costs
     }

@@ -112,6 +112,10 @@ pub struct Route {
     pub(crate) starts: Vec<i64>,
     /// late_pre[k]: lateness of jobs[0..k].
     pub(crate) late_pre: Vec<i64>,
+    /// Only with soft deadlines: slack_bwd[k], the least of deadline − start
+    /// over jobs[k..] (NO_LIMIT at len): a push of the starts from k on by at
+    /// most this much adds no lateness.
+    slack_bwd: Vec<i64>,
     /// Only when the vehicle has breaks: brk_next[k], how many of its breaks
     /// are taken by the end of jobs[k-1]'s service (k = 0..=len).
     pub(crate) brk_next: Vec<u32>,
@@ -125,6 +129,8 @@ pub struct Route {
     pub(crate) ldist_pre: Vec<i64>,
     pub(crate) drive_total: i64,
     pub(crate) ldist_total: i64,
+    /// The service time of its jobs.
+    pub(crate) service_total: i64,
     /// Windows, shift and route limits hold (removing jobs can break them
     /// on a matrix without the triangle inequality).
     pub time_feasible: bool,
@@ -147,12 +153,14 @@ impl Route {
             allowed_bwd: Vec::new(),
             starts: Vec::new(),
             late_pre: Vec::new(),
+            slack_bwd: Vec::new(),
             brk_next: Vec::new(),
             latest: Vec::new(),
             drive_pre: Vec::new(),
             ldist_pre: Vec::new(),
             drive_total: 0,
             ldist_total: 0,
+            service_total: 0,
             time_feasible: true,
             eval: RouteEval::default(),
         };
@@ -229,6 +237,14 @@ impl Route {
                 self.load[(k + 1) * dims + d] = self.load[k * dims + d] + p.demand[j * dims + d];
             }
         }
+        self.slack_bwd.clear();
+        if p.has_deadlines {
+            self.slack_bwd.resize(n + 1, NO_LIMIT);
+            for k in (0..n).rev() {
+                let deadline = p.jobs[self.jobs[k] as usize].deadline;
+                self.slack_bwd[k] = self.slack_bwd[k + 1].min(deadline - self.starts[k]);
+            }
+        }
         self.bwd.clear();
         self.bwd.resize(n, TwSegment::visit(0, 0, 0, 0));
         self.dbwd.clear();
@@ -277,6 +293,7 @@ impl Route {
                 }
             }
         }
+        self.service_total = self.jobs.iter().map(|&j| p.jobs[j as usize].service).sum();
         self.time_feasible = true;
         self.eval = if n == 0 {
             RouteEval::default()
@@ -341,11 +358,13 @@ impl Route {
     }
 
     /// Change of the total lateness when job j is inserted before position
-    /// k: j's own, plus the push it gives the jobs after it, followed until
-    /// a start is unchanged (from there on the schedule is the same).
+    /// k: j's own, plus the push it gives the jobs after it (none when the
+    /// push fits the suffix's slack), followed until a start is unchanged
+    /// (from there on the schedule is the same). Routes without breaks only.
     pub fn lateness_change(&self, p: &FleetProblem, j: usize, k: usize) -> i64 {
+        debug_assert!(!p.breaks_of(self.vehicle) && !p.multi_windows);
         let veh = &p.vehicles[self.vehicle];
-        let (mut loc, mut dep) = if k == 0 {
+        let (loc, dep) = if k == 0 {
             (veh.start, veh.shift_start)
         } else {
             let i = self.jobs[k - 1] as usize;
@@ -353,9 +372,25 @@ impl Route {
         };
         let job = &p.jobs[j];
         let t = p.start_at(j, dep + p.t(loc, job.loc));
-        let mut change = (t - job.deadline).max(0);
-        dep = t + job.service;
-        loc = job.loc;
+        let own = (t - job.deadline).max(0);
+        let (loc, dep) = (job.loc, t + job.service);
+        if k < self.jobs.len() {
+            // the push never grows along the route (waiting only absorbs it): within the
+            // suffix's slack it makes nobody late
+            let next = self.jobs[k] as usize;
+            let push = p.start_at(next, dep + p.t(loc, p.jobs[next].loc)) - self.starts[k];
+            if push <= self.slack_bwd[k] {
+                debug_assert_eq!(self.pushed_lateness(p, k, loc, dep), 0);
+                return own;
+            }
+        }
+        own + self.pushed_lateness(p, k, loc, dep)
+    }
+
+    /// The lateness jobs[k..] gain when the vehicle leaves `loc` at `dep`
+    /// for jobs[k], followed until a start is unchanged.
+    fn pushed_lateness(&self, p: &FleetProblem, k: usize, mut loc: usize, mut dep: i64) -> i64 {
+        let mut change = 0;
         for kk in k..self.jobs.len() {
             let i = self.jobs[kk] as usize;
             let next = &p.jobs[i];
@@ -699,6 +734,35 @@ impl Solution {
     /// a Prefix of route v). None when infeasible (windows, shift, capacity,
     /// maxStops, allowed vehicles).
     pub fn evaluate(&mut self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> Option<RouteEval> {
+        self.evaluate_parts(p, v, pieces, true)
+    }
+
+    /// `evaluate` without the soft deadlines' lateness (0 in the answer; for
+    /// a vehicle where `lateness_apart` holds): the rest costs O(pieces), the
+    /// lateness O(route); a caller that can rule the move out without it
+    /// adds `lateness_of_pieces` only when needed.
+    pub fn evaluate_untimed(
+        &mut self,
+        p: &FleetProblem,
+        v: usize,
+        pieces: &[Piece],
+    ) -> Option<RouteEval> {
+        self.evaluate_parts(p, v, pieces, false)
+    }
+
+    /// Whether vehicle v's lateness comes apart from the rest of its pricing
+    /// (soft deadlines, neither breaks nor several windows: `evaluate_untimed`).
+    pub fn lateness_apart(p: &FleetProblem, v: usize) -> bool {
+        p.has_deadlines && !p.breaks_of(v) && !p.multi_windows
+    }
+
+    fn evaluate_parts(
+        &mut self,
+        p: &FleetProblem,
+        v: usize,
+        pieces: &[Piece],
+        with_lateness: bool,
+    ) -> Option<RouteEval> {
         let dims = p.dims;
         let mut load = [0i64; MAX_DIMS];
         let mut lseg = LoadSeg::EMPTY;
@@ -822,13 +886,13 @@ impl Solution {
             let (d, late) = super::windows::price_pieces(self, p, v, pieces)?;
             duration = d;
             late
-        } else if p.has_deadlines {
+        } else if p.has_deadlines && with_lateness {
             self.lateness_of_pieces(p, v, pieces)
         } else {
             0
         };
         #[cfg(debug_assertions)]
-        {
+        if with_lateness {
             let mut buf = std::mem::take(&mut self.scratch);
             self.materialize(pieces, &mut buf);
             debug_assert_eq!(lateness, lateness_of(p, v, &buf));
@@ -1060,6 +1124,18 @@ impl Solution {
                     .push((bound.cost(p).minus(old), k, distance));
                 continue;
             } else if p.has_deadlines {
+                // the lateness change (O(route) to follow the push) never goes below 0:
+                // priced only when the position could beat the best without it
+                let bound = RouteEval {
+                    vehicle: v,
+                    count: n + 1,
+                    duration: full.duration,
+                    distance,
+                    lateness: route.eval.lateness,
+                };
+                if best.map_or(false, |b| bound.cost(p).minus(old) >= b.0) {
+                    continue;
+                }
                 (
                     full.duration,
                     route.eval.lateness + route.lateness_change(p, j, k),

@@ -48,29 +48,45 @@ pub struct Move {
 }
 
 /// Price new contents for one or two routes; None when one is infeasible,
-/// or (gain bound) when it cannot improve: when the objective weighs only
-/// vehicles and distance and there are no deadlines, the distance change
-/// computed in O(pieces) is the exact change of the cost, so a move that
-/// does not shorten the routes is dropped before its feasibility check.
+/// or (gain bounds) when it cannot improve: with soft deadlines, when the
+/// move without its lateness does not improve; before that, in O(pieces)
+/// (`main_bound`), when the routes are on time and a lower bound of the
+/// change of the weighted rest is not negative.
 pub fn price(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Option<Move> {
-    if p.duration_free() && !p.has_deadlines {
-        let mut bound = 0i64;
-        for nr in routes {
-            let old = &sol.routes[nr.route];
-            let (dist, count) = sol.distance_of_pieces(p, old.vehicle, nr.pieces());
-            bound += p.route_main(old.vehicle, count, 0, dist)
-                - p.route_main(old.vehicle, old.len(), 0, old.eval.distance);
-        }
-        if bound >= 0 {
-            return None;
-        }
+    let bound = main_bound(p, sol, routes);
+    if bound.map_or(false, |b| b >= 0) {
+        return None;
     }
     let mut delta = FleetCost::ZERO;
-    for nr in routes {
-        let v = sol.routes[nr.route].vehicle;
-        let e = sol.evaluate(p, v, nr.pieces())?;
-        delta = delta.plus(e.cost(p)).minus(sol.routes[nr.route].cost(p));
+    if routes
+        .iter()
+        .all(|nr| Solution::lateness_apart(p, sol.routes[nr.route].vehicle))
+    {
+        // soft deadlines: priced without the lateness first (it never goes below 0, so that
+        // is a bound), and the lateness (O(route)) only for a move the bound keeps
+        for nr in routes {
+            let v = sol.routes[nr.route].vehicle;
+            let e = sol.evaluate_untimed(p, v, nr.pieces())?;
+            delta = delta.plus(e.cost(p)).minus(sol.routes[nr.route].cost(p));
+        }
+        if delta >= FleetCost::ZERO {
+            return None;
+        }
+        for nr in routes {
+            let v = sol.routes[nr.route].vehicle;
+            delta.lateness += sol.lateness_of_pieces(p, v, nr.pieces());
+        }
+    } else {
+        for nr in routes {
+            let v = sol.routes[nr.route].vehicle;
+            let e = sol.evaluate(p, v, nr.pieces())?;
+            delta = delta.plus(e.cost(p)).minus(sol.routes[nr.route].cost(p));
+        }
     }
+    debug_assert!(
+        bound.map_or(true, |b| delta.main >= b),
+        "main_bound above the change"
+    );
     #[cfg(debug_assertions)]
     if p.duration_free() && !p.has_deadlines {
         for nr in routes {
@@ -89,6 +105,56 @@ pub fn price(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Optio
         routes: rs,
         count: routes.len(),
     })
+}
+
+/// A lower bound of the move's change of `main`, in O(pieces), when the
+/// routes it changes are on time (the lateness can then only grow, so a
+/// move whose bound is not negative cannot improve); None where no bound is
+/// known (costs or balance, a distance matrix of its own with durations
+/// weighed, late routes).
+///
+/// Without duration in the objective the distance change is exact. With it,
+/// a route's duration is at least its driving plus its service, and the
+/// moves keep the jobs of the routes they change: the new durations add up
+/// to at least the new driving plus the old service (exact when no route
+/// waits).
+fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i64> {
+    let duration_free = p.duration_free();
+    if !(duration_free || (!p.priced && p.distance_is_travel())) {
+        return None;
+    }
+    if p.has_deadlines
+        && routes
+            .iter()
+            .any(|nr| sol.routes[nr.route].eval.lateness > 0)
+    {
+        return None;
+    }
+    let mut bound = 0i64;
+    for nr in routes {
+        let old = &sol.routes[nr.route];
+        let v = old.vehicle;
+        let (dist, count) = sol.distance_of_pieces(p, v, nr.pieces());
+        let change = if duration_free {
+            p.route_main(v, count, 0, dist).saturating_sub(p.route_main(
+                v,
+                old.len(),
+                0,
+                old.eval.distance,
+            ))
+        } else {
+            // the distances are the driving times
+            p.route_main(v, count, dist, dist)
+                .saturating_add(
+                    p.objective
+                        .duration_weight
+                        .saturating_mul(old.service_total),
+                )
+                .saturating_sub(p.route_main(v, old.len(), old.eval.duration, old.eval.distance))
+        };
+        bound = bound.saturating_add(change);
+    }
+    Some(bound)
 }
 
 /// Keep the better (lower delta) of two candidate moves.
