@@ -2,6 +2,7 @@
 //! insertion with blinks (the "recreate" of ruin-and-recreate).
 
 use super::deadline::Deadline;
+use super::insertion_column::Column;
 use super::model::{has_bit, set_bit, FleetProblem, Role, Vehicle, VehicleBits, VEHICLE_WORDS};
 use super::pairs::Place;
 use super::solution::{FleetCost, Solution};
@@ -165,10 +166,9 @@ pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], de
         .filter(|&j| !sol.is_assigned(j as usize) && p.role[j as usize] != Role::Delivery)
         .collect();
     let mut table: Vec<Option<Place>> = vec![None; p.n() * nv];
-    for &j in &pending {
-        for r in 0..nv {
-            table[j as usize * nv + r] = sol.best_unit_insertion(p, r, j as usize, || false);
-        }
+    let mut column = Column::default();
+    for r in 0..nv {
+        fill_column(p, sol, &mut column, r, &pending, &mut table, nv);
     }
     while !pending.is_empty() {
         if deadline.expired() {
@@ -241,7 +241,24 @@ pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], de
         let j = pending.swap_remove(idx) as usize;
         let (_, k, k2) = table[j * nv + r].expect("picked");
         sol.insert_unit(p, r, j, k, k2);
-        for &o in &pending {
+        fill_column(p, sol, &mut column, r, &pending, &mut table, nv);
+    }
+}
+
+/// Route r's best insertion of each pending job into the regret table.
+fn fill_column(
+    p: &FleetProblem,
+    sol: &mut Solution,
+    column: &mut Column,
+    r: usize,
+    pending: &[u32],
+    table: &mut [Option<Place>],
+    nv: usize,
+) {
+    if super::insertion_column::fits(p, sol, r) {
+        column.compute(p, sol, r, pending, |o, place| table[o * nv + r] = place);
+    } else {
+        for &o in pending {
             table[o as usize * nv + r] = sol.best_unit_insertion(p, r, o as usize, || false);
         }
     }

@@ -10,6 +10,7 @@
 //! - `pairs`: shipments (pickup-and-delivery pairs) in the insertion heuristics
 //! - `solution`: routes with their segment caches; pricing of routes made of pieces
 //! - `insertion`: regret construction, greedy insertion with blinks
+//! - `insertion_column`: the regret table's column of one route, read along the matrix rows
 //! - `regret_near`: regret construction on neighbour lists (big problems)
 //! - `ruin`: SISR string removal
 //! - `operators/`: one file per inter-route operator (relocate, swap, 2-opt*, cross-exchange)
@@ -32,6 +33,7 @@ pub mod deadline;
 pub mod driver;
 pub mod flat;
 pub mod insertion;
+pub mod insertion_column;
 pub mod load;
 pub mod local_search;
 pub mod matrix;

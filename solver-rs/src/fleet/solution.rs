@@ -116,6 +116,10 @@ pub struct Route {
     /// over jobs[k..] (NO_LIMIT at len): a push of the starts from k on by at
     /// most this much adds no lateness.
     slack_bwd: Vec<i64>,
+    /// Only with soft deadlines: arc_in[k], the travel time into jobs[k] from
+    /// the stop before it (the start for k = 0), so that following a push
+    /// reads no matrix.
+    arc_in: Vec<i64>,
     /// Only when the vehicle has breaks: brk_next[k], how many of its breaks
     /// are taken by the end of jobs[k-1]'s service (k = 0..=len).
     pub(crate) brk_next: Vec<u32>,
@@ -154,6 +158,7 @@ impl Route {
             starts: Vec::new(),
             late_pre: Vec::new(),
             slack_bwd: Vec::new(),
+            arc_in: Vec::new(),
             brk_next: Vec::new(),
             latest: Vec::new(),
             drive_pre: Vec::new(),
@@ -238,7 +243,14 @@ impl Route {
             }
         }
         self.slack_bwd.clear();
+        self.arc_in.clear();
         if p.has_deadlines {
+            let mut from = v.start;
+            for &j in &self.jobs {
+                let loc = p.jobs[j as usize].loc;
+                self.arc_in.push(p.t(from, loc));
+                from = loc;
+            }
             self.slack_bwd.resize(n + 1, NO_LIMIT);
             for k in (0..n).rev() {
                 let deadline = p.jobs[self.jobs[k] as usize].deadline;
@@ -389,18 +401,22 @@ impl Route {
 
     /// The lateness jobs[k..] gain when the vehicle leaves `loc` at `dep`
     /// for jobs[k], followed until a start is unchanged.
-    fn pushed_lateness(&self, p: &FleetProblem, k: usize, mut loc: usize, mut dep: i64) -> i64 {
+    fn pushed_lateness(&self, p: &FleetProblem, k: usize, loc: usize, mut dep: i64) -> i64 {
         let mut change = 0;
         for kk in k..self.jobs.len() {
             let i = self.jobs[kk] as usize;
             let next = &p.jobs[i];
-            let t = p.start_at(i, dep + p.t(loc, next.loc));
+            let travel = if kk == k {
+                p.t(loc, next.loc)
+            } else {
+                self.arc_in[kk]
+            };
+            let t = p.start_at(i, dep + travel);
             if t == self.starts[kk] {
                 break;
             }
             change += (t - next.deadline).max(0) - (self.starts[kk] - next.deadline).max(0);
             dep = t + next.service;
-            loc = next.loc;
         }
         change
     }

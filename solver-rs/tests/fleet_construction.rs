@@ -1,0 +1,135 @@
+#![deny(unsafe_code)]
+//! The regret construction's column (`insertion_column`): for every pending
+//! job, the same best place in a route as `best_unit_insertion`, on routes
+//! with hard windows, soft deadlines (some already late), capacities, a
+//! mixed fleet (starts, ends, maxStops) and allowed vehicles.
+
+use route_solver::fleet::deadline::Deadline;
+use route_solver::fleet::insertion::{greedy_insert, vehicle_classes};
+use route_solver::fleet::insertion_column::{fits, Column};
+use route_solver::fleet::model::{FleetProblem, Role, VehicleCosts};
+use route_solver::fleet::solution::Solution;
+use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
+use route_solver::rng::Rng;
+
+fn random_day(seed: u64, jobs: usize, vehicles: usize) -> FleetProblem {
+    let mut rng = Rng::new(seed);
+    let places = jobs + 2;
+    let xy: Vec<(i64, i64)> = (0..places)
+        .map(|_| (rng.range(0, 1000) as i64, rng.range(0, 1000) as i64))
+        .collect();
+    let travel = (0..places * places)
+        .map(|c| {
+            let (a, b) = (xy[c / places], xy[c % places]);
+            // asymmetric: a detour one way
+            (a.0 - b.0).abs() + (a.1 - b.1).abs() + if c / places < c % places { 7 } else { 0 }
+        })
+        .collect();
+    let job = |rng: &mut Rng, i: usize| {
+        let ready = if rng.range(0, 3) == 0 {
+            rng.range(0, 3000) as i64
+        } else {
+            0
+        };
+        JobInput {
+            location: i + 2,
+            service: rng.range(60, 300) as i64,
+            ready,
+            due: if rng.range(0, 4) == 0 {
+                Some(ready + rng.range(600, 5000) as i64)
+            } else {
+                None
+            },
+            deadline: if rng.range(0, 3) == 0 {
+                Some(rng.range(0, 6000) as i64)
+            } else {
+                None
+            },
+            demand: vec![rng.range(1, 9) as i64],
+            allowed: if rng.range(0, 6) == 0 {
+                Some(vec![0])
+            } else {
+                None
+            },
+            windows: None,
+            priority: 0,
+            pickup: Vec::new(),
+        }
+    };
+    let jobs_in: Vec<JobInput> = (0..jobs).map(|i| job(&mut rng, i)).collect();
+    let vehicles_in = (0..vehicles)
+        .map(|v| VehicleInput {
+            start: v % 2,
+            end: if v % 3 == 0 { None } else { Some(v % 2) },
+            shift_start: 0,
+            shift_end: Some(30_000),
+            capacity: vec![40 + 10 * v as i64],
+            max_stops: if v == 1 { Some(6) } else { None },
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
+            breaks: Vec::new(),
+            costs: VehicleCosts::default(),
+        })
+        .collect();
+    FleetProblem::new(&FleetInput {
+        locations: places,
+        travel,
+        distance: None,
+        vehicles: vehicles_in,
+        jobs: jobs_in,
+        objective: Objective::SERVICE,
+        limit_distance: None,
+        shipments: Vec::new(),
+    })
+    .expect("valid day")
+}
+
+#[test]
+fn the_column_finds_the_places_best_unit_insertion_finds() {
+    let (mut compared, mut late_routes, mut some_fit) = (0, 0, 0);
+    for seed in 1..=12u64 {
+        let p = random_day(seed, 60, 5);
+        let classes = vehicle_classes(&p);
+        let mut sol = Solution::empty(&p);
+        // half the jobs placed, the rest pending
+        let half: Vec<u32> = (0..p.n() as u32).filter(|j| j % 2 == 0).collect();
+        let mut rng = Rng::new(seed);
+        greedy_insert(
+            &p,
+            &mut sol,
+            &classes,
+            &half,
+            &mut rng,
+            0,
+            true,
+            &Deadline::none(),
+        );
+        late_routes += sol.routes.iter().filter(|r| r.eval.lateness > 0).count();
+        let pending: Vec<u32> = (0..p.n() as u32)
+            .filter(|&j| !sol.is_assigned(j as usize) && p.role[j as usize] != Role::Delivery)
+            .collect();
+        let mut column = Column::default();
+        for r in 0..sol.routes.len() {
+            assert!(fits(&p, &sol, r));
+            let mut got = vec![None; p.n()];
+            column.compute(&p, &sol, r, &pending, |j, place| got[j] = Some(place));
+            for &j in &pending {
+                let want = sol.best_unit_insertion(&p, r, j as usize, || false);
+                assert_eq!(
+                    got[j as usize],
+                    Some(want),
+                    "seed {seed}, route {r}, job {j}"
+                );
+                compared += 1;
+                some_fit += want.is_some() as usize;
+            }
+        }
+    }
+    // the cases the pricing branches on all came up
+    assert!(
+        compared > 1000 && some_fit > 300 && some_fit < compared,
+        "{compared} {some_fit}"
+    );
+    assert!(late_routes > 0);
+}
