@@ -171,11 +171,13 @@ impl Solution {
 
     /// Insert job j into route r before position k (a feasible insertion).
     pub fn insert(&mut self, p: &FleetProblem, r: usize, j: usize, k: usize) {
+        self.journal_save(r);
         let mut jobs = std::mem::take(&mut self.routes[r].jobs);
         jobs.insert(k, j as u32);
         self.set_route_from_taken(p, r, jobs);
         debug_assert!(self.routes[r].time_feasible);
     }
+
     /// Remove the listed jobs (from whichever routes hold them).
     pub fn remove_jobs(&mut self, p: &FleetProblem, removed: &[u32]) {
         let mut touched: Vec<usize> = Vec::new();
@@ -192,6 +194,7 @@ impl Solution {
             }
         }
         for r in touched {
+            self.journal_save(r);
             let mut jobs = std::mem::take(&mut self.routes[r].jobs);
             jobs.retain(|&j| self.route_of[j as usize] == r as u32);
             self.set_route_from_taken(p, r, jobs);

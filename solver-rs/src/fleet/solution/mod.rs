@@ -10,10 +10,12 @@
 //! - `pricing`: `evaluate` a route made of pieces, `materialize` it
 //! - `insertion`: best insertion of a job, insert, remove
 //! - `check`: invariants against a recomputation (`check`, `route_violation`)
+//! - `journal`: undo of an iteration made in place (the routes it changed, saved once)
 
 mod check;
 mod cost;
 mod insertion;
+mod journal;
 mod pricing;
 mod route;
 mod schedule;
@@ -63,6 +65,8 @@ pub struct Solution {
     pub(crate) pair_candidates: Vec<crate::fleet::pairs::PairCandidate>,
     insert_candidates: Vec<(FleetCost, usize, i64)>,
     pub(crate) pair_passes: crate::fleet::windows::PairPasses,
+    /// The routes to put back when the running iteration is undone.
+    journal: journal::Journal,
 }
 
 impl Solution {
@@ -85,6 +89,7 @@ impl Solution {
             pair_candidates: Vec::new(),
             insert_candidates: Vec::new(),
             pair_passes: Default::default(),
+            journal: Default::default(),
         }
     }
 
@@ -115,6 +120,7 @@ impl Solution {
 
     /// Replace route r's jobs (positions and the unassigned count follow).
     pub fn set_route(&mut self, p: &FleetProblem, r: usize, jobs: Vec<u32>) {
+        self.journal_save(r);
         for &j in &self.routes[r].jobs {
             if self.route_of[j as usize] == r as u32 {
                 self.route_of[j as usize] = NONE;
