@@ -1,7 +1,9 @@
 //! The driver: regret construction, a descent, then ruin-and-recreate
 //! iterations (SISR ruin, greedy insertion with blinks, a descent around the
 //! reinserted jobs) under simulated-annealing acceptance; the best solution
-//! is returned.
+//! is returned. Each iteration changes the current solution in place and a
+//! rejected one is undone (`Solution::journal_begin` / `journal_undo`): no
+//! copy of the whole solution per iteration.
 //!
 //! Stops at the time limit (checked inside the descent and the insertion
 //! too), at the iteration budget, once the best plan reaches the lower bound
