@@ -1,7 +1,9 @@
 //! The driver: regret construction, a descent, then ruin-and-recreate
 //! iterations (SISR ruin, greedy insertion with blinks, a descent around the
 //! reinserted jobs) under simulated-annealing acceptance; the best solution
-//! is returned.
+//! is returned. Each iteration changes the current solution in place and a
+//! rejected one is undone (`Solution::journal_begin` / `journal_undo`): no
+//! copy of the whole solution per iteration.
 //!
 //! Stops at the time limit (checked inside the descent and the insertion
 //! too), at the iteration budget, once the best plan reaches the lower bound
@@ -365,17 +367,18 @@ pub fn solve_since(
             step = step.max(by_iterations as usize);
         }
         iteration += 1;
-        let mut candidate = current.clone();
-        ruin::choose(p, &candidate, &s.ruin, &mut rng, &mut removed);
-        candidate.remove_jobs(p, &removed);
+        // the candidate is `current` changed in place: undone when rejected
+        current.journal_begin();
+        ruin::choose(p, &current, &s.ruin, &mut rng, &mut removed);
+        current.remove_jobs(p, &removed);
         // previously unassigned jobs get another chance too
         let mut order: Vec<u32> = (0..p.n() as u32)
-            .filter(|&j| servable[j as usize] && !candidate.is_assigned(j as usize))
+            .filter(|&j| servable[j as usize] && !current.is_assigned(j as usize))
             .collect();
         ruin::sort_for_insertion(p, &mut rng, &mut order);
         greedy_insert(
             p,
-            &mut candidate,
+            &mut current,
             &classes,
             &order,
             &mut rng,
@@ -384,9 +387,9 @@ pub fn solve_since(
             &budget,
         );
         if s.local_search {
-            ls.run(p, &mut candidate, Some(&order), &budget);
+            ls.run(p, &mut current, Some(&order), &budget);
         }
-        let cost = candidate.cost(p);
+        let cost = current.cost(p);
         let accept = if (cost.unassigned, cost.lateness)
             != (current_cost.unassigned, current_cost.lateness)
         {
@@ -398,7 +401,7 @@ pub fn solve_since(
             ((cost.main - current_cost.main) as f64) < threshold
         };
         if accept {
-            current = candidate;
+            current.journal_commit();
             current_cost = cost;
             if current_cost < best_cost {
                 best = current.clone();
@@ -406,6 +409,9 @@ pub fn solve_since(
                 best_iteration = iteration;
                 announce(&best);
             }
+        } else {
+            current.journal_undo(p);
+            debug_assert_eq!(current.cost(p), current_cost);
         }
     }
     for v in 0..best.routes.len() {
@@ -447,6 +453,8 @@ struct FleetMinimisation {
     absences: Vec<u64>,
     started: bool,
     removed: Vec<u32>,
+    /// The jobs `current` leaves unassigned before an iteration.
+    left_out: Vec<u32>,
     /// Unassigned jobs of the solution the current route was taken from:
     /// `current` is complete again when it has no more.
     target: usize,
@@ -459,6 +467,7 @@ impl FleetMinimisation {
             absences: vec![0; p.n()],
             started: false,
             removed: Vec::new(),
+            left_out: Vec::new(),
             target: 0,
         }
     }
@@ -470,8 +479,9 @@ impl FleetMinimisation {
             .sum()
     }
 
-    /// Take the route with the fewest jobs (ties: random) out of `from`.
-    fn drop_route(&mut self, p: &FleetProblem, from: &Solution, rng: &mut Rng) -> bool {
+    /// Take the route with the fewest jobs (ties: random) out of `current`.
+    fn drop_route(&mut self, p: &FleetProblem, rng: &mut Rng) -> bool {
+        let from = &self.current;
         let used: Vec<usize> = (0..from.routes.len())
             .filter(|&r| !from.routes[r].is_empty())
             .collect();
@@ -488,7 +498,6 @@ impl FleetMinimisation {
             .filter(|&r| from.routes[r].len() == fewest)
             .collect();
         let r = ties[rng.range(0, ties.len() - 1)];
-        self.current = from.clone();
         self.target = from.unassigned;
         self.current.set_route(p, r, Vec::new());
         true
@@ -510,43 +519,44 @@ impl FleetMinimisation {
         deadline: &Deadline,
     ) -> FleetStep {
         if !self.started || self.current.unassigned <= self.target {
-            let from = if self.started {
-                self.current.clone()
-            } else {
-                best.clone()
-            };
-            if !self.drop_route(p, &from, rng) {
+            if !self.started {
+                self.current = best.clone();
+            }
+            if !self.drop_route(p, rng) {
                 return FleetStep::Done;
             }
             self.started = true;
         }
-        let mut candidate = self.current.clone();
-        ruin::choose(p, &candidate, ruin_settings, rng, &mut self.removed);
+        // the candidate is `current` changed in place: undone when rejected
+        let candidate = &mut self.current;
+        let was_unassigned = candidate.unassigned;
+        self.left_out.clear();
+        self.left_out
+            .extend((0..p.n() as u32).filter(|&j| !candidate.is_assigned(j as usize)));
+        candidate.journal_begin();
+        ruin::choose(p, candidate, ruin_settings, rng, &mut self.removed);
         candidate.remove_jobs(p, &self.removed);
         let mut order: Vec<u32> = (0..p.n() as u32)
             .filter(|&j| servable[j as usize] && !candidate.is_assigned(j as usize))
             .collect();
         ruin::sort_for_insertion(p, rng, &mut order);
-        greedy_insert(
-            p,
-            &mut candidate,
-            classes,
-            &order,
-            rng,
-            blink,
-            false,
-            deadline,
-        );
-        ls.run(p, &mut candidate, Some(&order), deadline);
+        greedy_insert(p, candidate, classes, &order, rng, blink, false, deadline);
+        ls.run(p, candidate, Some(&order), deadline);
         for j in 0..p.n() {
             if !candidate.is_assigned(j) {
                 self.absences[j] += 1;
             }
         }
-        if candidate.unassigned < self.current.unassigned
-            || self.absence_sum(&candidate) < self.absence_sum(&self.current)
-        {
-            self.current = candidate;
+        // the sum over the jobs left out before, with the absences counted now
+        let before: u64 = self
+            .left_out
+            .iter()
+            .map(|&j| self.absences[j as usize])
+            .sum();
+        if self.current.unassigned < was_unassigned || self.absence_sum(&self.current) < before {
+            self.current.journal_commit();
+        } else {
+            self.current.journal_undo(p);
         }
         if self.current.unassigned <= self.target {
             FleetStep::Found

@@ -8,7 +8,9 @@
 //! - `matrix`: the i32 matrices (owned, or the host's buffer read in place)
 //! - `load`: load segments (O(1) concatenation) when the load varies along a route
 //! - `pairs`: shipments (pickup-and-delivery pairs) in the insertion heuristics
-//! - `solution`: routes with their segment caches; pricing of routes made of pieces
+//! - `solution/`: routes with their segment caches (`route`), costs (`cost`), schedules
+//!   from scratch (`schedule`), pricing of routes made of pieces (`pricing`), one job's
+//!   insertion and removals (`insertion`), invariant checks (`check`)
 //! - `insertion`: regret construction, greedy insertion with blinks
 //! - `insertion_column`: the regret table's column of one route, read along the matrix rows
 //! - `regret_near`: regret construction on neighbour lists (big problems)

@@ -1,0 +1,219 @@
+//! Insertion of one job (best position, insert) and removal of jobs.
+
+use super::cost::{FleetCost, RouteEval};
+use super::schedule::job_segment;
+use super::{Solution, NONE};
+use crate::fleet::load::LoadSeg;
+use crate::fleet::model::{FleetProblem, Role};
+
+impl Solution {
+    /// Best feasible insertion of job j into route r: (cost delta, position).
+    /// `blink(k)` true skips position k (SISR's blinks).
+    pub fn best_insertion(
+        &mut self,
+        p: &FleetProblem,
+        r: usize,
+        j: usize,
+        mut blink: impl FnMut() -> bool,
+    ) -> Option<(FleetCost, usize)> {
+        let route = &self.routes[r];
+        let v = route.vehicle;
+        let job = &p.jobs[j];
+        if !p.allows(j, v) || route.len() + 1 > p.vehicles[v].max_stops {
+            return None;
+        }
+        // a shipment's job goes in with its other end (`best_pair_insertion`)
+        debug_assert!(p.role[j] == Role::Plain);
+        let cap = p.vehicle_capacity(v);
+        let dj = p.job_demand(j);
+        let lj = if p.profile {
+            LoadSeg::job(p, j)
+        } else {
+            LoadSeg::EMPTY
+        };
+        if !p.profile {
+            for d in 0..p.dims {
+                if route.total_load(p, d) + dj[d] > cap[d] {
+                    return None;
+                }
+            }
+        }
+        let n = route.len();
+        let old = route.cost(p);
+        let js = job_segment(p, j);
+        let veh = &p.vehicles[v];
+        let mut best: Option<(FleetCost, usize)> = None;
+        let exact = p.breaks_of(v) || p.multi_windows;
+        self.insert_candidates.clear();
+        for k in 0..=n {
+            if blink() {
+                continue;
+            }
+            if p.profile
+                && !route.lfwd[k]
+                    .then(&lj, p.dims)
+                    .then(&route.lbwd[k], p.dims)
+                    .fits(cap)
+            {
+                continue;
+            }
+            let before = route.fwd[k];
+            let s = before.then(&js, p);
+            if s.time_warp > 0 {
+                continue;
+            }
+            // (segments join associatively: the route's cached tail with its end)
+            let full = s.then(&route.bwd_end[k], p);
+            if !full.feasible() {
+                continue;
+            }
+            let prev = if k == 0 {
+                veh.start
+            } else {
+                route.loc(p, k - 1)
+            };
+            let next = if k == n { veh.end } else { route.loc(p, k) };
+            let base = if n == 0 {
+                p.d(veh.start, veh.end)
+            } else {
+                route.eval.distance
+            };
+            let distance = base + p.d(prev, job.loc) + p.d(job.loc, next) - p.d(prev, next);
+            if p.driving_limited {
+                let base = if n == 0 {
+                    p.t(veh.start, veh.end)
+                } else {
+                    route.drive_total
+                };
+                if base + p.t(prev, job.loc) + p.t(job.loc, next) - p.t(prev, next)
+                    > veh.max_driving
+                {
+                    continue;
+                }
+            }
+            if p.distance_limited {
+                let base = if n == 0 {
+                    p.ld(veh.start, veh.end)
+                } else {
+                    route.ldist_total
+                };
+                if base + p.ld(prev, job.loc) + p.ld(job.loc, next) - p.ld(prev, next)
+                    > veh.max_distance
+                {
+                    continue;
+                }
+            }
+            let (duration, lateness) = if exact {
+                // priced below, cheapest bound first: the segments' duration is a lower
+                // bound of the exact one, and the lateness never goes below 0
+                let bound = RouteEval {
+                    vehicle: v,
+                    count: n + 1,
+                    duration: full.duration,
+                    distance,
+                    lateness: 0,
+                };
+                self.insert_candidates
+                    .push((bound.cost(p).minus(old), k, distance));
+                continue;
+            } else if p.has_deadlines {
+                // the lateness change (O(route) to follow the push) never goes below 0:
+                // priced only when the position could beat the best without it
+                let bound = RouteEval {
+                    vehicle: v,
+                    count: n + 1,
+                    duration: full.duration,
+                    distance,
+                    lateness: route.eval.lateness,
+                };
+                if best.map_or(false, |b| bound.cost(p).minus(old) >= b.0) {
+                    continue;
+                }
+                (
+                    full.duration,
+                    route.eval.lateness + route.lateness_change(p, j, k),
+                )
+            } else {
+                (full.duration, 0)
+            };
+            let new = RouteEval {
+                vehicle: v,
+                count: n + 1,
+                duration,
+                distance,
+                lateness,
+            }
+            .cost(p);
+            let delta = new.minus(old);
+            if best.map_or(true, |b| delta < b.0) {
+                best = Some((delta, k));
+            }
+        }
+        if exact {
+            // the exact pass only while the bound can still beat (or, at a lower
+            // position, tie) the best: the same choice as pricing every position
+            let mut cands = std::mem::take(&mut self.insert_candidates);
+            cands.sort_unstable();
+            let route = &self.routes[r];
+            for &(bound, k, distance) in &cands {
+                if best.map_or(false, |b| bound > b.0) {
+                    break;
+                }
+                if let Some((duration, lateness)) =
+                    crate::fleet::windows::price_insertion(route, p, j, k)
+                {
+                    let e = RouteEval {
+                        vehicle: v,
+                        count: n + 1,
+                        duration,
+                        distance,
+                        lateness,
+                    };
+                    let delta = e.cost(p).minus(old);
+                    debug_assert!(delta >= bound);
+                    if best.map_or(true, |b| delta < b.0 || (delta == b.0 && k < b.1)) {
+                        best = Some((delta, k));
+                    }
+                }
+            }
+            self.insert_candidates = cands;
+        }
+        best
+    }
+
+    /// Insert job j into route r before position k (a feasible insertion).
+    pub fn insert(&mut self, p: &FleetProblem, r: usize, j: usize, k: usize) {
+        self.journal_save(r);
+        let mut jobs = std::mem::take(&mut self.routes[r].jobs);
+        jobs.insert(k, j as u32);
+        self.set_route_from_taken(p, r, jobs);
+        debug_assert!(self.routes[r].time_feasible);
+    }
+
+    /// Remove the listed jobs (from whichever routes hold them).
+    pub fn remove_jobs(&mut self, p: &FleetProblem, removed: &[u32]) {
+        let mut touched: Vec<usize> = Vec::new();
+        for &j in removed {
+            let r = self.route_of[j as usize];
+            if r != NONE {
+                self.route_of[j as usize] = NONE;
+                self.pos_of[j as usize] = NONE;
+                self.unassigned += 1;
+                self.missing += p.miss_weight(j as usize);
+                if !touched.contains(&(r as usize)) {
+                    touched.push(r as usize);
+                }
+            }
+        }
+        for r in touched {
+            self.journal_save(r);
+            let mut jobs = std::mem::take(&mut self.routes[r].jobs);
+            jobs.retain(|&j| self.route_of[j as usize] == r as u32);
+            self.set_route_from_taken(p, r, jobs);
+            if !self.routes[r].time_feasible {
+                // a shortcut broke a window (no triangle inequality): the whole route goes
+                self.set_route(p, r, Vec::new());
+            }
+        }
+    }
+}

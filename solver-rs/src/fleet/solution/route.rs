@@ -1,0 +1,352 @@
+//! One vehicle's route and its caches (segments, distances, loads, allowed
+//! vehicles, schedule), recomputed by `update` after its jobs change.
+
+use super::cost::{FleetCost, RouteEval};
+use super::schedule::{end_segment, job_segment, prefix_sums, start_segment};
+use crate::fleet::load::LoadSeg;
+use crate::fleet::model::{FleetProblem, NO_LIMIT};
+use crate::fleet::segment::TwSegment;
+
+#[derive(Clone, Debug)]
+pub struct Route {
+    pub vehicle: usize,
+    pub jobs: Vec<u32>,
+    /// fwd[k]: the start and jobs[0..k].
+    pub(crate) fwd: Vec<TwSegment>,
+    /// bwd[k]: jobs[k..] (k < len).
+    pub(crate) bwd: Vec<TwSegment>,
+    /// bwd_end[k]: jobs[k..] then the vehicle's end (k <= len), the tail of
+    /// every insertion before k.
+    pub(crate) bwd_end: Vec<TwSegment>,
+    /// Only when the load varies along routes (`FleetProblem::profile`):
+    /// lfwd[k], the load segment of jobs[0..k]; lbwd[k], of jobs[k..] (k <= len).
+    pub(crate) lfwd: Vec<LoadSeg>,
+    pub(crate) lbwd: Vec<LoadSeg>,
+    /// Distance from the start through jobs[k-1].
+    pub(super) dfwd: Vec<i64>,
+    /// Distance from jobs[k] through the last job.
+    pub(super) dbwd: Vec<i64>,
+    /// load[k * dims + d]: demand of jobs[0..k].
+    pub(super) load: Vec<i64>,
+    /// Row k (p.allowed_words u64 words): the vehicles allowed for every job
+    /// of jobs[k..] (k = len: all ones); empty when the problem is unrestricted.
+    pub(super) allowed_bwd: Vec<u64>,
+    /// Service start of jobs[k] (earliest schedule).
+    pub(crate) starts: Vec<i64>,
+    /// late_pre[k]: lateness of jobs[0..k].
+    pub(crate) late_pre: Vec<i64>,
+    /// Only with soft deadlines: slack_bwd[k], the least of deadline − start
+    /// over jobs[k..] (NO_LIMIT at len): a push of the starts from k on by at
+    /// most this much adds no lateness.
+    pub(super) slack_bwd: Vec<i64>,
+    /// Only with soft deadlines: arc_in[k], the travel time into jobs[k] from
+    /// the stop before it (the start for k = 0), so that following a push
+    /// reads no matrix.
+    pub(super) arc_in: Vec<i64>,
+    /// Only when the vehicle has breaks: brk_next[k], how many of its breaks
+    /// are taken by the end of jobs[k-1]'s service (k = 0..=len).
+    pub(crate) brk_next: Vec<u32>,
+    /// Only when some job has several windows (`FleetProblem::multi_windows`):
+    /// latest[k], the latest arrival at jobs[k] after which jobs[k..] can
+    /// still all start inside a window (the vehicle's end not included).
+    pub(crate) latest: Vec<i64>,
+    /// Only when some vehicle has a max_driving (max_distance): the travel
+    /// time (limit distance) from the start through jobs[k-1], and the route's total.
+    pub(crate) drive_pre: Vec<i64>,
+    pub(crate) ldist_pre: Vec<i64>,
+    pub(crate) drive_total: i64,
+    pub(crate) ldist_total: i64,
+    /// The service time of its jobs.
+    pub(crate) service_total: i64,
+    /// Windows, shift and route limits hold (removing jobs can break them
+    /// on a matrix without the triangle inequality).
+    pub time_feasible: bool,
+    pub eval: RouteEval,
+}
+
+impl Route {
+    pub fn new(p: &FleetProblem, vehicle: usize) -> Route {
+        let mut r = Route {
+            vehicle,
+            jobs: Vec::new(),
+            fwd: Vec::new(),
+            bwd: Vec::new(),
+            bwd_end: Vec::new(),
+            lfwd: Vec::new(),
+            lbwd: Vec::new(),
+            dfwd: Vec::new(),
+            dbwd: Vec::new(),
+            load: Vec::new(),
+            allowed_bwd: Vec::new(),
+            starts: Vec::new(),
+            late_pre: Vec::new(),
+            slack_bwd: Vec::new(),
+            arc_in: Vec::new(),
+            brk_next: Vec::new(),
+            latest: Vec::new(),
+            drive_pre: Vec::new(),
+            ldist_pre: Vec::new(),
+            drive_total: 0,
+            ldist_total: 0,
+            service_total: 0,
+            time_feasible: true,
+            eval: RouteEval::default(),
+        };
+        r.update(p);
+        r
+    }
+
+    pub fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// Recompute the caches after `jobs` changed (O(len)).
+    pub fn update(&mut self, p: &FleetProblem) {
+        let n = self.jobs.len();
+        let dims = p.dims;
+        let v = &p.vehicles[self.vehicle];
+        self.fwd.clear();
+        self.fwd.push(start_segment(p, self.vehicle));
+        self.dfwd.clear();
+        self.dfwd.push(0);
+        self.load.clear();
+        self.load.resize((n + 1) * dims, 0);
+        let mut prev = v.start;
+        self.starts.clear();
+        self.late_pre.clear();
+        self.late_pre.push(0);
+        let mut clock = v.shift_start;
+        let with_breaks = p.breaks_of(self.vehicle);
+        let mut broken = crate::fleet::breaks::Outcome {
+            back: 0,
+            arrival: 0,
+            late: 0,
+            ok: true,
+        };
+        self.brk_next.clear();
+        if with_breaks {
+            let starts = &mut self.starts;
+            let brk_next = &mut self.brk_next;
+            brk_next.push(0);
+            broken = crate::fleet::breaks::run(
+                p,
+                self.vehicle,
+                self.jobs.iter().map(|&j| j as usize),
+                false,
+                |_, s, next| {
+                    starts.push(s);
+                    brk_next.push(next as u32);
+                },
+                None,
+            );
+        }
+        for k in 0..n {
+            let j = self.jobs[k] as usize;
+            clock = if with_breaks {
+                self.starts[k]
+            } else {
+                p.start_at(j, clock + p.t(prev, p.jobs[j].loc))
+            };
+            if !with_breaks {
+                self.starts.push(clock);
+            }
+            self.late_pre
+                .push(self.late_pre[k] + (clock - p.jobs[j].deadline).max(0));
+            clock += p.jobs[j].service;
+            let s = self.fwd[k].then(&job_segment(p, j), p);
+            self.fwd.push(s);
+            self.dfwd.push(self.dfwd[k] + p.d(prev, p.jobs[j].loc));
+            prev = p.jobs[j].loc;
+            for d in 0..dims {
+                self.load[(k + 1) * dims + d] = self.load[k * dims + d] + p.demand[j * dims + d];
+            }
+        }
+        self.slack_bwd.clear();
+        self.arc_in.clear();
+        if p.has_deadlines {
+            let mut from = v.start;
+            for &j in &self.jobs {
+                let loc = p.jobs[j as usize].loc;
+                self.arc_in.push(p.t(from, loc));
+                from = loc;
+            }
+            self.slack_bwd.resize(n + 1, NO_LIMIT);
+            for k in (0..n).rev() {
+                let deadline = p.jobs[self.jobs[k] as usize].deadline;
+                self.slack_bwd[k] = self.slack_bwd[k + 1].min(deadline - self.starts[k]);
+            }
+        }
+        self.bwd.clear();
+        self.bwd.resize(n, TwSegment::visit(0, 0, 0, 0));
+        self.dbwd.clear();
+        self.dbwd.resize(n + 1, 0);
+        for k in (0..n).rev() {
+            let j = self.jobs[k] as usize;
+            let js = job_segment(p, j);
+            self.bwd[k] = if k + 1 < n {
+                js.then(&self.bwd[k + 1], p)
+            } else {
+                js
+            };
+            self.dbwd[k] = if k + 1 < n {
+                p.d(p.jobs[j].loc, p.jobs[self.jobs[k + 1] as usize].loc) + self.dbwd[k + 1]
+            } else {
+                0
+            };
+        }
+        let end = end_segment(p, self.vehicle);
+        self.bwd_end.clear();
+        self.bwd_end
+            .extend(self.bwd.iter().map(|s| s.then(&end, p)));
+        self.bwd_end.push(end);
+        if p.profile {
+            self.lfwd.clear();
+            self.lfwd.push(LoadSeg::EMPTY);
+            for k in 0..n {
+                let s = self.lfwd[k].then(&LoadSeg::job(p, self.jobs[k] as usize), dims);
+                self.lfwd.push(s);
+            }
+            self.lbwd.clear();
+            self.lbwd.resize(n + 1, LoadSeg::EMPTY);
+            for k in (0..n).rev() {
+                self.lbwd[k] = LoadSeg::job(p, self.jobs[k] as usize).then(&self.lbwd[k + 1], dims);
+            }
+        }
+        self.allowed_bwd.clear();
+        if p.restricted() {
+            let w = p.allowed_words;
+            self.allowed_bwd.resize((n + 1) * w, u64::MAX);
+            for k in (0..n).rev() {
+                let row = p.allowed_row(self.jobs[k] as usize).expect("restricted");
+                let (here, after) = self.allowed_bwd[k * w..(k + 2) * w].split_at_mut(w);
+                for i in 0..w {
+                    here[i] = after[i] & row[i];
+                }
+            }
+        }
+        self.service_total = self.jobs.iter().map(|&j| p.jobs[j as usize].service).sum();
+        self.time_feasible = true;
+        self.eval = if n == 0 {
+            RouteEval::default()
+        } else {
+            let full = self.fwd[n].then(&end_segment(p, self.vehicle), p);
+            let mut duration = full.duration;
+            self.time_feasible = full.feasible();
+            if p.multi_windows {
+                // the segments only bound a schedule with several windows: the exact one
+                let (back, feasible) =
+                    crate::fleet::windows::route_end(p, self.vehicle, &self.jobs, &self.starts);
+                duration = back - v.shift_start;
+                self.time_feasible = self.time_feasible && feasible;
+            }
+            if with_breaks {
+                duration = broken.back - v.shift_start;
+                self.time_feasible = self.time_feasible && broken.ok;
+            }
+            RouteEval {
+                vehicle: self.vehicle,
+                count: n,
+                duration,
+                distance: self.dfwd[n] + p.d(prev, v.end),
+                lateness: self.late_pre[n],
+            }
+        };
+        if p.multi_windows {
+            crate::fleet::windows::latest_arrivals(p, &self.jobs, &mut self.latest);
+        }
+        if p.driving_limited {
+            self.drive_total = prefix_sums(
+                p,
+                self.vehicle,
+                &self.jobs,
+                &mut self.drive_pre,
+                FleetProblem::t,
+            );
+        }
+        if p.distance_limited {
+            self.ldist_total = prefix_sums(
+                p,
+                self.vehicle,
+                &self.jobs,
+                &mut self.ldist_pre,
+                FleetProblem::ld,
+            );
+        }
+        // removing a job can lengthen a route on a matrix without the triangle inequality
+        let veh = &p.vehicles[self.vehicle];
+        self.time_feasible &=
+            self.drive_total <= veh.max_driving && self.ldist_total <= veh.max_distance;
+    }
+
+    pub fn cost(&self, p: &FleetProblem) -> FleetCost {
+        self.eval.cost(p)
+    }
+
+    /// Total demand of the route in dimension d.
+    #[inline(always)]
+    pub fn total_load(&self, p: &FleetProblem, d: usize) -> i64 {
+        self.load[self.jobs.len() * p.dims + d]
+    }
+
+    /// Change of the total lateness when job j is inserted before position
+    /// k: j's own, plus the push it gives the jobs after it (none when the
+    /// push fits the suffix's slack), followed until a start is unchanged
+    /// (from there on the schedule is the same). Routes without breaks only.
+    pub fn lateness_change(&self, p: &FleetProblem, j: usize, k: usize) -> i64 {
+        debug_assert!(!p.breaks_of(self.vehicle) && !p.multi_windows);
+        let veh = &p.vehicles[self.vehicle];
+        let (loc, dep) = if k == 0 {
+            (veh.start, veh.shift_start)
+        } else {
+            let i = self.jobs[k - 1] as usize;
+            (p.jobs[i].loc, self.starts[k - 1] + p.jobs[i].service)
+        };
+        let job = &p.jobs[j];
+        let t = p.start_at(j, dep + p.t(loc, job.loc));
+        let own = (t - job.deadline).max(0);
+        let (loc, dep) = (job.loc, t + job.service);
+        if k < self.jobs.len() {
+            // the push never grows along the route (waiting only absorbs it): within the
+            // suffix's slack it makes nobody late
+            let next = self.jobs[k] as usize;
+            let push = p.start_at(next, dep + p.t(loc, p.jobs[next].loc)) - self.starts[k];
+            if push <= self.slack_bwd[k] {
+                debug_assert_eq!(self.pushed_lateness(p, k, loc, dep), 0);
+                return own;
+            }
+        }
+        own + self.pushed_lateness(p, k, loc, dep)
+    }
+
+    /// The lateness jobs[k..] gain when the vehicle leaves `loc` at `dep`
+    /// for jobs[k], followed until a start is unchanged.
+    fn pushed_lateness(&self, p: &FleetProblem, k: usize, loc: usize, mut dep: i64) -> i64 {
+        let mut change = 0;
+        for kk in k..self.jobs.len() {
+            let i = self.jobs[kk] as usize;
+            let next = &p.jobs[i];
+            let travel = if kk == k {
+                p.t(loc, next.loc)
+            } else {
+                self.arc_in[kk]
+            };
+            let t = p.start_at(i, dep + travel);
+            if t == self.starts[kk] {
+                break;
+            }
+            change += (t - next.deadline).max(0) - (self.starts[kk] - next.deadline).max(0);
+            dep = t + next.service;
+        }
+        change
+    }
+
+    /// Location of jobs[k].
+    #[inline(always)]
+    pub(crate) fn loc(&self, p: &FleetProblem, k: usize) -> usize {
+        p.jobs[self.jobs[k] as usize].loc
+    }
+}

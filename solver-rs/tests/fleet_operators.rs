@@ -1,0 +1,382 @@
+#![deny(unsafe_code)]
+//! Each inter-route operator on its own, as PyVRP tests each operator: on
+//! small seeded random instances of several kinds (hard windows and
+//! capacities, soft deadlines, a mixed fleet with different starts and ends,
+//! several windows per job, breaks, shipments), every (u, v) pair of a random
+//! plan is evaluated; when `evaluate` returns a move, applying it must change
+//! the cost by exactly the evaluated delta, the plan must pass `check`, and a
+//! fresh plan built from the route lists must cost the same as the
+//! incrementally updated one. The assertions are explicit: `cargo test
+//! --release` runs without the debug checks inside `operators::apply`.
+
+use route_solver::fleet::model::{BreakInput, FleetProblem, VehicleCosts};
+use route_solver::fleet::operators::{
+    apply, cross_exchange, pair_relocate, relocate, swap, two_opt_star, Move,
+};
+use route_solver::fleet::solution::Solution;
+use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
+use route_solver::rng::Rng;
+
+type Evaluate = fn(&FleetProblem, &mut Solution, usize, usize) -> Option<Move>;
+
+/// What a random instance has.
+#[derive(Clone, Copy, Debug)]
+struct Kind {
+    name: &'static str,
+    /// Hard windows on about half of the jobs, capacities that bind.
+    windows: bool,
+    deadlines: bool,
+    /// Vehicles with different starts, ends (one open), shifts, capacities and costs.
+    mixed: bool,
+    /// 1–3 windows on some jobs.
+    several_windows: bool,
+    breaks: bool,
+    /// Pickup-and-delivery pairs (half of the jobs).
+    shipments: bool,
+    objective: Objective,
+}
+
+const BASE: Kind = Kind {
+    name: "windows",
+    windows: true,
+    deadlines: false,
+    mixed: false,
+    several_windows: false,
+    breaks: false,
+    shipments: false,
+    objective: Objective::DISTANCE,
+};
+
+const KINDS: [Kind; 6] = [
+    BASE,
+    Kind {
+        name: "deadlines",
+        deadlines: true,
+        objective: Objective::SERVICE,
+        ..BASE
+    },
+    Kind {
+        name: "mixed fleet",
+        mixed: true,
+        deadlines: true,
+        objective: Objective::SERVICE,
+        ..BASE
+    },
+    Kind {
+        name: "several windows",
+        several_windows: true,
+        ..BASE
+    },
+    Kind {
+        name: "breaks",
+        breaks: true,
+        mixed: true,
+        objective: Objective::SERVICE,
+        ..BASE
+    },
+    Kind {
+        name: "shipments",
+        shipments: true,
+        deadlines: true,
+        ..BASE
+    },
+];
+
+/// Points in a 100 × 100 square (locations 0 and 1 are depots, jobs from 2),
+/// travel times Euclidean plus asymmetric noise, two demand dimensions.
+fn random_input(rng: &mut Rng, n: usize, nv: usize, k: &Kind) -> FleetInput {
+    let m = n + 2;
+    let pts: Vec<(i64, i64)> = (0..m)
+        .map(|_| (rng.range(0, 100) as i64, rng.range(0, 100) as i64))
+        .collect();
+    let mut travel = vec![0i64; m * m];
+    for a in 0..m {
+        for b in 0..m {
+            if a != b {
+                let (p, q) = (pts[a], pts[b]);
+                let e = (((p.0 - q.0).pow(2) + (p.1 - q.1).pow(2)) as f64).sqrt() as i64;
+                travel[a * m + b] = e + rng.range(0, 8) as i64;
+            }
+        }
+    }
+    let vehicles = (0..nv)
+        .map(|v| {
+            let mut veh = VehicleInput {
+                start: 0,
+                end: Some(0),
+                shift_end: Some(1500),
+                capacity: vec![rng.range(12, 30) as i64, rng.range(3, 6) as i64],
+                ..VehicleInput::default()
+            };
+            if k.mixed {
+                veh.start = v % 2;
+                veh.end = match v % 3 {
+                    0 => Some(0),
+                    1 => Some(1),
+                    _ => None,
+                };
+                veh.shift_start = rng.range(0, 60) as i64;
+                veh.shift_end = Some(900 + rng.range(0, 600) as i64);
+                veh.max_stops = if rng.range(0, 2) == 0 {
+                    Some(rng.range(3, n))
+                } else {
+                    None
+                };
+                veh.costs = VehicleCosts {
+                    fixed: rng.range(0, 300) as i64,
+                    per_duration: rng.range(0, 3) as i64,
+                    per_distance: rng.range(0, 3) as i64,
+                };
+            }
+            if k.breaks {
+                let s = rng.range(50, 300) as i64;
+                veh.breaks = vec![BreakInput {
+                    start: s,
+                    end: s + rng.range(0, 150) as i64,
+                    duration: rng.range(10, 40) as i64,
+                }];
+                if rng.range(0, 1) == 0 {
+                    let s2 = s + 300 + rng.range(0, 100) as i64;
+                    veh.breaks.push(BreakInput {
+                        start: s2,
+                        end: s2 + 100,
+                        duration: 15,
+                    });
+                }
+            }
+            veh
+        })
+        .collect();
+    let mut jobs: Vec<JobInput> = Vec::with_capacity(n);
+    let mut shipments = Vec::new();
+    let first_pair = if k.shipments { n / 2 } else { n };
+    for j in 0..n {
+        let windowed = k.windows && rng.range(0, 1) == 0;
+        let ready = if windowed {
+            rng.range(0, 400) as i64
+        } else {
+            0
+        };
+        let delivery = j >= first_pair && (j - first_pair) % 2 == 1;
+        let demand = if delivery {
+            // the delivery unloads what its pickup loaded
+            jobs[j - 1].demand.clone()
+        } else {
+            vec![rng.range(0, 8) as i64, rng.range(0, 1) as i64]
+        };
+        jobs.push(JobInput {
+            location: j + 2,
+            service: rng.range(0, 20) as i64,
+            ready,
+            due: if windowed {
+                Some(ready + rng.range(60, 300) as i64)
+            } else {
+                None
+            },
+            deadline: if k.deadlines && rng.range(0, 2) == 0 {
+                Some(rng.range(0, 400) as i64)
+            } else {
+                None
+            },
+            demand,
+            windows: if k.several_windows && rng.range(0, 2) == 0 {
+                let mut t = rng.range(0, 150) as i64;
+                Some(
+                    (0..rng.range(1, 3))
+                        .map(|_| {
+                            let s = t;
+                            t += rng.range(20, 120) as i64;
+                            let w = (s, t);
+                            t += rng.range(30, 150) as i64;
+                            w
+                        })
+                        .collect(),
+                )
+            } else {
+                None
+            },
+            // backhauls: the load varies along routes (`FleetProblem::profile`)
+            pickup: if k.mixed && j < first_pair && rng.range(0, 3) == 0 {
+                vec![rng.range(1, 5) as i64, 0]
+            } else {
+                Vec::new()
+            },
+            ..JobInput::default()
+        });
+        if delivery {
+            shipments.push((j - 1, j));
+        }
+    }
+    FleetInput {
+        locations: m,
+        travel,
+        distance: None,
+        vehicles,
+        jobs,
+        objective: k.objective,
+        limit_distance: None,
+        shipments,
+    }
+}
+
+/// A random plan: the jobs (whole shipments) in random order, each at its
+/// best place in the first route of a random order that takes it.
+fn random_plan(p: &FleetProblem, rng: &mut Rng) -> Solution {
+    let mut sol = Solution::empty(p);
+    let mut order: Vec<usize> = (0..p.n()).collect();
+    shuffle(rng, &mut order);
+    let mut routes: Vec<usize> = (0..p.vehicles.len()).collect();
+    for j in order {
+        if sol.is_assigned(j) {
+            continue;
+        }
+        shuffle(rng, &mut routes);
+        for &r in &routes {
+            if let Some((_, k, k2)) = sol.best_unit_insertion(p, r, j, || false) {
+                sol.insert_unit(p, r, j, k, k2);
+                break;
+            }
+        }
+    }
+    sol.check(p).expect("a valid random plan");
+    sol
+}
+
+fn shuffle<T>(rng: &mut Rng, xs: &mut [T]) {
+    for i in (1..xs.len()).rev() {
+        xs.swap(i, rng.range(0, i));
+    }
+}
+
+/// The plan rebuilt from its route lists alone (no cache carried over).
+fn fresh(p: &FleetProblem, sol: &Solution) -> Solution {
+    let mut out = Solution::empty(p);
+    for (r, route) in sol.routes.iter().enumerate() {
+        out.set_route(p, r, route.jobs.clone());
+    }
+    out
+}
+
+/// Moves checked per kind.
+struct Tally {
+    moves: Vec<usize>,
+    improving: usize,
+}
+
+/// Evaluate `op` on every (u, v) pair of random plans of every kind; check
+/// each returned move on a copy, and make every 5th one on the plan itself
+/// so that later pairs are priced on routes changed by moves.
+fn exercise(name: &str, op: Evaluate, kinds: &[Kind], seed: u64) -> Tally {
+    let mut rng = Rng::new(seed);
+    let mut tally = Tally {
+        moves: vec![0; kinds.len()],
+        improving: 0,
+    };
+    for (ki, kind) in kinds.iter().enumerate() {
+        for case in 0..8 {
+            let n = rng.range(10, 18) & !1;
+            let nv = rng.range(3, 5);
+            let inp = random_input(&mut rng, n, nv, kind);
+            let p = FleetProblem::new(&inp).expect("a valid instance");
+            let mut sol = random_plan(&p, &mut rng);
+            let mut made = 0;
+            for u in 0..p.n() {
+                for v in 0..p.n() {
+                    if u == v {
+                        continue;
+                    }
+                    let m = match op(&p, &mut sol, u, v) {
+                        Some(m) => m,
+                        None => continue,
+                    };
+                    let before = sol.cost(&p);
+                    let mut after = sol.clone();
+                    apply(&p, &mut after, &m);
+                    let what = format!(
+                        "{} on {} (case {}, u {}, v {}, {:?})",
+                        name, kind.name, case, u, v, m
+                    );
+                    assert_eq!(
+                        after.cost(&p),
+                        before.plus(m.delta),
+                        "{}: the applied change differs from the evaluated delta",
+                        what
+                    );
+                    if let Err(e) = after.check(&p) {
+                        panic!("{}: invalid after the move: {}", what, e);
+                    }
+                    assert_eq!(
+                        fresh(&p, &after).cost(&p),
+                        after.cost(&p),
+                        "{}: the incremental cost differs from a recomputation",
+                        what
+                    );
+                    tally.moves[ki] += 1;
+                    if m.delta < route_solver::fleet::FleetCost::ZERO {
+                        tally.improving += 1;
+                    }
+                    made += 1;
+                    if made % 5 == 0 {
+                        sol = after;
+                    }
+                }
+            }
+        }
+    }
+    tally
+}
+
+fn assert_tally(name: &str, kinds: &[Kind], t: &Tally, least: usize) {
+    println!(
+        "{}: moves per kind {:?}, improving {}",
+        name, t.moves, t.improving
+    );
+    for (k, &n) in kinds.iter().zip(&t.moves) {
+        assert!(
+            n >= least,
+            "{} on {}: only {} moves checked",
+            name,
+            k.name,
+            n
+        );
+    }
+    assert!(t.improving > 0, "{}: no improving move checked", name);
+}
+
+#[test]
+fn relocate_evaluates_what_apply_makes() {
+    let t = exercise("relocate", relocate::evaluate, &KINDS, 101);
+    assert_tally("relocate", &KINDS, &t, 50);
+}
+
+#[test]
+fn swap_evaluates_what_apply_makes() {
+    let t = exercise("swap", swap::evaluate, &KINDS, 202);
+    assert_tally("swap", &KINDS, &t, 50);
+}
+
+#[test]
+fn two_opt_star_evaluates_what_apply_makes() {
+    let t = exercise("2-opt*", two_opt_star::evaluate, &KINDS, 303);
+    assert_tally("2-opt*", &KINDS, &t, 20);
+}
+
+#[test]
+fn cross_exchange_evaluates_what_apply_makes() {
+    let t = exercise("cross-exchange", cross_exchange::evaluate, &KINDS, 404);
+    assert_tally("cross-exchange", &KINDS, &t, 20);
+}
+
+#[test]
+fn pair_relocate_evaluates_what_apply_makes() {
+    // shipments on every kind: the operator moves nothing else
+    let kinds: Vec<Kind> = KINDS
+        .iter()
+        .map(|k| Kind {
+            shipments: true,
+            ..*k
+        })
+        .collect();
+    let t = exercise("pair-relocate", pair_relocate::evaluate, &kinds, 505);
+    assert_tally("pair-relocate", &kinds, &t, 10);
+}
