@@ -42,18 +42,30 @@ pub fn solve(inp: &Input, params: &Params, clock: &dyn Clock) -> Result<Solution
         return Err(InputError::BadTimeLimit);
     }
     let p = Problem::new(inp)?;
-    let (order, cost, report) = if p.n <= exact::EXACT_MAX_STOPS {
-        let (o, c) = exact::solve_exact(&p);
-        (o, c, SearchReport::default())
-    } else {
-        search::solve(&p, params, clock)
-    };
+    let (order, cost, report) = solve_problem(&p, params, clock, &mut |_, _| {});
     Ok(Solution {
         order: order.iter().map(|&s| (s - 1) as u32).collect(),
         cost,
         iterations: report.iterations,
         report,
     })
+}
+
+/// Solve a validated problem: exactly at <= EXACT_MAX_STOPS stops (`on_best`
+/// is then not called), else by the search (`search::solve_reporting`).
+/// Returns the order (internal stop ids), its cost and the search's report.
+pub fn solve_problem(
+    p: &Problem,
+    params: &Params,
+    clock: &dyn Clock,
+    on_best: &mut dyn FnMut(&[usize], Cost),
+) -> (Vec<usize>, Cost, SearchReport) {
+    if p.n <= exact::EXACT_MAX_STOPS {
+        let (o, c) = exact::solve_exact(p);
+        (o, c, SearchReport::default())
+    } else {
+        search::solve_reporting(p, params, clock, on_best)
+    }
 }
 
 /// Wall clock for native builds.

@@ -43,11 +43,13 @@ pub mod regret_near;
 pub mod ruin;
 pub mod same_place;
 pub mod segment;
+pub mod single;
 pub mod solomon;
 pub mod solution;
 pub mod windows;
 
-pub use driver::{solve, solve_since, FleetParams, FleetSettings, FleetSolution};
+pub use driver::{FleetParams, FleetSettings, FleetSolution};
 pub use model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
 pub use reasons::Reason;
+pub use single::{solve, solve_since};
 pub use solution::FleetCost;
