@@ -413,3 +413,66 @@ fn the_single_route_announces_its_plans_and_keeps_the_time_limit() {
     assert_eq!(assigned, 200);
     assert_eq!(route_s, route_times(&inp, &sol.routes[0]).1);
 }
+
+/// The figures of docs/benchmarks.md ("One van: the single-route path"): one-van
+/// plans of 150–200 stops (TSPLIB tours from node 0, and random days with
+/// deadlines) through the fleet search and through the single-route path, at
+/// equal time limits, with the service's stall rule. Run with
+/// `cargo test --release --test fleet_single -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_one_van_fleet_search_against_the_single_route() {
+    use route_solver::fleet::driver;
+    use route_solver::Clock;
+    let mut days: Vec<(String, FleetInput)> = Vec::new();
+    for name in ["ch150", "kroA200", "d198", "rat195"] {
+        let path = format!("{}/../data/tsplib/{}.tsp", env!("CARGO_MANIFEST_DIR"), name);
+        let inst = route_solver::tsplib::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let m = inst.coords.len();
+        let travel = (0..m * m)
+            .map(|k| route_solver::tsplib::euc2d(inst.coords[k / m], inst.coords[k % m]) as i64)
+            .collect();
+        let mut inp = random_day(&mut Rng::new(1), m - 1, 0);
+        inp.travel = travel;
+        inp.jobs.iter_mut().for_each(|j| j.service = 0);
+        days.push((name.to_string(), inp));
+    }
+    for (k, n) in [150usize, 200].iter().enumerate() {
+        let mut rng = Rng::new(40 + k as u64);
+        let mut inp = random_day(&mut rng, *n, 0);
+        add_deadlines(&mut rng, &mut inp, 400 * n);
+        days.push((format!("deadlines-{}", n), inp));
+    }
+    println!("| instance | budget | fleet search: lateness, duration | ms | single route: lateness, duration | ms |");
+    for (name, inp) in &days {
+        let p = FleetProblem::new(inp).unwrap();
+        for budget in [1000.0, 5000.0] {
+            let params = FleetParams {
+                time_limit_ms: budget,
+                // the service's rule (serviceStallIterations)
+                stall_iterations: ((p.n() * p.n()) as u64 / 10).max(100),
+                ..FleetParams::default()
+            };
+            let clock = NativeClock::new();
+            let fleet = driver::solve_since(&p, &params, &clock, 0.0);
+            let fleet_ms = clock.now_ms();
+            let clock = NativeClock::new();
+            let single = fleet::solve_since(&p, &params, &clock, 0.0);
+            let single_ms = clock.now_ms();
+            assert_eq!(single.iterations == 0, p.n() <= 10);
+            let (fl, fd, _) = route_times(inp, &fleet.routes[0]);
+            let (sl, sd, _) = route_times(inp, &single.routes[0]);
+            println!(
+                "| {} | {} s | {}, {} | {:.0} | {}, {} | {:.0} |",
+                name,
+                budget / 1000.0,
+                fl,
+                fd,
+                fleet_ms,
+                sl,
+                sd,
+                single_ms
+            );
+        }
+    }
+}
