@@ -446,7 +446,7 @@ fn bench_one_van_fleet_search_against_the_single_route() {
     println!("| instance | budget | fleet search: lateness, duration | ms | single route: lateness, duration | ms |");
     for (name, inp) in &days {
         let p = FleetProblem::new(inp).unwrap();
-        for budget in [1000.0, 5000.0] {
+        for budget in [1000.0, 2000.0, 5000.0] {
             let params = FleetParams {
                 time_limit_ms: budget,
                 // the service's rule (serviceStallIterations)
