@@ -476,3 +476,49 @@ fn bench_one_van_fleet_search_against_the_single_route() {
         }
     }
 }
+
+/// docs/benchmarks.md ("One van", big days): one van through 1000 and 2000
+/// random stops, as `bench_one_van_fleet_search_against_the_single_route`.
+/// `cargo test --release --test fleet_single big -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_one_van_big_days() {
+    use route_solver::fleet::driver;
+    use route_solver::Clock;
+    println!("| stops | deadlines | budget | fleet search: lateness, duration | ms | single route: lateness, duration | ms |");
+    for (n, deadlines) in [(1000usize, false), (1000, true), (2000, false)] {
+        let mut rng = Rng::new(9);
+        let mut inp = random_day(&mut rng, n, 0);
+        if deadlines {
+            add_deadlines(&mut rng, &mut inp, 100 * n);
+        }
+        let p = FleetProblem::new(&inp).unwrap();
+        for budget in [2000.0, 10000.0] {
+            let params = FleetParams {
+                time_limit_ms: budget,
+                stall_iterations: (n * n / 10) as u64,
+                ..FleetParams::default()
+            };
+            let clock = NativeClock::new();
+            let fleet = driver::solve_since(&p, &params, &clock, 0.0);
+            let fleet_ms = clock.now_ms();
+            let clock = NativeClock::new();
+            let single = fleet::solve_since(&p, &params, &clock, 0.0);
+            let single_ms = clock.now_ms();
+            let (fl, fd, _) = route_times(&inp, &fleet.routes[0]);
+            let (sl, sd, _) = route_times(&inp, &single.routes[0]);
+            println!(
+                "| {} | {} | {} s | {}, {} | {:.0} | {}, {} | {:.0} |",
+                n,
+                if deadlines { "half" } else { "none" },
+                budget / 1000.0,
+                fl,
+                fd,
+                fleet_ms,
+                sl,
+                sd,
+                single_ms
+            );
+        }
+    }
+}
