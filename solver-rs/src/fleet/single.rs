@@ -114,7 +114,7 @@ pub fn solve_since(
     started_ms: f64,
 ) -> FleetSolution {
     if let Ok(single) = single_route(p) {
-        if let Some(sol) = solve_single(p, &single, params, clock, started_ms) {
+        if let Some(sol) = solve_single(p, single, params, clock, started_ms) {
             return sol;
         }
     }
@@ -282,15 +282,18 @@ fn same_arcs(p: &FleetProblem, has_end: bool) -> bool {
 /// hard limit (or, which the conditions rule out, is not a valid plan).
 fn solve_single(
     p: &FleetProblem,
-    single: &SingleRoute,
+    single: SingleRoute,
     params: &FleetParams,
     clock: &dyn Clock,
     started_ms: f64,
 ) -> Option<FleetSolution> {
     let problem = Problem::new(&single.input()).ok()?;
+    let may_bind = single.may_bind;
+    // the problem holds its own (i64) matrices
+    drop(single);
     let search = Params {
         seed: params.seed,
-        time_limit_ms: time_limit(params, single.may_bind, clock, started_ms),
+        time_limit_ms: time_limit(params, may_bind, clock, started_ms),
         max_iterations: params.max_iterations,
         // the search's own convergence stop, as optimize's (the fleet's counts ruin-and-recreate iterations)
         stall_iterations: 0,
