@@ -341,7 +341,7 @@ fn time_limit(params: &FleetParams, may_bind: bool, clock: &dyn Clock, started_m
     }
     let stop = limit - (limit / RESERVE_DIVISOR).min(RESERVE_MAX_MS);
     let share = if may_bind { stop / 2.0 } else { stop };
-    // > 0: spent already, the search stops after its first descent
+    // > 0 (0 is none): with the time spent already, the search stops at its first check
     (share - (clock.now_ms() - started_ms)).max(f64::MIN_POSITIVE)
 }
 
