@@ -1,8 +1,9 @@
 //! Single-vehicle route solver: visit every stop once from a start point,
 //! optionally finishing at an end point, minimising total lateness and then
 //! total duration (lexicographically). Integer seconds throughout. The
-//! multi-route (fleet) solver lives in `fleet` and shares only the PRNG and
-//! the clock with it.
+//! multi-route (fleet) solver lives in `fleet` and shares the PRNG and the
+//! clock with it; a fleet plan of one vehicle without fleet-only rules is
+//! solved here (`fleet::single`).
 //!
 //! `ffi` is the only module allowed to use `unsafe` (WebAssembly exports over
 //! linear memory); everything else is safe Rust.
@@ -42,18 +43,30 @@ pub fn solve(inp: &Input, params: &Params, clock: &dyn Clock) -> Result<Solution
         return Err(InputError::BadTimeLimit);
     }
     let p = Problem::new(inp)?;
-    let (order, cost, report) = if p.n <= exact::EXACT_MAX_STOPS {
-        let (o, c) = exact::solve_exact(&p);
-        (o, c, SearchReport::default())
-    } else {
-        search::solve(&p, params, clock)
-    };
+    let (order, cost, report) = solve_problem(&p, params, clock, &mut |_, _| {});
     Ok(Solution {
         order: order.iter().map(|&s| (s - 1) as u32).collect(),
         cost,
         iterations: report.iterations,
         report,
     })
+}
+
+/// Solve a validated problem: exactly at <= EXACT_MAX_STOPS stops (`on_best`
+/// is then not called), else by the search (`search::solve_reporting`).
+/// Returns the order (internal stop ids), its cost and the search's report.
+pub fn solve_problem(
+    p: &Problem,
+    params: &Params,
+    clock: &dyn Clock,
+    on_best: &mut dyn FnMut(&[usize], Cost),
+) -> (Vec<usize>, Cost, SearchReport) {
+    if p.n <= exact::EXACT_MAX_STOPS {
+        let (o, c) = exact::solve_exact(p);
+        (o, c, SearchReport::default())
+    } else {
+        search::solve_reporting(p, params, clock, on_best)
+    }
 }
 
 /// Wall clock for native builds.

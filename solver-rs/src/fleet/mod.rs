@@ -17,6 +17,9 @@
 //! - `ruin`: SISR string removal
 //! - `operators/`: one file per inter-route operator (relocate, swap, 2-opt*, cross-exchange)
 //! - `local_search`: granular descent
+//! - `single`: the entry (`solve`): a one-vehicle plan with no fleet-only rule goes to the
+//!   single-route engine (`crate::solve_problem`: exact up to 10 stops, else its
+//!   Lin–Kernighan search), every other plan to `driver`
 //! - `driver`: ruin-and-recreate under simulated annealing
 //! - `bound`: a lower bound on any plan's cost (the search stops once the best plan reaches it)
 //! - `deadline`: the time limit, counted from the host's call, checked cheaply in inner loops
@@ -27,7 +30,8 @@
 //! - `flat`: the flat arrays of the WebAssembly ABI (`ffi::solve_fleet`) and the native CLI
 //! - `solomon`: Solomon VRPTW instances (parser, scaled problem, double-precision check)
 //!
-//! Single-route calls (`crate::solve`) do not use this module.
+//! Single-route calls (`crate::solve`) do not use this module; this module's
+//! `single` uses theirs.
 
 pub mod bound;
 pub mod breaks;
@@ -47,11 +51,13 @@ pub mod regret_near;
 pub mod ruin;
 pub mod same_place;
 pub mod segment;
+pub mod single;
 pub mod solomon;
 pub mod solution;
 pub mod windows;
 
-pub use driver::{solve, solve_since, FleetParams, FleetSettings, FleetSolution};
+pub use driver::{FleetParams, FleetSettings, FleetSolution};
 pub use model::{FleetError, FleetInput, FleetProblem, JobInput, Objective, VehicleInput};
 pub use reasons::Reason;
+pub use single::{solve, solve_since};
 pub use solution::FleetCost;

@@ -57,6 +57,17 @@ pub fn default_stall(p: &Problem) -> u64 {
 
 /// Full heuristic solve. Returns the internal stop order, its cost and the report.
 pub fn solve(p: &Problem, params: &Params, clock: &dyn Clock) -> (Vec<usize>, Cost, SearchReport) {
+    solve_reporting(p, params, clock, &mut |_, _| {})
+}
+
+/// `solve`, calling `on_best` with each new best route (internal nodes, start
+/// and end included) and its cost as it is found; it never drives a decision.
+pub fn solve_reporting(
+    p: &Problem,
+    params: &Params,
+    clock: &dyn Clock,
+    on_best: &mut dyn FnMut(&[usize], Cost),
+) -> (Vec<usize>, Cost, SearchReport) {
     let budget = Budget::new(clock, params.time_limit_ms);
     let options = &params.options;
     let n = p.n;
@@ -78,6 +89,7 @@ pub fn solve(p: &Problem, params: &Params, clock: &dyn Clock) -> (Vec<usize>, Co
         iteration: 0,
         cost: best_cost,
     });
+    on_best(&best, best_cost);
     let mut current = best.clone();
     let mut current_cost = best_cost;
     let stall_limit = if params.stall_iterations > 0 {
@@ -125,6 +137,7 @@ pub fn solve(p: &Problem, params: &Params, clock: &dyn Clock) -> (Vec<usize>, Co
                 iteration,
                 cost,
             });
+            on_best(&best, best_cost);
         } else {
             stall += 1;
         }

@@ -24,7 +24,7 @@ pub mod route;
 pub mod segment;
 
 pub use budget::{Budget, Clock};
-pub use ils::{default_stall, solve, Improvement, SearchReport};
+pub use ils::{default_stall, solve, solve_reporting, Improvement, SearchReport};
 pub use kicks::{Kick, KickSettings};
 pub use neighbours::CandidateRule;
 pub use operators::lin_kernighan::Settings as LinKernighanSettings;
