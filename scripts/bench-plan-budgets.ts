@@ -1,0 +1,96 @@
+/**
+ * bench:api's plan day (scripts/lib/plans-bench.ts planDay: STOPS stops, VANS vans) made into the solver's problem
+ * by the plans pipeline's own code (validation, layout, places, the built-in travel model, src/api/plans/problem.ts),
+ * then solved in WebAssembly on this thread under each budget of CPU time (process.cpuUsage, so a shared machine's
+ * load does not shorten a budget), for each module given. A first 1 ms solve of each module is left out: it runs
+ * the module's code before its optimizing compiler has. Prints one JSON line per solve, then each budget's plans
+ * against the same module's longest budget (vehicles, then total route time: the service objective's order).
+ *
+ *   npm run --silent bench:plan-budgets -- [--plans 1000:20] [--budgets-ms 2000,10000] [--wasm A.wasm,B.wasm] [--json]
+ *
+ * bench:api --plans … --budgets-ms … measures the same through HTTP, in wall time.
+ */
+import { places } from '../src/calls/places.js';
+import { HaversineProvider } from '../src/geo/index.js';
+import { resolveDeparture } from '../src/schedule/index.js';
+import { fleetProblem, planLayout } from '../src/api/plans/problem.js';
+import { validatePlanRequest } from '../src/api/plans/validate.js';
+import { DEFAULT_WASM_PATH, loadSolver } from '../src/solver/load.js';
+import type { FleetProblem } from '../src/solver/fleet-types.js';
+import { parseCliArgs } from './lib/cli-args.js';
+import { parsePlanSpecs, planDay } from './lib/plans-bench.js';
+import { budgetGaps, parseBudgets, type BudgetCall } from './lib/plans-budgets.js';
+
+const USAGE =
+  'usage: npm run --silent bench:plan-budgets -- [--plans STOPS:VANS[,…]] [--budgets-ms MS,MS[,…]] [--wasm FILE[,FILE…]] [--json]';
+const { values } = parseCliArgs(
+  {
+    plans: { type: 'string', default: '1000:20' },
+    'budgets-ms': { type: 'string', default: '2000,10000' },
+    wasm: { type: 'string', default: DEFAULT_WASM_PATH },
+    json: { type: 'boolean', default: false },
+  },
+  USAGE,
+);
+const usageError = (msg: string): never => {
+  process.stderr.write(`${msg}\n${USAGE}\n`);
+  process.exit(2);
+};
+const specs = parsePlanSpecs(values.plans!, usageError);
+const budgets = parseBudgets(values['budgets-ms']!, usageError);
+const modules = values.wasm!.split(',');
+
+async function problemOf(stops: number, vans: number): Promise<FleetProblem> {
+  const request = validatePlanRequest(JSON.parse(JSON.stringify(planDay(stops, vans))));
+  const layout = planLayout(request);
+  const located = places(layout.labelled.map((l) => l.location as { latitude: number; longitude: number }));
+  const matrix = await new HaversineProvider().matrix(located.points, { avoidTolls: false });
+  return fleetProblem(request, layout, located.index, matrix, resolveDeparture(request.departureTime, new Date()));
+}
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+for (const wasm of modules) {
+  let solver: ReturnType<typeof loadSolver>;
+  try {
+    solver = loadSolver(wasm, { clock: cpuMs });
+  } catch (err) {
+    usageError(`--wasm ${wasm}: ${(err as Error).message}`);
+  }
+  const rows: BudgetCall[] = [];
+  for (const { stops, vans } of specs) {
+    const problem = await problemOf(stops, vans);
+    solver!.solveFleet(problem, { timeLimitMs: 1 });
+    for (const budgetMs of budgets) {
+      const started = cpuMs();
+      const plan = solver!.solveFleet(problem, { timeLimitMs: budgetMs });
+      const used = plan.routes.filter((r) => r.jobs.length > 0);
+      const row: BudgetCall = {
+        stops,
+        vans,
+        call: 1,
+        status: 200,
+        ms: Math.round(cpuMs() - started),
+        assigned: used.reduce((n, r) => n + r.jobs.length, 0),
+        vehiclesUsed: used.length,
+        estimatedTimeMin: used.reduce((s, r) => s + r.duration, 0) / 60,
+        totalDistanceKm: 0,
+        budgetMs,
+      };
+      rows.push(row);
+      if (values.json) console.log(JSON.stringify({ wasm, ...row, iterations: plan.iterations }));
+      else process.stderr.write(`  ${wasm}: ${stops} stops × ${vans} vans at ${budgetMs} CPU ms done\n`);
+    }
+  }
+  for (const g of budgetGaps(rows)) {
+    if (values.json) console.log(JSON.stringify({ wasm, budgetGap: g }));
+    else
+      console.log(
+        `${wasm}  ${g.stops} stops × ${g.vans} vans  ${String(g.budgetMs).padStart(6)} CPU ms  ${g.vehiclesUsed} vehicles  ${g.estimatedTimeMin.toFixed(0)} min  ` +
+          `${g.timeGapPct >= 0 ? '+' : ''}${g.timeGapPct.toFixed(2)} % time vs ${g.referenceBudgetMs} ms${g.withinOnePercent ? ' (within 1 %)' : ''}`,
+      );
+  }
+}
