@@ -1,33 +1,75 @@
 //! Descent with the inter-route operators on a granular neighbourhood (each
 //! job against its `granular` nearest jobs), first improvement, driven by a
 //! queue of active jobs (don't-look bits): after a move, the jobs at both
-//! ends of the pair become active again. A time-limited run stops in the
-//! middle of a descent when its deadline passes (the solution stays valid).
+//! ends of the pair become active again. Once it has converged, a SWAP*
+//! pass (`operators::swap_star`) over pairs of routes (see `SwapStarMode`);
+//! when it improves, the descent resumes around what moved. A time-limited
+//! run stops in the middle of a descent or of a pass when its deadline
+//! passes (the solution stays valid).
 
 use super::deadline::Deadline;
 use super::model::FleetProblem;
+use super::operators::swap_star::SwapStar;
 use super::operators::{self, cross_exchange, pair_relocate, relocate, swap, two_opt_star, Move};
-use super::solution::{FleetCost, Solution};
+use super::solution::{FleetCost, Piece, Solution};
 
-/// Operator counters: exact evaluations that returned a feasible move, moves applied.
+/// Operator counters: moves applied, per operator (OPERATOR_NAMES).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
-    pub applied: [u64; 5],
+    pub applied: [u64; 6],
 }
 
-pub const OPERATOR_NAMES: [&str; 5] = [
+pub const OPERATOR_NAMES: [&str; 6] = [
     "relocate",
     "swap",
     "2-opt*",
     "cross-exchange",
     "pair-relocate",
+    "swap*",
 ];
+const SWAP_STAR: usize = 5;
+
+/// Which route pairs a converged descent hands to SWAP*. Two routes are a
+/// pair when a job of one has a job of the other among its `granular`
+/// nearest jobs (the descent's own neighbour lists). Vidal's SWAP* pairs
+/// routes whose polar sectors around the depot overlap; here there are no
+/// coordinates, only matrices, and vehicles may start from different places,
+/// so there is no centre to measure angles from: the neighbour lists are the
+/// matrix's own notion of two routes serving the same area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwapStarMode {
+    Off,
+    /// The pairs with a route changed since the last pass (at the start of a
+    /// run: the routes of its start jobs, every route when it has none).
+    Touched,
+    /// As Touched, only when the converged plan's cost is within
+    /// `star_permille` of the lowest this search has ended a run with.
+    Promising,
+}
+
+/// The mode of `LocalSearch::new` (measured in docs/benchmarks.md, "SWAP*").
+pub const SWAP_STAR_DEFAULT: SwapStarMode = SwapStarMode::Touched;
+pub const STAR_LINKS: usize = 5;
+pub const STAR_NEAR: usize = 5;
+pub const STAR_PERMILLE: i64 = 10;
 
 pub struct LocalSearch {
     active: Vec<bool>,
     queue: std::collections::VecDeque<u32>,
     pub granular: usize,
     pub counters: Counters,
+    pub swap_star: SwapStarMode,
+    /// Two routes are a SWAP* pair when a job of one has a job of the other
+    /// among its `star_links` nearest.
+    pub star_links: usize,
+    pub star_permille: i64,
+    pub star_near: usize,
+    /// The lowest cost a run has ended with.
+    best_seen: FleetCost,
+    star: SwapStar,
+    /// Routes changed since the last SWAP* pass (flags and list).
+    touched: Vec<bool>,
+    touched_list: Vec<usize>,
 }
 
 impl LocalSearch {
@@ -37,6 +79,50 @@ impl LocalSearch {
             queue: std::collections::VecDeque::new(),
             granular,
             counters: Counters::default(),
+            swap_star: SWAP_STAR_DEFAULT,
+            star_links: STAR_LINKS,
+            star_permille: STAR_PERMILLE,
+            star_near: STAR_NEAR,
+            best_seen: FleetCost::MAX,
+            star: SwapStar::new(),
+            touched: vec![false; p.vehicles.len()],
+            touched_list: Vec::new(),
+        }
+        .experiment()
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn experiment(mut self) -> LocalSearch {
+        if let Ok(v) = std::env::var("XSTAR") {
+            if v == "off" { self.swap_star = SwapStarMode::Off; }
+            if v == "prom" { self.swap_star = SwapStarMode::Promising; }
+            if v == "touched" { self.swap_star = SwapStarMode::Touched; }
+        }
+        if let Ok(v) = std::env::var("XLINKS") { self.star_links = v.parse().unwrap(); }
+        if let Ok(v) = std::env::var("XNEAR") { self.star_near = v.parse().unwrap(); }
+        if let Ok(v) = std::env::var("XPERMILLE") { self.star_permille = v.parse().unwrap(); }
+        self
+    }
+    #[cfg(target_arch = "wasm32")]
+    fn experiment(self) -> LocalSearch { self }
+
+    fn touch(&mut self, r: usize) {
+        if !self.touched[r] {
+            self.touched[r] = true;
+            self.touched_list.push(r);
+        }
+    }
+
+    /// Activate j and its neighbours in its route (after a move around it).
+    fn activate_around(&mut self, sol: &Solution, j: usize) {
+        self.activate(j);
+        let r = sol.route_of[j] as usize;
+        let pos = sol.pos_of[j] as usize;
+        let jobs = &sol.routes[r].jobs;
+        let (lo, hi) = (pos.saturating_sub(1), (pos + 2).min(jobs.len()));
+        for k in lo..hi {
+            let n = sol.routes[r].jobs[k] as usize;
+            self.activate(n);
         }
     }
 
@@ -60,14 +146,58 @@ impl LocalSearch {
             Some(js) => {
                 for &j in js {
                     self.activate(j as usize);
+                    if let Some((r, _)) = sol.place(j as usize) {
+                        self.touch(r);
+                    }
                 }
             }
             None => {
                 for j in 0..p.n() {
                     self.activate(j);
                 }
+                for r in 0..sol.routes.len() {
+                    self.touch(r);
+                }
             }
         }
+        let mut first = true;
+        loop {
+            if !self.descend(p, sol, deadline) {
+                break;
+            }
+            let pass = match self.swap_star {
+                SwapStarMode::Off => false,
+                SwapStarMode::Touched => true,
+                SwapStarMode::Promising => !first || self.promising(sol.cost(p)),
+            };
+            first = false;
+            if !pass || !self.swap_star_pass(p, sol, deadline) {
+                break;
+            }
+        }
+        let cost = sol.cost(p);
+        if cost < self.best_seen {
+            self.best_seen = cost;
+        }
+        self.stop();
+        for &r in &self.touched_list {
+            self.touched[r] = false;
+        }
+        self.touched_list.clear();
+    }
+
+    /// `c` is within `star_permille` of the best cost seen (lexicographic:
+    /// fewer unassigned or less lateness always is).
+    fn promising(&self, c: FleetCost) -> bool {
+        let b = self.best_seen;
+        if (c.unassigned, c.lateness) != (b.unassigned, b.lateness) {
+            return (c.unassigned, c.lateness) < (b.unassigned, b.lateness);
+        }
+        (c.main as i128) * 1000 <= (b.main as i128) * (1000 + self.star_permille as i128)
+    }
+
+    /// The granular descent until the queue is empty (true) or the deadline passes (false).
+    fn descend(&mut self, p: &FleetProblem, sol: &mut Solution, deadline: &Deadline) -> bool {
         while let Some(u) = self.queue.pop_front() {
             let u = u as usize;
             self.active[u] = false;
@@ -83,24 +213,14 @@ impl LocalSearch {
                     continue;
                 }
                 if deadline.tick() {
-                    self.stop();
-                    return;
+                    return false;
                 }
                 if let Some((op, m)) = first_improving(p, sol, u, v) {
-                    operators::apply(p, sol, &m);
-                    self.counters.applied[op] += 1;
+                    self.apply(p, sol, op, &m);
                     self.activate(v);
-                    for nb in [u, v] {
-                        // the route neighbours of both ends changed too
-                        let r = sol.route_of[nb] as usize;
-                        let pos = sol.pos_of[nb] as usize;
-                        let jobs = &sol.routes[r].jobs;
-                        let around: Vec<u32> =
-                            jobs[pos.saturating_sub(1)..(pos + 2).min(jobs.len())].to_vec();
-                        for j in around {
-                            self.activate(j as usize);
-                        }
-                    }
+                    // the route neighbours of both ends changed too
+                    self.activate_around(sol, u);
+                    self.activate_around(sol, v);
                     if !sol.is_assigned(u) {
                         break;
                     }
@@ -108,6 +228,69 @@ impl LocalSearch {
                 }
             }
         }
+        true
+    }
+
+    fn apply(&mut self, p: &FleetProblem, sol: &mut Solution, op: usize, m: &Move) {
+        operators::apply(p, sol, m);
+        self.counters.applied[op] += 1;
+        for nr in &m.routes[..m.count] {
+            self.touch(nr.route);
+        }
+    }
+
+    /// One SWAP* pass over the route pairs with a touched route, applying
+    /// each improving move found; true when one was (its jobs are active again).
+    fn swap_star_pass(
+        &mut self,
+        p: &FleetProblem,
+        sol: &mut Solution,
+        deadline: &Deadline,
+    ) -> bool {
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for (a, route) in sol.routes.iter().enumerate() {
+            for &u in &route.jobs {
+                let nb = &p.neighbours[u as usize];
+                for &v in &nb[..self.star_links.min(nb.len())] {
+                    if let Some((b, _)) = sol.place(v as usize) {
+                        if b != a && (self.touched[a] || self.touched[b]) {
+                            pairs.push((a.min(b) as u32, a.max(b) as u32));
+                        }
+                    }
+                }
+            }
+        }
+        for &r in &self.touched_list {
+            self.touched[r] = false;
+        }
+        self.touched_list.clear();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut improved = false;
+        for (a, b) in pairs {
+            if deadline.tick() {
+                return false;
+            }
+            let (a, b) = (a as usize, b as usize);
+            self.star.near = self.star_near;
+            if let Some(m) = self.star.between_near(p, sol, a, b, None, deadline) {
+                let moved: Vec<u32> = m.routes[..m.count]
+                    .iter()
+                    .flat_map(|nr| {
+                        nr.pieces().iter().filter_map(|pc| match *pc {
+                            Piece::Job(j) => Some(j),
+                            _ => None,
+                        })
+                    })
+                    .collect();
+                self.apply(p, sol, SWAP_STAR, &m);
+                for j in moved {
+                    self.activate_around(sol, j as usize);
+                }
+                improved = true;
+            }
+        }
+        improved && !deadline.tick()
     }
 }
 
