@@ -1,6 +1,6 @@
 #![deny(unsafe_code)]
 //! SWAP* (`fleet::operators::swap_star`): on random instances with windows,
-//! capacities, soft deadlines, breaks-free mixed fleets (several starts,
+//! capacities, soft deadlines and mixed fleets (several starts,
 //! capacities, shifts and vehicle costs) every priced exchange's delta is the
 //! cost change of applying it and the plan stays valid; the route-pair search
 //! finds improving moves on poor plans; and on a crafted plan that no plain
@@ -227,7 +227,7 @@ fn the_route_pair_search_finds_improving_moves_with_exact_deltas() {
                     continue;
                 }
                 pairs += 1;
-                if let Some(m) = star.between(&p, &mut sol, a, b, None, &Deadline::none()) {
+                if let Some(m) = star.between(&p, &mut sol, a, b, 0, None, &Deadline::none()) {
                     found += 1;
                     assert!(m.delta < FleetCost::ZERO, "an improving move");
                     assert_eq!(m.count, 2);
@@ -287,24 +287,26 @@ fn the_descent_with_swap_star_keeps_a_valid_plan_and_counts_its_moves() {
         let sol = random_plan(&p, &mut rng);
         let mut with = sol.clone();
         let mut ls = LocalSearch::new(&p, 20);
-        assert_eq!(ls.swap_star, SwapStarMode::Touched);
+        ls.swap_star = SwapStarMode::Touched;
         ls.run(&p, &mut with, None, &Deadline::none());
         with.check(&p).unwrap();
         assert!(with.cost(&p) <= sol.cost(&p));
         applied += ls.counters.applied[5];
-        // converged: no route pair has an improving SWAP* left
+        // converged: no linked route pair has an improving SWAP* left
+        assert!(ls.star_near > 0 && ls.star_links > 0);
         let mut star = SwapStar::new();
         for a in 0..with.routes.len() {
             for b in 0..with.routes.len() {
                 if a != b && !with.routes[a].is_empty() && !with.routes[b].is_empty() {
                     let linked = with.routes[a].jobs.iter().any(|&u| {
-                        p.neighbours[u as usize][..20.min(p.neighbours[u as usize].len())]
+                        p.neighbours[u as usize]
+                            [..ls.star_links.min(p.neighbours[u as usize].len())]
                             .iter()
                             .any(|&v| with.route_of[v as usize] as usize == b)
                     });
                     if linked {
                         assert!(star
-                            .between(&p, &mut with, a, b, None, &Deadline::none())
+                            .between(&p, &mut with, a, b, ls.star_near, None, &Deadline::none())
                             .is_none());
                     }
                 }
@@ -354,7 +356,15 @@ fn line_input(pts: &[(i64, i64)], cap: i64) -> FleetInput {
 /// such layouts, 632 to 615).
 #[test]
 fn a_plan_only_swap_star_improves() {
-    let pts = [(0, 0), (60, 10), (-60, 70), (40, 40), (-40, -70), (100, 10), (60, 50)];
+    let pts = [
+        (0, 0),
+        (60, 10),
+        (-60, 70),
+        (40, 40),
+        (-40, -70),
+        (100, 10),
+        (60, 50),
+    ];
     let p = FleetProblem::new(&line_input(&pts, 3)).unwrap();
     let mut sol = Solution::empty(&p);
     sol.set_route(&p, 0, vec![1, 5, 2]);
@@ -364,13 +374,17 @@ fn a_plan_only_swap_star_improves() {
     let mut ls = LocalSearch::new(&p, 20);
     ls.swap_star = SwapStarMode::Off;
     ls.run(&p, &mut without, None, &Deadline::none());
-    assert_eq!(ls.counters.applied, [0; 6], "the other operators find nothing");
+    assert_eq!(
+        ls.counters.applied, [0; 6],
+        "the other operators find nothing"
+    );
     assert_eq!(without.routes[0].jobs, vec![1, 5, 2]);
     let m = swap_star::evaluate(&p, &mut sol, 5, 3).expect("SWAP* improves");
     assert_eq!(m.delta.main, 615 - 632);
     check_move(&p, &sol, &m, "crafted");
     let mut with = sol.clone();
     let mut ls = LocalSearch::new(&p, 20);
+    ls.swap_star = SwapStarMode::Touched;
     ls.run(&p, &mut with, None, &Deadline::none());
     assert_eq!(ls.counters.applied[5], 1);
     assert_eq!(with.cost(&p).main, 615);

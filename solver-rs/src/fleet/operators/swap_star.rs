@@ -16,6 +16,10 @@
 //! The estimate ignores vehicles' different distance costs (a mixed fleet);
 //! a move that lengthens the routes but costs less is left to the other operators.
 //!
+//! The descent (`local_search`) exchanges only the jobs that have a job of
+//! the other route among their few nearest (`near`): the full quadratic scan
+//! of each pair cost 40 % of the search's iterations (docs/benchmarks.md).
+//!
 //! Shipment jobs are skipped (their ends must stay in one route: pair relocate).
 
 use super::{price, Move, NewRoute};
@@ -83,7 +87,6 @@ pub struct SwapStar {
     gain_a: Vec<i64>,
     gain_b: Vec<i64>,
     candidates: Vec<Candidate>,
-    pub near: usize,
 }
 
 /// Location before and after position k of route r (k = 0..=len): the
@@ -179,36 +182,25 @@ impl SwapStar {
     }
 
     /// The best SWAP* between routes a and b (both with jobs), or None when no
-    /// candidate improves or the deadline passes. `only`: just that (u, v).
+    /// candidate improves or the deadline passes. `near` > 0: only the jobs
+    /// with a job of the other route among their `near` nearest are exchanged
+    /// (0: every job, as Vidal's). `only`: just that (u of a, v of b).
+    #[allow(clippy::too_many_arguments)]
     pub fn between(
         &mut self,
         p: &FleetProblem,
         sol: &mut Solution,
         a: usize,
         b: usize,
-        only: Option<(usize, usize)>,
-        deadline: &Deadline,
-    ) -> Option<Move> {
-        self.near = 0;
-        self.between_near(p, sol, a, b, only, deadline)
-    }
-
-    /// `between`, only with the jobs that have a job of the other route among
-    /// their `near` nearest (0: every job).
-    pub fn between_near(
-        &mut self,
-        p: &FleetProblem,
-        sol: &mut Solution,
-        a: usize,
-        b: usize,
+        near: usize,
         only: Option<(usize, usize)>,
         deadline: &Deadline,
     ) -> Option<Move> {
         if a == b || sol.routes[a].is_empty() || sol.routes[b].is_empty() {
             return None;
         }
-        Self::prepare(p, sol, a, b, self.near, &mut self.into_b, &mut self.gain_a);
-        Self::prepare(p, sol, b, a, self.near, &mut self.into_a, &mut self.gain_b);
+        Self::prepare(p, sol, a, b, near, &mut self.into_b, &mut self.gain_a);
+        Self::prepare(p, sol, b, a, near, &mut self.into_a, &mut self.gain_b);
         self.candidates.clear();
         let (ra, rb) = (&sol.routes[a], &sol.routes[b]);
         let (va, vb) = (ra.vehicle, rb.vehicle);
@@ -320,5 +312,5 @@ impl SwapStar {
 /// The best SWAP* of u and v (in two different routes), when it improves.
 pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
     let ((ru, _), (rv, _)) = (sol.place(u)?, sol.place(v)?);
-    SwapStar::new().between(p, sol, ru, rv, Some((u, v)), &Deadline::none())
+    SwapStar::new().between(p, sol, ru, rv, 0, Some((u, v)), &Deadline::none())
 }
