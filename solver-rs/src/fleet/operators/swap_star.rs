@@ -16,9 +16,10 @@
 //! The estimate ignores vehicles' different distance costs (a mixed fleet);
 //! a move that lengthens the routes but costs less is left to the other operators.
 //!
-//! The descent (`local_search`) exchanges only the jobs that have a job of
+//! The descent's pass (`local_search`, off by default: it did not win at
+//! equal time, docs/benchmarks.md) exchanges only the jobs that have a job of
 //! the other route among their few nearest (`near`): the full quadratic scan
-//! of each pair cost 40 % of the search's iterations (docs/benchmarks.md).
+//! of each pair cost a third of the search's iterations.
 //!
 //! Shipment jobs are skipped (their ends must stay in one route: pair relocate).
 
