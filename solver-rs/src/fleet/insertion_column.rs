@@ -13,7 +13,7 @@
 use super::model::{FleetProblem, Role};
 use super::pairs::Place;
 use super::segment::TwSegment;
-use super::solution::{job_segment, FleetCost, RouteEval, Solution};
+use super::solution::{job_segment, FleetCost, Solution};
 
 /// Whether route r's column can be computed here: the simple case of
 /// `best_insertion` (no breaks, single windows, loads that only add up — so
@@ -97,33 +97,18 @@ impl Column {
                 let loc = js.first as usize;
                 let distance = base + p.d(prev, loc) + p.d(loc, next) - skipped;
                 let best = &mut self.best[i];
-                let lateness = if p.has_deadlines {
-                    // as in best_insertion: the lateness change only where it could matter
-                    let bound = RouteEval {
-                        vehicle: v,
-                        count: n + 1,
-                        duration: full.duration,
-                        distance,
-                        lateness: route.eval.lateness,
-                    };
-                    if best.map_or(false, |b| bound.cost(p).minus(old) >= b.0) {
-                        continue;
-                    }
-                    route.eval.lateness + route.lateness_change(p, j as usize, k)
-                } else {
-                    0
-                };
-                let delta = RouteEval {
-                    vehicle: v,
-                    count: n + 1,
-                    duration: full.duration,
+                if let Some(delta) = route.insertion_change(
+                    p,
+                    j as usize,
+                    k,
+                    full.duration,
                     distance,
-                    lateness,
-                }
-                .cost(p)
-                .minus(old);
-                if best.map_or(true, |b| delta < b.0) {
-                    *best = Some((delta, k));
+                    old,
+                    best.map(|b| b.0),
+                ) {
+                    if best.map_or(true, |b| delta < b.0) {
+                        *best = Some((delta, k));
+                    }
                 }
             }
         }

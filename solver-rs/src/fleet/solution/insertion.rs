@@ -103,7 +103,7 @@ impl Solution {
                     continue;
                 }
             }
-            let (duration, lateness) = if exact {
+            if exact {
                 // priced below, cheapest bound first: the segments' duration is a lower
                 // bound of the exact one, and the lateness never goes below 0
                 let bound = RouteEval {
@@ -116,37 +116,13 @@ impl Solution {
                 self.insert_candidates
                     .push((bound.cost(p).minus(old), k, distance));
                 continue;
-            } else if p.has_deadlines {
-                // the lateness change (O(route) to follow the push) never goes below 0:
-                // priced only when the position could beat the best without it
-                let bound = RouteEval {
-                    vehicle: v,
-                    count: n + 1,
-                    duration: full.duration,
-                    distance,
-                    lateness: route.eval.lateness,
-                };
-                if best.map_or(false, |b| bound.cost(p).minus(old) >= b.0) {
-                    continue;
-                }
-                (
-                    full.duration,
-                    route.eval.lateness + route.lateness_change(p, j, k),
-                )
-            } else {
-                (full.duration, 0)
-            };
-            let new = RouteEval {
-                vehicle: v,
-                count: n + 1,
-                duration,
-                distance,
-                lateness,
             }
-            .cost(p);
-            let delta = new.minus(old);
-            if best.map_or(true, |b| delta < b.0) {
-                best = Some((delta, k));
+            if let Some(delta) =
+                route.insertion_change(p, j, k, full.duration, distance, old, best.map(|b| b.0))
+            {
+                if best.map_or(true, |b| delta < b.0) {
+                    best = Some((delta, k));
+                }
             }
         }
         if exact {

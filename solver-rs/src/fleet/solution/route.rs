@@ -292,6 +292,41 @@ impl Route {
         self.load[self.jobs.len() * p.dims + d]
     }
 
+    /// The cost change of inserting job j before position k, the new route
+    /// taking `duration` and `distance` (single windows, no breaks: the
+    /// segments' duration is exact); None when it cannot beat `best`: the
+    /// lateness change, O(route) to follow the delay, never goes below 0, so
+    /// it is priced only where the position could win without it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn insertion_change(
+        &self,
+        p: &FleetProblem,
+        j: usize,
+        k: usize,
+        duration: i64,
+        distance: i64,
+        old: FleetCost,
+        best: Option<FleetCost>,
+    ) -> Option<FleetCost> {
+        let mut new = RouteEval {
+            vehicle: self.vehicle,
+            count: self.len() + 1,
+            duration,
+            distance,
+            lateness: self.eval.lateness,
+        };
+        let bound = new.cost(p).minus(old);
+        if best.map_or(false, |b| bound >= b) {
+            return None;
+        }
+        if !p.has_deadlines {
+            return Some(bound);
+        }
+        new.lateness += self.lateness_change(p, j, k);
+        Some(new.cost(p).minus(old))
+    }
+
     /// Change of the total lateness when job j is inserted before position
     /// k: j's own, plus the push it gives the jobs after it (none when the
     /// push fits the suffix's slack), followed until a start is unchanged
