@@ -206,12 +206,10 @@ fn mean_near_arc(p: &FleetProblem) -> i64 {
     }
 }
 
-pub fn solve(p: &FleetProblem, params: &FleetParams, clock: &dyn Clock) -> FleetSolution {
-    solve_since(p, params, clock, clock.now_ms())
-}
-
-/// `solve` with the time limit counted from `started_ms` on `clock` (when
-/// the host called, before its input was decoded and the problem built).
+/// The fleet search (`fleet::solve` first sends a single route in disguise
+/// to the single-route engine), with the time limit counted from
+/// `started_ms` on `clock` (when the host called, before its input was
+/// decoded and the problem built).
 pub fn solve_since(
     p: &FleetProblem,
     params: &FleetParams,

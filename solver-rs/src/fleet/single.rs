@@ -53,7 +53,7 @@
 //! arc that is unreachable, a service or a deadline beyond i32, or a side
 //! beyond `problem::MAX_SIZE` leave the problem to the fleet search.
 
-use super::deadline::{RESERVE_DIVISOR, RESERVE_MAX_MS};
+use super::deadline::Deadline;
 use super::driver::{self, FleetParams, FleetSolution};
 use super::local_search::Counters;
 use super::model::{FleetProblem, NO_LIMIT, UNREACHABLE};
@@ -331,18 +331,26 @@ fn solve_single(
     })
 }
 
-/// The single route's time limit: the fleet's (less its reserve, counted from
-/// `started_ms`), half of it when a limit might bind; 0 (none) with an
-/// iteration budget or no limit, as the fleet reads them.
+/// The single route's time limit: the fleet's (`Deadline`: less its
+/// reserve, counted from `started_ms`), half of it when a limit might bind;
+/// 0 (none) with an iteration budget or no limit, as the fleet reads them.
 fn time_limit(params: &FleetParams, may_bind: bool, clock: &dyn Clock, started_ms: f64) -> f64 {
-    let limit = params.time_limit_ms;
-    if params.max_iterations > 0 || limit <= 0.0 {
+    let limit = if params.max_iterations > 0 {
+        0.0
+    } else {
+        params.time_limit_ms
+    };
+    let fleet = Deadline::new(clock, started_ms, limit);
+    if !fleet.has_time_limit() {
         return 0.0;
     }
-    let stop = limit - (limit / RESERVE_DIVISOR).min(RESERVE_MAX_MS);
-    let share = if may_bind { stop / 2.0 } else { stop };
+    let share = if may_bind {
+        fleet.stop_ms() / 2.0
+    } else {
+        fleet.stop_ms()
+    };
     // > 0 (0 is none): with the time spent already, the search stops at its first check
-    (share - (clock.now_ms() - started_ms)).max(f64::MIN_POSITIVE)
+    (share - fleet.elapsed_ms()).max(f64::MIN_POSITIVE)
 }
 
 /// Tells the host of a plan serving every job (as the fleet search does at
