@@ -19,7 +19,7 @@ import { DEFAULT_WASM_PATH, loadSolver } from '../src/solver/load.js';
 import type { FleetProblem } from '../src/solver/fleet-types.js';
 import { parseCliArgs } from './lib/cli-args.js';
 import { parsePlanSpecs, planDay } from './lib/plans-bench.js';
-import { budgetGaps, parseBudgets, type BudgetCall } from './lib/plans-budgets.js';
+import { budgetGaps, parseBudgets, type BudgetRow } from './lib/plans-budgets.js';
 
 const USAGE =
   'usage: npm run --silent bench:plan-budgets -- [--plans STOPS:VANS[,…]] [--budgets-ms MS,MS[,…]] [--wasm FILE[,FILE…]] [--json]';
@@ -60,7 +60,7 @@ for (const wasm of modules) {
   } catch (err) {
     usageError(`--wasm ${wasm}: ${(err as Error).message}`);
   }
-  const rows: BudgetCall[] = [];
+  const rows: BudgetRow[] = [];
   for (const { stops, vans } of specs) {
     const problem = await problemOf(stops, vans);
     solver!.solveFleet(problem, { timeLimitMs: 1 });
@@ -68,20 +68,19 @@ for (const wasm of modules) {
       const started = cpuMs();
       const plan = solver!.solveFleet(problem, { timeLimitMs: budgetMs });
       const used = plan.routes.filter((r) => r.jobs.length > 0);
-      const row: BudgetCall = {
+      const row: BudgetRow & { cpuMs: number; assigned: number; iterations: number } = {
         stops,
         vans,
-        call: 1,
         status: 200,
-        ms: Math.round(cpuMs() - started),
+        budgetMs,
+        cpuMs: Math.round(cpuMs() - started),
         assigned: used.reduce((n, r) => n + r.jobs.length, 0),
         vehiclesUsed: used.length,
         estimatedTimeMin: used.reduce((s, r) => s + r.duration, 0) / 60,
-        totalDistanceKm: 0,
-        budgetMs,
+        iterations: plan.iterations,
       };
       rows.push(row);
-      if (values.json) console.log(JSON.stringify({ wasm, ...row, iterations: plan.iterations }));
+      if (values.json) console.log(JSON.stringify({ wasm, ...row }));
       else process.stderr.write(`  ${wasm}: ${stops} stops × ${vans} vans at ${budgetMs} CPU ms done\n`);
     }
   }

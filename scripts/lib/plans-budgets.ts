@@ -11,6 +11,12 @@ export interface BudgetCall extends PlanCall {
   budgetMs: number;
 }
 
+/** What the comparison reads of a plan under a budget. */
+export type BudgetRow = Pick<
+  BudgetCall,
+  'stops' | 'vans' | 'status' | 'budgetMs' | 'vehiclesUsed' | 'estimatedTimeMin'
+>;
+
 export interface BudgetGap {
   stops: number;
   vans: number;
@@ -70,7 +76,7 @@ export async function benchBudgets(
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Each (day, budget) against the longest budget's plans of the same day; failed calls are left out. */
-export function budgetGaps(rows: readonly BudgetCall[]): BudgetGap[] {
+export function budgetGaps(rows: readonly BudgetRow[]): BudgetGap[] {
   const ok = rows.filter((r) => r.status === 200);
   const days = [...new Set(ok.map((r) => `${r.stops}:${r.vans}`))];
   return days.flatMap((day) => {
