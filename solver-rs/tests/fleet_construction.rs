@@ -5,9 +5,10 @@
 //! mixed fleet (starts, ends, maxStops) and allowed vehicles.
 
 use route_solver::fleet::deadline::Deadline;
-use route_solver::fleet::insertion::{greedy_insert, vehicle_classes};
+use route_solver::fleet::insertion::{greedy_insert, regret_insert, vehicle_classes};
 use route_solver::fleet::insertion_column::{fits, Column};
 use route_solver::fleet::model::{FleetProblem, Role, VehicleCosts};
+use route_solver::fleet::regret_table::RegretTable;
 use route_solver::fleet::solution::Solution;
 use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
 use route_solver::rng::Rng;
@@ -132,4 +133,93 @@ fn the_column_finds_the_places_best_unit_insertion_finds() {
         "{compared} {some_fit}"
     );
     assert!(late_routes > 0);
+}
+
+/// The lazy regret table (`regret_table`): after each insertion, a cell not
+/// marked stale holds the route's best place as `best_unit_insertion` prices
+/// it now, and the cells of the jobs whose best or second best was the
+/// changed route are priced again at once.
+#[test]
+fn the_regret_table_marks_every_cell_it_did_not_price_again_as_stale() {
+    let (mut fresh, mut stale, mut insertions) = (0, 0, 0);
+    for seed in 1..=6u64 {
+        let p = random_day(seed, 60, 5);
+        let mut sol = Solution::empty(&p);
+        let mut pending: Vec<u32> = (0..p.n() as u32).collect();
+        let mut table = RegretTable::new(&p, &mut sol, &pending);
+        while let Some(idx) = (0..pending.len())
+            .find(|&i| (0..sol.routes.len()).any(|r| table.cell(pending[i] as usize, r).is_some()))
+        {
+            let j = pending.swap_remove(idx) as usize;
+            let r = (0..sol.routes.len())
+                .filter_map(|r| sol.best_unit_insertion(&p, r, j, || false).map(|c| (c, r)))
+                .min_by_key(|&((c, _, _), r)| (c, r))
+                .map(|(_, r)| r);
+            let r = match r {
+                Some(r) => r,
+                None => continue,
+            };
+            // two pending jobs read r as their best: priced again on it below
+            for &o in pending.iter().take(2) {
+                table.read_top(o as usize, r, None);
+            }
+            let (_, k, k2) = sol.best_unit_insertion(&p, r, j, || false).expect("fits");
+            let opened = sol.routes[r].is_empty();
+            sol.insert_unit(&p, r, j, k, k2);
+            table.inserted(&p, &mut sol, r, j, opened, &pending);
+            insertions += 1;
+            for &o in pending.iter().take(2) {
+                assert!(
+                    !table.stale(o as usize, r),
+                    "seed {seed}: job {o} not repriced"
+                );
+            }
+            for &o in &pending {
+                for q in 0..sol.routes.len() {
+                    if table.stale(o as usize, q) {
+                        stale += 1;
+                        continue;
+                    }
+                    let want = sol.best_unit_insertion(&p, q, o as usize, || false);
+                    assert_eq!(
+                        table.cell(o as usize, q),
+                        want,
+                        "seed {seed}, job {o}, route {q}"
+                    );
+                    fresh += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        insertions > 200 && fresh > 1000 && stale > 1000,
+        "{insertions} {fresh} {stale}"
+    );
+}
+
+/// The regret construction places every job some route can take, in a plan
+/// that passes the checks, on days with late routes, allowed vehicles and a
+/// mixed fleet.
+#[test]
+fn the_regret_construction_gives_a_valid_plan() {
+    for seed in 1..=6u64 {
+        let p = random_day(seed, 80, 5);
+        let classes = vehicle_classes(&p);
+        let mut sol = Solution::empty(&p);
+        regret_insert(&p, &mut sol, &classes, &Deadline::none());
+        sol.check(&p).expect("valid plan");
+        for j in 0..p.n() {
+            if !sol.is_assigned(j) {
+                let r = (0..sol.routes.len()).find(|&r| {
+                    sol.clone()
+                        .best_unit_insertion(&p, r, j, || false)
+                        .is_some()
+                });
+                assert_eq!(
+                    r, None,
+                    "seed {seed}: job {j} left out but fits route {r:?}"
+                );
+            }
+        }
+    }
 }

@@ -2,9 +2,8 @@
 //! insertion with blinks (the "recreate" of ruin-and-recreate).
 
 use super::deadline::Deadline;
-use super::insertion_column::Column;
 use super::model::{has_bit, set_bit, FleetProblem, Role, Vehicle, VehicleBits, VEHICLE_WORDS};
-use super::pairs::Place;
+use super::regret_table::RegretTable;
 use super::solution::{FleetCost, Solution};
 use crate::rng::Rng;
 
@@ -146,8 +145,10 @@ pub const FULL_REGRET_CELLS: usize = 100_000;
 /// Regret-2 insertion of every unassigned job (higher priorities first): repeatedly insert the job
 /// whose best route beats its second best by the most (a job with a single
 /// feasible route first), ties by the cheaper insertion then the lower index.
-/// Best insertions per (job, route) are cached; after an insertion only the
-/// changed route's column is recomputed. When the deadline passes the
+/// Best insertions per (job, route) are cached in a table priced lazily
+/// (`regret_table`: after an insertion, the changed route is priced again
+/// for the jobs near the inserted one and for those it was best or second
+/// best for; its other cells are priced when read). When the deadline passes the
 /// remaining jobs are inserted greedily, in the regret order of the cache as
 /// it stands (all of them: the construction is the plan returned when nothing
 /// else had time to run).
@@ -160,22 +161,17 @@ pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], de
     if p.n().saturating_mul(sol.routes.len()) > FULL_REGRET_CELLS {
         return super::regret_near::regret_insert_near(p, sol, classes, deadline);
     }
-    let nv = sol.routes.len();
     // one entry per unit: a plain job, or a shipment by its pickup
     let mut pending: Vec<u32> = (0..p.n() as u32)
         .filter(|&j| !sol.is_assigned(j as usize) && p.role[j as usize] != Role::Delivery)
         .collect();
-    let mut table: Vec<Option<Place>> = vec![None; p.n() * nv];
-    let mut column = Column::default();
-    for r in 0..nv {
-        fill_column(p, sol, &mut column, r, &pending, &mut table, nv);
-    }
+    let mut table = RegretTable::new(p, sol, &pending);
     while !pending.is_empty() {
         if deadline.expired() {
             // most urgent first: single route, larger regret, cheaper, lower index; unplaceable last
             let mut keyed: Vec<(u32, Option<RegretKey>)> = pending
                 .iter()
-                .map(|&j| (j, regret_key(sol, classes, &table, nv, j as usize)))
+                .map(|&j| (j, regret_key(sol, classes, &table, j as usize)))
                 .collect();
             let prio = |j: &u32| std::cmp::Reverse(p.jobs[*j as usize].priority);
             keyed.sort_by(|(ja, a), (jb, b)| {
@@ -208,7 +204,7 @@ pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], de
         // (has no second, regret, -best) maximal; then lowest index
         let mut pick: Option<(usize, RegretKey)> = None; // (idx in pending, key)
         for (idx, &j) in pending.iter().enumerate() {
-            let key = match regret_key(sol, classes, &table, nv, j as usize) {
+            let key = match fresh_regret_key(p, sol, classes, &mut table, j as usize) {
                 Some(k) => k,
                 None => continue,
             };
@@ -239,28 +235,10 @@ pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], de
             None => break, // nothing fits anywhere
         };
         let j = pending.swap_remove(idx) as usize;
-        let (_, k, k2) = table[j * nv + r].expect("picked");
+        let (_, k, k2) = table.cell(j, r).expect("picked");
+        let opened = sol.routes[r].is_empty();
         sol.insert_unit(p, r, j, k, k2);
-        fill_column(p, sol, &mut column, r, &pending, &mut table, nv);
-    }
-}
-
-/// Route r's best insertion of each pending job into the regret table.
-fn fill_column(
-    p: &FleetProblem,
-    sol: &mut Solution,
-    column: &mut Column,
-    r: usize,
-    pending: &[u32],
-    table: &mut [Option<Place>],
-    nv: usize,
-) {
-    if super::insertion_column::fits(p, sol, r) {
-        column.compute(p, sol, r, pending, |o, place| table[o * nv + r] = place);
-    } else {
-        for &o in pending {
-            table[o as usize * nv + r] = sol.best_unit_insertion(p, r, o as usize, || false);
-        }
+        table.inserted(p, sol, r, j, opened, &pending);
     }
 }
 
@@ -271,6 +249,31 @@ struct RegretKey {
     regret: FleetCost,
     best: FleetCost,
     route: usize,
+    second_route: Option<usize>,
+}
+
+/// Job j's regret key with its best and second best cells priced on the
+/// routes as they are (see `regret_table`).
+fn fresh_regret_key(
+    p: &FleetProblem,
+    sol: &mut Solution,
+    classes: &[usize],
+    table: &mut RegretTable,
+    j: usize,
+) -> Option<RegretKey> {
+    loop {
+        let key = regret_key(sol, classes, table, j)?;
+        match std::iter::once(key.route)
+            .chain(key.second_route)
+            .find(|&r| table.stale(j, r))
+        {
+            Some(r) => table.reprice(p, sol, j, r),
+            None => {
+                table.read_top(j, key.route, key.second_route);
+                return Some(key);
+            }
+        }
+    }
 }
 
 /// The regret key of job j from the cached best insertions (one empty route
@@ -278,33 +281,31 @@ struct RegretKey {
 fn regret_key(
     sol: &Solution,
     classes: &[usize],
-    table: &[Option<Place>],
-    nv: usize,
+    table: &RegretTable,
     j: usize,
 ) -> Option<RegretKey> {
     let mut first: Option<(FleetCost, usize)> = None;
-    let mut second: Option<FleetCost> = None;
+    let mut second: Option<(FleetCost, usize)> = None;
     let mut empty_classes: VehicleBits = [0; VEHICLE_WORDS];
-    for r in 0..nv {
+    for r in 0..sol.routes.len() {
+        let cell = table.cell(j, r);
         if sol.routes[r].is_empty() {
             if has_bit(&empty_classes, classes[r]) {
                 continue;
             }
-            if table[j * nv + r].is_some() {
+            if cell.is_some() {
                 set_bit(&mut empty_classes, classes[r]);
             }
         }
-        if let Some((c, _, _)) = table[j * nv + r] {
+        if let Some((c, _, _)) = cell {
             match first {
                 Some((f, _)) if c >= f => {
-                    if second.map_or(true, |s| c < s) {
-                        second = Some(c);
+                    if second.map_or(true, |(s, _)| c < s) {
+                        second = Some((c, r));
                     }
                 }
                 _ => {
-                    if let Some((f, _)) = first {
-                        second = Some(f);
-                    }
+                    second = first;
                     first = Some((c, r));
                 }
             }
@@ -313,8 +314,9 @@ fn regret_key(
     let (best, route) = first?;
     Some(RegretKey {
         single: second.is_none(),
-        regret: second.map_or(FleetCost::ZERO, |s| s.minus(best)),
+        regret: second.map_or(FleetCost::ZERO, |(s, _)| s.minus(best)),
         best,
         route,
+        second_route: second.map(|(_, r)| r),
     })
 }

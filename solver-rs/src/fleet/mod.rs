@@ -13,6 +13,7 @@
 //!   insertion and removals (`insertion`), invariant checks (`check`)
 //! - `insertion`: regret construction, greedy insertion with blinks
 //! - `insertion_column`: the regret table's column of one route, read along the matrix rows
+//! - `regret_table`: the regret construction's table, priced lazily
 //! - `regret_near`: regret construction on neighbour lists (big problems)
 //! - `ruin`: SISR string removal
 //! - `operators/`: one file per inter-route operator (relocate, swap, 2-opt*, cross-exchange)
@@ -48,6 +49,7 @@ pub mod operators;
 pub mod pairs;
 pub mod reasons;
 pub mod regret_near;
+pub mod regret_table;
 pub mod ruin;
 pub mod same_place;
 pub mod segment;
