@@ -139,25 +139,34 @@ export function solomonProblem(
 }
 
 /**
- * The instance for the plan checker (travel time = distance): unrounded doubles, or the truncated arcs of the
- * DIMACS convention.
+ * The instance for the plan checker (travel time = distance): unrounded doubles, or, with the DIMACS convention,
+ * whole tenths (every arc truncated to one decimal, times and the instance's integer fields times 10), so that sums
+ * along a route are exact: in doubles, tenths add up to 736.0000000000001 where the solver's integers say 736.
  */
 export function solomonModel(inst: SolomonInstance, convention: ArcConvention = 'solomon'): CheckModel {
   const depot = inst.nodes[0];
-  const arc = convention === 'dimacs' ? truncatedArc : euclid;
+  const unit = convention === 'dimacs' ? 10 : 1;
+  const arc =
+    convention === 'dimacs'
+      ? (a: number, b: number) => Math.floor(euclid(inst, a, b) * 10)
+      : (a: number, b: number) => euclid(inst, a, b);
   return {
-    travel: (a, b) => arc(inst, a, b),
-    distance: (a, b) => arc(inst, a, b),
+    travel: arc,
+    distance: arc,
     vehicles: Array.from({ length: inst.vehicles }, () => ({
       start: 0,
       end: 0,
-      shiftStart: depot.ready,
-      shiftEnd: depot.due,
+      shiftStart: depot.ready * unit,
+      shiftEnd: depot.due * unit,
       capacity: [inst.capacity],
     })),
-    jobs: inst.nodes
-      .slice(1)
-      .map((c, j) => ({ location: j + 1, service: c.service, ready: c.ready, due: c.due, demand: [c.demand] })),
+    jobs: inst.nodes.slice(1).map((c, j) => ({
+      location: j + 1,
+      service: c.service * unit,
+      ready: c.ready * unit,
+      due: c.due * unit,
+      demand: [c.demand],
+    })),
   };
 }
 
@@ -187,7 +196,8 @@ export function checkSolomon(
       at = c;
     }
   }
-  return { distance: sims.reduce((s, x) => s + x.distance, 0), tenths: tenths / 10 };
+  const unit = convention === 'dimacs' ? 10 : 1;
+  return { distance: sims.reduce((s, x) => s + x.distance, 0) / unit, tenths: tenths / 10 };
 }
 
 /** The solver's routes (job indices by vehicle) as customer numbers, unused vehicles dropped. */

@@ -127,6 +127,19 @@ test('Gehring–Homberger: --size and --sample pick a stratified, repeatable set
   );
 });
 
+test('the DIMACS check adds whole tenths: a route whose start meets a due exactly is on time', () => {
+  // a route of a C1_10_7 plan: in doubles its truncated arcs added up to 736.0000000000001 at job 178 (due 736)
+  const all = parseSolomon(readFileSync(join(ROOT, 'data/homberger', 'C1_10_7.txt'), 'utf8'));
+  const customers = [660, 164, 323, 242, 419, 179, 622, 450, 290];
+  // the instance of these customers alone (customer i + 1 is the i-th of them)
+  const inst = { ...all, nodes: [all.nodes[0], ...customers.map((c) => all.nodes[c])] };
+  const route = customers.map((_, i) => i + 1);
+  const { distance, tenths } = checkSolomon(inst, [route], 'dimacs');
+  assert.equal(distance, tenths);
+  // still a check: the same stops backwards break a window
+  assert.throws(() => checkSolomon(inst, [[...route].reverse()], 'dimacs'), /after its due/);
+});
+
 test('the DIMACS convention is read from the bks.csv header; the table says so', () => {
   assert.equal(loadSolomonDir(join(ROOT, 'data/homberger')).convention, 'dimacs');
   assert.equal(loadSolomonDir(join(ROOT, 'data/solomon')).convention, 'solomon');
