@@ -641,7 +641,7 @@ fn an_expired_budget_stops_the_descent_but_returns_a_complete_plan() {
     let sol = fleet::solve_since(&p, &params, &clock, 0.0);
     assert_eq!(sol.iterations, 0);
     assert_eq!(
-        sol.counters.applied, [0; 6],
+        sol.counters.applied, [0; 7],
         "the descent stops at its first check"
     );
     // the construction still completes the plan (every job routed or given a reason)

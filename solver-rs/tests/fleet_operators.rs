@@ -11,7 +11,7 @@
 
 use route_solver::fleet::model::{BreakInput, FleetProblem, VehicleCosts};
 use route_solver::fleet::operators::{
-    apply, cross_exchange, pair_relocate, relocate, swap, two_opt_star, Move,
+    apply, cross_exchange, pair_relocate, relocate, swap, two_opt, two_opt_star, Move,
 };
 use route_solver::fleet::solution::Solution;
 use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
@@ -359,6 +359,13 @@ fn swap_evaluates_what_apply_makes() {
 fn two_opt_star_evaluates_what_apply_makes() {
     let t = exercise("2-opt*", two_opt_star::evaluate, &KINDS, 303);
     assert_tally("2-opt*", &KINDS, &t, 20);
+}
+
+#[test]
+fn two_opt_evaluates_what_apply_makes() {
+    // a reversal rarely keeps tight windows: fewer moves on the windowed kinds
+    let t = exercise("2-opt", two_opt::evaluate, &KINDS, 606);
+    assert_tally("2-opt", &KINDS, &t, 5);
 }
 
 #[test]

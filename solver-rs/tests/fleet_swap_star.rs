@@ -375,7 +375,7 @@ fn a_plan_only_swap_star_improves() {
     ls.swap_star = SwapStarMode::Off;
     ls.run(&p, &mut without, None, &Deadline::none());
     assert_eq!(
-        ls.counters.applied, [0; 6],
+        ls.counters.applied, [0; 7],
         "the other operators find nothing"
     );
     assert_eq!(without.routes[0].jobs, vec![1, 5, 2]);

@@ -10,22 +10,25 @@
 use super::deadline::Deadline;
 use super::model::FleetProblem;
 use super::operators::swap_star::SwapStar;
-use super::operators::{self, cross_exchange, pair_relocate, relocate, swap, two_opt_star, Move};
+use super::operators::{
+    self, cross_exchange, pair_relocate, relocate, swap, two_opt, two_opt_star, Move,
+};
 use super::solution::{FleetCost, Piece, Solution};
 
 /// Operator counters: moves applied, per operator (OPERATOR_NAMES).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
-    pub applied: [u64; 6],
+    pub applied: [u64; 7],
 }
 
-pub const OPERATOR_NAMES: [&str; 6] = [
+pub const OPERATOR_NAMES: [&str; 7] = [
     "relocate",
     "swap",
     "2-opt*",
     "cross-exchange",
     "pair-relocate",
     "swap*",
+    "2-opt",
 ];
 const SWAP_STAR: usize = 5;
 
@@ -291,6 +294,9 @@ fn first_improving(
         if let Some(m) = improving(pair_relocate::evaluate(p, sol, u, v)) {
             return Some((4, m));
         }
+    }
+    if let Some(m) = improving(two_opt::evaluate(p, sol, u, v)) {
+        return Some((6, m));
     }
     None
 }

@@ -256,6 +256,11 @@ pub fn price_pieces(
                     pass.visit(p, v, sol.routes[r].jobs[kk] as usize)?;
                 }
             }
+            Piece::Reversed(r, a, b) => {
+                for kk in (a..b).rev() {
+                    pass.visit(p, v, sol.routes[r].jobs[kk] as usize)?;
+                }
+            }
             Piece::Suffix(r, k) => pass.suffix(p, v, &sol.routes[r], k)?,
         }
     }

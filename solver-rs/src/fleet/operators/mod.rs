@@ -9,6 +9,7 @@ pub mod pair_relocate;
 pub mod relocate;
 pub mod swap;
 pub mod swap_star;
+pub mod two_opt;
 pub mod two_opt_star;
 
 use super::model::FleetProblem;

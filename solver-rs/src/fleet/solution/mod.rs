@@ -40,6 +40,8 @@ pub enum Piece {
     Suffix(usize, usize),
     /// jobs[a..b] of route r.
     Range(usize, usize, usize),
+    /// jobs[a..b] of route r, last first (intra-route 2-opt).
+    Reversed(usize, usize, usize),
     /// One job.
     Job(u32),
 }

@@ -21,6 +21,7 @@ impl Solution {
                 Piece::Prefix(r, k) => out.extend_from_slice(&self.routes[r].jobs[..k]),
                 Piece::Suffix(r, k) => out.extend_from_slice(&self.routes[r].jobs[k..]),
                 Piece::Range(r, a, b) => out.extend_from_slice(&self.routes[r].jobs[a..b]),
+                Piece::Reversed(r, a, b) => out.extend(self.routes[r].jobs[a..b].iter().rev()),
                 Piece::Job(j) => out.push(j),
             }
         }
@@ -69,6 +70,17 @@ impl Solution {
                 }
                 Piece::Suffix(r, k) => (r, k, self.routes[r].len()),
                 Piece::Range(r, a, b) => (r, a, b),
+                Piece::Reversed(r, a, b) => {
+                    // no prefix sum runs backwards (the arcs may differ each way): walked
+                    let route = &self.routes[r];
+                    for k in (a..b).rev() {
+                        let l = route.loc(p, k);
+                        sum += arc(p, loc, l);
+                        loc = l;
+                    }
+                    count += b.saturating_sub(a);
+                    continue;
+                }
             };
             if a >= b {
                 continue;
@@ -115,7 +127,7 @@ impl Solution {
                 let route = &self.routes[r];
                 k >= route.len() || has_bit(&route.allowed_bwd[k * p.allowed_words..], v)
             }
-            Piece::Range(r, a, b) => self.routes[r].jobs[a..b]
+            Piece::Range(r, a, b) | Piece::Reversed(r, a, b) => self.routes[r].jobs[a..b]
                 .iter()
                 .all(|&j| p.allows(j as usize, v)),
             Piece::Job(j) => p.allows(j as usize, v),
@@ -201,9 +213,11 @@ impl Solution {
                     }
                     count += n - k;
                 }
-                Piece::Range(r, a, b) => {
+                Piece::Range(r, a, b) | Piece::Reversed(r, a, b) => {
                     let route = &self.routes[r];
-                    for kk in a..b {
+                    let reversed = matches!(*pc, Piece::Reversed(..));
+                    for i in 0..b.saturating_sub(a) {
+                        let kk = if reversed { b - 1 - i } else { a + i };
                         let j = route.jobs[kk] as usize;
                         let loc = p.jobs[j].loc;
                         distance += p.d(last_loc, loc);
@@ -390,6 +404,16 @@ impl Solution {
                 }
                 Piece::Range(r, a, b) => {
                     for kk in a..b {
+                        visit(
+                            self.routes[r].jobs[kk] as usize,
+                            &mut loc,
+                            &mut dep,
+                            &mut late,
+                        );
+                    }
+                }
+                Piece::Reversed(r, a, b) => {
+                    for kk in (a..b).rev() {
                         visit(
                             self.routes[r].jobs[kk] as usize,
                             &mut loc,

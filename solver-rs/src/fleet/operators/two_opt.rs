@@ -1,0 +1,47 @@
+//! Intra-route 2-opt: reverse the jobs between u and v of one route so that
+//! the two become neighbours. For positions a < b of the pair: either u
+//! is followed by v (jobs[a+1..=b] reversed) or u follows v's old place
+//! from the other side (jobs[a..b] reversed: ..., jobs[b-1], ..., jobs[a],
+//! jobs[b], ...). The reversed run is priced along its own arcs (a matrix
+//! need not be symmetric) and its schedule job by job: O(run).
+
+use super::{better, price, Move, NewRoute};
+use crate::fleet::model::FleetProblem;
+use crate::fleet::solution::{Piece, Solution};
+
+pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
+    let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
+    if ru != rv {
+        return None;
+    }
+    let (a, b) = if pu < pv { (pu, pv) } else { (pv, pu) };
+    if b < a + 2 {
+        return None; // neighbours already, or a run of one: nothing to reverse
+    }
+    let r = ru;
+    let after = price(
+        p,
+        sol,
+        &[NewRoute::new(
+            r,
+            &[
+                Piece::Prefix(r, a + 1),
+                Piece::Reversed(r, a + 1, b + 1),
+                Piece::Suffix(r, b + 1),
+            ],
+        )],
+    );
+    let before = price(
+        p,
+        sol,
+        &[NewRoute::new(
+            r,
+            &[
+                Piece::Prefix(r, a),
+                Piece::Reversed(r, a, b),
+                Piece::Suffix(r, b),
+            ],
+        )],
+    );
+    better(after, before)
+}
