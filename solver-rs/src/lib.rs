@@ -17,6 +17,7 @@ pub mod exact;
 #[allow(unsafe_code)]
 pub mod ffi;
 pub mod fleet;
+pub mod nearest;
 pub mod problem;
 pub mod rng;
 pub mod schedule;
