@@ -1,8 +1,8 @@
 //! Single-vehicle route solver: visit every stop once from a start point,
 //! optionally finishing at an end point, minimising total lateness and then
 //! total duration (lexicographically). Integer seconds throughout. The
-//! multi-route (fleet) solver lives in `fleet` and shares the PRNG and the
-//! clock with it; a fleet plan of one vehicle without fleet-only rules is
+//! multi-route (fleet) solver lives in `fleet` and shares the PRNG, the
+//! clock and the time limit (`deadline`) with it; a fleet plan of one vehicle without fleet-only rules is
 //! solved here (`fleet::single`).
 //!
 //! `ffi` is the only module allowed to use `unsafe` (WebAssembly exports over
@@ -12,18 +12,21 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod abi;
+pub mod deadline;
 pub mod exact;
 #[allow(unsafe_code)]
 pub mod ffi;
 pub mod fleet;
+pub mod nearest;
 pub mod problem;
 pub mod rng;
 pub mod schedule;
 pub mod search;
 pub mod tsplib;
 
+pub use deadline::{Clock, Deadline};
 pub use problem::{Cost, Input, InputError, Problem};
-pub use search::{Clock, Options, Params, SearchReport};
+pub use search::{Options, Params, SearchReport};
 
 /// Result of a solve in the external numbering.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,13 +40,16 @@ pub struct Solution {
     pub report: SearchReport,
 }
 
-/// Validate and solve.
+/// Validate and solve, within `params.time_limit_ms` (less the reserve,
+/// `deadline`) counted from this call.
 pub fn solve(inp: &Input, params: &Params, clock: &dyn Clock) -> Result<Solution, InputError> {
+    let started_ms = clock.now_ms();
     if !params.time_limit_ms.is_finite() || params.time_limit_ms < 0.0 {
         return Err(InputError::BadTimeLimit);
     }
     let p = Problem::new(inp)?;
-    let (order, cost, report) = solve_problem(&p, params, clock, &mut |_, _| {});
+    let limit = Deadline::new(clock, started_ms, params.time_limit_ms);
+    let (order, cost, report) = solve_problem(&p, params, &limit, &mut |_, _| {});
     Ok(Solution {
         order: order.iter().map(|&s| (s - 1) as u32).collect(),
         cost,
@@ -53,19 +59,20 @@ pub fn solve(inp: &Input, params: &Params, clock: &dyn Clock) -> Result<Solution
 }
 
 /// Solve a validated problem: exactly at <= EXACT_MAX_STOPS stops (`on_best`
-/// is then not called), else by the search (`search::solve_reporting`).
-/// Returns the order (internal stop ids), its cost and the search's report.
+/// is then not called), else by the search (`search::solve_reporting`) until
+/// `limit` (`params.time_limit_ms` is not read). Returns the order (internal
+/// stop ids), its cost and the search's report.
 pub fn solve_problem(
     p: &Problem,
     params: &Params,
-    clock: &dyn Clock,
+    limit: &Deadline,
     on_best: &mut dyn FnMut(&[usize], Cost),
 ) -> (Vec<usize>, Cost, SearchReport) {
     if p.n <= exact::EXACT_MAX_STOPS {
         let (o, c) = exact::solve_exact(p);
         (o, c, SearchReport::default())
     } else {
-        search::solve_reporting(p, params, clock, on_best)
+        search::solve_reporting(p, params, limit, on_best)
     }
 }
 

@@ -9,7 +9,7 @@ use route_solver::search::local_search::LocalSearch;
 use route_solver::search::operators::{late_relocate, or_opt, segment_swap, swap, two_opt};
 use route_solver::search::route::RouteState;
 use route_solver::search::segment::{materialize_into, Segment};
-use route_solver::search::{Budget, Clock};
+use route_solver::search::{Clock, Deadline};
 use route_solver::{Cost, Input, InputError, NativeClock, Options, Params, Problem};
 
 /// Variant of the route end.
@@ -280,7 +280,7 @@ fn applied_moves_keep_state_consistent() {
         let mut search = LocalSearch::new(&p, &options);
         let before = s.cost();
         let clock = NativeClock::new();
-        let budget = Budget::new(&clock, 0.0);
+        let budget = Deadline::new(&clock, 0.0, 0.0);
         search.wake_all();
         search.run(&mut s, &budget);
         assert!(s.cost() <= before);

@@ -422,43 +422,19 @@ pub struct FleetProblem {
 
 /// Per job: its `keep` nearest other jobs by travel(i, j) + travel(j, i)
 /// (saturating: unreachable arcs last), ties by index; all of them when there
-/// are no more than keep + 1 jobs. A selection, then a sort of the kept:
-/// O(n²) key reads, O(n · keep) memory. The jobs go by blocks of BLOCK: the
-/// out-arcs of a block are rows of the matrix, its in-arcs are read row by
-/// row too (travel(j, i) for every i of the block while row j is in cache),
-/// not a column per job (one cache miss a read at 10,000 places).
+/// are no more than keep + 1 jobs (`crate::nearest::select`: O(n²) key reads
+/// by blocks of rows, O(n · keep) memory).
 fn nearest_jobs(p: &FleetProblem, keep: usize) -> Vec<Vec<u32>> {
-    const BLOCK: usize = 64;
     let n = p.jobs.len();
     let mut out: Vec<Vec<u32>> = Vec::with_capacity(n);
-    let mut keys = vec![0i64; BLOCK * n];
-    let mut keyed: Vec<(i64, u32)> = Vec::with_capacity(n);
-    for lo in (0..n).step_by(BLOCK) {
-        let hi = (lo + BLOCK).min(n);
-        for (b, i) in (lo..hi).enumerate() {
-            let li = p.jobs[i].loc;
-            for (j, job) in p.jobs.iter().enumerate() {
-                keys[b * n + j] = p.t(li, job.loc);
-            }
-        }
-        for (j, job) in p.jobs.iter().enumerate() {
-            for (b, i) in (lo..hi).enumerate() {
-                let k = &mut keys[b * n + j];
-                *k = k.saturating_add(p.t(job.loc, p.jobs[i].loc));
-            }
-        }
-        for (b, i) in (lo..hi).enumerate() {
-            keyed.clear();
-            let row = &keys[b * n..(b + 1) * n];
-            keyed.extend((0..n).filter(|&j| j != i).map(|j| (row[j], j as u32)));
-            if keyed.len() > keep {
-                keyed.select_nth_unstable(keep);
-                keyed.truncate(keep);
-            }
-            keyed.sort_unstable();
-            out.push(keyed.iter().map(|&(_, j)| j).collect());
-        }
-    }
+    crate::nearest::select(
+        n,
+        keep,
+        |i, j| p.t(p.jobs[i].loc, p.jobs[j].loc),
+        |_, _, there, back| there.saturating_add(back),
+        |i, j| i != j,
+        |_, list| out.push(list.iter().map(|&(_, j)| j).collect()),
+    );
     out
 }
 

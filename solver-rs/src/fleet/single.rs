@@ -291,9 +291,17 @@ fn solve_single(
     let may_bind = single.may_bind;
     // the problem holds its own (i64) matrices
     drop(single);
+    // the fleet's time limit (its reserve included), half of it when a hard limit might bind
+    let fleet_limit = Deadline::new(clock, started_ms, fleet_time_limit(params));
+    let limit = if may_bind {
+        fleet_limit.until(fleet_limit.stop_ms() / 2.0)
+    } else {
+        fleet_limit
+    };
     let search = Params {
         seed: params.seed,
-        time_limit_ms: time_limit(params, may_bind, clock, started_ms),
+        // not read: `limit` is
+        time_limit_ms: 0.0,
         max_iterations: params.max_iterations,
         // the search's own convergence stop, as optimize's (the fleet's counts ruin-and-recreate iterations)
         stall_iterations: 0,
@@ -304,7 +312,7 @@ fn solve_single(
         let jobs = jobs_of(&route[1..route.len() - 1]);
         announce_if_valid(p, &jobs);
     };
-    let (order, _, report) = crate::solve_problem(&problem, &search, clock, &mut announce);
+    let (order, _, report) = crate::solve_problem(&problem, &search, &limit, &mut announce);
     drop(problem);
     let exact = order.len() <= crate::exact::EXACT_MAX_STOPS;
     let jobs = input_order_at_same_place(p, 0, &jobs_of(&order));
@@ -331,26 +339,14 @@ fn solve_single(
     })
 }
 
-/// The single route's time limit: the fleet's (`Deadline`: less its
-/// reserve, counted from `started_ms`), half of it when a limit might bind;
-/// 0 (none) with an iteration budget or no limit, as the fleet reads them.
-fn time_limit(params: &FleetParams, may_bind: bool, clock: &dyn Clock, started_ms: f64) -> f64 {
-    let limit = if params.max_iterations > 0 {
+/// The time limit as the fleet search reads it (`driver::solve_since`):
+/// none with an iteration budget.
+fn fleet_time_limit(params: &FleetParams) -> f64 {
+    if params.max_iterations > 0 {
         0.0
     } else {
         params.time_limit_ms
-    };
-    let fleet = Deadline::new(clock, started_ms, limit);
-    if !fleet.has_time_limit() {
-        return 0.0;
     }
-    let share = if may_bind {
-        fleet.stop_ms() / 2.0
-    } else {
-        fleet.stop_ms()
-    };
-    // > 0 (0 is none): with the time spent already, the search stops at its first check
-    (share - fleet.elapsed_ms()).max(f64::MIN_POSITIVE)
 }
 
 /// Tells the host of a plan serving every job (as the fleet search does at

@@ -1,16 +1,16 @@
 //! The iterated local search driver: construction, descent, then kick +
-//! descent until the budget, an iteration cap, or convergence (no new best
+//! descent until the time limit, an iteration cap, or convergence (no new best
 //! route for `stall_iterations` kicks) stops it. Without deadlines each
 //! descent ends with the improving double bridges (non-sequential moves that
 //! the Lin–Kernighan step cannot make), each followed by a descent.
 
-use super::budget::{Budget, Clock};
 use super::construction::initial_route;
 use super::kicks;
 use super::local_search::LocalSearch;
 use super::operators::{double_bridge, Operator, OperatorStats};
 use super::route::RouteState;
 use super::{Acceptance, Options, Params};
+use crate::deadline::{Clock, Deadline};
 use crate::problem::{Cost, Problem};
 use crate::rng::Rng;
 
@@ -55,20 +55,25 @@ pub fn default_stall(p: &Problem) -> u64 {
     }
 }
 
-/// Full heuristic solve. Returns the internal stop order, its cost and the report.
+/// Full heuristic solve with `params.time_limit_ms` (less the reserve,
+/// `crate::deadline`) counted from now. Returns the internal stop order, its
+/// cost and the report.
 pub fn solve(p: &Problem, params: &Params, clock: &dyn Clock) -> (Vec<usize>, Cost, SearchReport) {
-    solve_reporting(p, params, clock, &mut |_, _| {})
+    let limit = Deadline::new(clock, clock.now_ms(), params.time_limit_ms);
+    solve_reporting(p, params, &limit, &mut |_, _| {})
 }
 
-/// `solve`, calling `on_best` with each new best route (internal nodes, start
-/// and end included) and its cost as it is found; it never drives a decision.
+/// The search until `limit` (`params.time_limit_ms` is not read: the
+/// caller made `limit` from it), calling `on_best` with each new best
+/// route (internal nodes, start and end included) and its cost as it is
+/// found; it never drives a decision. Report times are counted from the
+/// start of `limit`.
 pub fn solve_reporting(
     p: &Problem,
     params: &Params,
-    clock: &dyn Clock,
+    limit: &Deadline,
     on_best: &mut dyn FnMut(&[usize], Cost),
 ) -> (Vec<usize>, Cost, SearchReport) {
-    let budget = Budget::new(clock, params.time_limit_ms);
     let options = &params.options;
     let n = p.n;
     let mut rng = Rng::new(params.seed);
@@ -76,14 +81,14 @@ pub fn solve_reporting(
     let mut state = RouteState::new(p, &initial_route(p, search.neighbours()));
     search.wake_all();
     search.set_initial_descent(true);
-    search.run(&mut state, &budget);
-    bridge_descent(&mut search, &mut state, &budget, options);
+    search.run(&mut state, limit);
+    bridge_descent(&mut search, &mut state, limit, options);
     search.set_initial_descent(false);
 
     let mut report = SearchReport::default();
     let mut best = state.route().to_vec();
     let mut best_cost = state.cost();
-    report.best_ms = budget.elapsed_ms();
+    report.best_ms = limit.elapsed_ms();
     report.improvements.push(Improvement {
         ms: report.best_ms,
         iteration: 0,
@@ -108,7 +113,7 @@ pub fn solve_reporting(
         if params.max_iterations > 0 && iteration >= params.max_iterations {
             break;
         }
-        if stall >= stall_limit || budget.expired() {
+        if stall >= stall_limit || limit.expired() {
             break;
         }
         let kick = match kicks::choose(&kick_settings, &state, search.neighbours(), &mut rng) {
@@ -120,8 +125,8 @@ pub fn solve_reporting(
         search.wake_segment_ends(&state, kick.as_slice());
         wake_around_cuts(&mut search, &state, kick.as_slice());
         state.apply_unpriced(kick.as_slice());
-        search.run(&mut state, &budget);
-        bridge_descent(&mut search, &mut state, &budget, options);
+        search.run(&mut state, limit);
+        bridge_descent(&mut search, &mut state, limit, options);
 
         let cost = state.cost();
         if cost < best_cost {
@@ -131,7 +136,7 @@ pub fn solve_reporting(
             stall = 0;
             search.stats.counter(Operator::Kick).improving += 1;
             report.best_iteration = iteration;
-            report.best_ms = budget.elapsed_ms();
+            report.best_ms = limit.elapsed_ms();
             report.improvements.push(Improvement {
                 ms: report.best_ms,
                 iteration,
@@ -237,13 +242,13 @@ fn wake_around_cuts(
 fn bridge_descent(
     search: &mut LocalSearch,
     state: &mut RouteState,
-    budget: &Budget,
+    limit: &Deadline,
     options: &Options,
 ) {
     if !options.double_bridge_search || state.problem().has_deadlines || state.cost().lateness > 0 {
         return;
     }
-    while !budget.expired() {
+    while !limit.expired() {
         let found = match double_bridge::find(state, search.neighbours()) {
             Some(m) => m,
             None => break,
@@ -251,6 +256,6 @@ fn bridge_descent(
         search.wake_segment_ends(state, found.segments.as_slice());
         wake_around_cuts(search, state, found.segments.as_slice());
         state.apply(found.segments.as_slice(), found.cost);
-        search.run(state, budget);
+        search.run(state, limit);
     }
 }

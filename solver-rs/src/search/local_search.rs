@@ -10,7 +10,6 @@
 
 use std::collections::VecDeque;
 
-use super::budget::Budget;
 use super::neighbours::Neighbours;
 use super::operators::lin_kernighan::LinKernighan;
 use super::operators::{
@@ -19,9 +18,12 @@ use super::operators::{
 use super::route::RouteState;
 use super::segment::Segment;
 use super::Options;
+use crate::deadline::Deadline;
 use crate::problem::{Cost, Problem};
 
-/// Check the time limit every this many queue pops.
+/// Check the time limit (`Deadline::expired`, a clock read) every this many
+/// queue pops. A pop (every operator around one stop, Lin–Kernighan among
+/// them) costs far more than the fleet's strided unit (`Deadline::tick`).
 const CLOCK_EVERY: u32 = 16;
 
 pub struct LocalSearch {
@@ -96,7 +98,7 @@ impl LocalSearch {
     }
 
     /// Improve until no queued stop improves, or the time limit.
-    pub fn run(&mut self, state: &mut RouteState, budget: &Budget) {
+    pub fn run(&mut self, state: &mut RouteState, limit: &Deadline) {
         let mut pops = 0u32;
         while let Some(a) = self.queue.pop_front() {
             self.queued[a] = false;
@@ -104,7 +106,7 @@ impl LocalSearch {
                 self.wake(a);
             }
             pops += 1;
-            if pops % CLOCK_EVERY == 0 && budget.expired() {
+            if pops % CLOCK_EVERY == 0 && limit.expired() {
                 while let Some(x) = self.queue.pop_front() {
                     self.queued[x] = false;
                 }

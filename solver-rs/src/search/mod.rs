@@ -10,9 +10,10 @@
 //! - `operators`: one file per operator (evaluate, then `RouteState::apply`)
 //! - `local_search`: don't-look-bit queue and operator dispatch
 //! - `kicks`: perturbations
-//! - `ils`: the driver (budget, acceptance, convergence stop, report)
+//! - `ils`: the driver (time limit, acceptance, convergence stop, report)
+//!
+//! The time limit is `crate::deadline::Deadline`, shared with the fleet search.
 
-pub mod budget;
 pub mod construction;
 pub mod ils;
 pub mod kicks;
@@ -23,7 +24,7 @@ pub mod range_min;
 pub mod route;
 pub mod segment;
 
-pub use budget::{Budget, Clock};
+pub use crate::deadline::{Clock, Deadline};
 pub use ils::{default_stall, solve, solve_reporting, Improvement, SearchReport};
 pub use kicks::{Kick, KickSettings};
 pub use neighbours::CandidateRule;
@@ -117,7 +118,9 @@ impl Default for Options {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     pub seed: u64,
-    /// 0 = no time limit.
+    /// 0 = no time limit. The search stops at it less the reserve
+    /// (`crate::deadline`), counted from the call of `crate::solve` /
+    /// `search::solve`.
     pub time_limit_ms: f64,
     /// 0 = no cap on kicks.
     pub max_iterations: u64,

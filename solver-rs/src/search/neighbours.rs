@@ -46,15 +46,21 @@ pub struct Neighbours {
 
 /// The key of a candidate pair.
 fn key(p: &Problem, a: usize, c: usize) -> i64 {
-    let end = p.end();
-    if a == 0 || c == 0 {
-        p.d(0, a + c)
-    } else if a == end {
-        p.d(c, end)
+    key_of(a, c, p.d(a, c), p.d(c, a), p.end())
+}
+
+/// The key of (a, c) from its two directed edges: the one a route can use
+/// (out of the start, into the end), else the shorter.
+#[inline(always)]
+fn key_of(a: usize, c: usize, there: i64, back: i64, end: usize) -> i64 {
+    if a == 0 {
+        there
+    } else if a == end || c == 0 {
+        back
     } else if c == end {
-        p.d(a, end)
+        there
     } else {
-        p.d(a, c).min(p.d(c, a))
+        there.min(back)
     }
 }
 
@@ -76,24 +82,21 @@ impl Neighbours {
         let end = p.end();
         let k = count.min(n.saturating_sub(1));
         let mut lists = Vec::with_capacity(n + 2);
-        let mut candidates: Vec<(i64, usize)> = Vec::with_capacity(n + 2);
-        for a in 0..n + 2 {
-            candidates.clear();
-            if a == 0 {
-                candidates.extend((1..=n).map(|c| (key(p, 0, c), c)));
-            } else if a == end {
-                if p.has_end {
-                    candidates.extend((1..=n).map(|c| (key(p, c, end), c)));
-                }
+        let candidate = |a: usize, c: usize| {
+            if a == 0 || a == end {
+                (1..=n).contains(&c) && (a == 0 || p.has_end)
             } else {
-                candidates.extend((1..=n).filter(|&c| c != a).map(|c| (key(p, a, c), c)));
-                candidates.push((key(p, a, 0), 0));
-                candidates.push((key(p, a, end), end));
+                c != a
             }
-            candidates.sort_unstable();
-            candidates.truncate(k + 1);
-            lists.push(candidates.clone());
-        }
+        };
+        crate::nearest::select(
+            n + 2,
+            k + 1,
+            |a, c| p.d(a, c),
+            |a, c, there, back| key_of(a, c, there, back, end),
+            candidate,
+            |_, list| lists.push(list.iter().map(|&(key, c)| (key, c as usize)).collect()),
+        );
         Self::from_lists(p, lists, true)
     }
 
