@@ -88,6 +88,18 @@ pub struct FleetParams {
 
 pub const DEFAULT_ITERATIONS: u64 = 20_000;
 
+impl FleetParams {
+    /// The time limit the search keeps: none with an iteration budget (so
+    /// that a run of fixed iterations never reads the clock for a decision).
+    pub fn effective_time_limit_ms(&self) -> f64 {
+        if self.max_iterations > 0 {
+            0.0
+        } else {
+            self.time_limit_ms
+        }
+    }
+}
+
 impl Default for FleetParams {
     fn default() -> FleetParams {
         FleetParams {
@@ -223,15 +235,7 @@ pub fn solve_since(
     let bound = lower_bound(p);
     let stall = stall_for_served(params.stall_iterations, bound.takeable, bound.served);
 
-    let budget = Deadline::new(
-        clock,
-        started_ms,
-        if params.max_iterations > 0 {
-            0.0
-        } else {
-            params.time_limit_ms
-        },
-    );
+    let budget = Deadline::new(clock, started_ms, params.effective_time_limit_ms());
     // a trivial plan (every stop at one place, a full fleet) is often at the bound after one greedy pass in
     // input order, at a fraction of the regret construction's cost (n² against n³ insertion evaluations:
     // seconds on 1000 stops at one place); its own random stream leaves the search's untouched

@@ -292,7 +292,7 @@ fn solve_single(
     // the problem holds its own (i64) matrices
     drop(single);
     // the fleet's time limit (its reserve included), half of it when a hard limit might bind
-    let fleet_limit = Deadline::new(clock, started_ms, fleet_time_limit(params));
+    let fleet_limit = Deadline::new(clock, started_ms, params.effective_time_limit_ms());
     let limit = if may_bind {
         fleet_limit.until(fleet_limit.stop_ms() / 2.0)
     } else {
@@ -337,16 +337,6 @@ fn solve_single(
         best_iteration: report.best_iteration,
         counters: Counters::default(),
     })
-}
-
-/// The time limit as the fleet search reads it (`driver::solve_since`):
-/// none with an iteration budget.
-fn fleet_time_limit(params: &FleetParams) -> f64 {
-    if params.max_iterations > 0 {
-        0.0
-    } else {
-        params.time_limit_ms
-    }
 }
 
 /// Tells the host of a plan serving every job (as the fleet search does at
