@@ -3,7 +3,8 @@
 //! total duration (lexicographically). Integer seconds throughout. The
 //! multi-route (fleet) solver lives in `fleet` and shares the PRNG, the
 //! clock and the time limit (`deadline`) with it; a fleet plan of one vehicle without fleet-only rules is
-//! solved here (`fleet::single`).
+//! solved here (`fleet::single`). Both engines report what they did in one
+//! type (`progress::Progress`).
 //!
 //! `ffi` is the only module allowed to use `unsafe` (WebAssembly exports over
 //! linear memory); everything else is safe Rust.
