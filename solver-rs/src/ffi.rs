@@ -291,15 +291,16 @@ fn check_time_limit(time_limit_ms: f64) -> Result<(), i32> {
 }
 
 fn write_report(sol: &Solution, report: &mut [f64], events_capacity: usize) {
-    let r = &sol.report;
-    let total = r.improvements.len();
+    let r = &sol.progress;
+    let total = sol.improvements.len();
     let mut values = Vec::with_capacity(REPORT_LEN);
     values.push(r.best_iteration as f64);
-    values.push(r.best_ms);
+    // (0 for the exact solver, which makes no search)
+    values.push(r.best_ms.unwrap_or(0.0));
     values.push(total as f64);
     values.push(total.min(events_capacity) as f64);
     for op in OPERATORS.iter() {
-        let c = r.stats.get(*op);
+        let c = r.get(*op);
         values.push(c.tried as f64);
         values.push(c.improving as f64);
         values.push(c.applied as f64);
@@ -310,7 +311,7 @@ fn write_report(sol: &Solution, report: &mut [f64], events_capacity: usize) {
 }
 
 fn write_events(sol: &Solution, events: &mut [f64]) {
-    let improvements = &sol.report.improvements;
+    let improvements = &sol.improvements;
     let capacity = events.len() / 4;
     if capacity == 0 {
         return;
@@ -430,7 +431,7 @@ fn solve_inner(
     let sol = crate::solve(&inp, &params, &HostClock).map_err(|e| e as i32)?;
     let times = route_times(&inp, &args.deadline, &sol.order);
     debug_assert_eq!(times.end, sol.cost.duration);
-    write_route(out, &sol.order, &times, sol.iterations)?;
+    write_route(out, &sol.order, &times, sol.progress.iterations)?;
     Ok(sol)
 }
 

@@ -3,7 +3,8 @@
 //! total duration (lexicographically). Integer seconds throughout. The
 //! multi-route (fleet) solver lives in `fleet` and shares the PRNG, the
 //! clock and the time limit (`deadline`) with it; a fleet plan of one vehicle without fleet-only rules is
-//! solved here (`fleet::single`).
+//! solved here (`fleet::single`). Both engines report what they did in one
+//! type (`progress::Progress`).
 //!
 //! `ffi` is the only module allowed to use `unsafe` (WebAssembly exports over
 //! linear memory); everything else is safe Rust.
@@ -19,6 +20,7 @@ pub mod ffi;
 pub mod fleet;
 pub mod nearest;
 pub mod problem;
+pub mod progress;
 pub mod rng;
 pub mod schedule;
 pub mod search;
@@ -26,7 +28,8 @@ pub mod tsplib;
 
 pub use deadline::{Clock, Deadline};
 pub use problem::{Cost, Input, InputError, Problem};
-pub use search::{Options, Params, SearchReport};
+pub use progress::{Operator, Progress};
+pub use search::{Improvement, Options, Params};
 
 /// Result of a solve in the external numbering.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,10 +37,12 @@ pub struct Solution {
     /// 0-based stop indices in visiting order.
     pub order: Vec<u32>,
     pub cost: Cost,
-    /// ILS kicks performed (0 for the exact solver).
-    pub iterations: u64,
-    /// What the search did (empty for the exact solver).
-    pub report: SearchReport,
+    /// What the search did: kicks as iterations, operator counters (all 0 for
+    /// the exact solver).
+    pub progress: Progress,
+    /// Every new best route, in order (the ABI's improvement events; none for
+    /// the exact solver).
+    pub improvements: Vec<Improvement>,
 }
 
 /// Validate and solve, within `params.time_limit_ms` (less the reserve,
@@ -49,28 +54,28 @@ pub fn solve(inp: &Input, params: &Params, clock: &dyn Clock) -> Result<Solution
     }
     let p = Problem::new(inp)?;
     let limit = Deadline::new(clock, started_ms, params.time_limit_ms);
-    let (order, cost, report) = solve_problem(&p, params, &limit, &mut |_, _| {});
+    let (order, cost, progress, improvements) = solve_problem(&p, params, &limit, &mut |_, _| {});
     Ok(Solution {
         order: order.iter().map(|&s| (s - 1) as u32).collect(),
         cost,
-        iterations: report.iterations,
-        report,
+        progress,
+        improvements,
     })
 }
 
 /// Solve a validated problem: exactly at <= EXACT_MAX_STOPS stops (`on_best`
 /// is then not called), else by the search (`search::solve_reporting`) until
 /// `limit` (`params.time_limit_ms` is not read). Returns the order (internal
-/// stop ids), its cost and the search's report.
+/// stop ids), its cost, what the search did and its new best routes.
 pub fn solve_problem(
     p: &Problem,
     params: &Params,
     limit: &Deadline,
     on_best: &mut dyn FnMut(&[usize], Cost),
-) -> (Vec<usize>, Cost, SearchReport) {
+) -> (Vec<usize>, Cost, Progress, Vec<Improvement>) {
     if p.n <= exact::EXACT_MAX_STOPS {
         let (o, c) = exact::solve_exact(p);
-        (o, c, SearchReport::default())
+        (o, c, Progress::default(), Vec::new())
     } else {
         search::solve_reporting(p, params, limit, on_best)
     }

@@ -139,6 +139,7 @@ fn the_single_route_search_takes_the_reserve() {
     let kicks = |at: f64| {
         route_solver::solve(&inp, &params, &Stopped::new(at))
             .unwrap()
+            .progress
             .iterations
     };
     assert_eq!(kicks(197.9), 30, "before 200 - 2 ms: runs to the cap");
@@ -199,13 +200,16 @@ fn a_one_van_plan_gets_the_fleet_limit_or_half_of_it_when_a_limit_might_bind() {
         };
         let before = run(stop - 1.0);
         assert!(
-            before.iterations > 0,
+            before.progress.iterations > 0,
             "{shift_end:?}: runs before {stop} ms"
         );
         assert_eq!(before.routes.len(), 1);
         assert_eq!(before.cost.unassigned, 0);
         let after = run(stop);
-        assert_eq!(after.iterations, 0, "{shift_end:?}: stops at {stop} ms");
+        assert_eq!(
+            after.progress.iterations, 0,
+            "{shift_end:?}: stops at {stop} ms"
+        );
         assert_eq!(after.cost.unassigned, 0);
     }
 }

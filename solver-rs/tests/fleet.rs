@@ -547,7 +547,7 @@ fn deterministic_for_a_seed_and_iteration_budget() {
     let a = fleet::solve(&p, &params, &NativeClock::new());
     let b = fleet::solve(&p, &params, &WildClock(Cell::new(1)));
     assert_eq!(a, b);
-    assert_eq!(a.iterations, 200);
+    assert_eq!(a.progress.iterations, 200);
     let c = fleet::solve(
         &p,
         &FleetParams {
@@ -631,7 +631,7 @@ fn an_expired_budget_stops_the_descent_but_returns_a_complete_plan() {
         },
         &NativeClock::new(),
     );
-    assert!(free.counters.applied.iter().sum::<u64>() > 0);
+    assert!(free.progress.nonzero().any(|(_, c)| c.applied > 0));
     // 1 ms per clock read, 40 ms: the limit passes during the construction
     let clock = SteppingClock::new(1.0);
     let params = FleetParams {
@@ -639,9 +639,9 @@ fn an_expired_budget_stops_the_descent_but_returns_a_complete_plan() {
         ..FleetParams::default()
     };
     let sol = fleet::solve_since(&p, &params, &clock, 0.0);
-    assert_eq!(sol.iterations, 0);
-    assert_eq!(
-        sol.counters.applied, [0; 7],
+    assert_eq!(sol.progress.iterations, 0);
+    assert!(
+        sol.progress.nonzero().all(|(_, c)| c.applied == 0),
         "the descent stops at its first check"
     );
     // the construction still completes the plan (every job routed or given a reason)
@@ -671,7 +671,7 @@ fn the_stall_stop_ends_the_search_after_that_many_iterations_without_improvement
     let count = fleet::bound::stall_for_served(40, b.takeable, b.served);
     // no vehicle cost, so no fleet phase: the annealing starts at iteration 0
     let a = stalled(40, 1_000_000, &NativeClock::new());
-    assert_eq!(a.iterations, a.best_iteration + count);
+    assert_eq!(a.progress.iterations, a.progress.best_iteration + count);
     check_solution(&inp, &a);
     // deterministic at a fixed iteration budget, whatever the clock says
     assert_eq!(a, stalled(40, 1_000_000, &WildClock(Cell::new(9))));
@@ -686,10 +686,13 @@ fn the_stall_stop_ends_the_search_after_that_many_iterations_without_improvement
         },
         &NativeClock::new(),
     );
-    assert_eq!(timed.iterations, timed.best_iteration + count);
+    assert_eq!(
+        timed.progress.iterations,
+        timed.progress.best_iteration + count
+    );
     // an iteration budget below the stall still ends the run
     let short = stalled(1_000, 25, &NativeClock::new());
-    assert_eq!(short.iterations, 25);
+    assert_eq!(short.progress.iterations, 25);
     // with a vehicle cost the fleet phase comes first and ends when it stalls too
     let svc = FleetInput {
         objective: Objective::SERVICE,
@@ -706,8 +709,8 @@ fn the_stall_stop_ends_the_search_after_that_many_iterations_without_improvement
         },
         &NativeClock::new(),
     );
-    assert!(s.iterations >= s.best_iteration + count);
-    assert!(s.iterations < 1_000_000);
+    assert!(s.progress.iterations >= s.progress.best_iteration + count);
+    assert!(s.progress.iterations < 1_000_000);
     check_solution(&svc, &s);
 }
 

@@ -35,10 +35,10 @@ fn every_new_best_plan_is_reported_and_the_last_is_the_plan_returned() {
         reports
     );
     assert!(
-        reports <= 1 + sol.iterations,
+        reports <= 1 + sol.progress.iterations,
         "at most one per iteration after the construction: {} in {} iterations",
         reports,
-        sol.iterations
+        sol.progress.iterations
     );
     assert_eq!(assigned, p.n() - sol.unassigned.len());
     let served: usize = sol.routes.iter().map(|r| r.len()).sum();

@@ -190,7 +190,10 @@ fn a_one_vehicle_fleet_of_7_to_9_jobs_gets_the_brute_force_optimum() {
             case
         );
         assert_eq!((late, main), brute_force(&inp), "case {}", case);
-        assert_eq!(sol.iterations, 0, "the exact solver makes no kicks");
+        assert_eq!(
+            sol.progress.iterations, 0,
+            "the exact solver makes no kicks"
+        );
     }
 }
 
@@ -239,7 +242,13 @@ fn sixty_jobs_with_deadlines_get_the_single_route_answer() {
         .unwrap();
         assert!(route.cost.lateness > 0, "the deadlines bind");
         assert_eq!(sol.routes[0], route.order, "case {}", case);
-        assert_eq!(sol.iterations, route.iterations);
+        // and what the search did: the same kicks, best kick and operator counters
+        assert_eq!(sol.progress.iterations, route.progress.iterations);
+        assert_eq!(sol.progress.best_iteration, route.progress.best_iteration);
+        assert_eq!(
+            sol.progress.nonzero().collect::<Vec<_>>(),
+            route.progress.nonzero().collect::<Vec<_>>()
+        );
         let (late, main) = service_cost(&inp, &sol.routes[0]);
         assert_eq!(sol.cost.lateness, route.cost.lateness);
         assert_eq!((sol.cost.lateness, sol.cost.main), (late, main));
@@ -330,7 +339,7 @@ fn fleet_only_rules_go_to_the_fleet_search_and_give_valid_plans() {
         assert_eq!(single_route(&p).unwrap_err(), why);
         let sol = solve(&p, 50);
         assert_valid(&inp, &sol);
-        assert!(sol.iterations > 0, "{}: the fleet search ran", why);
+        assert!(sol.progress.iterations > 0, "{}: the fleet search ran", why);
     }
     // a capacity that holds every job cannot bind: the single route
     let mut roomy = base.clone();
@@ -381,7 +390,7 @@ fn a_shift_end_the_single_route_breaks_goes_to_the_fleet_search() {
     let inp = shift_case(1000);
     let sol = solve(&FleetProblem::new(&inp).unwrap(), 50);
     assert_eq!(sol.routes[0], vec![0, 1]);
-    assert_eq!((sol.cost.lateness, sol.iterations), (0, 0));
+    assert_eq!((sol.cost.lateness, sol.progress.iterations), (0, 0));
     // a shift of 60: that order is back too late, the fleet search serves both 10 late
     let inp = shift_case(60);
     let p = FleetProblem::new(&inp).unwrap();
@@ -390,7 +399,7 @@ fn a_shift_end_the_single_route_breaks_goes_to_the_fleet_search() {
     assert_valid(&inp, &sol);
     assert_eq!(sol.routes[0], vec![1, 0]);
     assert_eq!(sol.cost.lateness, 10);
-    assert!(sol.iterations > 0);
+    assert!(sol.progress.iterations > 0);
 }
 
 #[test]
@@ -459,7 +468,7 @@ fn bench_one_van_fleet_search_against_the_single_route() {
             let clock = NativeClock::new();
             let single = fleet::solve_since(&p, &params, &clock, 0.0);
             let single_ms = clock.now_ms();
-            assert_eq!(single.iterations == 0, p.n() <= 10);
+            assert_eq!(single.progress.iterations == 0, p.n() <= 10);
             let (fl, fd, _) = route_times(inp, &fleet.routes[0]);
             let (sl, sd, _) = route_times(inp, &single.routes[0]);
             println!(

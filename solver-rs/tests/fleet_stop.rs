@@ -88,7 +88,7 @@ fn every_stop_at_one_place_ends_the_search_after_the_construction() {
         (0..5).map(|_| vehicle(None)).collect(),
     );
     let sol = solve(&inp, 20_000);
-    assert_eq!(sol.iterations, 0, "no ruin-and-recreate iteration");
+    assert_eq!(sol.progress.iterations, 0, "no ruin-and-recreate iteration");
     assert!(sol.unassigned.is_empty());
     assert_eq!(sol.routes.iter().filter(|r| !r.is_empty()).count(), 1);
     // one van: 1 vehicle, 600 + 300 × 60 + 600 s
@@ -107,7 +107,7 @@ fn a_full_fleet_at_one_place_ends_the_search_after_the_construction() {
         (0..50).map(|_| vehicle(Some(1))).collect(),
     );
     let sol = solve(&inp, 20_000);
-    assert_eq!(sol.iterations, 0);
+    assert_eq!(sol.progress.iterations, 0);
     assert_eq!(sol.unassigned.len(), 150);
     assert_eq!(sol.routes.iter().filter(|r| r.len() == 1).count(), 50);
 }
@@ -122,7 +122,7 @@ fn a_plan_above_the_bound_keeps_searching() {
         (0..2).map(|_| vehicle(None)).collect(),
     );
     let sol = solve(&inp, 300);
-    assert_eq!(sol.iterations, 300);
+    assert_eq!(sol.progress.iterations, 300);
 }
 
 /// Random small instances with every feature that tightens the bound
@@ -242,8 +242,8 @@ fn measure_a_saturated_fleet() {
         eprintln!(
             "stall {}: {} iterations, best at {}, {:?}, {} ms",
             stall,
-            sol.iterations,
-            sol.best_iteration,
+            sol.progress.iterations,
+            sol.progress.best_iteration,
             sol.cost,
             t.elapsed().as_millis()
         );
@@ -281,7 +281,11 @@ fn a_full_fleet_stalls_as_a_plan_of_the_stops_it_can_serve() {
         &NativeClock::new(),
     );
     assert_eq!(sol.unassigned.len(), 380);
-    assert!(sol.iterations < 1_000, "{} iterations", sol.iterations);
+    assert!(
+        sol.progress.iterations < 1_000,
+        "{} iterations",
+        sol.progress.iterations
+    );
 }
 
 /// Measurement: the greedy pass the driver tries first, on 1000 stops spread out with 20 vans

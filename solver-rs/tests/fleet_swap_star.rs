@@ -8,7 +8,7 @@
 //! does.
 
 use route_solver::fleet::deadline::Deadline;
-use route_solver::fleet::local_search::{LocalSearch, SwapStarMode, OPERATOR_NAMES};
+use route_solver::fleet::local_search::{LocalSearch, SwapStarMode};
 use route_solver::fleet::model::FleetProblem;
 use route_solver::fleet::model::VehicleCosts;
 use route_solver::fleet::operators::swap_star::{self, exchanged, SwapStar};
@@ -16,6 +16,7 @@ use route_solver::fleet::operators::{self, price, Move};
 use route_solver::fleet::solution::Solution;
 use route_solver::fleet::{FleetCost, FleetInput, JobInput, Objective, VehicleInput};
 use route_solver::rng::Rng;
+use route_solver::Operator;
 
 /// Points in a square, asymmetric noise on the travel times; vehicles from
 /// three starts with their own capacities, shifts and (some) costs.
@@ -272,7 +273,7 @@ fn the_route_pair_search_finds_improving_moves_with_exact_deltas() {
 
 #[test]
 fn the_descent_with_swap_star_keeps_a_valid_plan_and_counts_its_moves() {
-    assert_eq!(OPERATOR_NAMES[5], "swap*");
+    assert_eq!(Operator::SwapStar.name(), "swap*");
     let mut applied = 0;
     for seed in 0..10u64 {
         let mut rng = Rng::new(200 + seed);
@@ -291,7 +292,11 @@ fn the_descent_with_swap_star_keeps_a_valid_plan_and_counts_its_moves() {
         ls.run(&p, &mut with, None, &Deadline::none());
         with.check(&p).unwrap();
         assert!(with.cost(&p) <= sol.cost(&p));
-        applied += ls.counters.applied[5];
+        let counted = ls.progress.get(Operator::SwapStar);
+        // each pass tries route pairs, and applies each improving move it finds
+        assert!(counted.tried > 0 && counted.tried >= counted.improving);
+        assert_eq!(counted.improving, counted.applied);
+        applied += counted.applied;
         // converged: no linked route pair has an improving SWAP* left
         assert!(ls.star_near > 0 && ls.star_links > 0);
         let mut star = SwapStar::new();
@@ -375,7 +380,8 @@ fn a_plan_only_swap_star_improves() {
     ls.swap_star = SwapStarMode::Off;
     ls.run(&p, &mut without, None, &Deadline::none());
     assert_eq!(
-        ls.counters.applied, [0; 7],
+        ls.progress.nonzero().map(|(_, c)| c.applied).sum::<u64>(),
+        0,
         "the other operators find nothing"
     );
     assert_eq!(without.routes[0].jobs, vec![1, 5, 2]);
@@ -386,7 +392,7 @@ fn a_plan_only_swap_star_improves() {
     let mut ls = LocalSearch::new(&p, 20);
     ls.swap_star = SwapStarMode::Touched;
     ls.run(&p, &mut with, None, &Deadline::none());
-    assert_eq!(ls.counters.applied[5], 1);
+    assert_eq!(ls.progress.get(Operator::SwapStar).applied, 1);
     assert_eq!(with.cost(&p).main, 615);
     assert_eq!(with.routes[0].jobs, vec![3, 1, 2]);
     assert_eq!(with.routes[1].jobs, vec![0, 4, 5]);

@@ -287,7 +287,7 @@ fn applied_moves_keep_state_consistent() {
         assert_eq!(s.cost(), p.route_cost(s.route()));
         let applied: u64 = route_solver::search::operators::OPERATORS
             .iter()
-            .map(|op| search.stats.get(*op).applied)
+            .map(|op| search.progress.get(*op).applied)
             .sum();
         assert!(applied > 0);
     }
@@ -551,13 +551,15 @@ fn same_seed_same_result() {
         let b = route_solver::solve(&g.input(), &params, &clock).unwrap();
         // everything but the observed times
         assert_eq!(
-            (&a.order, a.cost, a.iterations),
-            (&b.order, b.cost, b.iterations)
+            (&a.order, a.cost, a.progress.iterations),
+            (&b.order, b.cost, b.progress.iterations)
         );
-        assert_eq!(a.report.stats, b.report.stats);
+        assert_eq!(
+            a.progress.nonzero().collect::<Vec<_>>(),
+            b.progress.nonzero().collect::<Vec<_>>()
+        );
         let steps = |s: &route_solver::Solution| -> Vec<(u64, Cost)> {
-            s.report
-                .improvements
+            s.improvements
                 .iter()
                 .map(|e| (e.iteration, e.cost))
                 .collect()
@@ -589,7 +591,11 @@ fn time_limit_stops_the_search() {
         &clock,
     )
     .unwrap();
-    assert!(sol.iterations < 50, "iterations {}", sol.iterations);
+    assert!(
+        sol.progress.iterations < 50,
+        "iterations {}",
+        sol.progress.iterations
+    );
     assert!(is_permutation(&sol.order, 60));
 }
 
@@ -606,7 +612,7 @@ fn stall_limit_stops_the_search() {
         &NativeClock::new(),
     )
     .unwrap();
-    assert!(sol.iterations >= 10 && sol.iterations < 100_000);
+    assert!(sol.progress.iterations >= 10 && sol.progress.iterations < 100_000);
 }
 
 #[test]
@@ -1020,22 +1026,22 @@ fn convergence_stop_and_report_are_consistent() {
             &clock,
         )
         .unwrap();
-        let r = &sol.report;
+        let r = &sol.progress;
         // no cap, no time limit: the search ends exactly default_stall(n) kicks after the final route
         assert_eq!(
-            sol.iterations,
+            sol.progress.iterations,
             r.best_iteration
                 + route_solver::search::default_stall(&Problem::new(&g.input()).unwrap())
         );
-        let last = r.improvements.last().unwrap();
+        let last = sol.improvements.last().unwrap();
         assert_eq!(last.cost, sol.cost);
         assert_eq!(last.iteration, r.best_iteration);
-        for w in r.improvements.windows(2) {
+        for w in sol.improvements.windows(2) {
             assert!(w[1].cost < w[0].cost && w[1].iteration > w[0].iteration && w[1].ms >= w[0].ms);
         }
-        let kicks = r.stats.get(route_solver::search::operators::Operator::Kick);
-        assert_eq!(kicks.tried, sol.iterations);
-        assert_eq!(kicks.improving as usize, r.improvements.len() - 1);
+        let kicks = r.get(route_solver::search::operators::Operator::Kick);
+        assert_eq!(kicks.tried, sol.progress.iterations);
+        assert_eq!(kicks.improving as usize, sol.improvements.len() - 1);
     }
 }
 
@@ -1071,8 +1077,11 @@ fn iteration_budget_results_do_not_depend_on_the_clock() {
             route_solver::solve(&g.input(), &params, &Jumpy(std::cell::Cell::new(1.0))).unwrap();
         assert_eq!(a.order, b.order);
         assert_eq!(a.cost, b.cost);
-        assert_eq!(a.report.stats, b.report.stats);
-        assert_eq!(a.report.best_iteration, b.report.best_iteration);
+        assert_eq!(
+            a.progress.nonzero().collect::<Vec<_>>(),
+            b.progress.nonzero().collect::<Vec<_>>()
+        );
+        assert_eq!(a.progress.best_iteration, b.progress.best_iteration);
     }
 }
 

@@ -337,7 +337,7 @@ fn main() {
             let optimum = find_optimum(&optima, stem);
             let gap = optimum.map(|o| 100.0 * (length - o) as f64 / o as f64);
             for (k, op) in OPERATORS.iter().enumerate() {
-                let c = sol.report.stats.get(*op);
+                let c = sol.progress.get(*op);
                 totals[k][0] += c.tried;
                 totals[k][1] += c.improving;
                 totals[k][2] += c.applied;
@@ -346,7 +346,7 @@ fn main() {
                 let ops: Vec<String> = OPERATORS
                     .iter()
                     .map(|op| {
-                        let c = sol.report.stats.get(*op);
+                        let c = sol.progress.get(*op);
                         format!(
                             "\"{}\":[{},{},{}]",
                             op.name(),
@@ -358,7 +358,6 @@ fn main() {
                     .collect();
                 let order: Vec<String> = tour.iter().map(|x| x.to_string()).collect();
                 let events: Vec<String> = sol
-                    .report
                     .improvements
                     .iter()
                     .map(|e| format!("[{:.2},{},{}]", e.ms, e.iteration, e.cost.duration))
@@ -372,9 +371,9 @@ fn main() {
                     length,
                     gap.map(|g| format!("{:.6}", g)).unwrap_or_else(|| "null".into()),
                     seed,
-                    sol.iterations,
-                    sol.report.best_iteration,
-                    sol.report.best_ms,
+                    sol.progress.iterations,
+                    sol.progress.best_iteration,
+                    sol.progress.best_ms.unwrap_or(0.0),
                     ops.join(","),
                     events.join(",")
                 );
@@ -388,9 +387,9 @@ fn main() {
                     gap.map(|g| format!("{:.3}", g))
                         .unwrap_or_else(|| "-".into()),
                     ms,
-                    sol.iterations,
-                    sol.report.best_iteration,
-                    sol.report.best_ms
+                    sol.progress.iterations,
+                    sol.progress.best_iteration,
+                    sol.progress.best_ms.unwrap_or(0.0)
                 );
             }
             let anytime = match optimum {
@@ -399,7 +398,6 @@ fn main() {
                     .iter()
                     .map(|&t| {
                         let best = sol
-                            .report
                             .improvements
                             .iter()
                             .filter(|e| e.ms <= t)

@@ -3,6 +3,8 @@
 //! print one JSON line per file: `{"status":0,"out":[...]}` (the output array
 //! of `solve_fleet`) or `{"status":N}`. No time limit is used, so the result
 //! is deterministic and must equal the WASM build's for the same input.
+//! `--operators` (before the files): also, on stderr, per file, the iterations,
+//! the best one and the operator counters (tried/improving/applied).
 //!
 //! File format (whitespace-separated numbers):
 //!   locations vehicles jobs dims has_distance has_allowed seed max_iterations
@@ -19,13 +21,17 @@ use route_solver::fleet::{flat, FleetParams, FleetProblem};
 use route_solver::NativeClock;
 
 fn main() {
-    let paths: Vec<String> = std::env::args().skip(1).collect();
+    let mut paths: Vec<String> = std::env::args().skip(1).collect();
+    let operators = paths.first().map_or(false, |a| a == "--operators");
+    if operators {
+        paths.remove(0);
+    }
     if paths.is_empty() {
-        eprintln!("usage: fleet FILE...");
+        eprintln!("usage: fleet [--operators] FILE...");
         std::process::exit(2);
     }
     for path in paths {
-        match solve_file(&path) {
+        match solve_file(&path, operators) {
             Ok(out) => {
                 let cells: Vec<String> = out.iter().map(|x| format!("{}", x)).collect();
                 println!("{{\"status\":0,\"out\":[{}]}}", cells.join(","));
@@ -40,7 +46,7 @@ fn fail(msg: &str) -> ! {
     std::process::exit(2)
 }
 
-fn solve_file(path: &str) -> Result<Vec<f64>, i32> {
+fn solve_file(path: &str, operators: bool) -> Result<Vec<f64>, i32> {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| fail(&format!("cannot read {}: {}", path, e)));
     let nums: Vec<f64> = text
@@ -108,6 +114,15 @@ fn solve_file(path: &str) -> Result<Vec<f64>, i32> {
         settings: Default::default(),
     };
     let sol = route_solver::fleet::solve(&problem, &params, &NativeClock::new());
+    if operators {
+        eprintln!(
+            "{}: iterations {} (best at {}), operators {}",
+            path,
+            sol.progress.iterations,
+            sol.progress.best_iteration,
+            sol.progress.operators_line()
+        );
+    }
     let mut out = vec![0.0; flat::out_len(nv, nj, flat::break_count(&input))];
     flat::encode(&problem, &sol, &mut out);
     Ok(out)

@@ -17,6 +17,8 @@
 //! (N stops, V vans, 10 h shifts, two demand dimensions, 30% of the stops with
 //! a 2 h notBefore/due window, a third of the others with a soft deadline, the service's
 //! objective); prints time, cost, unassigned and the peak memory (VmHWM).
+//! Without `--json`, a last line lists the descent's operator counters
+//! (tried/improving/applied, `route_solver::Progress`).
 //!
 //! `--stall K`: stop when the best plan has not improved for K iterations.
 //! Fleet options: --granular K, --no-ls, --ruin-average C, --ruin-max-string L,
@@ -25,7 +27,7 @@
 
 use route_solver::fleet::solomon::{customer_routes, parse_bks, Instance};
 use route_solver::fleet::{self, FleetParams, FleetProblem};
-use route_solver::{Clock, NativeClock};
+use route_solver::{Clock, NativeClock, Progress};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::time::Instant;
@@ -142,6 +144,8 @@ pub fn main() {
     }
     // class -> (instances, feasible, sum gap, worst gap, vehicles, bks vehicles, at bks vehicles, sum hierarchical gap, ms)
     let mut classes: Vec<(String, Vec<ClassRow>)> = Vec::new();
+    // the fleet descent's operator counters over every instance
+    let mut operators = Progress::default();
     if !json {
         println!(
             "{:<6} {:>4} {:>4} {:>11} {:>10} {:>9} {:>8}  {:>4} {:>9} {:>7} {:>7} {:>9}",
@@ -180,6 +184,7 @@ pub fn main() {
         let started = Instant::now();
         let sol = fleet::solve(&problem, &params, clock);
         let ms = started.elapsed().as_secs_f64() * 1000.0;
+        operators.add_counters(&sol.progress);
         let routes = customer_routes(&sol.routes);
         let vehicles = routes.len();
         let checked = if sol.unassigned.is_empty() {
@@ -226,7 +231,7 @@ pub fn main() {
                 b.map_or(f64::NAN, |b| b.2),
                 hgap,
                 ms,
-                sol.iterations,
+                sol.progress.iterations,
                 match &checked {
                     Err(e) => format!("  {}", e),
                     Ok(_) => String::new(),
@@ -272,6 +277,11 @@ pub fn main() {
         all.extend(rows.iter().cloned());
     }
     summary("all", &all);
+    println!();
+    println!(
+        "operators (tried/improving/applied, all instances): {}",
+        operators.operators_line()
+    );
 }
 
 fn summary(label: &str, rows: &[(bool, f64, usize, usize, f64, f64)]) {
@@ -420,13 +430,17 @@ fn random_day(spec: &str, params: &FleetParams) {
         nv,
         seed,
         ms,
-        sol.iterations,
-        sol.best_iteration,
+        sol.progress.iterations,
+        sol.progress.best_iteration,
         sol.cost.unassigned,
         sol.cost.lateness,
         used,
         total_duration(&problem, &sol.routes),
         hwm
+    );
+    println!(
+        "operators (tried/improving/applied): {}",
+        sol.progress.operators_line()
     );
 }
 

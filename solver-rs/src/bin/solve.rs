@@ -75,7 +75,6 @@ fn solve_file(path: &str) {
         Ok(sol) => {
             let order: Vec<String> = sol.order.iter().map(|x| x.to_string()).collect();
             let improvements: Vec<String> = sol
-                .report
                 .improvements
                 .iter()
                 .map(|e| format!("[{},{},{}]", e.iteration, e.cost.lateness, e.cost.duration))
@@ -83,7 +82,7 @@ fn solve_file(path: &str) {
             let operators: Vec<String> = OPERATORS
                 .iter()
                 .map(|op| {
-                    let c = sol.report.stats.get(*op);
+                    let c = sol.progress.get(*op);
                     format!(
                         "\"{}\":[{},{},{}]",
                         op.name(),
@@ -98,8 +97,8 @@ fn solve_file(path: &str) {
                 order.join(","),
                 sol.cost.lateness,
                 sol.cost.duration,
-                sol.iterations,
-                sol.report.best_iteration,
+                sol.progress.iterations,
+                sol.progress.best_iteration,
                 improvements.join(","),
                 operators.join(",")
             );

@@ -20,12 +20,13 @@
 use super::bound::{lower_bound, reached, stall_for_served};
 use super::deadline::Deadline;
 use super::insertion::{greedy_insert, regret_insert, vehicle_classes};
-use super::local_search::{Counters, LocalSearch};
+use super::local_search::LocalSearch;
 use super::model::FleetProblem;
 use super::reasons::{reason, Reason};
 use super::ruin::{self, RuinSettings};
 use super::same_place::input_order_at_same_place;
 use super::solution::{route_violation, FleetCost, Solution};
+use crate::progress::Progress;
 use crate::rng::Rng;
 use crate::search::Clock;
 
@@ -118,10 +119,10 @@ pub struct FleetSolution {
     pub routes: Vec<Vec<u32>>,
     pub unassigned: Vec<(u32, Reason)>,
     pub cost: FleetCost,
-    pub iterations: u64,
-    /// Iteration at which the returned solution was found.
-    pub best_iteration: u64,
-    pub counters: Counters,
+    /// Ruin-and-recreate iterations (a one-vehicle plan: the single-route
+    /// engine's kicks), the one at which the returned solution was found, and
+    /// the descent's operator counters.
+    pub progress: Progress,
 }
 
 /// ln(x) for x in (0, 1], with IEEE basic operations only (identical on every target).
@@ -428,13 +429,14 @@ pub fn solve_since(
         .filter(|&j| !best.is_assigned(j))
         .map(|j| (j as u32, reason(p, &best, j)))
         .collect();
+    let mut progress = ls.progress;
+    progress.iterations = iteration;
+    progress.best_iteration = best_iteration;
     FleetSolution {
         routes: best.routes.iter().map(|r| r.jobs.clone()).collect(),
         unassigned,
         cost: best_cost,
-        iterations: iteration,
-        best_iteration,
-        counters: ls.counters.clone(),
+        progress,
     }
 }
 

@@ -448,8 +448,8 @@ pub fn encode(p: &FleetProblem, sol: &FleetSolution, out: &mut [f64]) {
     head[0] = sol.cost.unassigned as f64;
     // head[1], the total lateness: the routes' (against the deadlines as given), summed below
     head[2] = sol.cost.main as f64;
-    head[3] = sol.iterations as f64;
-    head[4] = sol.best_iteration as f64;
+    head[3] = sol.progress.iterations as f64;
+    head[4] = sol.progress.best_iteration as f64;
     let mut jobs_at = OUT_HEAD + ROUTE_FIELDS * nv;
     let assigned: usize = sol.routes.iter().map(|r| r.len()).sum();
     let mut starts_at = jobs_at + assigned;

@@ -14,23 +14,21 @@ use super::operators::{
     self, cross_exchange, pair_relocate, relocate, swap, two_opt, two_opt_star, Move,
 };
 use super::solution::{FleetCost, Piece, Solution};
+use crate::progress::{Operator, Progress};
 
-/// Operator counters: moves applied, per operator (OPERATOR_NAMES).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
-    pub applied: [u64; 7],
-}
-
-pub const OPERATOR_NAMES: [&str; 7] = [
-    "relocate",
-    "swap",
-    "2-opt*",
-    "cross-exchange",
-    "pair-relocate",
-    "swap*",
-    "2-opt",
+/// The operators this descent counts (`LocalSearch::progress`). tried: the
+/// operator's evaluations of a pair of jobs (each prices every variant of its
+/// move around the pair; SWAP*: of a pair of routes); improving: those that
+/// returned an improving move; applied: moves applied.
+pub const OPERATORS: [Operator; 7] = [
+    Operator::Relocate,
+    Operator::FleetSwap,
+    Operator::TwoOptStar,
+    Operator::CrossExchange,
+    Operator::PairRelocate,
+    Operator::SwapStar,
+    Operator::FleetTwoOpt,
 ];
-const SWAP_STAR: usize = 5;
 
 /// Which route pairs a converged descent hands to SWAP*. Two routes are a
 /// pair when a job of one has a job of the other among its `star_links`
@@ -62,7 +60,8 @@ pub struct LocalSearch {
     active: Vec<bool>,
     queue: std::collections::VecDeque<u32>,
     pub granular: usize,
-    pub counters: Counters,
+    /// The operator counters, over every run (the driver fills in the rest).
+    pub progress: Progress,
     pub swap_star: SwapStarMode,
     /// Two routes are a SWAP* pair when a job of one has a job of the other
     /// among its `star_links` nearest.
@@ -82,7 +81,7 @@ impl LocalSearch {
             active: vec![false; p.n()],
             queue: std::collections::VecDeque::new(),
             granular,
-            counters: Counters::default(),
+            progress: Progress::default(),
             swap_star: SWAP_STAR_DEFAULT,
             star_links: STAR_LINKS,
             star_near: STAR_NEAR,
@@ -180,7 +179,7 @@ impl LocalSearch {
                 if deadline.tick() {
                     return false;
                 }
-                if let Some((op, m)) = first_improving(p, sol, u, v) {
+                if let Some((op, m)) = first_improving(p, sol, &mut self.progress, u, v) {
                     self.apply(p, sol, op, &m);
                     self.activate(v);
                     // the route neighbours of both ends changed too
@@ -196,9 +195,9 @@ impl LocalSearch {
         true
     }
 
-    fn apply(&mut self, p: &FleetProblem, sol: &mut Solution, op: usize, m: &Move) {
+    fn apply(&mut self, p: &FleetProblem, sol: &mut Solution, op: Operator, m: &Move) {
         operators::apply(p, sol, m);
-        self.counters.applied[op] += 1;
+        self.progress.counter(op).applied += 1;
         for nr in &m.routes[..m.count] {
             self.touch(nr.route);
         }
@@ -237,10 +236,12 @@ impl LocalSearch {
                 return false;
             }
             let (a, b) = (a as usize, b as usize);
+            self.progress.counter(Operator::SwapStar).tried += 1;
             if let Some(m) = self
                 .star
                 .between(p, sol, a, b, self.star_near, None, deadline)
             {
+                self.progress.counter(Operator::SwapStar).improving += 1;
                 let moved: Vec<u32> = m.routes[..m.count]
                     .iter()
                     .flat_map(|nr| {
@@ -250,7 +251,7 @@ impl LocalSearch {
                         })
                     })
                     .collect();
-                self.apply(p, sol, SWAP_STAR, &m);
+                self.apply(p, sol, Operator::SwapStar, &m);
                 for j in moved {
                     self.activate_around(sol, j as usize);
                 }
@@ -274,29 +275,61 @@ impl LocalSearch {
 fn first_improving(
     p: &FleetProblem,
     sol: &mut Solution,
+    progress: &mut Progress,
     u: usize,
     v: usize,
-) -> Option<(usize, Move)> {
-    let improving = |m: Option<Move>| m.filter(|m| m.delta < FleetCost::ZERO);
-    if let Some(m) = improving(relocate::evaluate(p, sol, u, v)) {
-        return Some((0, m));
+) -> Option<(Operator, Move)> {
+    let found = counted(
+        progress,
+        Operator::Relocate,
+        relocate::evaluate(p, sol, u, v),
+    );
+    if found.is_some() {
+        return found;
     }
-    if let Some(m) = improving(swap::evaluate(p, sol, u, v)) {
-        return Some((1, m));
+    let found = counted(progress, Operator::FleetSwap, swap::evaluate(p, sol, u, v));
+    if found.is_some() {
+        return found;
     }
-    if let Some(m) = improving(two_opt_star::evaluate(p, sol, u, v)) {
-        return Some((2, m));
+    let found = counted(
+        progress,
+        Operator::TwoOptStar,
+        two_opt_star::evaluate(p, sol, u, v),
+    );
+    if found.is_some() {
+        return found;
     }
-    if let Some(m) = improving(cross_exchange::evaluate(p, sol, u, v)) {
-        return Some((3, m));
+    let found = counted(
+        progress,
+        Operator::CrossExchange,
+        cross_exchange::evaluate(p, sol, u, v),
+    );
+    if found.is_some() {
+        return found;
     }
     if p.has_pairs {
-        if let Some(m) = improving(pair_relocate::evaluate(p, sol, u, v)) {
-            return Some((4, m));
+        let found = counted(
+            progress,
+            Operator::PairRelocate,
+            pair_relocate::evaluate(p, sol, u, v),
+        );
+        if found.is_some() {
+            return found;
         }
     }
-    if let Some(m) = improving(two_opt::evaluate(p, sol, u, v)) {
-        return Some((6, m));
-    }
-    None
+    counted(
+        progress,
+        Operator::FleetTwoOpt,
+        two_opt::evaluate(p, sol, u, v),
+    )
+}
+
+/// Counts one evaluation of `op` (tried; improving when its move improves)
+/// and returns the move when it improves.
+fn counted(progress: &mut Progress, op: Operator, m: Option<Move>) -> Option<(Operator, Move)> {
+    let counter = progress.counter(op);
+    counter.tried += 1;
+    let m = m.filter(|m| m.delta < FleetCost::ZERO)?;
+    counter.improving += 1;
+    Some((op, m))
 }

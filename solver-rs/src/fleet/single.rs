@@ -55,7 +55,6 @@
 
 use super::deadline::Deadline;
 use super::driver::{self, FleetParams, FleetSolution};
-use super::local_search::Counters;
 use super::model::{FleetProblem, NO_LIMIT, UNREACHABLE};
 use super::same_place::input_order_at_same_place;
 use super::solution::{route_violation, times_of, Solution};
@@ -312,7 +311,7 @@ fn solve_single(
         let jobs = jobs_of(&route[1..route.len() - 1]);
         announce_if_valid(p, &jobs);
     };
-    let (order, _, report) = crate::solve_problem(&problem, &search, &limit, &mut announce);
+    let (order, _, progress, _) = crate::solve_problem(&problem, &search, &limit, &mut announce);
     drop(problem);
     let exact = order.len() <= crate::exact::EXACT_MAX_STOPS;
     let jobs = input_order_at_same_place(p, 0, &jobs_of(&order));
@@ -333,9 +332,7 @@ fn solve_single(
         routes: vec![jobs],
         unassigned: Vec::new(),
         cost,
-        iterations: report.iterations,
-        best_iteration: report.best_iteration,
-        counters: Counters::default(),
+        progress,
     })
 }
 

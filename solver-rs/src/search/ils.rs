@@ -7,14 +7,15 @@
 use super::construction::initial_route;
 use super::kicks;
 use super::local_search::LocalSearch;
-use super::operators::{double_bridge, Operator, OperatorStats};
+use super::operators::{double_bridge, Operator};
 use super::route::RouteState;
 use super::{Acceptance, Options, Params};
 use crate::deadline::{Clock, Deadline};
 use crate::problem::{Cost, Problem};
+use crate::progress::Progress;
 use crate::rng::Rng;
 
-/// A new best route found during the search.
+/// A new best route found during the search (the ABI's improvement events).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Improvement {
     /// Milliseconds since the solve started (observed, never used for a decision).
@@ -22,20 +23,6 @@ pub struct Improvement {
     /// Kicks made before it (0 = the first descent).
     pub iteration: u64,
     pub cost: Cost,
-}
-
-/// What the search did.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SearchReport {
-    /// Kicks made.
-    pub iterations: u64,
-    /// Kick after which the final route was first reached (0 = the first descent).
-    pub best_iteration: u64,
-    /// When the final route was first reached (ms since the solve started).
-    pub best_ms: f64,
-    pub stats: OperatorStats,
-    /// Every new best route, in order.
-    pub improvements: Vec<Improvement>,
 }
 
 /// Default convergence stop: kicks without a new best route before stopping.
@@ -57,8 +44,13 @@ pub fn default_stall(p: &Problem) -> u64 {
 
 /// Full heuristic solve with `params.time_limit_ms` (less the reserve,
 /// `crate::deadline`) counted from now. Returns the internal stop order, its
-/// cost and the report.
-pub fn solve(p: &Problem, params: &Params, clock: &dyn Clock) -> (Vec<usize>, Cost, SearchReport) {
+/// cost, what the search did (iterations are kicks) and every new best route
+/// in order.
+pub fn solve(
+    p: &Problem,
+    params: &Params,
+    clock: &dyn Clock,
+) -> (Vec<usize>, Cost, Progress, Vec<Improvement>) {
     let limit = Deadline::new(clock, clock.now_ms(), params.time_limit_ms);
     solve_reporting(p, params, &limit, &mut |_, _| {})
 }
@@ -73,7 +65,7 @@ pub fn solve_reporting(
     params: &Params,
     limit: &Deadline,
     on_best: &mut dyn FnMut(&[usize], Cost),
-) -> (Vec<usize>, Cost, SearchReport) {
+) -> (Vec<usize>, Cost, Progress, Vec<Improvement>) {
     let options = &params.options;
     let n = p.n;
     let mut rng = Rng::new(params.seed);
@@ -85,12 +77,13 @@ pub fn solve_reporting(
     bridge_descent(&mut search, &mut state, limit, options);
     search.set_initial_descent(false);
 
-    let mut report = SearchReport::default();
+    let mut improvements = Vec::new();
     let mut best = state.route().to_vec();
     let mut best_cost = state.cost();
-    report.best_ms = limit.elapsed_ms();
-    report.improvements.push(Improvement {
-        ms: report.best_ms,
+    let mut best_ms = limit.elapsed_ms();
+    let mut best_iteration = 0;
+    improvements.push(Improvement {
+        ms: best_ms,
         iteration: 0,
         cost: best_cost,
     });
@@ -121,7 +114,7 @@ pub fn solve_reporting(
             None => break,
         };
         iteration += 1;
-        search.stats.counter(Operator::Kick).tried += 1;
+        search.progress.counter(Operator::Kick).tried += 1;
         search.wake_segment_ends(&state, kick.as_slice());
         wake_around_cuts(&mut search, &state, kick.as_slice());
         state.apply_unpriced(kick.as_slice());
@@ -134,11 +127,11 @@ pub fn solve_reporting(
             best.clear();
             best.extend_from_slice(state.route());
             stall = 0;
-            search.stats.counter(Operator::Kick).improving += 1;
-            report.best_iteration = iteration;
-            report.best_ms = limit.elapsed_ms();
-            report.improvements.push(Improvement {
-                ms: report.best_ms,
+            search.progress.counter(Operator::Kick).improving += 1;
+            best_iteration = iteration;
+            best_ms = limit.elapsed_ms();
+            improvements.push(Improvement {
+                ms: best_ms,
                 iteration,
                 cost,
             });
@@ -152,7 +145,12 @@ pub fn solve_reporting(
             options.acceptance
         };
         match decide(acceptance, cost, current_cost, stall) {
-            Decision::Accept => accept(&mut search.stats, &state, &mut current, &mut current_cost),
+            Decision::Accept => accept(
+                &mut search.progress,
+                &state,
+                &mut current,
+                &mut current_cost,
+            ),
             Decision::Reject => state.set_route(&current),
             Decision::RestartFromBest => {
                 state.set_route(&best);
@@ -163,9 +161,11 @@ pub fn solve_reporting(
         }
     }
     debug_assert_eq!(p.route_cost(&best), best_cost);
-    report.iterations = iteration;
-    report.stats = search.stats.clone();
-    (best[1..=n].to_vec(), best_cost, report)
+    let mut progress = std::mem::take(&mut search.progress);
+    progress.iterations = iteration;
+    progress.best_iteration = best_iteration;
+    progress.best_ms = Some(best_ms);
+    (best[1..=n].to_vec(), best_cost, progress, improvements)
 }
 
 enum Decision {
@@ -209,12 +209,12 @@ fn decide(acceptance: Acceptance, cost: Cost, current: Cost, stall: u64) -> Deci
 }
 
 fn accept(
-    stats: &mut OperatorStats,
+    progress: &mut Progress,
     state: &RouteState,
     current: &mut Vec<usize>,
     current_cost: &mut Cost,
 ) {
-    stats.counter(Operator::Kick).applied += 1;
+    progress.counter(Operator::Kick).applied += 1;
     current.clear();
     current.extend_from_slice(state.route());
     *current_cost = state.cost();

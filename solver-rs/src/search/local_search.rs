@@ -12,14 +12,13 @@ use std::collections::VecDeque;
 
 use super::neighbours::Neighbours;
 use super::operators::lin_kernighan::LinKernighan;
-use super::operators::{
-    late_relocate, or_opt, segment_swap, swap, two_opt, Move, Operator, OperatorStats,
-};
+use super::operators::{late_relocate, or_opt, segment_swap, swap, two_opt, Move, Operator};
 use super::route::RouteState;
 use super::segment::Segment;
 use super::Options;
 use crate::deadline::Deadline;
 use crate::problem::{Cost, Problem};
+use crate::progress::Progress;
 
 /// Check the time limit (`Deadline::expired`, a clock read) every this many
 /// queue pops. A pop (every operator around one stop, Lin–Kernighan among
@@ -34,7 +33,8 @@ pub struct LocalSearch {
     classic_first: bool,
     segment_swap: bool,
     move_buffer: Vec<Segment>,
-    pub stats: OperatorStats,
+    /// The operator counters (the driver fills in the rest).
+    pub progress: Progress,
 }
 
 impl LocalSearch {
@@ -59,7 +59,7 @@ impl LocalSearch {
             classic_first: options.classic_before_lin_kernighan,
             segment_swap: options.segment_swap,
             move_buffer: Vec::new(),
-            stats: OperatorStats::default(),
+            progress: Progress::default(),
         }
     }
 
@@ -118,7 +118,7 @@ impl LocalSearch {
     fn apply(&mut self, state: &mut RouteState, op: Operator, segments: &[Segment], cost: Cost) {
         self.wake_segment_ends(state, segments);
         state.apply(segments, cost);
-        self.stats.counter(op).applied += 1;
+        self.progress.counter(op).applied += 1;
     }
 
     fn apply_move(&mut self, state: &mut RouteState, op: Operator, m: Move) {
@@ -139,7 +139,7 @@ impl LocalSearch {
             return true;
         }
         if let Some(lk) = self.lin_kernighan.as_mut() {
-            let counter = self.stats.counter(Operator::LinKernighan);
+            let counter = self.progress.counter(Operator::LinKernighan);
             if let Some((segments, cost)) = lk.evaluate(state, &self.neighbours, counter, a) {
                 self.move_buffer.clear();
                 self.move_buffer.extend_from_slice(segments);
@@ -151,7 +151,7 @@ impl LocalSearch {
         }
         // (after the deadline-aware set, the segment swap has already failed here)
         if self.segment_swap && !self.classic_first {
-            let counter = self.stats.counter(Operator::SegmentSwap);
+            let counter = self.progress.counter(Operator::SegmentSwap);
             if let Some(m) = segment_swap::evaluate(state, &self.neighbours, counter, a) {
                 self.apply_move(state, Operator::SegmentSwap, m);
                 return true;
@@ -163,14 +163,14 @@ impl LocalSearch {
     /// The deadline-aware operator set (also used without Lin–Kernighan).
     fn improve_classic(&mut self, state: &mut RouteState, a: usize) -> bool {
         let late_mode = state.cost().lateness > 0;
-        let found = self.towards_neighbours(state, a, late_mode, |state, stats, pa, pc| {
-            if let Some(m) = two_opt::evaluate(state, stats.counter(Operator::TwoOpt), pa, pc) {
+        let found = self.towards_neighbours(state, a, late_mode, |state, progress, pa, pc| {
+            if let Some(m) = two_opt::evaluate(state, progress.counter(Operator::TwoOpt), pa, pc) {
                 return Some((Operator::TwoOpt, m));
             }
-            if let Some(m) = or_opt::evaluate(state, stats.counter(Operator::OrOpt), pa, pc) {
+            if let Some(m) = or_opt::evaluate(state, progress.counter(Operator::OrOpt), pa, pc) {
                 return Some((Operator::OrOpt, m));
             }
-            swap::evaluate(state, stats.counter(Operator::Swap), pa, pc)
+            swap::evaluate(state, progress.counter(Operator::Swap), pa, pc)
                 .map(|m| (Operator::Swap, m))
         });
         if let Some((op, m)) = found {
@@ -178,14 +178,14 @@ impl LocalSearch {
             return true;
         }
         if self.segment_swap {
-            let counter = self.stats.counter(Operator::SegmentSwap);
+            let counter = self.progress.counter(Operator::SegmentSwap);
             if let Some(m) = segment_swap::evaluate(state, &self.neighbours, counter, a) {
                 self.apply_move(state, Operator::SegmentSwap, m);
                 return true;
             }
         }
         if late_mode {
-            let counter = self.stats.counter(Operator::LateRelocate);
+            let counter = self.progress.counter(Operator::LateRelocate);
             if let Some(m) = late_relocate::evaluate(state, counter, a) {
                 self.apply_move(state, Operator::LateRelocate, m);
                 return true;
@@ -206,7 +206,7 @@ impl LocalSearch {
         mut try_pair: F,
     ) -> Option<(Operator, Move)>
     where
-        F: FnMut(&RouteState, &mut OperatorStats, usize, usize) -> Option<(Operator, Move)>,
+        F: FnMut(&RouteState, &mut Progress, usize, usize) -> Option<(Operator, Move)>,
     {
         let p = state.problem();
         let pa = state.position_of(a);
@@ -222,7 +222,7 @@ impl LocalSearch {
                 continue;
             }
             let pc = state.position_of(candidate.node);
-            if let Some(found) = try_pair(state, &mut self.stats, pa, pc) {
+            if let Some(found) = try_pair(state, &mut self.progress, pa, pc) {
                 return Some(found);
             }
         }

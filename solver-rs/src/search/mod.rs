@@ -10,7 +10,8 @@
 //! - `operators`: one file per operator (evaluate, then `RouteState::apply`)
 //! - `local_search`: don't-look-bit queue and operator dispatch
 //! - `kicks`: perturbations
-//! - `ils`: the driver (time limit, acceptance, convergence stop, report)
+//! - `ils`: the driver (time limit, acceptance, convergence stop; what it did is a
+//!   `crate::progress::Progress`, as the fleet's, plus the list of new best routes)
 //!
 //! The time limit is `crate::deadline::Deadline`, shared with the fleet search.
 
@@ -25,7 +26,7 @@ pub mod route;
 pub mod segment;
 
 pub use crate::deadline::{Clock, Deadline};
-pub use ils::{default_stall, solve, solve_reporting, Improvement, SearchReport};
+pub use ils::{default_stall, solve, solve_reporting, Improvement};
 pub use kicks::{Kick, KickSettings};
 pub use neighbours::CandidateRule;
 pub use operators::lin_kernighan::Settings as LinKernighanSettings;

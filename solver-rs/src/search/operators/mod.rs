@@ -15,6 +15,8 @@ pub mod two_opt;
 
 use super::segment::SegmentList;
 use crate::problem::Cost;
+// (each operator file counts its evaluations in a `Counter`)
+pub use crate::progress::{Counter, Operator};
 
 /// An improving move found by an operator: the new route as segments of the
 /// current one, and its exact cost.
@@ -24,21 +26,7 @@ pub struct Move {
     pub cost: Cost,
 }
 
-/// What the search counts per operator (and for the kicks).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Operator {
-    TwoOpt = 0,
-    OrOpt = 1,
-    Swap = 2,
-    SegmentSwap = 3,
-    LateRelocate = 4,
-    LinKernighan = 5,
-    Kick = 6,
-}
-
-pub const OPERATOR_COUNT: usize = 7;
-
-/// In counter order (the ABI's report lists them in this order).
+/// The operators this engine counts (and the kicks), in the ABI's report order.
 pub const OPERATORS: [Operator; OPERATOR_COUNT] = [
     Operator::TwoOpt,
     Operator::OrOpt,
@@ -49,41 +37,4 @@ pub const OPERATORS: [Operator; OPERATOR_COUNT] = [
     Operator::Kick,
 ];
 
-impl Operator {
-    pub fn name(self) -> &'static str {
-        match self {
-            Operator::TwoOpt => "two_opt",
-            Operator::OrOpt => "or_opt",
-            Operator::Swap => "swap",
-            Operator::SegmentSwap => "segment_swap",
-            Operator::LateRelocate => "late_relocate",
-            Operator::LinKernighan => "lin_kernighan",
-            Operator::Kick => "kick",
-        }
-    }
-}
-
-/// tried: exact evaluations (after the gain bound); improving: evaluations
-/// that beat the current cost; applied: moves applied. For the kicks: kicks
-/// made, kicks after which the best route improved, kicked routes accepted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counter {
-    pub tried: u64,
-    pub improving: u64,
-    pub applied: u64,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OperatorStats {
-    counters: [Counter; OPERATOR_COUNT],
-}
-
-impl OperatorStats {
-    pub fn get(&self, op: Operator) -> Counter {
-        self.counters[op as usize]
-    }
-
-    pub fn counter(&mut self, op: Operator) -> &mut Counter {
-        &mut self.counters[op as usize]
-    }
-}
+pub const OPERATOR_COUNT: usize = 7;

@@ -49,7 +49,7 @@ fn main() {
                 order.join(","),
                 sol.cost.lateness,
                 sol.cost.duration,
-                sol.iterations,
+                sol.progress.iterations,
                 ms
             );
         }
