@@ -54,7 +54,7 @@ pub struct FleetSettings {
 impl Default for FleetSettings {
     fn default() -> FleetSettings {
         FleetSettings {
-            granular: 20,
+            granular: 10,
             ruin: RuinSettings::default(),
             blink_per_mille: 10,
             start_temperature_tenths: 100,
