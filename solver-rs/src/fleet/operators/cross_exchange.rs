@@ -1,7 +1,7 @@
 //! Cross-exchange: swap a run of 1–3 jobs starting at u with a run of 1–3
 //! jobs starting just after v, so that v is followed by u's run.
 
-use super::{better, price, Move, NewRoute};
+use super::{offer, Move, NewRoute};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
@@ -23,7 +23,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
             if s + b > len_v {
                 break;
             }
-            let m = price(
+            offer(
+                &mut best,
                 p,
                 sol,
                 &[
@@ -45,7 +46,6 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                     ),
                 ],
             );
-            best = better(best, m);
         }
     }
     best

@@ -49,12 +49,40 @@ pub struct Move {
     pub count: usize,
 }
 
+impl Move {
+    pub fn new(delta: FleetCost, routes: &[NewRoute]) -> Move {
+        let mut rs = [routes[0]; 2];
+        rs[..routes.len()].copy_from_slice(routes);
+        Move {
+            delta,
+            routes: rs,
+            count: routes.len(),
+        }
+    }
+}
+
 /// Price new contents for one or two routes; None when one is infeasible,
 /// or (gain bounds) when it cannot improve: with soft deadlines, when the
 /// move without its lateness does not improve; before that, in O(pieces)
 /// (`main_bound`), when the routes are on time and a lower bound of the
 /// change of the weighted rest is not negative.
 pub fn price(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Option<Move> {
+    price_delta(p, sol, routes).map(|delta| Move::new(delta, routes))
+}
+
+/// Keep in `best` the cheaper of it and these new contents (an operator's
+/// variants): the move is built only when it is the cheaper, so a variant
+/// the bound or a better one rules out costs no copy of its pieces.
+pub fn offer(best: &mut Option<Move>, p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) {
+    if let Some(delta) = price_delta(p, sol, routes) {
+        if best.as_ref().map_or(true, |b| delta < b.delta) {
+            *best = Some(Move::new(delta, routes));
+        }
+    }
+}
+
+/// `price`'s cost change alone.
+fn price_delta(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Option<FleetCost> {
     let bound = main_bound(p, sol, routes);
     if bound.map_or(false, |b| b >= 0) {
         return None;
@@ -100,13 +128,7 @@ pub fn price(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Optio
             );
         }
     }
-    let mut rs = [routes[0]; 2];
-    rs[..routes.len()].copy_from_slice(routes);
-    Some(Move {
-        delta,
-        routes: rs,
-        count: routes.len(),
-    })
+    Some(delta)
 }
 
 /// A lower bound of the move's change of `main`, in O(pieces), when the
@@ -157,15 +179,6 @@ fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i
         bound = bound.saturating_add(change);
     }
     Some(bound)
-}
-
-/// Keep the better (lower delta) of two candidate moves.
-pub fn better(a: Option<Move>, b: Option<Move>) -> Option<Move> {
-    match (a, b) {
-        (Some(x), Some(y)) => Some(if y.delta < x.delta { y } else { x }),
-        (x, None) => x,
-        (None, y) => y,
-    }
 }
 
 /// Make the move.

@@ -1,7 +1,7 @@
 //! Relocate: move a run of 1–3 jobs starting at u to just after v (v's route,
 //! possibly u's own: the intra-route Or-opt), or just before v.
 
-use super::{better, price, Move, NewRoute};
+use super::{offer, Move, NewRoute};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
@@ -17,8 +17,9 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
         }
         // after v (target position t = pv + 1), and before v (t = pv)
         for &t in &[pv + 1, pv] {
-            let m = if ru != rv {
-                price(
+            if ru != rv {
+                offer(
+                    &mut best,
                     p,
                     sol,
                     &[
@@ -32,11 +33,12 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                             ],
                         ),
                     ],
-                )
+                );
             } else if t >= pu && t <= pu + run {
-                None // the run is already there or v is inside it
+                // the run is already there or v is inside it
             } else if t > pu {
-                price(
+                offer(
+                    &mut best,
                     p,
                     sol,
                     &[NewRoute::new(
@@ -48,9 +50,10 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                             Piece::Suffix(ru, t),
                         ],
                     )],
-                )
+                );
             } else {
-                price(
+                offer(
+                    &mut best,
                     p,
                     sol,
                     &[NewRoute::new(
@@ -62,9 +65,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                             Piece::Suffix(ru, pu + run),
                         ],
                     )],
-                )
-            };
-            best = better(best, m);
+                );
+            }
         }
     }
     best

@@ -5,7 +5,7 @@
 //! jobs[b], ...). The reversed run is priced along its own arcs (a matrix
 //! need not be symmetric) and its schedule job by job: O(run).
 
-use super::{better, price, Move, NewRoute};
+use super::{offer, Move, NewRoute};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
@@ -19,7 +19,9 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
         return None; // neighbours already, or a run of one: nothing to reverse
     }
     let r = ru;
-    let after = price(
+    let mut best = None;
+    offer(
+        &mut best,
         p,
         sol,
         &[NewRoute::new(
@@ -31,7 +33,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
             ],
         )],
     );
-    let before = price(
+    offer(
+        &mut best,
         p,
         sol,
         &[NewRoute::new(
@@ -43,5 +46,5 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
             ],
         )],
     );
-    better(after, before)
+    best
 }
