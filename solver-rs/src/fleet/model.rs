@@ -389,6 +389,9 @@ pub struct FleetProblem {
     pub multi_windows: bool,
     /// Some job has a priority above 0.
     pub has_priorities: bool,
+    /// The jobs' windows are not all the same: the recreate also orders the
+    /// removed jobs by their window (`ruin::sort_for_insertion`).
+    pub windows_differ: bool,
     /// Some vehicle has breaks: its routes are priced by `fleet::breaks`.
     pub has_breaks: bool,
     /// u64 words per job in `allowed` (ceil(vehicles / 64)).
@@ -699,6 +702,9 @@ impl FleetProblem {
             }
         }
         let has_pairs = !inp.shipments.is_empty();
+        let windows_differ = jobs
+            .windows(2)
+            .any(|w| (w[0].ready, w[0].due) != (w[1].ready, w[1].due));
         let profile = has_pairs || inp.jobs.iter().any(|j| j.pickup.iter().any(|&q| q > 0));
         let mut p = FleetProblem {
             role,
@@ -720,6 +726,7 @@ impl FleetProblem {
             capacity,
             has_deadlines,
             has_priorities: inp.jobs.iter().any(|j| j.priority != 0),
+            windows_differ,
             has_breaks: inp.vehicles.iter().any(|v| !v.breaks.is_empty()),
             multi_windows: !windows.is_empty(),
             windows,
