@@ -1,0 +1,129 @@
+#![deny(unsafe_code)]
+//! The recreate's orders (`ruin::sort_for_insertion`): SISR's four (random,
+//! largest demand, farthest, closest: 4/4/2/1) and, when the jobs' windows
+//! differ, shortest window and earliest window (2/1).
+
+use route_solver::fleet::model::{FleetProblem, VehicleCosts};
+use route_solver::fleet::ruin::sort_for_insertion;
+use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
+use route_solver::rng::Rng;
+
+const DEMAND: [i64; 8] = [5, 3, 8, 1, 7, 2, 6, 4];
+const FROM_DEPOT: [i64; 8] = [10, 80, 30, 60, 20, 70, 40, 50];
+const READY: [i64; 8] = [100, 0, 300, 500, 200, 700, 600, 400];
+const LENGTH: [i64; 8] = [900, 500, 300, 800, 100, 600, 200, 400];
+
+/// Eight jobs on a line whose demand, distance from the depot, window start
+/// and window length each order them differently.
+fn line(windows: bool) -> FleetProblem {
+    let places = 9;
+    let x = |i: usize| if i == 0 { 0 } else { FROM_DEPOT[i - 1] };
+    let travel = (0..places * places)
+        .map(|c| (x(c / places) - x(c % places)).abs())
+        .collect();
+    let jobs = (0..8)
+        .map(|i| JobInput {
+            location: i + 1,
+            service: 0,
+            ready: if windows { READY[i] } else { 0 },
+            due: if windows {
+                Some(READY[i] + LENGTH[i])
+            } else {
+                Some(2000)
+            },
+            deadline: None,
+            demand: vec![DEMAND[i]],
+            allowed: None,
+            windows: None,
+            priority: 0,
+            pickup: Vec::new(),
+        })
+        .collect();
+    FleetProblem::new(&FleetInput {
+        locations: places,
+        travel,
+        distance: None,
+        vehicles: vec![VehicleInput {
+            start: 0,
+            end: Some(0),
+            shift_start: 0,
+            shift_end: Some(10_000),
+            capacity: vec![100],
+            max_stops: None,
+            max_duration: None,
+            max_driving: None,
+            max_distance: None,
+            breaks: Vec::new(),
+            costs: VehicleCosts::default(),
+        }],
+        jobs,
+        objective: Objective::DISTANCE,
+        limit_distance: None,
+        shipments: Vec::new(),
+    })
+    .expect("valid line")
+}
+
+fn order_by(key: impl Fn(usize) -> i64) -> Vec<u32> {
+    let mut jobs: Vec<u32> = (0..8).collect();
+    jobs.sort_by_key(|&j| key(j as usize));
+    jobs
+}
+
+/// Share of `draws` orders equal to each keyed order: demand, farthest,
+/// closest, shortest window, earliest window.
+fn shares(p: &FleetProblem, draws: usize) -> [f64; 5] {
+    let keyed = [
+        order_by(|j| -DEMAND[j]),
+        order_by(|j| -FROM_DEPOT[j]),
+        order_by(|j| FROM_DEPOT[j]),
+        order_by(|j| LENGTH[j]),
+        order_by(|j| READY[j]),
+    ];
+    let mut counts = [0usize; 5];
+    let mut rng = Rng::new(7);
+    for _ in 0..draws {
+        let mut jobs: Vec<u32> = (0..8).collect();
+        sort_for_insertion(p, &mut rng, &mut jobs);
+        for (k, order) in keyed.iter().enumerate() {
+            if &jobs == order {
+                counts[k] += 1;
+            }
+        }
+    }
+    counts.map(|c| c as f64 / draws as f64)
+}
+
+fn assert_near(what: &str, got: f64, want: f64) {
+    assert!(
+        (got - want).abs() < 0.03,
+        "{}: share {:.3}, expected about {:.3}",
+        what,
+        got,
+        want
+    );
+}
+
+#[test]
+fn different_windows_add_the_window_orders() {
+    let p = line(true);
+    assert!(p.windows_differ);
+    let s = shares(&p, 6000);
+    assert_near("largest demand", s[0], 4.0 / 14.0);
+    assert_near("farthest", s[1], 2.0 / 14.0);
+    assert_near("closest", s[2], 1.0 / 14.0);
+    assert_near("shortest window", s[3], 2.0 / 14.0);
+    assert_near("earliest window", s[4], 1.0 / 14.0);
+}
+
+#[test]
+fn the_same_window_everywhere_keeps_sisrs_four_orders() {
+    let p = line(false);
+    assert!(!p.windows_differ);
+    let s = shares(&p, 6000);
+    assert_near("largest demand", s[0], 4.0 / 11.0);
+    assert_near("farthest", s[1], 2.0 / 11.0);
+    assert_near("closest", s[2], 1.0 / 11.0);
+    assert_near("shortest window", s[3], 0.0);
+    assert_near("earliest window", s[4], 0.0);
+}
