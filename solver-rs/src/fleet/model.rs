@@ -43,9 +43,9 @@ pub const MAX_WINDOWS: usize = 16;
 pub const MAX_LOCATIONS: usize = 16384;
 /// Nearest jobs kept per job (`FleetProblem::neighbours`): every other job up
 /// to this many + 1 jobs (a Solomon day keeps its full lists), this many
-/// beyond. The descent pairs a job with its 10 nearest (`FleetSettings::granular`), the ruin walks the
-/// list until it has touched a few routes; a full list at 10,000 jobs would
-/// be 400 MB.
+/// beyond. The descent pairs a job with its 10 nearest
+/// (`FleetSettings::granular`), the ruin walks the list until it has touched
+/// a few routes; a full list at 10,000 jobs would be 400 MB.
 pub const NEIGHBOURS_KEPT: usize = 100;
 /// Travel time of an unreachable arc (input -1) inside the search; a route
 /// whose duration reaches it is infeasible.
