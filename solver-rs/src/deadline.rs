@@ -129,8 +129,8 @@ impl<'c> Deadline<'c> {
         self.expired()
     }
 
-    /// Time since the start (for the annealing schedule of a time-limited
-    /// run and for reports; never read with an iteration budget).
+    /// Time since the start: for the annealing schedule of a time-limited
+    /// run, and for reports (`Progress::best_ms`), which never decide anything.
     pub fn elapsed_ms(&self) -> f64 {
         self.clock.map_or(0.0, |c| c.now_ms() - self.started_ms)
     }

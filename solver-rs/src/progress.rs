@@ -98,8 +98,8 @@ pub struct Progress {
     /// before the first, by the construction and the first descent).
     pub best_iteration: u64,
     /// When it was first reached, in ms since the call; observed, never used
-    /// for a decision. None where the engine does not observe it (the fleet
-    /// driver, the exact solver).
+    /// for a decision. None where the engine does not observe it (the exact
+    /// solver); 0 without a clock.
     pub best_ms: Option<f64>,
     counters: [Counter; ALL_OPERATORS.len()],
 }

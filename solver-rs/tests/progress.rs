@@ -9,7 +9,7 @@ use route_solver::fleet::solomon::Instance;
 use route_solver::fleet::{self, FleetInput, FleetParams, FleetProblem, JobInput, VehicleInput};
 use route_solver::rng::Rng;
 use route_solver::search::operators::OPERATORS as ROUTE_OPERATORS;
-use route_solver::{NativeClock, Operator, Progress};
+use route_solver::{Clock, NativeClock, Operator, Progress};
 
 /// Every counter's tried ≥ improving ≥ applied (the kicks: improving and
 /// applied, kicked routes accepted, even worse ones, each ≤ tried), and only
@@ -67,6 +67,36 @@ fn the_fleet_descent_counts_its_operators() {
     }
     let line = progress.operators_line();
     assert!(line.starts_with("relocate "), "{}", line);
+}
+
+#[test]
+fn the_fleet_search_reports_when_it_found_its_plan() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/solomon");
+    let text =
+        std::fs::read_to_string(format!("{}/RC101.txt", dir)).expect("data/solomon/RC101.txt");
+    let p = FleetProblem::new(&Instance::parse(&text).unwrap().fleet_input(false)).unwrap();
+    let clock = NativeClock::new();
+    let sol = fleet::solve(
+        &p,
+        &FleetParams {
+            time_limit_ms: 300.0,
+            ..FleetParams::default()
+        },
+        &clock,
+    );
+    let elapsed = clock.now_ms();
+    let best_ms = sol
+        .progress
+        .best_ms
+        .expect("the fleet search observes best_ms");
+    assert!(
+        best_ms > 0.0 && best_ms <= elapsed,
+        "best at {} ms, the call took {} ms",
+        best_ms,
+        elapsed
+    );
+    // RC101 at 300 ms: the search improves on its construction
+    assert!(sol.progress.best_iteration > 0);
 }
 
 /// One vehicle, jobs at random points, nothing the single route cannot

@@ -269,6 +269,8 @@ pub fn solve_since(
     let mut best = current.clone();
     let mut best_cost = current_cost;
     let mut best_iteration = 0;
+    // observed only, as the single-route search's (never a decision)
+    let mut best_ms = budget.elapsed_ms();
     announce(&best);
 
     let max_iterations = if params.max_iterations > 0 {
@@ -337,6 +339,7 @@ pub fn solve_since(
                         best = found;
                         best_cost = cost;
                         best_iteration = iteration;
+                        best_ms = budget.elapsed_ms();
                         announce(&best);
                     }
                 }
@@ -410,6 +413,7 @@ pub fn solve_since(
                 best = current.clone();
                 best_cost = current_cost;
                 best_iteration = iteration;
+                best_ms = budget.elapsed_ms();
                 announce(&best);
             }
         } else {
@@ -432,6 +436,7 @@ pub fn solve_since(
     let mut progress = ls.progress;
     progress.iterations = iteration;
     progress.best_iteration = best_iteration;
+    progress.best_ms = Some(best_ms);
     FleetSolution {
         routes: best.routes.iter().map(|r| r.jobs.clone()).collect(),
         unassigned,

@@ -78,12 +78,8 @@ impl Column {
         for k in 0..=n {
             let before = route.fwd[k];
             let after = route.bwd_end[k];
-            let prev = if k == 0 {
-                veh.start
-            } else {
-                route.loc(p, k - 1)
-            };
-            let next = if k == n { veh.end } else { route.loc(p, k) };
+            let prev = if k == 0 { veh.start } else { route.loc(k - 1) };
+            let next = if k == n { veh.end } else { route.loc(k) };
             let skipped = p.d(prev, next);
             for (i, &(j, js)) in self.jobs.iter().enumerate() {
                 let s = before.then(&js, p);

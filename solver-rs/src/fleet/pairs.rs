@@ -202,11 +202,7 @@ impl Solution {
             if !ls.fits(cap) {
                 continue;
             }
-            let prev_i = if i == 0 {
-                veh.start
-            } else {
-                route.loc(p, i - 1)
-            };
+            let prev_i = if i == 0 { veh.start } else { route.loc(i - 1) };
             for k in i..=w.k_hi.min(n) {
                 if k > i {
                     let j = route.jobs[k - 1] as usize;
@@ -223,12 +219,12 @@ impl Solution {
                 if !full.feasible() || !ls.then(&lb, dims).then(&route.lbwd[k], dims).fits(cap) {
                     continue;
                 }
-                let next_k = if k == n { veh.end } else { route.loc(p, k) };
+                let next_k = if k == n { veh.end } else { route.loc(k) };
                 let distance = if k == i {
                     base + p.d(prev_i, loc_a) + p.d(loc_a, loc_b) + p.d(loc_b, next_k)
                         - p.d(prev_i, next_k)
                 } else {
-                    let (first, last) = (route.loc(p, i), route.loc(p, k - 1));
+                    let (first, last) = (route.loc(i), route.loc(k - 1));
                     base + p.d(prev_i, loc_a) + p.d(loc_a, first) - p.d(prev_i, first)
                         + p.d(last, loc_b)
                         + p.d(loc_b, next_k)

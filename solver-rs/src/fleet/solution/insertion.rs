@@ -67,12 +67,8 @@ impl Solution {
             if !full.feasible() {
                 continue;
             }
-            let prev = if k == 0 {
-                veh.start
-            } else {
-                route.loc(p, k - 1)
-            };
-            let next = if k == n { veh.end } else { route.loc(p, k) };
+            let prev = if k == 0 { veh.start } else { route.loc(k - 1) };
+            let next = if k == n { veh.end } else { route.loc(k) };
             let base = if n == 0 {
                 p.d(veh.start, veh.end)
             } else {

@@ -103,6 +103,7 @@ fn copy_route(from: &Route, to: &mut Route) {
     let Route {
         vehicle,
         jobs,
+        locs,
         fwd,
         bwd,
         bwd_end,
@@ -128,6 +129,7 @@ fn copy_route(from: &Route, to: &mut Route) {
     } = from;
     to.vehicle = *vehicle;
     to.jobs.clone_from(jobs);
+    to.locs.clone_from(locs);
     to.fwd.clone_from(fwd);
     to.bwd.clone_from(bwd);
     to.bwd_end.clone_from(bwd_end);

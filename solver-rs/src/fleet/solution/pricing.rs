@@ -56,7 +56,7 @@ impl Solution {
                     let route = &self.routes[r];
                     sum = pre(route)[k];
                     if k > 0 {
-                        loc = route.loc(p, k - 1);
+                        loc = route.loc(k - 1);
                     }
                     count = k;
                     continue;
@@ -74,7 +74,7 @@ impl Solution {
                     // no prefix sum runs backwards (the arcs may differ each way): walked
                     let route = &self.routes[r];
                     for k in (a..b).rev() {
-                        let l = route.loc(p, k);
+                        let l = route.loc(k);
                         sum += arc(p, loc, l);
                         loc = l;
                     }
@@ -87,8 +87,8 @@ impl Solution {
             }
             let route = &self.routes[r];
             // jobs[a]..jobs[b-1] along the route: pre[b] - pre[a + 1]
-            sum += arc(p, loc, route.loc(p, a)) + pre(route)[b] - pre(route)[a + 1];
-            loc = route.loc(p, b - 1);
+            sum += arc(p, loc, route.loc(a)) + pre(route)[b] - pre(route)[a + 1];
+            loc = route.loc(b - 1);
             count += b - a;
         }
         if count == 0 {
@@ -182,7 +182,7 @@ impl Solution {
                     seg = Some(route.fwd[k]);
                     distance = route.dfwd[k];
                     if k > 0 {
-                        last_loc = route.loc(p, k - 1);
+                        last_loc = route.loc(k - 1);
                     }
                     if p.profile {
                         lseg = route.lfwd[k];
@@ -200,9 +200,9 @@ impl Solution {
                     if k >= n {
                         continue;
                     }
-                    let first = route.loc(p, k);
+                    let first = route.loc(k);
                     distance += p.d(last_loc, first) + route.dbwd[k];
-                    last_loc = route.loc(p, n - 1);
+                    last_loc = route.loc(n - 1);
                     seg = Some(seg.expect("prefix first").then(&route.bwd[k], p));
                     if p.profile {
                         lseg = lseg.then(&route.lbwd[k], dims);

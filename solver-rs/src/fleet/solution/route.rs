@@ -11,6 +11,9 @@ use crate::fleet::segment::TwSegment;
 pub struct Route {
     pub vehicle: usize,
     pub jobs: Vec<u32>,
+    /// locs[k]: the location of jobs[k], beside the jobs so that pricing a
+    /// move reads it without a trip through the problem's job table.
+    pub(crate) locs: Vec<u32>,
     /// fwd[k]: the start and jobs[0..k].
     pub(crate) fwd: Vec<TwSegment>,
     /// bwd[k]: jobs[k..] (k < len).
@@ -69,6 +72,7 @@ impl Route {
         let mut r = Route {
             vehicle,
             jobs: Vec::new(),
+            locs: Vec::new(),
             fwd: Vec::new(),
             bwd: Vec::new(),
             bwd_end: Vec::new(),
@@ -109,6 +113,9 @@ impl Route {
         let n = self.jobs.len();
         let dims = p.dims;
         let v = &p.vehicles[self.vehicle];
+        self.locs.clear();
+        self.locs
+            .extend(self.jobs.iter().map(|&j| p.jobs[j as usize].loc as u32));
         self.fwd.clear();
         self.fwd.push(start_segment(p, self.vehicle));
         self.dfwd.clear();
@@ -381,7 +388,7 @@ impl Route {
 
     /// Location of jobs[k].
     #[inline(always)]
-    pub(crate) fn loc(&self, p: &FleetProblem, k: usize) -> usize {
-        p.jobs[self.jobs[k] as usize].loc
+    pub(crate) fn loc(&self, k: usize) -> usize {
+        self.locs[k] as usize
     }
 }
