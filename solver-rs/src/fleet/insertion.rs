@@ -138,9 +138,13 @@ pub fn greedy_insert(
 }
 
 /// Jobs × vehicles up to which the construction keeps the full regret table
-/// (the synchronous API's 1000 stops × 50 vehicles, every Solomon and
-/// 200–600-customer Gehring–Homberger day).
-pub const FULL_REGRET_CELLS: usize = 100_000;
+/// (every Solomon and 200-customer Gehring–Homberger day, a 500-stop day of
+/// 20 vans). Above it the neighbour-list construction's plans are better
+/// after the search: 2 % to 3 % less route time at 2 s of CPU on 1000-stop
+/// days of 20 to 50 vans, the same vans (docs/benchmarks.md, "Construction
+/// on neighbour lists from 10,000 cells"); at 2,500 stops × 100 vans the
+/// full table took 13 s natively, 1.5 s on neighbour lists.
+pub const FULL_REGRET_CELLS: usize = 10_000;
 
 /// Regret-2 insertion of every unassigned job (higher priorities first): repeatedly insert the job
 /// whose best route beats its second best by the most (a job with a single
@@ -153,10 +157,8 @@ pub const FULL_REGRET_CELLS: usize = 100_000;
 /// it stands (all of them: the construction is the plan returned when nothing
 /// else had time to run).
 ///
-/// Above `FULL_REGRET_CELLS` jobs × vehicles the table does not fit the time
-/// (13 s at 2,500 stops × 100 vans natively) and the construction prices each
-/// job on its near routes only (`regret_near`; 1.5 s there, 14 % more
-/// vehicles before the search).
+/// Above `FULL_REGRET_CELLS` jobs × vehicles the construction prices each
+/// job on its near routes only (`regret_near`).
 pub fn regret_insert(p: &FleetProblem, sol: &mut Solution, classes: &[usize], deadline: &Deadline) {
     if p.n().saturating_mul(sol.routes.len()) > FULL_REGRET_CELLS {
         return super::regret_near::regret_insert_near(p, sol, classes, deadline);
