@@ -213,3 +213,23 @@ fn the_construction_on_neighbour_lists_fills_open_routes_before_opening_one() {
     let used = sol.routes.iter().filter(|r| !r.is_empty()).count();
     assert_eq!(used, 1, "the first group's route takes the second group");
 }
+
+#[test]
+fn the_construction_on_neighbour_lists_keeps_its_best_places_exact() {
+    // 400 customers × 100 vehicles is above FULL_REGRET_CELLS; debug builds check after each
+    // insertion that every waiting job's best two places are exact (regret_near's check_best_two)
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/homberger");
+    for name in ["R2_4_1", "RC1_4_1"] {
+        let text =
+            std::fs::read_to_string(format!("{}/{}.txt", dir, name)).expect("data/homberger");
+        let inp = route_solver::fleet::solomon::Instance::parse(&text)
+            .unwrap()
+            .fleet_input(false);
+        let p = FleetProblem::new(&inp).unwrap();
+        assert!(p.n() * p.vehicles.len() > FULL_REGRET_CELLS);
+        let mut sol = Solution::empty(&p);
+        regret_insert(&p, &mut sol, &vehicle_classes(&p), &Deadline::none());
+        sol.check(&p).expect("a consistent solution");
+        assert_eq!(sol.unassigned, 0, "{}", name);
+    }
+}

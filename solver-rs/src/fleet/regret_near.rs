@@ -16,8 +16,13 @@
 //! day of 1000 stops and 50 vans, 20 routes with this rule, 28 without,
 //! 19 with the full table). After
 //! an insertion into route r, only these jobs are priced again: the near jobs
-//! of the inserted one (r may now be a candidate of theirs) and the jobs
-//! whose best or second best was r (their cached place is stale). When r was
+//! of the inserted one (r may now be a candidate of theirs), on all their
+//! candidate routes, and the jobs whose best or second best was r, on r
+//! alone (each job keeps its place in every candidate route; only r's
+//! changed). Should one of a job's new best two have been priced before its
+//! route last changed, the job is priced again on every candidate route, so
+//! the best two are always exact (checked after each insertion in debug
+//! builds); the places ranked below them may be stale. When r was
 //! an empty route, a job that priced it moves to the next empty route of the
 //! class at the same cost without a new pricing when that route costs the
 //! same. The job popped is thus always placed where its cached place says,
@@ -31,6 +36,7 @@
 use super::deadline::Deadline;
 use super::insertion::greedy_insert;
 use super::model::{FleetProblem, Role};
+use super::pairs::Place;
 use super::solution::{FleetCost, Solution};
 use crate::rng::Rng;
 use std::cmp::Reverse;
@@ -81,6 +87,11 @@ struct State {
     /// Per job: the jobs that have it among their CANDIDATE_NEIGHBOURS nearest.
     near_of: Vec<Vec<u32>>,
     priced: Vec<Option<Priced>>,
+    /// Per job: its candidate routes' places as last priced, in pricing
+    /// order, each with the route's insertion count then (`inserted`).
+    places: Vec<Vec<Candidate>>,
+    /// Per route: insertions made into it (a place priced before is stale).
+    inserted: Vec<u32>,
     version: Vec<u32>,
     pending: Vec<bool>,
     heap: BinaryHeap<HeapKey>,
@@ -88,6 +99,20 @@ struct State {
     routes: Vec<usize>,
     stamp: Vec<u32>,
     round: u32,
+}
+
+/// Up to this many jobs, debug builds check every waiting job's best two
+/// places after each insertion (`State::check_best_two`).
+#[cfg(debug_assertions)]
+const DEBUG_CHECK_JOBS: usize = 400;
+
+/// A job's place in one of its candidate routes (None: the route cannot take it).
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    route: usize,
+    place: Option<Place>,
+    /// The route's insertion count when priced.
+    inserted: u32,
 }
 
 impl State {
@@ -117,10 +142,89 @@ impl State {
                 self.routes.push(r);
             }
         }
+        let mut places = std::mem::take(&mut self.places[j]);
+        places.clear();
+        for &r in &self.routes {
+            places.push(Candidate {
+                route: r,
+                place: sol.best_unit_insertion(p, r, j, || false),
+                inserted: self.inserted[r],
+            });
+        }
+        self.places[j] = places;
+        self.best_two(sol, j)
+    }
+
+    /// Job j's place in route r priced again (r changed; j's other
+    /// candidate routes did not), then its best two. Falls back to a whole
+    /// pricing when one of the best two was priced before its route last
+    /// changed (it was neither of j's best two then, so j was not told).
+    fn price_route(
+        &mut self,
+        p: &FleetProblem,
+        sol: &mut Solution,
+        j: usize,
+        r: usize,
+    ) -> Option<Priced> {
+        for i in 0..self.places[j].len() {
+            if self.places[j][i].route == r {
+                self.places[j][i] = Candidate {
+                    route: r,
+                    place: sol.best_unit_insertion(p, r, j, || false),
+                    inserted: self.inserted[r],
+                };
+            }
+        }
+        let priced = self.best_two(sol, j);
+        let fresh = |route: usize| {
+            self.places[j]
+                .iter()
+                .all(|c| c.route != route || c.inserted == self.inserted[route])
+        };
+        match priced {
+            Some(c) if !fresh(c.route) || c.second.map_or(false, |(_, r2)| !fresh(r2)) => {
+                self.price(p, sol, j)
+            }
+            _ => priced,
+        }
+    }
+
+    /// Every waiting job's cached best and second best are its places in
+    /// those routes as they are now (a stale place may only stand for a
+    /// route that is neither).
+    #[cfg(debug_assertions)]
+    fn check_best_two(&self, p: &FleetProblem, sol: &mut Solution) {
+        for j in 0..p.n() {
+            let c = match self.priced[j] {
+                Some(c) if self.pending[j] => c,
+                _ => continue,
+            };
+            assert_eq!(
+                sol.best_unit_insertion(p, c.route, j, || false),
+                Some((c.best, c.k, c.k2)),
+                "job {}: its best place in route {} is stale",
+                j,
+                c.route
+            );
+            if let Some((c2, r2)) = c.second {
+                assert_eq!(
+                    sol.best_unit_insertion(p, r2, j, || false).map(|x| x.0),
+                    Some(c2),
+                    "job {}: its second best place, in route {}, is stale",
+                    j,
+                    r2
+                );
+            }
+        }
+    }
+
+    /// Job j's best and second best over its candidate places.
+    fn best_two(&self, sol: &Solution, j: usize) -> Option<Priced> {
         let mut first: Option<Priced> = None;
         let mut second: Option<(FleetCost, usize)> = None;
-        for &r in &self.routes {
-            if let Some((c, k, k2)) = sol.best_unit_insertion(p, r, j, || false) {
+        for cand in &self.places[j] {
+            let r = cand.route;
+            if let Some((c, k, k2)) = cand.place {
                 match first {
                     Some(f) if c >= f.best => {
                         if second.map_or(true, |s| c < s.0) {
@@ -149,6 +253,12 @@ impl State {
     /// Price job j again and queue it (unqueued when no candidate route takes it).
     fn refresh(&mut self, p: &FleetProblem, sol: &mut Solution, j: usize) {
         let priced = self.price(p, sol, j);
+        self.store(p, j, priced);
+    }
+
+    /// `refresh` after a change of route r alone.
+    fn refresh_route(&mut self, p: &FleetProblem, sol: &mut Solution, j: usize, r: usize) {
+        let priced = self.price_route(p, sol, j, r);
         self.store(p, j, priced);
     }
 
@@ -213,6 +323,8 @@ pub fn regret_insert_near(
         dependents: vec![Vec::new(); nv],
         near_of: near_of(p, CANDIDATE_NEIGHBOURS),
         priced: vec![None; p.n()],
+        places: vec![Vec::new(); p.n()],
+        inserted: vec![0; nv],
         version: vec![0; p.n()],
         pending: vec![false; p.n()],
         heap: BinaryHeap::new(),
@@ -227,6 +339,7 @@ pub fn regret_insert_near(
         }
     }
     let mut touched: Vec<u32> = Vec::new();
+    let mut on_r: Vec<u32> = Vec::new();
     while let Some(top) = s.heap.pop() {
         let j = (top.4).0 as usize;
         if !s.pending[j] || top.5 != s.version[j] {
@@ -246,13 +359,16 @@ pub fn regret_insert_near(
         let r = c.route;
         let was_empty = sol.routes[r].is_empty();
         sol.insert_unit(p, r, j, c.k, c.k2);
+        s.inserted[r] += 1;
         s.pending[j] = false;
         if was_empty {
             let list = &mut s.empty[s.class[r]];
             list.retain(|&x| x != r);
         }
-        // the jobs to price again: near the inserted unit, and those whose best or second was r
+        // the jobs to price again: near the inserted unit (on all their candidate routes: r may be
+        // a new one), and those whose best or second was r (on r alone, the one that changed)
         touched.clear();
+        on_r.clear();
         for &e in [Some(j), p.partner(j)].iter().flatten() {
             touched.extend(s.near_of[e].iter().map(|&o| unit_of(p, o)));
         }
@@ -270,10 +386,13 @@ pub fn regret_insert_near(
             if !uses {
                 continue;
             }
-            if was_empty && moved_to_next_empty(p, sol, &mut s, ou, oc, r) {
+            if was_empty {
+                if !moved_to_next_empty(p, sol, &mut s, ou, oc, r) {
+                    touched.push(o);
+                }
                 continue;
             }
-            touched.push(o);
+            on_r.push(o);
         }
         touched.sort_unstable();
         touched.dedup();
@@ -281,6 +400,17 @@ pub fn regret_insert_near(
             if s.pending[o as usize] {
                 s.refresh(p, sol, o as usize);
             }
+        }
+        on_r.sort_unstable();
+        on_r.dedup();
+        for &o in &on_r {
+            if s.pending[o as usize] && touched.binary_search(&o).is_err() {
+                s.refresh_route(p, sol, o as usize, r);
+            }
+        }
+        #[cfg(debug_assertions)]
+        if p.n() <= DEBUG_CHECK_JOBS {
+            s.check_best_two(p, sol);
         }
     }
     // the heap's order first (cut by the deadline), then every job no candidate route took
@@ -370,6 +500,13 @@ fn moved_to_next_empty(
         }
     }
     // same key: the queued entry stays valid; only the routes it names move
+    for cand in s.places[o].iter_mut().filter(|c| c.route == r) {
+        *cand = Candidate {
+            route: next,
+            place: same,
+            inserted: s.inserted[next],
+        };
+    }
     s.priced[o] = Some(moved);
     s.dependents[next].push(o as u32);
     true
