@@ -171,34 +171,17 @@ fn the_construction_on_neighbour_lists_places_every_job_feasibly() {
     let m = 2101;
     let nv = 50;
     assert!((m - 1) * nv > FULL_REGRET_CELLS);
-    let inp = bare(m, (1..m).map(job).collect(), vec![vehicle(60); nv]);
-    let mats = Matrices {
-        travel: Cells::owned(m, line(m)),
-        distance: None,
-        limit_distance: None,
-    };
-    let p = FleetProblem::with_matrices(&inp, mats).unwrap();
-    let mut sol = Solution::empty(&p);
-    regret_insert(&p, &mut sol, &vehicle_classes(&p), &Deadline::none());
-    sol.check(&p).expect("a consistent solution");
-    assert_eq!(sol.unassigned, 0);
-    let used = sol.routes.iter().filter(|r| !r.is_empty()).count();
+    let used = routes_built_on_a_line(m, (1..m).collect(), nv, 60);
     assert_eq!(used, 35, "2100 jobs in vans of 60: 35 full routes");
 }
 
-#[test]
-fn the_construction_on_neighbour_lists_fills_open_routes_before_opening_one() {
-    // two groups of 30 jobs, 10 km apart on a line: each job's nearest jobs are all in its own
-    // group, so the second group's jobs see no open route among their near jobs' routes; one van
-    // takes all 60, and the service objective counts vans first
-    let m = 1031;
-    let nv = 200;
-    let places: Vec<usize> = (1..=30).chain(1001..=1030).collect();
-    assert!(places.len() * nv > FULL_REGRET_CELLS);
+/// The routes the construction opens for jobs at these places of a line of
+/// m places (`line`), on nv vans of this capacity; every job placed.
+fn routes_built_on_a_line(m: usize, places: Vec<usize>, nv: usize, capacity: i64) -> usize {
     let inp = bare(
         m,
-        places.iter().map(|&l| job(l)).collect(),
-        vec![vehicle(100); nv],
+        places.into_iter().map(job).collect(),
+        vec![vehicle(capacity); nv],
     );
     let mats = Matrices {
         travel: Cells::owned(m, line(m)),
@@ -210,7 +193,19 @@ fn the_construction_on_neighbour_lists_fills_open_routes_before_opening_one() {
     regret_insert(&p, &mut sol, &vehicle_classes(&p), &Deadline::none());
     sol.check(&p).expect("a consistent solution");
     assert_eq!(sol.unassigned, 0);
-    let used = sol.routes.iter().filter(|r| !r.is_empty()).count();
+    sol.routes.iter().filter(|r| !r.is_empty()).count()
+}
+
+#[test]
+fn the_construction_on_neighbour_lists_fills_open_routes_before_opening_one() {
+    // two groups of 30 jobs, 10 km apart on a line: each job's nearest jobs are all in its own
+    // group, so the second group's jobs see no open route among their near jobs' routes; one van
+    // takes all 60, and the service objective counts vans first
+    let m = 1031;
+    let nv = 200;
+    let places: Vec<usize> = (1..=30).chain(1001..=1030).collect();
+    assert!(places.len() * nv > FULL_REGRET_CELLS);
+    let used = routes_built_on_a_line(m, places, nv, 100);
     assert_eq!(used, 1, "the first group's route takes the second group");
 }
 
