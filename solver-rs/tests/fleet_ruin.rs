@@ -3,7 +3,7 @@
 //! largest demand, farthest, closest: 4/4/2/1) and, when the jobs' windows
 //! differ, shortest window and earliest window (2/1).
 
-use route_solver::fleet::model::{FleetProblem, VehicleCosts};
+use route_solver::fleet::model::FleetProblem;
 use route_solver::fleet::ruin::sort_for_insertion;
 use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
 use route_solver::rng::Rng;
@@ -31,12 +31,8 @@ fn line(windows: bool) -> FleetProblem {
             } else {
                 Some(2000)
             },
-            deadline: None,
             demand: vec![DEMAND[i]],
-            allowed: None,
-            windows: None,
-            priority: 0,
-            pickup: Vec::new(),
+            ..JobInput::default()
         })
         .collect();
     FleetProblem::new(&FleetInput {
@@ -49,12 +45,7 @@ fn line(windows: bool) -> FleetProblem {
             shift_start: 0,
             shift_end: Some(10_000),
             capacity: vec![100],
-            max_stops: None,
-            max_duration: None,
-            max_driving: None,
-            max_distance: None,
-            breaks: Vec::new(),
-            costs: VehicleCosts::default(),
+            ..VehicleInput::default()
         }],
         jobs,
         objective: Objective::DISTANCE,

@@ -10,7 +10,7 @@
 //! cheaper, lower index first; a job best placed on a new route comes after
 //! every job that fits an open route: its near jobs may not be placed yet),
 //! kept in a heap with a version stamp. A job about to open a route is
-//! priced on every open route first, and goes to the cheapest that takes it
+//! priced on every open route first (`insertion::best_over_routes`), and goes to the cheapest that takes it
 //! for less than the new route (its near jobs may all be unplaced, or in
 //! routes that are full, while a route it cannot see has room: on a random
 //! day of 1000 stops and 50 vans, 20 routes with this rule, 28 without,
@@ -34,7 +34,7 @@
 //! O(n² · routes).
 
 use super::deadline::Deadline;
-use super::insertion::greedy_insert;
+use super::insertion::{best_over_routes, greedy_insert};
 use super::model::{FleetProblem, Role};
 use super::pairs::Place;
 use super::solution::{FleetCost, Solution};
@@ -352,8 +352,25 @@ pub fn regret_insert_near(
         let mut c = s.priced[j].expect("queued jobs are priced");
         if c.opens {
             // about to open a route: an open route out of its near jobs' sight may take it for less
-            if let Some(o) = best_open_route(p, sol, j, c.best) {
-                c = o;
+            let open = best_over_routes(
+                p,
+                sol,
+                classes,
+                j,
+                &mut Rng::new(0),
+                0,
+                false,
+                &mut s.routes,
+            );
+            if let Some((cost, route, k, k2)) = open.filter(|o| o.0 < c.best) {
+                c = Priced {
+                    best: cost,
+                    route,
+                    k,
+                    k2,
+                    second: None,
+                    opens: false,
+                };
             }
         }
         let r = c.route;
@@ -433,35 +450,6 @@ pub fn regret_insert_near(
         true,
         &Deadline::none(),
     );
-}
-
-/// The cheapest place of job j (a unit) in a route already open, over every
-/// route, when it costs less than `than` (the new route it would open).
-fn best_open_route(
-    p: &FleetProblem,
-    sol: &mut Solution,
-    j: usize,
-    than: FleetCost,
-) -> Option<Priced> {
-    let mut best: Option<Priced> = None;
-    for r in 0..sol.routes.len() {
-        if sol.routes[r].is_empty() || !p.allows(j, r) {
-            continue;
-        }
-        if let Some((c, k, k2)) = sol.best_unit_insertion(p, r, j, || false) {
-            if c < best.map_or(than, |b| b.best) {
-                best = Some(Priced {
-                    best: c,
-                    route: r,
-                    k,
-                    k2,
-                    second: None,
-                    opens: false,
-                });
-            }
-        }
-    }
-    best
 }
 
 /// Job o priced the empty route r (best or second), which just opened: when
