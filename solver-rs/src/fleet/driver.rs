@@ -238,10 +238,12 @@ pub fn solve_since(
 
     let budget = Deadline::new(clock, started_ms, params.effective_time_limit_ms());
     // a trivial plan (every stop at one place, a full fleet) is often at the bound after one greedy pass in
-    // input order, at a fraction of the regret construction's cost (n² against n³ insertion evaluations:
-    // seconds on 1000 stops at one place); its own random stream leaves the search's untouched
+    // place order (near stops one after the other: the matrix columns it reads stay in cache), at a
+    // fraction of the regret construction's cost (n² against n³ insertion evaluations: seconds on 1000
+    // stops at one place); its own random stream leaves the search's untouched
     let mut current = Solution::empty(p);
-    let all: Vec<u32> = (0..p.n() as u32).collect();
+    let mut all: Vec<u32> = (0..p.n() as u32).collect();
+    all.sort_by_key(|&j| p.jobs[j as usize].loc);
     greedy_insert(
         p,
         &mut current,

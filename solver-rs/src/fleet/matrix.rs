@@ -64,6 +64,12 @@ impl Cells {
         }
     }
 
+    /// Renumbers the places in place: the cell (a, b) moves to
+    /// (new_of_old[a], new_of_old[b]) (`place_order`).
+    pub fn renumber(&mut self, new_of_old: &[u32]) {
+        super::place_order::permute_square(&mut self.cells, self.side, new_of_old);
+    }
+
     /// These cells with a zero diagonal: the same buffer when it has one
     /// already, else an owned copy (the search reads a place to itself as 0).
     pub fn with_zero_diagonal(self) -> Cells {

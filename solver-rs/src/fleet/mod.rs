@@ -6,6 +6,7 @@
 //! - `model`: input, validation, the internal problem
 //! - `segment`: time-window segments (O(1) concatenation)
 //! - `matrix`: the i32 matrices (owned, or the host's buffer read in place)
+//! - `place_order`: places renumbered along the jobs' neighbour lists (matrix reads near in memory)
 //! - `load`: load segments (O(1) concatenation) when the load varies along a route
 //! - `pairs`: shipments (pickup-and-delivery pairs) in the insertion heuristics
 //! - `solution/`: routes with their segment caches (`route`), costs (`cost`), schedules
@@ -47,6 +48,7 @@ pub mod matrix;
 pub mod model;
 pub mod operators;
 pub mod pairs;
+pub mod place_order;
 pub mod reasons;
 pub mod regret_near;
 pub mod regret_table;

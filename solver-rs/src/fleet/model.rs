@@ -10,6 +10,7 @@
 //! service - deadline when positive).
 
 use super::matrix::{cells_of_i64, Cells, Matrices};
+use super::place_order;
 
 /// Largest fleet.
 pub const MAX_VEHICLES: usize = 1024;
@@ -739,7 +740,47 @@ impl FleetProblem {
             neighbours: Vec::new(),
         };
         p.neighbours = nearest_jobs(&p, NEIGHBOURS_KEPT);
+        p.renumber_places();
         Ok(p)
+    }
+
+    /// Places numbered along the jobs' neighbour lists (`place_order`): the
+    /// matrices permuted in place and every location index renamed with them.
+    fn renumber_places(&mut self) {
+        let side = self.nloc - 1;
+        let virt = side;
+        let vehicle_locs: Vec<usize> = self
+            .vehicles
+            .iter()
+            .flat_map(|v| [v.start, v.end])
+            .filter(|&l| l != virt)
+            .collect();
+        let job_loc: Vec<usize> = self.jobs.iter().map(|j| j.loc).collect();
+        let new_of_old = place_order::walk_order(side, &vehicle_locs, &job_loc, &self.neighbours);
+        for cells in [
+            Some(&mut self.travel),
+            self.dist.as_mut(),
+            self.limit_dist.as_mut(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            cells.renumber(&new_of_old);
+        }
+        let renamed = |l: usize| {
+            if l == virt {
+                virt
+            } else {
+                new_of_old[l] as usize
+            }
+        };
+        for j in &mut self.jobs {
+            j.loc = renamed(j.loc);
+        }
+        for v in &mut self.vehicles {
+            v.start = renamed(v.start);
+            v.end = renamed(v.end);
+        }
     }
 
     /// Vehicle v has breaks (its routes leave the O(1) segment pricing).
