@@ -288,6 +288,38 @@ fn a_full_fleet_stalls_as_a_plan_of_the_stops_it_can_serve() {
     );
 }
 
+#[test]
+fn a_plan_on_the_fewest_routes_that_hold_its_stops_skips_the_fleet_minimisation() {
+    // 60 stops, vans of 20 stops: 3 routes at least, and the construction builds 3; taking one away
+    // can only leave stops out, so the budget's fleet share goes to the annealing: the same plan
+    // whatever that share
+    let mut rng = Rng::new(5);
+    let m = 61;
+    let pts: Vec<(i64, i64)> = (0..m)
+        .map(|_| (rng.range(0, 20_000) as i64, rng.range(0, 20_000) as i64))
+        .collect();
+    let inp = input(
+        m,
+        |a, b| ((pts[a].0 - pts[b].0).abs() + (pts[a].1 - pts[b].1).abs()) / 10,
+        (1..m).map(|l| job(l, 120)).collect(),
+        (0..5).map(|_| vehicle(Some(20))).collect(),
+    );
+    let p = FleetProblem::new(&inp).unwrap();
+    assert_eq!(lower_bound(&p).routes, 3);
+    let with_share = |fleet_share_percent: u64| {
+        let mut params = FleetParams {
+            max_iterations: 300,
+            ..FleetParams::default()
+        };
+        params.settings.fleet_share_percent = fleet_share_percent;
+        fleet::solve(&p, &params, &NativeClock::new())
+    };
+    let (half, none) = (with_share(50), with_share(0));
+    assert_eq!(half.routes.iter().filter(|r| !r.is_empty()).count(), 3);
+    assert_eq!(half.routes, none.routes);
+    assert_eq!(half.cost, none.cost);
+}
+
 /// Measurement: the greedy pass the driver tries first, on 1000 stops spread out with 20 vans
 /// (`cargo test --release --test fleet_stop -- --ignored --nocapture`).
 #[test]

@@ -37,6 +37,16 @@ pub struct Bound {
     pub served: usize,
 }
 
+impl Bound {
+    /// Could a plan serve as many jobs as one that leaves `unassigned` out on
+    /// `routes` routes, on fewer routes? Not when that plan serves all that
+    /// can be served on the fewest routes that hold them: the fleet
+    /// minimisation has no route to take away.
+    pub fn fewer_routes_possible(&self, unassigned: usize, routes: usize) -> bool {
+        unassigned as i64 > self.cost.unassigned || routes > self.routes
+    }
+}
+
 /// The bound.
 pub fn lower_bound(p: &FleetProblem) -> Bound {
     let jobs: Vec<usize> = (0..p.n()).filter(|&j| takeable(p, j)).collect();

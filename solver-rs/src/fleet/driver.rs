@@ -298,8 +298,10 @@ pub fn solve_since(
     let mut iteration: u64 = 0;
     let mut removed: Vec<u32> = Vec::new();
 
-    // when every vehicle is needed to hold what the fleet can serve, taking a route away only leaves stops out
-    let fleet_end = if p.vehicles_cost() && bound.routes < p.vehicles.len() {
+    // when every vehicle is needed to hold what the fleet can serve, or the plan already serves all it can on
+    // the fewest routes that hold them, taking a route away only leaves stops out
+    let can_drop = |sol: &Solution| bound.fewer_routes_possible(sol.unassigned, used_routes(sol));
+    let fleet_end = if p.vehicles_cost() && bound.routes < p.vehicles.len() && can_drop(&best) {
         1024 * s.fleet_share_percent.min(100) / 100
     } else {
         0
@@ -312,7 +314,7 @@ pub fn solve_since(
         let mut fleet_progress = iteration;
         while let Some(x) = progress(iteration) {
             anneal_from = x.min(fleet_end);
-            if x >= fleet_end || reached(best_cost, bound.cost) {
+            if x >= fleet_end || reached(best_cost, bound.cost) || !can_drop(&best) {
                 break;
             }
             match fleet.step(
@@ -445,6 +447,11 @@ pub fn solve_since(
         cost: best_cost,
         progress,
     }
+}
+
+/// Routes with a job.
+fn used_routes(sol: &Solution) -> usize {
+    sol.routes.iter().filter(|r| !r.is_empty()).count()
 }
 
 /// Tells the host of a new best plan (crate::ffi::report_improvement): the jobs it
