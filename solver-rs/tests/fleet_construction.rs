@@ -5,7 +5,9 @@
 //! mixed fleet (starts, ends, maxStops) and allowed vehicles.
 
 use route_solver::fleet::deadline::Deadline;
-use route_solver::fleet::insertion::{greedy_insert, regret_insert, vehicle_classes};
+use route_solver::fleet::insertion::{
+    best_over_routes, greedy_insert, regret_insert, vehicle_classes, ALL_ROUTES,
+};
 use route_solver::fleet::insertion_column::{fits, Column};
 use route_solver::fleet::model::{FleetProblem, Role, VehicleCosts};
 use route_solver::fleet::regret_table::RegretTable;
@@ -104,6 +106,7 @@ fn the_column_finds_the_places_best_unit_insertion_finds() {
             &mut rng,
             0,
             true,
+            ALL_ROUTES,
             &Deadline::none(),
         );
         late_routes += sol.routes.iter().filter(|r| r.eval.lateness > 0).count();
@@ -222,4 +225,95 @@ fn the_regret_construction_gives_a_valid_plan() {
             }
         }
     }
+}
+
+#[test]
+fn the_recreate_on_near_routes_places_a_job_whenever_some_route_takes_it() {
+    // near = 3: a job is priced on the routes of its 3 nearest assigned jobs first, on every route
+    // (an empty one too) when none of them takes it; so it is placed exactly when some route takes it
+    let near = 3;
+    let (mut near_route, mut every_route) = (0, 0);
+    for seed in 1..=12u64 {
+        let p = random_day(seed, 60, 5);
+        let classes = vehicle_classes(&p);
+        let mut sol = Solution::empty(&p);
+        let half: Vec<u32> = (0..p.n() as u32).filter(|j| j % 2 == 0).collect();
+        let mut rng = Rng::new(seed);
+        let on = |sol: &mut Solution, j: usize, near: usize| {
+            let mut routes = Vec::new();
+            best_over_routes(
+                &p,
+                sol,
+                &classes,
+                j,
+                &mut Rng::new(0),
+                0,
+                true,
+                near,
+                &mut routes,
+            )
+        };
+        greedy_insert(
+            &p,
+            &mut sol,
+            &classes,
+            &half,
+            &mut rng,
+            0,
+            true,
+            ALL_ROUTES,
+            &Deadline::none(),
+        );
+        let pending: Vec<usize> = (0..p.n())
+            .filter(|&j| !sol.is_assigned(j) && p.role[j] != Role::Delivery)
+            .collect();
+        for j in pending {
+            let (all, first) = (on(&mut sol, j, ALL_ROUTES), on(&mut sol, j, near));
+            assert_eq!(all.is_some(), first.is_some(), "seed {} job {}", seed, j);
+            let (Some(all), Some(first)) = (all, first) else {
+                continue;
+            };
+            assert!(first.0 >= all.0);
+            let r = first.1;
+            let seen = p.neighbours[j]
+                .iter()
+                .filter(|&&k| sol.is_assigned(k as usize))
+                .take(near)
+                .any(|&k| sol.route_of[k as usize] == r as u32);
+            if seen {
+                near_route += 1;
+            } else {
+                assert_eq!(
+                    first, all,
+                    "no near route took it: the best over every route"
+                );
+                every_route += 1;
+            }
+        }
+    }
+    assert!(
+        near_route > 0 && every_route > 0,
+        "{} {}",
+        near_route,
+        every_route
+    );
+}
+
+#[test]
+fn a_day_below_the_near_recreates_size_recreates_over_every_route() {
+    use route_solver::fleet::{self, FleetParams};
+    use route_solver::NativeClock;
+    let p = random_day(4, 60, 5);
+    let solve = |near: usize| {
+        let mut params = FleetParams {
+            max_iterations: 300,
+            ..FleetParams::default()
+        };
+        params.settings.recreate_near = near;
+        assert!(p.n() < params.settings.recreate_near_from_jobs);
+        fleet::solve(&p, &params, &NativeClock::new())
+    };
+    let (near, every) = (solve(3), solve(ALL_ROUTES));
+    assert_eq!(near.routes, every.routes);
+    assert_eq!(near.cost, every.cost);
 }

@@ -326,7 +326,7 @@ fn a_plan_on_the_fewest_routes_that_hold_its_stops_skips_the_fleet_minimisation(
 #[ignore]
 fn measure_the_greedy_pass() {
     use route_solver::fleet::deadline::Deadline;
-    use route_solver::fleet::insertion::{greedy_insert, vehicle_classes};
+    use route_solver::fleet::insertion::{greedy_insert, vehicle_classes, ALL_ROUTES};
     use route_solver::fleet::solution::Solution;
     let mut rng = Rng::new(3);
     let m = 1001;
@@ -352,6 +352,7 @@ fn measure_the_greedy_pass() {
         &mut Rng::new(1),
         0,
         true,
+        ALL_ROUTES,
         &Deadline::new(&clock, 0.0, 0.0),
     );
     eprintln!("greedy pass: {} µs", t.elapsed().as_micros());

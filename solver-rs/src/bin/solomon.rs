@@ -22,7 +22,8 @@
 //!
 //! `--stall K`: stop when the best plan has not improved for K iterations.
 //! Fleet options: --granular K, --no-ls, --ruin-average C, --ruin-max-string L,
-//! --blink PER_MILLE, --temperature TENTHS (start, × mean near arc), --cooling RATIO.
+//! --blink PER_MILLE, --recreate-near K (0: every route), --recreate-near-from JOBS,
+//! --temperature TENTHS (start, × mean near arc), --cooling RATIO.
 #![deny(unsafe_code)]
 
 use route_solver::fleet::solomon::{customer_routes, parse_bks, Instance};
@@ -101,6 +102,8 @@ pub fn main() {
             "--ruin-average" => params.settings.ruin.average_removed = num(v),
             "--ruin-max-string" => params.settings.ruin.max_string = num(v),
             "--blink" => params.settings.blink_per_mille = num(v),
+            "--recreate-near" => params.settings.recreate_near = num(v),
+            "--recreate-near-from" => params.settings.recreate_near_from_jobs = num(v),
             "--temperature" => params.settings.start_temperature_tenths = num(v),
             "--cooling" => params.settings.cooling_ratio = num(v),
             "--json" => {
@@ -486,6 +489,7 @@ fn phases(inp: &route_solver::fleet::FleetInput, travel: &[i32], params: &FleetP
         &mut rng,
         0,
         true,
+        route_solver::fleet::insertion::ALL_ROUTES,
         &Deadline::none(),
     );
     eprintln!("phase greedy cost {:?}", sol.cost(&p));

@@ -34,7 +34,7 @@
 //! O(n² · routes).
 
 use super::deadline::Deadline;
-use super::insertion::{best_over_routes, greedy_insert};
+use super::insertion::{best_over_routes, greedy_insert, ALL_ROUTES};
 use super::model::{FleetProblem, Role};
 use super::pairs::Place;
 use super::solution::{FleetCost, Solution};
@@ -360,6 +360,7 @@ pub fn regret_insert_near(
                 &mut Rng::new(0),
                 0,
                 false,
+                ALL_ROUTES,
                 &mut s.routes,
             );
             if let Some((cost, route, k, k2)) = open.filter(|o| o.0 < c.best) {
@@ -448,6 +449,7 @@ pub fn regret_insert_near(
         &mut Rng::new(0),
         0,
         true,
+        ALL_ROUTES,
         &Deadline::none(),
     );
 }
