@@ -47,10 +47,12 @@ pub struct FleetSettings {
     /// at 20 s of CPU, 9 of 12 plans shorter than over every route, the
     /// samples' mean gaps 2.78 → 2.67 % and 3.76 → 2.26 % (docs/benchmarks.md).
     pub recreate_near: usize,
-    /// Problems of fewer jobs recreate over every route: on Solomon's 100
-    /// customers (a few long routes in R2 and RC2, where a job's 20 nearest
-    /// lie in one or two) the near routes lost at 1 s of CPU, 0.65–0.72 %
-    /// against 0.54–0.63 % over every route (three seeds).
+    /// Problems of fewer jobs recreate over every route. The near routes lost
+    /// on Solomon's 100 customers at 1 s of CPU (0.65–0.72 % against
+    /// 0.54–0.63 %, three seeds: a few long routes in R2 and RC2, a job's 20
+    /// nearest in one or two of them) and on a Gehring–Homberger 400 sample
+    /// at 10 s (2.31 % against 1.45 %); a 600 sample at 12 s was even (2.10
+    /// against 2.12 %), 1000 won.
     pub recreate_near_from_jobs: usize,
     /// Run the descent after each recreate.
     pub local_search: bool,
@@ -69,7 +71,7 @@ impl Default for FleetSettings {
             ruin: RuinSettings::default(),
             blink_per_mille: 10,
             recreate_near: 20,
-            recreate_near_from_jobs: 500,
+            recreate_near_from_jobs: 600,
             start_temperature_tenths: 100,
             cooling_ratio: 100,
             local_search: true,
