@@ -88,27 +88,30 @@ fn random_day(seed: u64, jobs: usize, vehicles: usize) -> FleetProblem {
     .expect("valid day")
 }
 
+/// Half the jobs (the even ones) placed by the greedy insertion, the rest pending.
+fn half_placed(p: &FleetProblem, seed: u64) -> Solution {
+    let mut sol = Solution::empty(p);
+    let half: Vec<u32> = (0..p.n() as u32).filter(|j| j % 2 == 0).collect();
+    greedy_insert(
+        p,
+        &mut sol,
+        &vehicle_classes(p),
+        &half,
+        &mut Rng::new(seed),
+        0,
+        true,
+        ALL_ROUTES,
+        &Deadline::none(),
+    );
+    sol
+}
+
 #[test]
 fn the_column_finds_the_places_best_unit_insertion_finds() {
     let (mut compared, mut late_routes, mut some_fit) = (0, 0, 0);
     for seed in 1..=12u64 {
         let p = random_day(seed, 60, 5);
-        let classes = vehicle_classes(&p);
-        let mut sol = Solution::empty(&p);
-        // half the jobs placed, the rest pending
-        let half: Vec<u32> = (0..p.n() as u32).filter(|j| j % 2 == 0).collect();
-        let mut rng = Rng::new(seed);
-        greedy_insert(
-            &p,
-            &mut sol,
-            &classes,
-            &half,
-            &mut rng,
-            0,
-            true,
-            ALL_ROUTES,
-            &Deadline::none(),
-        );
+        let mut sol = half_placed(&p, seed);
         late_routes += sol.routes.iter().filter(|r| r.eval.lateness > 0).count();
         let pending: Vec<u32> = (0..p.n() as u32)
             .filter(|&j| !sol.is_assigned(j as usize) && p.role[j as usize] != Role::Delivery)
@@ -236,9 +239,7 @@ fn the_recreate_on_near_routes_places_a_job_whenever_some_route_takes_it() {
     for seed in 1..=12u64 {
         let p = random_day(seed, 60, 5);
         let classes = vehicle_classes(&p);
-        let mut sol = Solution::empty(&p);
-        let half: Vec<u32> = (0..p.n() as u32).filter(|j| j % 2 == 0).collect();
-        let mut rng = Rng::new(seed);
+        let mut sol = half_placed(&p, seed);
         let on = |sol: &mut Solution, j: usize, near: usize| {
             let mut routes = Vec::new();
             best_over_routes(
@@ -253,17 +254,6 @@ fn the_recreate_on_near_routes_places_a_job_whenever_some_route_takes_it() {
                 &mut routes,
             )
         };
-        greedy_insert(
-            &p,
-            &mut sol,
-            &classes,
-            &half,
-            &mut rng,
-            0,
-            true,
-            ALL_ROUTES,
-            &Deadline::none(),
-        );
         let pending: Vec<usize> = (0..p.n())
             .filter(|&j| !sol.is_assigned(j) && p.role[j] != Role::Delivery)
             .collect();

@@ -66,6 +66,22 @@ fn vehicle(max_stops: Option<usize>) -> VehicleInput {
     }
 }
 
+/// `stops` jobs of 2 min spread at random over 20 km × 20 km (travel: the
+/// Manhattan distance / 10), the depot at one more random point.
+fn spread_out(seed: u64, stops: usize, vehicles: Vec<VehicleInput>) -> FleetInput {
+    let mut rng = Rng::new(seed);
+    let m = stops + 1;
+    let pts: Vec<(i64, i64)> = (0..m)
+        .map(|_| (rng.range(0, 20_000) as i64, rng.range(0, 20_000) as i64))
+        .collect();
+    input(
+        m,
+        |a, b| ((pts[a].0 - pts[b].0).abs() + (pts[a].1 - pts[b].1).abs()) / 10,
+        (1..m).map(|l| job(l, 120)).collect(),
+        vehicles,
+    )
+}
+
 fn solve(inp: &FleetInput, max_iterations: u64) -> fleet::FleetSolution {
     let p = FleetProblem::new(inp).expect("valid input");
     fleet::solve(
@@ -216,17 +232,7 @@ fn the_bound_is_never_above_a_feasible_plan() {
 #[test]
 #[ignore]
 fn measure_a_saturated_fleet() {
-    let mut rng = Rng::new(3);
-    let m = 1001;
-    let pts: Vec<(i64, i64)> = (0..m)
-        .map(|_| (rng.range(0, 20_000) as i64, rng.range(0, 20_000) as i64))
-        .collect();
-    let inp = input(
-        m,
-        |a, b| ((pts[a].0 - pts[b].0).abs() + (pts[a].1 - pts[b].1).abs()) / 10,
-        (1..m).map(|l| job(l, 120)).collect(),
-        (0..50).map(|_| vehicle(Some(1))).collect(),
-    );
+    let inp = spread_out(3, 1000, (0..50).map(|_| vehicle(Some(1))).collect());
     let p = FleetProblem::new(&inp).unwrap();
     for &stall in &[0u64, 100_000] {
         let t = std::time::Instant::now();
@@ -259,17 +265,7 @@ fn a_full_fleet_stalls_as_a_plan_of_the_stops_it_can_serve() {
     assert_eq!(stall_for_served(100, 1000, 1), 1);
     // 400 stops spread out, 20 vans of one stop: the plan serves 20, so a
     // stall count of 16 000 (the service's for 400 stops) becomes 40
-    let mut rng = Rng::new(3);
-    let m = 401;
-    let pts: Vec<(i64, i64)> = (0..m)
-        .map(|_| (rng.range(0, 20_000) as i64, rng.range(0, 20_000) as i64))
-        .collect();
-    let inp = input(
-        m,
-        |a, b| ((pts[a].0 - pts[b].0).abs() + (pts[a].1 - pts[b].1).abs()) / 10,
-        (1..m).map(|l| job(l, 120)).collect(),
-        (0..20).map(|_| vehicle(Some(1))).collect(),
-    );
+    let inp = spread_out(3, 400, (0..20).map(|_| vehicle(Some(1))).collect());
     let p = FleetProblem::new(&inp).unwrap();
     let sol = fleet::solve(
         &p,
@@ -293,17 +289,7 @@ fn a_plan_on_the_fewest_routes_that_hold_its_stops_skips_the_fleet_minimisation(
     // 60 stops, vans of 20 stops: 3 routes at least, and the construction builds 3; taking one away
     // can only leave stops out, so the budget's fleet share goes to the annealing: the same plan
     // whatever that share
-    let mut rng = Rng::new(5);
-    let m = 61;
-    let pts: Vec<(i64, i64)> = (0..m)
-        .map(|_| (rng.range(0, 20_000) as i64, rng.range(0, 20_000) as i64))
-        .collect();
-    let inp = input(
-        m,
-        |a, b| ((pts[a].0 - pts[b].0).abs() + (pts[a].1 - pts[b].1).abs()) / 10,
-        (1..m).map(|l| job(l, 120)).collect(),
-        (0..5).map(|_| vehicle(Some(20))).collect(),
-    );
+    let inp = spread_out(5, 60, (0..5).map(|_| vehicle(Some(20))).collect());
     let p = FleetProblem::new(&inp).unwrap();
     assert_eq!(lower_bound(&p).routes, 3);
     let with_share = |fleet_share_percent: u64| {
@@ -328,17 +314,7 @@ fn measure_the_greedy_pass() {
     use route_solver::fleet::deadline::Deadline;
     use route_solver::fleet::insertion::{greedy_insert, vehicle_classes, ALL_ROUTES};
     use route_solver::fleet::solution::Solution;
-    let mut rng = Rng::new(3);
-    let m = 1001;
-    let pts: Vec<(i64, i64)> = (0..m)
-        .map(|_| (rng.range(0, 20_000) as i64, rng.range(0, 20_000) as i64))
-        .collect();
-    let inp = input(
-        m,
-        |a, b| ((pts[a].0 - pts[b].0).abs() + (pts[a].1 - pts[b].1).abs()) / 10,
-        (1..m).map(|l| job(l, 120)).collect(),
-        (0..20).map(|_| vehicle(None)).collect(),
-    );
+    let inp = spread_out(3, 1000, (0..20).map(|_| vehicle(None)).collect());
     let p = FleetProblem::new(&inp).unwrap();
     let clock = NativeClock::new();
     let t = std::time::Instant::now();
