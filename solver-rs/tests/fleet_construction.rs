@@ -260,8 +260,9 @@ fn the_recreate_on_near_routes_places_a_job_whenever_some_route_takes_it() {
         for j in pending {
             let (all, first) = (on(&mut sol, j, ALL_ROUTES), on(&mut sol, j, near));
             assert_eq!(all.is_some(), first.is_some(), "seed {} job {}", seed, j);
-            let (Some(all), Some(first)) = (all, first) else {
-                continue;
+            let (all, first) = match (all, first) {
+                (Some(all), Some(first)) => (all, first),
+                _ => continue,
             };
             assert!(first.0 >= all.0);
             let r = first.1;
