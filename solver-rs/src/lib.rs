@@ -14,6 +14,7 @@
 
 pub mod abi;
 pub mod deadline;
+pub mod dont_look;
 pub mod exact;
 #[allow(unsafe_code)]
 pub mod ffi;

@@ -1,7 +1,8 @@
 //! Descent with the inter-route operators on a granular neighbourhood (each
 //! job against its `granular` nearest jobs), first improvement, driven by a
-//! queue of active jobs (don't-look bits): after a move, the jobs at both
-//! ends of the pair become active again. Once it has converged, a SWAP*
+//! queue of active jobs (don't-look bits: `crate::dont_look`, as the
+//! single-route descent): after a move, the jobs at both ends of the pair
+//! become active again. Once it has converged, a SWAP*
 //! pass (`operators::swap_star`) over pairs of routes (see `SwapStarMode`);
 //! when it improves, the descent resumes around what moved. A time-limited
 //! run stops in the middle of a descent or of a pass when its deadline
@@ -14,6 +15,7 @@ use super::operators::{
     self, cross_exchange, pair_relocate, relocate, swap, two_opt, two_opt_star, Move,
 };
 use super::solution::{FleetCost, Piece, Solution};
+use crate::dont_look::DontLookQueue;
 use crate::progress::{Operator, Progress};
 
 /// The operators this descent counts (`LocalSearch::progress`). tried: the
@@ -57,8 +59,7 @@ pub const STAR_LINKS: usize = 5;
 pub const STAR_NEAR: usize = 5;
 
 pub struct LocalSearch {
-    active: Vec<bool>,
-    queue: std::collections::VecDeque<u32>,
+    queue: DontLookQueue,
     pub granular: usize,
     /// The operator counters, over every run (the driver fills in the rest).
     pub progress: Progress,
@@ -78,8 +79,7 @@ pub struct LocalSearch {
 impl LocalSearch {
     pub fn new(p: &FleetProblem, granular: usize) -> LocalSearch {
         LocalSearch {
-            active: vec![false; p.n()],
-            queue: std::collections::VecDeque::new(),
+            queue: DontLookQueue::new(p.n()),
             granular,
             progress: Progress::default(),
             swap_star: SWAP_STAR_DEFAULT,
@@ -112,10 +112,7 @@ impl LocalSearch {
     }
 
     fn activate(&mut self, j: usize) {
-        if !self.active[j] {
-            self.active[j] = true;
-            self.queue.push_back(j as u32);
-        }
+        self.queue.wake(j);
     }
 
     /// Descend from `sol`, starting with the given jobs active (all when None),
@@ -153,7 +150,8 @@ impl LocalSearch {
                 break;
             }
         }
-        self.stop();
+        // the next run starts from its own jobs (a descent stopped by the deadline leaves some)
+        self.queue.clear();
         for &r in &self.touched_list {
             self.touched[r] = false;
         }
@@ -162,9 +160,7 @@ impl LocalSearch {
 
     /// The granular descent until the queue is empty (true) or the deadline passes (false).
     fn descend(&mut self, p: &FleetProblem, sol: &mut Solution, deadline: &Deadline) -> bool {
-        while let Some(u) = self.queue.pop_front() {
-            let u = u as usize;
-            self.active[u] = false;
+        while let Some(u) = self.queue.pop() {
             if !sol.is_assigned(u) {
                 continue;
             }
@@ -259,16 +255,6 @@ impl LocalSearch {
             }
         }
         improved && !deadline.tick()
-    }
-}
-
-impl LocalSearch {
-    /// Forget the pending jobs (the next run starts from its own).
-    fn stop(&mut self) {
-        for &j in &self.queue {
-            self.active[j as usize] = false;
-        }
-        self.queue.clear();
     }
 }
 

@@ -1,14 +1,13 @@
-//! Descent to a local optimum with don't-look bits: a queue of stops whose
-//! surroundings changed; a stop leaves the queue when no operator improves
-//! around it, and the ends of every edge a move changes are queued again.
+//! Descent to a local optimum with don't-look bits (`crate::dont_look`, as the
+//! fleet descent): a queue of stops whose surroundings changed; a stop leaves
+//! the queue when no operator improves around it, and the ends of every edge
+//! a move changes are queued again.
 //!
 //! Around each stop the deadline-aware set runs first: 2-opt, Or-opt and swap
 //! towards each candidate neighbour, the segment swap, and (while the route is
 //! late) the late-stop repair. When none improves, the route is on time and
 //! the problem has no deadlines, the Lin–Kernighan step runs. (Cheap moves
 //! first measured better than Lin–Kernighan first: docs/solver.md.)
-
-use std::collections::VecDeque;
 
 use super::neighbours::Neighbours;
 use super::operators::lin_kernighan::LinKernighan;
@@ -17,6 +16,7 @@ use super::route::RouteState;
 use super::segment::Segment;
 use super::Options;
 use crate::deadline::Deadline;
+use crate::dont_look::DontLookQueue;
 use crate::problem::{Cost, Problem};
 use crate::progress::Progress;
 
@@ -27,8 +27,10 @@ const CLOCK_EVERY: u32 = 16;
 
 pub struct LocalSearch {
     neighbours: Neighbours,
-    queue: VecDeque<usize>,
-    queued: Vec<bool>,
+    /// Stops only: the start (0) and the end (n + 1) are never queued.
+    queue: DontLookQueue,
+    /// Stops are the nodes 1..=n.
+    n: usize,
     lin_kernighan: Option<LinKernighan>,
     classic_first: bool,
     segment_swap: bool,
@@ -49,8 +51,8 @@ impl LocalSearch {
                     options.candidates
                 },
             ),
-            queue: VecDeque::with_capacity(p.n + 2),
-            queued: vec![false; p.n + 2],
+            queue: DontLookQueue::new(p.n + 2),
+            n: p.n,
             lin_kernighan: if p.has_deadlines && !options.lin_kernighan_with_deadlines {
                 None
             } else {
@@ -76,14 +78,13 @@ impl LocalSearch {
 
     /// Queue a node (only stops are queued).
     pub fn wake(&mut self, node: usize) {
-        if node >= 1 && node < self.queued.len() - 1 && !self.queued[node] {
-            self.queued[node] = true;
-            self.queue.push_back(node);
+        if node >= 1 && node <= self.n {
+            self.queue.wake(node);
         }
     }
 
     pub fn wake_all(&mut self) {
-        for node in 1..self.queued.len() - 1 {
+        for node in 1..=self.n {
             self.wake(node);
         }
     }
@@ -100,16 +101,13 @@ impl LocalSearch {
     /// Improve until no queued stop improves, or the time limit.
     pub fn run(&mut self, state: &mut RouteState, limit: &Deadline) {
         let mut pops = 0u32;
-        while let Some(a) = self.queue.pop_front() {
-            self.queued[a] = false;
+        while let Some(a) = self.queue.pop() {
             if self.improve_around(state, a) {
                 self.wake(a);
             }
             pops += 1;
             if pops % CLOCK_EVERY == 0 && limit.expired() {
-                while let Some(x) = self.queue.pop_front() {
-                    self.queued[x] = false;
-                }
+                self.queue.clear();
                 return;
             }
         }
