@@ -21,7 +21,7 @@
 //! (tried/improving/applied, `route_solver::Progress`).
 //!
 //! `--stall K`: stop when the best plan has not improved for K iterations.
-//! Fleet options: --granular K, --no-ls, --ruin-average C, --ruin-max-string L,
+//! Fleet options: --granular K, --no-ls, --no-route-polish, --ruin-average C, --ruin-max-string L,
 //! --blink PER_MILLE, --recreate-near K (0: every route), --recreate-near-from JOBS,
 //! --temperature TENTHS (start, × mean near arc), --cooling RATIO.
 #![deny(unsafe_code)]
@@ -116,6 +116,10 @@ pub fn main() {
             }
             "--no-ls" => {
                 params.settings.local_search = false;
+                takes = false
+            }
+            "--no-route-polish" => {
+                params.settings.route_polish = false;
                 takes = false
             }
             _ => usage(),

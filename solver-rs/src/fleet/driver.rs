@@ -23,6 +23,7 @@ use super::insertion::{greedy_insert, regret_insert, vehicle_classes, ALL_ROUTES
 use super::local_search::LocalSearch;
 use super::model::FleetProblem;
 use super::reasons::{reason, Reason};
+use super::route_polish::{self, POLISH_SHARE_PERCENT};
 use super::ruin::{self, RuinSettings};
 use super::same_place::input_order_at_same_place;
 use super::solution::{route_violation, FleetCost, Solution};
@@ -62,6 +63,10 @@ pub struct FleetSettings {
     /// With a stall count S, the fleet-minimisation phase gives up after
     /// this × S iterations without taking a route away.
     pub fleet_stall_factor: u64,
+    /// On a day whose stops have no window narrower than the shifts, solve
+    /// each route of the best plan again with the single-route engine
+    /// (`route_polish`).
+    pub route_polish: bool,
 }
 
 impl Default for FleetSettings {
@@ -77,6 +82,7 @@ impl Default for FleetSettings {
             local_search: true,
             fleet_share_percent: 50,
             fleet_stall_factor: 1,
+            route_polish: true,
         }
     }
 }
@@ -251,7 +257,14 @@ pub fn solve_since(
     let bound = lower_bound(p);
     let stall = stall_for_served(params.stall_iterations, bound.takeable, bound.served);
 
-    let budget = Deadline::new(clock, started_ms, params.effective_time_limit_ms());
+    let whole = Deadline::new(clock, started_ms, params.effective_time_limit_ms());
+    let polish = s.route_polish && route_polish::polishable(p);
+    // the search's part of the time limit: all of it, or what the polish leaves
+    let budget = if polish && whole.has_time_limit() {
+        whole.until(whole.stop_ms() * (100 - POLISH_SHARE_PERCENT) as f64 / 100.0)
+    } else {
+        whole.until(whole.stop_ms())
+    };
     let near = if p.n() >= s.recreate_near_from_jobs {
         s.recreate_near
     } else {
@@ -447,6 +460,10 @@ pub fn solve_since(
             current.journal_undo(p);
             debug_assert_eq!(current.cost(p), current_cost);
         }
+    }
+    if polish && route_polish::polish(p, &mut best, params.seed, &whole) > 0 {
+        best_ms = whole.elapsed_ms();
+        announce(&best);
     }
     for v in 0..best.routes.len() {
         let ordered = input_order_at_same_place(p, v, &best.routes[v].jobs);

@@ -52,6 +52,7 @@ pub mod place_order;
 pub mod reasons;
 pub mod regret_near;
 pub mod regret_table;
+pub mod route_polish;
 pub mod ruin;
 pub mod same_place;
 pub mod segment;

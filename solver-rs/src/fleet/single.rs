@@ -126,8 +126,35 @@ pub fn single_route(p: &FleetProblem) -> Result<SingleRoute, &'static str> {
     if p.vehicles.len() != 1 {
         return Err("vehicles");
     }
-    let veh = &p.vehicles[0];
     let n = p.n();
+    let has_end = p.vehicles[0].end < p.nloc - 1;
+    if n + 1 + has_end as usize > MAX_SIZE {
+        return Err("size");
+    }
+    if p.has_pairs || p.has_breaks || p.multi_windows {
+        return Err("shipments, breaks or several windows");
+    }
+    if n > p.vehicles[0].max_stops || (0..n).any(|j| !p.allows(j, 0)) {
+        return Err("maxStops or allowed vehicles");
+    }
+    let jobs: Vec<u32> = (0..n as u32).collect();
+    route_problem(p, 0, &jobs)
+}
+
+/// The single-route problem of vehicle v's route through `jobs` (any order),
+/// or why the single route's optimum might not be the fleet's best order of
+/// those jobs: a shipment, a break or a job of several windows in the
+/// problem; a load that depends on the order; a window narrower than the
+/// vehicle's shift; an objective the single route cannot follow (the
+/// module's comment). Jobs the vehicle may not take or too many for its
+/// `maxStops` are the caller's to rule out.
+pub fn route_problem(
+    p: &FleetProblem,
+    v: usize,
+    jobs: &[u32],
+) -> Result<SingleRoute, &'static str> {
+    let veh = &p.vehicles[v];
+    let n = jobs.len();
     let has_end = veh.end < p.nloc - 1;
     let size = n + 1 + has_end as usize;
     if size > MAX_SIZE {
@@ -136,35 +163,35 @@ pub fn single_route(p: &FleetProblem) -> Result<SingleRoute, &'static str> {
     if p.has_pairs || p.has_breaks || p.multi_windows {
         return Err("shipments, breaks or several windows");
     }
-    if n > veh.max_stops || (0..n).any(|j| !p.allows(j, 0)) {
-        return Err("maxStops or allowed vehicles");
-    }
     for d in 0..p.dims {
-        let carried = (0..n).fold(0i64, |s, j| {
+        let carried = jobs.iter().fold(0i64, |s, &j| {
+            let j = j as usize;
             s.saturating_add(p.unload[j * p.dims + d])
                 .saturating_add(p.load[j * p.dims + d])
         });
-        if carried > p.capacity[d] {
+        if carried > p.capacity[v * p.dims + d] {
             return Err("capacity");
         }
     }
-    if p.jobs
+    let job = |j: u32| &p.jobs[j as usize];
+    if jobs
         .iter()
-        .any(|j| j.ready > veh.shift_start || j.due < veh.shift_end)
+        .any(|&j| job(j).ready > veh.shift_start || job(j).due < veh.shift_end)
     {
         return Err("time window");
     }
+    let locs = places(p, v, jobs, has_end);
     let o = &p.objective;
     let costs = &veh.costs;
     let distance_weighed = o.distance_weight > 0 || costs.per_distance > 0;
     let mut basis = Basis::Travel;
-    let mut durations = cells(p, has_end, |a, b| p.t(a, b))?;
-    if distance_weighed && !same_arcs(p, has_end) {
+    let mut durations = cells(&locs, has_end, |a, b| p.t(a, b))?;
+    if distance_weighed && !same_arcs(p, &locs, has_end) {
         if p.has_deadlines || !p.duration_free() {
             return Err("objective");
         }
         basis = Basis::Distance;
-        durations = cells(p, has_end, |a, b| p.d(a, b))?;
+        durations = cells(&locs, has_end, |a, b| p.d(a, b))?;
     }
     // a bound on any route's driving: each job's longest way in, the longest way to the end
     let mut longest = 0i64;
@@ -183,10 +210,9 @@ pub fn single_route(p: &FleetProblem) -> Result<SingleRoute, &'static str> {
     let (service, deadline) = match basis {
         Basis::Distance => (vec![0; n], vec![-1; n]),
         Basis::Travel => {
-            let service: Vec<i32> = p
-                .jobs
+            let service: Vec<i32> = jobs
                 .iter()
-                .map(|j| i32::try_from(j.service).unwrap_or(-1))
+                .map(|&j| i32::try_from(job(j).service).unwrap_or(-1))
                 .collect();
             if service.iter().any(|&s| s < 0) {
                 return Err("service");
@@ -195,7 +221,8 @@ pub fn single_route(p: &FleetProblem) -> Result<SingleRoute, &'static str> {
                 .iter()
                 .fold(longest, |s, &x| s.saturating_add(x as i64));
             let mut deadline = Vec::with_capacity(n);
-            for j in &p.jobs {
+            for &j in jobs {
+                let j = job(j);
                 // counted from the departure; one already past counts from it (a constant)
                 let relative = (j.deadline - veh.shift_start).max(0);
                 deadline.push(if j.deadline >= NO_LIMIT || relative >= longest {
@@ -233,22 +260,22 @@ fn cell(durations: &[i32], size: usize, a: usize, b: usize) -> i64 {
     durations[a * size + b] as i64
 }
 
-/// The places of the single route's nodes: the start, the jobs', the end (when real).
-fn places(p: &FleetProblem, has_end: bool) -> impl Iterator<Item = usize> + '_ {
-    let veh = &p.vehicles[0];
+/// The places of the single route's nodes: vehicle v's start, the jobs', its end (when real).
+fn places(p: &FleetProblem, v: usize, jobs: &[u32], has_end: bool) -> Vec<usize> {
+    let veh = &p.vehicles[v];
     std::iter::once(veh.start)
-        .chain(p.jobs.iter().map(|j| j.loc))
+        .chain(jobs.iter().map(|&j| p.jobs[j as usize].loc))
         .chain(if has_end { Some(veh.end) } else { None })
+        .collect()
 }
 
-/// The single route's matrix over `value` (`Err` when an arc is unreachable;
-/// the end's row, never left, is 0).
+/// The single route's matrix over `value` between its places (`Err` when an
+/// arc is unreachable; the end's row, never left, is 0).
 fn cells(
-    p: &FleetProblem,
+    locs: &[usize],
     has_end: bool,
     value: impl Fn(usize, usize) -> i64,
 ) -> Result<Vec<i32>, &'static str> {
-    let locs: Vec<usize> = places(p, has_end).collect();
     let size = locs.len();
     let mut out = vec![0i32; size * size];
     for (a, &la) in locs.iter().enumerate() {
@@ -270,8 +297,7 @@ fn cells(
 }
 
 /// The objective's distances equal the travel times on every arc a route can use.
-fn same_arcs(p: &FleetProblem, has_end: bool) -> bool {
-    let locs: Vec<usize> = places(p, has_end).collect();
+fn same_arcs(p: &FleetProblem, locs: &[usize], has_end: bool) -> bool {
     let last_from = if has_end { locs.len() - 1 } else { locs.len() };
     (0..last_from)
         .all(|a| (1..locs.len()).all(|b| a == b || p.d(locs[a], locs[b]) == p.t(locs[a], locs[b])))
