@@ -7,6 +7,10 @@
  * against the same module's longest budget (vehicles, then total route time: the service objective's order).
  *
  *   npm run --silent bench:plan-budgets -- [--plans 1000:20] [--budgets-ms 2000,10000] [--wasm A.wasm,B.wasm] [--json]
+ *     [--seed S]                 the solver's seed (default 1)
+ *     [--no-windows]             no stop gets its notBefore (the day's deadlines stay): the fleet routes go through
+ *                                the single-route engine at the end (docs/solver.md, route_polish)
+ *     [--van-capacity KG,PARCELS] each van's capacity instead of 1200,120 (fewer, longer routes)
  *
  * bench:api --plans … --budgets-ms … measures the same through HTTP, in wall time.
  */
@@ -18,17 +22,20 @@ import { validatePlanRequest } from '../src/api/plans/validate.js';
 import { DEFAULT_WASM_PATH, loadSolver } from '../src/solver/load.js';
 import type { FleetProblem } from '../src/solver/fleet-types.js';
 import { parseCliArgs } from './lib/cli-args.js';
-import { parsePlanSpecs, planDay } from './lib/plans-bench.js';
+import { parsePlanSpecs, planDay, type PlanDayOptions } from './lib/plans-bench.js';
 import { budgetGaps, parseBudgets, type BudgetRow } from './lib/plans-budgets.js';
 
 const USAGE =
-  'usage: npm run --silent bench:plan-budgets -- [--plans STOPS:VANS[,…]] [--budgets-ms MS,MS[,…]] [--wasm FILE[,FILE…]] [--json]';
+  'usage: npm run --silent bench:plan-budgets -- [--plans STOPS:VANS[,…]] [--budgets-ms MS,MS[,…]] [--wasm FILE[,FILE…]] [--seed S] [--no-windows] [--van-capacity KG,PARCELS] [--json]';
 const { values } = parseCliArgs(
   {
     plans: { type: 'string', default: '1000:20' },
     'budgets-ms': { type: 'string', default: '2000,10000' },
     wasm: { type: 'string', default: DEFAULT_WASM_PATH },
     json: { type: 'boolean', default: false },
+    seed: { type: 'string', default: '1' },
+    'no-windows': { type: 'boolean', default: false },
+    'van-capacity': { type: 'string' },
   },
   USAGE,
 );
@@ -39,9 +46,18 @@ const usageError = (msg: string): never => {
 const specs = parsePlanSpecs(values.plans!, usageError);
 const budgets = parseBudgets(values['budgets-ms']!, usageError);
 const modules = values.wasm!.split(',');
+const seed = Number(values.seed);
+if (!Number.isInteger(seed) || seed < 1 || seed > 0xffffffff) usageError(`--seed takes an integer from 1 to 2^32 - 1`);
+const capacity = values['van-capacity']?.split(',').map(Number);
+if (capacity !== undefined && (capacity.length !== 2 || !capacity.every((x) => Number.isInteger(x) && x > 0)))
+  usageError(`--van-capacity takes KG,PARCELS, two positive integers (got "${values['van-capacity']}")`);
+const dayOptions: PlanDayOptions = {
+  windows: !values['no-windows'],
+  ...(capacity ? { vanCapacity: capacity as [number, number] } : {}),
+};
 
 async function problemOf(stops: number, vans: number): Promise<FleetProblem> {
-  const request = validatePlanRequest(JSON.parse(JSON.stringify(planDay(stops, vans))));
+  const request = validatePlanRequest(JSON.parse(JSON.stringify(planDay(stops, vans, 1, dayOptions))));
   const layout = planLayout(request);
   const located = places(layout.labelled.map((l) => l.location as { latitude: number; longitude: number }));
   const matrix = await new HaversineProvider().matrix(located.points, { avoidTolls: false });
@@ -66,7 +82,7 @@ for (const wasm of modules) {
     solver!.solveFleet(problem, { timeLimitMs: 1 });
     for (const budgetMs of budgets) {
       const started = cpuMs();
-      const plan = solver!.solveFleet(problem, { timeLimitMs: budgetMs });
+      const plan = solver!.solveFleet(problem, { timeLimitMs: budgetMs, seed });
       const used = plan.routes.filter((r) => r.jobs.length > 0);
       const row: BudgetRow & { cpuMs: number; assigned: number; iterations: number } = {
         stops,

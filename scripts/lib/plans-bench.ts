@@ -15,7 +15,15 @@ const DEPOT = { latitude: 48.8566, longitude: 2.3522 };
 const hhmm = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
-export function planDay(stops: number, vans: number, seed = 1): object {
+/** Variations of the day for solver benches (the same stops, services, demands and deadlines). */
+export interface PlanDayOptions {
+  /** false: no stop gets its notBefore. */
+  windows?: boolean;
+  /** [kg, parcels] of each van instead of [1200, 120]. */
+  vanCapacity?: [number, number];
+}
+
+export function planDay(stops: number, vans: number, seed = 1, options: PlanDayOptions = {}): object {
   const r = rng(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
   return {
@@ -25,12 +33,15 @@ export function planDay(stops: number, vans: number, seed = 1): object {
       start: DEPOT,
       end: DEPOT,
       shift: { start: '07:00', end: '19:00' },
-      capacity: [1200, 120],
+      capacity: options.vanCapacity ?? [1200, 120],
     })),
     stops: parisStops(stops, seed).map((s) => {
+      const notBefore = int(0, 9) < 3 ? hhmm(int(8 * 60, 14 * 60)) : undefined;
       const window =
-        int(0, 9) < 3
-          ? { notBefore: hhmm(int(8 * 60, 14 * 60)) }
+        notBefore !== undefined
+          ? options.windows === false
+            ? {}
+            : { notBefore }
           : int(0, 5) < 2
             ? { deadline: hhmm(int(9 * 60, 17 * 60)) }
             : {};
