@@ -3,6 +3,8 @@
 //! have no window narrower than the shifts, each route of the best plan is
 //! solved again by the single-route engine and kept when the plan costs less.
 
+mod common;
+
 use route_solver::fleet::route_polish::{polish, polishable};
 use route_solver::fleet::single::route_problem;
 use route_solver::fleet::solution::Solution;
@@ -19,19 +21,7 @@ use route_solver::{Deadline, NativeClock};
 fn random_day(seed: u64, n: usize, vans: usize, max_stops: usize) -> FleetInput {
     let mut rng = Rng::new(seed);
     let m = n + 1;
-    let pts: Vec<(i64, i64)> = (0..m)
-        .map(|_| (rng.range(0, 1000) as i64, rng.range(0, 1000) as i64))
-        .collect();
-    let mut travel = vec![0i64; m * m];
-    for a in 0..m {
-        for b in 0..m {
-            if a != b {
-                let (p, q) = (pts[a], pts[b]);
-                let e = (((p.0 - q.0).pow(2) + (p.1 - q.1).pow(2)) as f64).sqrt() as i64;
-                travel[a * m + b] = e + rng.range(0, 20) as i64;
-            }
-        }
-    }
+    let travel = common::square_travel(&mut rng, m);
     FleetInput {
         locations: m,
         travel,

@@ -5,6 +5,8 @@
 //! keeps (a hard window, a capacity that binds, a shift end the single route
 //! breaks, two vehicles) still get valid plans from it.
 
+mod common;
+
 use route_solver::fleet::single::{single_route, Basis};
 use route_solver::fleet::{
     self, FleetInput, FleetParams, FleetProblem, FleetSolution, JobInput, Objective, VehicleInput,
@@ -17,19 +19,7 @@ use route_solver::{Input, NativeClock, Params};
 /// plus asymmetric noise; services 0–120.
 fn random_day(rng: &mut Rng, n: usize, shift_start: i64) -> FleetInput {
     let m = n + 1;
-    let pts: Vec<(i64, i64)> = (0..m)
-        .map(|_| (rng.range(0, 1000) as i64, rng.range(0, 1000) as i64))
-        .collect();
-    let mut travel = vec![0i64; m * m];
-    for a in 0..m {
-        for b in 0..m {
-            if a != b {
-                let (p, q) = (pts[a], pts[b]);
-                let e = (((p.0 - q.0).pow(2) + (p.1 - q.1).pow(2)) as f64).sqrt() as i64;
-                travel[a * m + b] = e + rng.range(0, 20) as i64;
-            }
-        }
-    }
+    let travel = common::square_travel(rng, m);
     FleetInput {
         locations: m,
         travel,

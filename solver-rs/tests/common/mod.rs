@@ -1,0 +1,24 @@
+//! Helpers shared by the crate's integration tests (each test file that
+//! needs them declares `mod common;`).
+
+use route_solver::rng::Rng;
+
+/// The travel matrix (m × m, row-major) of m random points in a 1000 × 1000
+/// square: the Euclidean distance rounded down plus 0–19 of asymmetric noise
+/// per arc, 0 on the diagonal. Draws the points first, then the noise row by row.
+pub fn square_travel(rng: &mut Rng, m: usize) -> Vec<i64> {
+    let pts: Vec<(i64, i64)> = (0..m)
+        .map(|_| (rng.range(0, 1000) as i64, rng.range(0, 1000) as i64))
+        .collect();
+    let mut travel = vec![0i64; m * m];
+    for a in 0..m {
+        for b in 0..m {
+            if a != b {
+                let (p, q) = (pts[a], pts[b]);
+                let e = (((p.0 - q.0).pow(2) + (p.1 - q.1).pow(2)) as f64).sqrt() as i64;
+                travel[a * m + b] = e + rng.range(0, 20) as i64;
+            }
+        }
+    }
+    travel
+}
