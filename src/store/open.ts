@@ -10,12 +10,14 @@ import type { Store } from './types.js';
 
 export async function openStore(
   config: Pick<Config, 'databaseUrl' | 'databasePath' | 'databaseBusyTimeoutMs'> &
-    Partial<Pick<Config, 'databasePoolSize'>>,
+    Partial<Pick<Config, 'databasePoolSize' | 'lease'>>,
 ): Promise<Store> {
   if (config.databaseUrl)
     return PostgresStore.open(config.databaseUrl, {
       poolSize: config.databasePoolSize,
       lockTimeoutMs: config.databaseBusyTimeoutMs,
+      // a frozen instance's open transaction must not outlive its lease (see the option)
+      ...(config.lease ? { idleInTransactionTimeoutMs: config.lease.expiryMs } : {}),
     });
   return new SqliteStore(config.databasePath, { busyTimeoutMs: config.databaseBusyTimeoutMs });
 }

@@ -117,6 +117,14 @@ export interface PostgresStoreOptions {
   lockTimeoutMs?: number;
   /** How long a query waits for a free connection before failing as unavailable (default 15 s). */
   connectionTimeoutMs?: number;
+  /**
+   * A session of this pool left idle inside a transaction for this long is ended by the server, which releases
+   * its row locks (PostgreSQL: idle_in_transaction_session_timeout; 0 or absent = never). The service sets it to
+   * its lease expiry: its transactions run their statements back to back, so only a process frozen in the middle
+   * of one (stopped, a paused VM) stays idle in it, and its locks would keep the other instances' recovery sweep
+   * (SKIP LOCKED) from ever taking over its lease.
+   */
+  idleInTransactionTimeoutMs?: number;
   /** Extra pg Pool settings (tests). */
   pool?: Omit<PoolConfig, 'connectionString' | 'types'>;
 }
@@ -126,6 +134,7 @@ export function createPostgresPool(url: string, options: PostgresStoreOptions = 
   // hands the new connection out (a 'connect' listener would race the first query on it), and a connection that
   // cannot take it is closed and its caller answered with the error
   const lockTimeoutMs = Math.max(0, Math.floor(options.lockTimeoutMs ?? 5_000));
+  const idleInTransactionMs = Math.max(0, Math.floor(options.idleInTransactionTimeoutMs ?? 0));
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -136,6 +145,8 @@ export function createPostgresPool(url: string, options: PostgresStoreOptions = 
     types: TYPES,
     onConnect: async (client) => {
       await client.query(`SET lock_timeout = ${lockTimeoutMs}`);
+      if (idleInTransactionMs > 0)
+        await client.query(`SET idle_in_transaction_session_timeout = ${idleInTransactionMs}`);
     },
   });
   // an idle connection that breaks (server restart) must not crash the process: the next query reports it

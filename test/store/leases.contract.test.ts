@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import { Billing } from '../../src/billing/billing.js';
 import { InstanceLease } from '../../src/billing/lease.js';
 import { DomainError } from '../../src/errors.js';
+import { createPostgresPool } from '../../src/store/postgres.js';
 import { manualClock } from '../helpers/server.js';
 import { describeContract, freshDb, ledgerSum, limits, liveKey, now, pending } from './harness.js';
 
@@ -280,4 +281,43 @@ describeContract('leases', (kind) => {
     assert.equal(report.ok, false);
     assert.deepEqual(report.mismatches, [{ keyId: key.id, balance: 101, ledgerSum: 100 }]);
   });
+
+  if (kind === 'postgres')
+    test('postgres: an instance frozen inside a transaction holds its lease row only until idle_in_transaction_session_timeout; then a sweep takes its lease over', async () => {
+      const db = await freshDb(kind);
+      const clock = manualClock('2026-06-01T10:00:00Z');
+      const stores = [await db.open(), await db.open()];
+      const timing = { expiryMs: 10_000, heartbeatMs: 3_000 };
+      const leaseA = await InstanceLease.acquire(stores[0], { host: 'a', pid: 1, port: 3001 }, timing, {}, clock);
+      const leaseB = await InstanceLease.acquire(stores[1], { host: 'b', pid: 2, port: 3002 }, timing, {}, clock);
+      // A's process stops in the middle of its heartbeat's transaction, its lease row locked (a pool as the
+      // service opens it: the timeout set on each connection)
+      const url = (db.location as { url: string }).url;
+      const frozenPool = createPostgresPool(url, { idleInTransactionTimeoutMs: 300 });
+      const frozen = await frozenPool.connect();
+      frozen.on('error', () => {});
+      try {
+        await frozen.query('BEGIN');
+        await frozen.query('SELECT 1 FROM instance_leases WHERE instance_id = $1 FOR UPDATE', [leaseA.instanceId]);
+        clock.advance(10_000); // A's lease has expired
+        assert.deepEqual((await leaseB.beat()).settledLeases, [], 'a locked lease row is left alone (SKIP LOCKED)');
+        const settled = await (async () => {
+          for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            const report = await leaseB.beat();
+            if (report.settledLeases.length > 0) return report.settledLeases;
+          }
+          return [];
+        })();
+        assert.deepEqual(
+          settled.map((l) => l.instanceId),
+          [leaseA.instanceId],
+          'the server ended the frozen session, its lock went with it',
+        );
+        await assert.rejects(frozen.query('SELECT 1'), 'the frozen session is gone');
+      } finally {
+        frozen.release(true);
+        await frozenPool.end();
+      }
+    });
 });
