@@ -9,42 +9,21 @@ use route_solver::fleet::route_polish::{polish, polishable};
 use route_solver::fleet::single::route_problem;
 use route_solver::fleet::solution::Solution;
 use route_solver::fleet::{
-    self, FleetInput, FleetParams, FleetProblem, FleetSolution, JobInput, Objective, VehicleInput,
+    self, FleetInput, FleetParams, FleetProblem, FleetSolution, VehicleInput,
 };
 use route_solver::rng::Rng;
 use route_solver::{Deadline, NativeClock};
 
-/// `n` jobs at random points of a 1000 × 1000 square (locations 1..), the
-/// depot (location 0) in it too, travel the Euclidean distance rounded down
-/// plus asymmetric noise, services 0–120 s; `vans` vans of `max_stops` stops
-/// each, so that the plan has several long routes.
+/// `common::random_day` with `vans` vans of `max_stops` stops each, so that
+/// the plan has several long routes.
 fn random_day(seed: u64, n: usize, vans: usize, max_stops: usize) -> FleetInput {
-    let mut rng = Rng::new(seed);
-    let m = n + 1;
-    let travel = common::square_travel(&mut rng, m);
-    FleetInput {
-        locations: m,
-        travel,
-        distance: None,
-        vehicles: (0..vans)
-            .map(|_| VehicleInput {
-                start: 0,
-                end: Some(0),
-                max_stops: Some(max_stops),
-                ..VehicleInput::default()
-            })
-            .collect(),
-        jobs: (0..n)
-            .map(|j| JobInput {
-                location: j + 1,
-                service: rng.range(0, 120) as i64,
-                ..JobInput::default()
-            })
-            .collect(),
-        objective: Objective::SERVICE,
-        limit_distance: None,
-        shipments: Vec::new(),
-    }
+    let mut inp = common::random_day(&mut Rng::new(seed), n, 0);
+    let van = VehicleInput {
+        max_stops: Some(max_stops),
+        ..inp.vehicles[0].clone()
+    };
+    inp.vehicles = vec![van; vans];
+    inp
 }
 
 /// One ruin-and-recreate iteration: the plan is the construction's after

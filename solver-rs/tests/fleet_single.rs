@@ -14,35 +14,6 @@ use route_solver::fleet::{
 use route_solver::rng::Rng;
 use route_solver::{Input, NativeClock, Params};
 
-/// Jobs at random points of a 1000 × 1000 square (locations 1..), the depot
-/// (location 0) in it too; travel = the Euclidean distance (rounded down)
-/// plus asymmetric noise; services 0–120.
-fn random_day(rng: &mut Rng, n: usize, shift_start: i64) -> FleetInput {
-    let m = n + 1;
-    let travel = common::square_travel(rng, m);
-    FleetInput {
-        locations: m,
-        travel,
-        distance: None,
-        vehicles: vec![VehicleInput {
-            start: 0,
-            end: Some(0),
-            shift_start,
-            ..VehicleInput::default()
-        }],
-        jobs: (0..n)
-            .map(|j| JobInput {
-                location: j + 1,
-                service: rng.range(0, 120) as i64,
-                ..JobInput::default()
-            })
-            .collect(),
-        objective: Objective::SERVICE,
-        limit_distance: None,
-        shipments: Vec::new(),
-    }
-}
-
 /// A deadline (absolute) for about a third of the jobs, tight enough that some are late.
 fn add_deadlines(rng: &mut Rng, inp: &mut FleetInput, horizon: usize) {
     let start = inp.vehicles[0].shift_start;
@@ -159,7 +130,7 @@ fn a_one_vehicle_fleet_of_7_to_9_jobs_gets_the_brute_force_optimum() {
     let mut rng = Rng::new(29);
     for case in 0..12 {
         let n = 7 + case % 3;
-        let mut inp = random_day(&mut rng, n, 3600);
+        let mut inp = common::random_day(&mut rng, n, 3600);
         if case % 2 == 0 {
             add_deadlines(&mut rng, &mut inp, 3000);
         }
@@ -192,7 +163,7 @@ fn sixty_jobs_with_deadlines_get_the_single_route_answer() {
     let mut rng = Rng::new(2029);
     for (case, open) in [false, true].iter().enumerate() {
         let shift_start = 1800 * case as i64;
-        let mut inp = random_day(&mut rng, 60, shift_start);
+        let mut inp = common::random_day(&mut rng, 60, shift_start);
         add_deadlines(&mut rng, &mut inp, 8000);
         if *open {
             inp.vehicles[0].end = None;
@@ -252,7 +223,7 @@ fn sixty_jobs_with_deadlines_get_the_single_route_answer() {
 #[test]
 fn a_distance_objective_with_its_own_matrix_runs_over_the_distances() {
     let mut rng = Rng::new(5);
-    let mut inp = random_day(&mut rng, 8, 0);
+    let mut inp = common::random_day(&mut rng, 8, 0);
     let m = inp.locations;
     // distances unrelated to the travel times
     inp.distance = Some(
@@ -308,7 +279,7 @@ fn a_distance_objective_with_its_own_matrix_runs_over_the_distances() {
 #[test]
 fn fleet_only_rules_go_to_the_fleet_search_and_give_valid_plans() {
     let mut rng = Rng::new(11);
-    let base = random_day(&mut rng, 30, 0);
+    let base = common::random_day(&mut rng, 30, 0);
     let mut cases: Vec<(&str, FleetInput)> = Vec::new();
     let mut window = base.clone();
     window.jobs[3].ready = 2000;
@@ -395,7 +366,7 @@ fn a_shift_end_the_single_route_breaks_goes_to_the_fleet_search() {
 #[test]
 fn the_single_route_announces_its_plans_and_keeps_the_time_limit() {
     let mut rng = Rng::new(3);
-    let inp = random_day(&mut rng, 200, 0);
+    let inp = common::random_day(&mut rng, 200, 0);
     let p = FleetProblem::new(&inp).unwrap();
     let before = route_solver::ffi::improvements_reported();
     let params = FleetParams {
@@ -431,14 +402,14 @@ fn bench_one_van_fleet_search_against_the_single_route() {
         let travel = (0..m * m)
             .map(|k| route_solver::tsplib::euc2d(inst.coords[k / m], inst.coords[k % m]) as i64)
             .collect();
-        let mut inp = random_day(&mut Rng::new(1), m - 1, 0);
+        let mut inp = common::random_day(&mut Rng::new(1), m - 1, 0);
         inp.travel = travel;
         inp.jobs.iter_mut().for_each(|j| j.service = 0);
         days.push((name.to_string(), inp));
     }
     for (k, n) in [150usize, 200].iter().enumerate() {
         let mut rng = Rng::new(40 + k as u64);
-        let mut inp = random_day(&mut rng, *n, 0);
+        let mut inp = common::random_day(&mut rng, *n, 0);
         add_deadlines(&mut rng, &mut inp, 400 * n);
         days.push((format!("deadlines-{}", n), inp));
     }
@@ -487,7 +458,7 @@ fn bench_one_van_big_days() {
     println!("| stops | deadlines | budget | fleet search: lateness, duration | ms | single route: lateness, duration | ms |");
     for (n, deadlines) in [(1000usize, false), (1000, true), (2000, false)] {
         let mut rng = Rng::new(9);
-        let mut inp = random_day(&mut rng, n, 0);
+        let mut inp = common::random_day(&mut rng, n, 0);
         if deadlines {
             add_deadlines(&mut rng, &mut inp, 100 * n);
         }

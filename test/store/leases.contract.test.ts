@@ -6,7 +6,7 @@ import { InstanceLease } from '../../src/billing/lease.js';
 import { DomainError } from '../../src/errors.js';
 import { createPostgresPool } from '../../src/store/postgres.js';
 import { manualClock } from '../helpers/server.js';
-import { describeContract, freshDb, ledgerSum, limits, liveKey, now, pending } from './harness.js';
+import { describeContract, freshDb, ledgerSum, limits, liveKey, now, pending, type Db } from './harness.js';
 
 describeContract('leases', (kind) => {
   test("leases: a live lease's charges are never given back by others; once expired, one sweep ends it and gives them back exactly once (3 sweepers at once)", async () => {
@@ -184,11 +184,7 @@ describeContract('leases', (kind) => {
 
   test("leases: a clean release gives back what is still pending under the id and ends the lease; others' charges stay", async () => {
     const db = await freshDb(kind);
-    const clock = manualClock('2026-06-01T10:00:00Z');
-    const stores = [await db.open(), await db.open()];
-    const timing = { expiryMs: 10_000, heartbeatMs: 3_000 };
-    const leaseA = await InstanceLease.acquire(stores[0], { host: 'a', pid: 1, port: 3001 }, timing, {}, clock);
-    const leaseB = await InstanceLease.acquire(stores[1], { host: 'b', pid: 2, port: 3002 }, timing, {}, clock);
+    const { clock, stores, leaseA, leaseB } = await twoInstances(db);
     const a = new Billing(stores[0], { limits, clock, owner: leaseA });
     const b = new Billing(stores[1], { limits, clock, owner: leaseB });
     const { record: live } = await a.issueKey('live', { stops: 100 });
@@ -285,11 +281,7 @@ describeContract('leases', (kind) => {
   if (kind === 'postgres')
     test('postgres: an instance frozen inside a transaction holds its lease row only until idle_in_transaction_session_timeout; then a sweep takes its lease over', async () => {
       const db = await freshDb(kind);
-      const clock = manualClock('2026-06-01T10:00:00Z');
-      const stores = [await db.open(), await db.open()];
-      const timing = { expiryMs: 10_000, heartbeatMs: 3_000 };
-      const leaseA = await InstanceLease.acquire(stores[0], { host: 'a', pid: 1, port: 3001 }, timing, {}, clock);
-      const leaseB = await InstanceLease.acquire(stores[1], { host: 'b', pid: 2, port: 3002 }, timing, {}, clock);
+      const { clock, leaseA, leaseB } = await twoInstances(db);
       // A's process stops in the middle of its heartbeat's transaction, its lease row locked (a pool as the
       // service opens it: the timeout set on each connection)
       const url = (db.location as { url: string }).url;
@@ -321,3 +313,13 @@ describeContract('leases', (kind) => {
       }
     });
 });
+
+/** Two instances on one database, each with its store and lease (10 s expiry, 3 s heartbeat) on one manual clock. */
+async function twoInstances(db: Db) {
+  const clock = manualClock('2026-06-01T10:00:00Z');
+  const stores = [await db.open(), await db.open()];
+  const timing = { expiryMs: 10_000, heartbeatMs: 3_000 };
+  const leaseA = await InstanceLease.acquire(stores[0]!, { host: 'a', pid: 1, port: 3001 }, timing, {}, clock);
+  const leaseB = await InstanceLease.acquire(stores[1]!, { host: 'b', pid: 2, port: 3002 }, timing, {}, clock);
+  return { clock, stores, leaseA, leaseB };
+}

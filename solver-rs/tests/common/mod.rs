@@ -1,6 +1,7 @@
 //! Helpers shared by the crate's integration tests (each test file that
 //! needs them declares `mod common;`).
 
+use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
 use route_solver::rng::Rng;
 
 /// The travel matrix (m × m, row-major) of m random points in a 1000 × 1000
@@ -21,4 +22,33 @@ pub fn square_travel(rng: &mut Rng, m: usize) -> Vec<i64> {
         }
     }
     travel
+}
+
+/// Jobs at random points of a 1000 × 1000 square (locations 1..), the depot
+/// (location 0) in it too (`square_travel`); services 0–120 s; one vehicle
+/// from the depot and back, leaving at `shift_start`.
+pub fn random_day(rng: &mut Rng, n: usize, shift_start: i64) -> FleetInput {
+    let m = n + 1;
+    let travel = square_travel(rng, m);
+    FleetInput {
+        locations: m,
+        travel,
+        distance: None,
+        vehicles: vec![VehicleInput {
+            start: 0,
+            end: Some(0),
+            shift_start,
+            ..VehicleInput::default()
+        }],
+        jobs: (0..n)
+            .map(|j| JobInput {
+                location: j + 1,
+                service: rng.range(0, 120) as i64,
+                ..JobInput::default()
+            })
+            .collect(),
+        objective: Objective::SERVICE,
+        limit_distance: None,
+        shipments: Vec::new(),
+    }
 }
