@@ -21,8 +21,9 @@
 //! (tried/improving/applied, `route_solver::Progress`).
 //!
 //! `--stall K`: stop when the best plan has not improved for K iterations.
-//! Fleet options: --granular K, --no-ls, --no-route-polish, --ruin-average C, --ruin-max-string L,
-//! --blink PER_MILLE, --recreate-near K (0: every route), --recreate-near-from JOBS,
+//! Fleet options: --granular K, --correlated (the descent's nearest by time-window correlation),
+//! --no-ls, --no-route-polish, --ruin-average C, --ruin-max-string L, --blink PER_MILLE,
+//! --recreate-near K (0: every route), --recreate-near-from JOBS,
 //! --temperature TENTHS (start, × mean near arc), --cooling RATIO.
 #![deny(unsafe_code)]
 
@@ -116,6 +117,10 @@ pub fn main() {
             }
             "--no-ls" => {
                 params.settings.local_search = false;
+                takes = false
+            }
+            "--correlated" => {
+                params.settings.correlated_descent = true;
                 takes = false
             }
             "--no-route-polish" => {

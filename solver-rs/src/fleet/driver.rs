@@ -35,6 +35,12 @@ use crate::search::Clock;
 pub struct FleetSettings {
     /// Nearest jobs each job is paired with in the descent.
     pub granular: usize,
+    /// On a day whose windows differ, rank the descent's nearest jobs by
+    /// time-window correlation (`fleet::correlated`) instead of travel
+    /// alone. Off: measured even on Solomon (1 s, 10 s, 3,000 iterations),
+    /// behind on a Gehring–Homberger 200 sample at 30 s, ahead on a 1000
+    /// sample at 20 s, one seed each (docs/benchmarks.md, seventh pass).
+    pub correlated_descent: bool,
     pub ruin: RuinSettings,
     /// Insertion positions skipped, per mille (SISR's blinks).
     pub blink_per_mille: u64,
@@ -73,6 +79,7 @@ impl Default for FleetSettings {
     fn default() -> FleetSettings {
         FleetSettings {
             granular: 10,
+            correlated_descent: false,
             ruin: RuinSettings::default(),
             blink_per_mille: 10,
             recreate_near: 20,
@@ -253,7 +260,7 @@ pub fn solve_since(
     let s = &params.settings;
     let mut rng = Rng::new(params.seed);
     let classes = cost_classes(p, vehicle_classes(p));
-    let mut ls = LocalSearch::new(p, s.granular);
+    let mut ls = LocalSearch::with_correlation(p, s.granular, s.correlated_descent);
     let bound = lower_bound(p);
     let stall = stall_for_served(params.stall_iterations, bound.takeable, bound.served);
 

@@ -1,5 +1,6 @@
 //! Descent with the inter-route operators on a granular neighbourhood (each
-//! job against its `granular` nearest jobs), first improvement, driven by a
+//! job against its `granular` nearest jobs; optionally by time-window
+//! correlation, `fleet::correlated`), first improvement, driven by a
 //! queue of active jobs (don't-look bits: `crate::dont_look`, as the
 //! single-route descent): after a move, the jobs at both ends of the pair
 //! become active again. Once it has converged, a SWAP*
@@ -8,6 +9,7 @@
 //! run stops in the middle of a descent or of a pass when its deadline
 //! passes (the solution stays valid).
 
+use super::correlated::correlated_jobs;
 use super::deadline::Deadline;
 use super::model::FleetProblem;
 use super::operators::swap_star::SwapStar;
@@ -59,6 +61,10 @@ pub const STAR_LINKS: usize = 5;
 pub const STAR_NEAR: usize = 5;
 
 pub struct LocalSearch {
+    /// Each job's candidates, nearest first: `correlated::correlated_jobs`
+    /// when asked for and the day's windows differ, else None (the
+    /// problem's own lists).
+    correlated: Option<Vec<Vec<u32>>>,
     queue: DontLookQueue,
     pub granular: usize,
     /// The operator counters, over every run (the driver fills in the rest).
@@ -77,8 +83,17 @@ pub struct LocalSearch {
 }
 
 impl LocalSearch {
+    /// Pairs each job with its `granular` nearest by travel time (the problem's own lists).
     pub fn new(p: &FleetProblem, granular: usize) -> LocalSearch {
+        LocalSearch::with_correlation(p, granular, false)
+    }
+
+    /// `correlated`: by time-window correlation instead when the day's
+    /// windows differ (`fleet::correlated`; measured, off by default:
+    /// `FleetSettings::correlated_descent`).
+    pub fn with_correlation(p: &FleetProblem, granular: usize, correlated: bool) -> LocalSearch {
         LocalSearch {
+            correlated: (correlated && p.windows_differ).then(|| correlated_jobs(p, granular)),
             queue: DontLookQueue::new(p.n()),
             granular,
             progress: Progress::default(),
@@ -113,6 +128,14 @@ impl LocalSearch {
 
     fn activate(&mut self, j: usize) {
         self.queue.wake(j);
+    }
+
+    /// The jobs the descent pairs j with, nearest first.
+    pub fn candidates<'a>(&'a self, p: &'a FleetProblem, j: usize) -> &'a [u32] {
+        match &self.correlated {
+            Some(lists) => &lists[j],
+            None => &p.neighbours[j],
+        }
     }
 
     /// Descend from `sol`, starting with the given jobs active (all when None),
@@ -164,10 +187,10 @@ impl LocalSearch {
             if !sol.is_assigned(u) {
                 continue;
             }
-            let k = self.granular.min(p.neighbours[u].len());
+            let k = self.granular.min(self.candidates(p, u).len());
             let mut i = 0;
             while i < k {
-                let v = p.neighbours[u][i] as usize;
+                let v = self.candidates(p, u)[i] as usize;
                 i += 1;
                 if !sol.is_assigned(v) {
                     continue;

@@ -19,6 +19,7 @@
 //! - `ruin`: SISR string removal
 //! - `operators/`: one file per inter-route operator (relocate, swap, 2-opt*, cross-exchange)
 //! - `local_search`: granular descent
+//! - `correlated`: the descent's candidates by time-window correlation (a setting, off)
 //! - `single`: the entry (`solve`): a one-vehicle plan with no fleet-only rule goes to the
 //!   single-route engine (`crate::solve_problem`: exact up to 10 stops, else its
 //!   Lin–Kernighan search), every other plan to `driver`
@@ -37,6 +38,7 @@
 
 pub mod bound;
 pub mod breaks;
+pub mod correlated;
 pub mod deadline;
 pub mod driver;
 pub mod flat;

@@ -425,17 +425,26 @@ pub struct FleetProblem {
 }
 
 /// Per job: its `keep` nearest other jobs by travel(i, j) + travel(j, i)
-/// (saturating: unreachable arcs last), ties by index; all of them when there
-/// are no more than keep + 1 jobs (`crate::nearest::select`: O(n²) key reads
-/// by blocks of rows, O(n · keep) memory).
+/// (saturating: unreachable arcs last).
 fn nearest_jobs(p: &FleetProblem, keep: usize) -> Vec<Vec<u32>> {
+    nearest_jobs_by(p, keep, |_, _, there, back| there.saturating_add(back))
+}
+
+/// Per job: its `keep` nearest other jobs by `key(i, j, travel(i, j),
+/// travel(j, i))`, ties by index; all of them when there are no more than
+/// keep + 1 jobs (`crate::nearest::select`: O(n²) key reads by blocks of
+/// rows, O(n · keep) memory).
+pub fn nearest_jobs_by<K>(p: &FleetProblem, keep: usize, key: K) -> Vec<Vec<u32>>
+where
+    K: Fn(usize, usize, i64, i64) -> i64,
+{
     let n = p.jobs.len();
     let mut out: Vec<Vec<u32>> = Vec::with_capacity(n);
     crate::nearest::select(
         n,
         keep,
         |i, j| p.t(p.jobs[i].loc, p.jobs[j].loc),
-        |_, _, there, back| there.saturating_add(back),
+        key,
         |i, j| i != j,
         |_, list| out.push(list.iter().map(|&(_, j)| j).collect()),
     );

@@ -1,0 +1,91 @@
+#![deny(unsafe_code)]
+//! The descent's candidates on a day whose windows differ
+//! (`fleet::correlated`): nearest by travel plus a fifth of the least wait
+//! and the whole least lateness, the smaller of the two orders.
+
+use route_solver::fleet::correlated::{correlated_jobs, proximity, WAIT_DIVISOR};
+use route_solver::fleet::local_search::LocalSearch;
+use route_solver::fleet::model::FleetProblem;
+use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
+
+const A: usize = 0;
+const B: usize = 1;
+const C: usize = 2;
+
+/// Jobs A, B, C on a line at 100, 110 and 200 from the depot; A and C open
+/// at the start of the day; B, next to A, only late in the day (unless
+/// `same_windows`: then every job has the same window).
+fn line(same_windows: bool) -> FleetProblem {
+    let xs = [0i64, 100, 110, 200];
+    let places = xs.len();
+    let travel = (0..places * places)
+        .map(|c| (xs[c / places] - xs[c % places]).abs())
+        .collect();
+    let windows = if same_windows {
+        [(0, 10_000); 3]
+    } else {
+        [(0, 100), (5_000, 5_100), (0, 300)]
+    };
+    FleetProblem::new(&FleetInput {
+        locations: places,
+        travel,
+        distance: None,
+        vehicles: vec![VehicleInput {
+            start: 0,
+            end: Some(0),
+            shift_start: 0,
+            shift_end: Some(10_000),
+            ..VehicleInput::default()
+        }],
+        jobs: windows
+            .iter()
+            .enumerate()
+            .map(|(i, &(ready, due))| JobInput {
+                location: i + 1,
+                service: 0,
+                ready,
+                due: Some(due),
+                ..JobInput::default()
+            })
+            .collect(),
+        objective: Objective::DISTANCE,
+        limit_distance: None,
+        shipments: Vec::new(),
+    })
+    .expect("valid line")
+}
+
+#[test]
+fn a_near_stop_whose_window_cannot_follow_nor_precede_comes_after_a_further_one_that_fits() {
+    let p = line(false);
+    assert_eq!(
+        p.neighbours[A],
+        vec![B as u32, C as u32],
+        "by travel, B is A's nearest"
+    );
+    // A then B: leaving A at its due (100), B is reached at 110 and waits until 5000
+    assert_eq!(proximity(&p, A, B, 10), 10 + (5_000 - 110) / WAIT_DIVISOR);
+    // B then A: leaving B at 5000, A is reached 4910 after its due
+    assert_eq!(proximity(&p, B, A, 10), 10 + 4_910);
+    // A then C: no wait, no lateness
+    assert_eq!(proximity(&p, A, C, 100), 100);
+    let lists = correlated_jobs(&p, 2);
+    assert_eq!(lists[A], vec![C as u32, B as u32]);
+    assert_eq!(
+        LocalSearch::with_correlation(&p, 2, true).candidates(&p, A),
+        &[C as u32, B as u32]
+    );
+    assert_eq!(
+        LocalSearch::new(&p, 2).candidates(&p, A),
+        &p.neighbours[A][..]
+    );
+}
+
+#[test]
+fn with_the_same_window_everywhere_the_descent_pairs_by_travel() {
+    let p = line(true);
+    let ls = LocalSearch::with_correlation(&p, 2, true);
+    for j in [A, B, C] {
+        assert_eq!(ls.candidates(&p, j), &p.neighbours[j][..]);
+    }
+}
