@@ -80,9 +80,10 @@ pub fn polish(p: &FleetProblem, sol: &mut Solution, seed: u64, limit: &Deadline)
         };
         jobs_left -= jobs.len();
         if let Some(order) = solve_route(p, v, &jobs, seed, &route_limit) {
-            let before = sol.cost(p);
+            // the plan's cost is its routes' plus what it leaves out: only route v changes
+            let before = sol.routes[v].cost(p);
             sol.set_route(p, v, order);
-            if sol.cost(p) < before {
+            if sol.routes[v].cost(p) < before {
                 changed += 1;
             } else {
                 sol.set_route(p, v, jobs);

@@ -127,13 +127,6 @@ pub fn single_route(p: &FleetProblem) -> Result<SingleRoute, &'static str> {
         return Err("vehicles");
     }
     let n = p.n();
-    let has_end = p.vehicles[0].end < p.nloc - 1;
-    if n + 1 + has_end as usize > MAX_SIZE {
-        return Err("size");
-    }
-    if p.has_pairs || p.has_breaks || p.multi_windows {
-        return Err("shipments, breaks or several windows");
-    }
     if n > p.vehicles[0].max_stops || (0..n).any(|j| !p.allows(j, 0)) {
         return Err("maxStops or allowed vehicles");
     }
