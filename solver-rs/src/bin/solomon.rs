@@ -21,7 +21,8 @@
 //! (tried/improving/applied, `route_solver::Progress`).
 //!
 //! `--stall K`: stop when the best plan has not improved for K iterations.
-//! Fleet options: --granular K, --correlated (the descent's nearest by time-window correlation),
+//! Fleet options: --granular K, --correlated / --no-correlated (the descent's nearest by time-window
+//! correlation on every day with windows / never; by default from 600 jobs),
 //! --no-ls, --no-route-polish, --ruin-average C, --ruin-max-string L, --blink PER_MILLE,
 //! --recreate-near K (0: every route), --recreate-near-from JOBS,
 //! --temperature TENTHS (start, × mean near arc), --cooling RATIO.
@@ -120,7 +121,11 @@ pub fn main() {
                 takes = false
             }
             "--correlated" => {
-                params.settings.correlated_descent = true;
+                params.settings.correlated_from_jobs = 0;
+                takes = false
+            }
+            "--no-correlated" => {
+                params.settings.correlated_from_jobs = usize::MAX;
                 takes = false
             }
             "--no-route-polish" => {

@@ -35,12 +35,15 @@ use crate::search::Clock;
 pub struct FleetSettings {
     /// Nearest jobs each job is paired with in the descent.
     pub granular: usize,
-    /// On a day whose windows differ, rank the descent's nearest jobs by
-    /// time-window correlation (`fleet::correlated`) instead of travel
-    /// alone. Off: measured even on Solomon (1 s, 10 s, 3,000 iterations),
-    /// behind on a Gehring–Homberger 200 sample at 30 s, ahead on a 1000
-    /// sample at 20 s, one seed each (docs/benchmarks.md, seventh pass).
-    pub correlated_descent: bool,
+    /// On a day of at least this many jobs whose windows differ, rank the
+    /// descent's nearest jobs by time-window correlation (`fleet::correlated`)
+    /// instead of travel alone (0: every such day, `usize::MAX`: never).
+    /// 600: Gehring–Homberger in WebAssembly, one seed, samples of 12 at 600
+    /// (20 s) and 800 (30 s) and all 60 at 1000 (60 s): 1.83 against 2.00 %,
+    /// 1.66 against 1.73 %, 1.75 against 1.88 % (39 of 60 shorter); smaller
+    /// days lost (200 at 10 s 0.67 against 0.48 %, 400 at 12 s 1.89 against
+    /// 1.73 %) or tied (Solomon); docs/benchmarks.md, eighth pass.
+    pub correlated_from_jobs: usize,
     pub ruin: RuinSettings,
     /// Insertion positions skipped, per mille (SISR's blinks).
     pub blink_per_mille: u64,
@@ -79,7 +82,7 @@ impl Default for FleetSettings {
     fn default() -> FleetSettings {
         FleetSettings {
             granular: 10,
-            correlated_descent: false,
+            correlated_from_jobs: 600,
             ruin: RuinSettings::default(),
             blink_per_mille: 10,
             recreate_near: 20,
@@ -260,7 +263,7 @@ pub fn solve_since(
     let s = &params.settings;
     let mut rng = Rng::new(params.seed);
     let classes = cost_classes(p, vehicle_classes(p));
-    let mut ls = LocalSearch::with_correlation(p, s.granular, s.correlated_descent);
+    let mut ls = LocalSearch::with_correlation(p, s.granular, p.n() >= s.correlated_from_jobs);
     let bound = lower_bound(p);
     let stall = stall_for_served(params.stall_iterations, bound.takeable, bound.served);
 

@@ -89,8 +89,8 @@ impl LocalSearch {
     }
 
     /// `correlated`: by time-window correlation instead when the day's
-    /// windows differ (`fleet::correlated`; measured, off by default:
-    /// `FleetSettings::correlated_descent`).
+    /// windows differ (`fleet::correlated`; on from 600 jobs by default:
+    /// `FleetSettings::correlated_from_jobs`).
     pub fn with_correlation(p: &FleetProblem, granular: usize, correlated: bool) -> LocalSearch {
         LocalSearch {
             correlated: (correlated && p.windows_differ).then(|| correlated_jobs(p, granular)),
