@@ -22,7 +22,7 @@
 //!
 //! `--stall K`: stop when the best plan has not improved for K iterations.
 //! Fleet options: --granular K, --correlated / --no-correlated (the descent's nearest by time-window
-//! correlation on every day with windows / never; by default from 600 jobs),
+//! correlation on every day with windows / never; by default from 600 to 1000 jobs),
 //! --no-ls, --no-route-polish, --ruin-average C, --ruin-max-string L, --blink PER_MILLE,
 //! --recreate-near K (0: every route), --recreate-near-from JOBS,
 //! --temperature TENTHS (start, × mean near arc), --cooling RATIO.
@@ -122,6 +122,7 @@ pub fn main() {
             }
             "--correlated" => {
                 params.settings.correlated_from_jobs = 0;
+                params.settings.correlated_to_jobs = usize::MAX;
                 takes = false
             }
             "--no-correlated" => {

@@ -89,7 +89,7 @@ impl LocalSearch {
     }
 
     /// `correlated`: by time-window correlation instead when the day's
-    /// windows differ (`fleet::correlated`; on from 600 jobs by default:
+    /// windows differ (`fleet::correlated`; on from 600 to 1000 jobs by default:
     /// `FleetSettings::correlated_from_jobs`).
     pub fn with_correlation(p: &FleetProblem, granular: usize, correlated: bool) -> LocalSearch {
         LocalSearch {
