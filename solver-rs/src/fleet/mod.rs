@@ -19,7 +19,7 @@
 //! - `ruin`: SISR string removal
 //! - `operators/`: one file per inter-route operator (relocate, swap, 2-opt*, cross-exchange)
 //! - `local_search`: granular descent
-//! - `correlated`: the descent's candidates by time-window correlation (a setting, off)
+//! - `correlated`: the descent's candidates by time-window correlation (600 to 1000 jobs)
 //! - `single`: the entry (`solve`): a one-vehicle plan with no fleet-only rule goes to the
 //!   single-route engine (`crate::solve_problem`: exact up to 10 stops, else its
 //!   Lin–Kernighan search), every other plan to `driver`
