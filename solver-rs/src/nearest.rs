@@ -48,12 +48,18 @@ where
                     .filter(|&j| candidate(i, j))
                     .map(|j| (row[j], j as u32)),
             );
-            if keyed.len() > keep {
-                keyed.select_nth_unstable(keep);
-                keyed.truncate(keep);
-            }
-            keyed.sort_unstable();
+            smallest(&mut keyed, keep);
             emit(i, &keyed);
         }
     }
+}
+
+/// Keeps the `keep` smallest pairs (key, j) of `keyed`, sorted by key, ties
+/// by index j (all of them when there are no more).
+pub fn smallest(keyed: &mut Vec<(i64, u32)>, keep: usize) {
+    if keyed.len() > keep {
+        keyed.select_nth_unstable(keep);
+        keyed.truncate(keep);
+    }
+    keyed.sort_unstable();
 }

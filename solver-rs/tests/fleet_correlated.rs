@@ -7,6 +7,7 @@ use route_solver::fleet::correlated::{correlated_jobs, proximity, WAIT_DIVISOR};
 use route_solver::fleet::local_search::LocalSearch;
 use route_solver::fleet::model::FleetProblem;
 use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
+use route_solver::rng::Rng;
 
 const A: usize = 0;
 const B: usize = 1;
@@ -87,5 +88,90 @@ fn with_the_same_window_everywhere_the_descent_pairs_by_travel() {
     let ls = LocalSearch::with_correlation(&p, 2, true);
     for j in [A, B, C] {
         assert_eq!(ls.candidates(&p, j), &p.neighbours[j][..]);
+    }
+}
+
+/// A day of n jobs on a small grid (Manhattan travel, so that proximities tie
+/// often), each job's window wide or an hour at a random time; `one_way`
+/// adds 1 to every arc from a lower place to a higher one.
+fn grid_day(seed: u64, n: usize, one_way: bool) -> FleetProblem {
+    let mut rng = Rng::new(seed);
+    let places = n + 1;
+    let pts: Vec<(i64, i64)> = (0..places)
+        .map(|_| (rng.range(0, 30) as i64, rng.range(0, 30) as i64))
+        .collect();
+    let travel = (0..places * places)
+        .map(|c| {
+            let (a, b) = (c / places, c % places);
+            let d = (pts[a].0 - pts[b].0).abs() + (pts[a].1 - pts[b].1).abs();
+            d + i64::from(one_way && a < b)
+        })
+        .collect();
+    FleetProblem::new(&FleetInput {
+        locations: places,
+        travel,
+        distance: None,
+        vehicles: vec![VehicleInput {
+            start: 0,
+            end: Some(0),
+            shift_start: 0,
+            shift_end: Some(1_000),
+            ..VehicleInput::default()
+        }],
+        jobs: (1..places)
+            .map(|location| {
+                let ready = if rng.range(0, 3) == 0 {
+                    0
+                } else {
+                    rng.range(0, 900) as i64
+                };
+                let due = if ready == 0 { 1_000 } else { ready + 60 };
+                JobInput {
+                    location,
+                    service: rng.range(0, 10) as i64,
+                    ready,
+                    due: Some(due),
+                    ..JobInput::default()
+                }
+            })
+            .collect(),
+        objective: Objective::DISTANCE,
+        limit_distance: None,
+        shipments: Vec::new(),
+    })
+    .expect("valid grid day")
+}
+
+#[test]
+fn the_lists_from_the_travel_neighbours_are_those_of_every_pair() {
+    for (seed, n, one_way) in [
+        (1, 250, false),
+        (2, 400, false),
+        (3, 250, true),
+        (4, 60, false),
+    ] {
+        let p = grid_day(seed, n, one_way);
+        let t = |a: usize, b: usize| p.t(p.jobs[a].loc, p.jobs[b].loc);
+        for keep in [1, 4, 10, 40] {
+            let every_pair: Vec<Vec<u32>> = (0..n)
+                .map(|i| {
+                    let mut row: Vec<(i64, u32)> = (0..n)
+                        .filter(|&j| j != i)
+                        .map(|j| {
+                            let key =
+                                proximity(&p, i, j, t(i, j)).min(proximity(&p, j, i, t(j, i)));
+                            (key, j as u32)
+                        })
+                        .collect();
+                    row.sort();
+                    row.into_iter().take(keep).map(|(_, j)| j).collect()
+                })
+                .collect();
+            assert_eq!(
+                correlated_jobs(&p, keep),
+                every_pair,
+                "seed {seed}, {n} jobs, one way {one_way}, keep {keep}"
+            );
+        }
     }
 }
