@@ -5,6 +5,9 @@
 //! brute-force optimality on small instances, determinism, reason codes,
 //! time-window segment joins, the Solomon parser and checker, vehicle breaks.
 
+mod common;
+
+use common::depot_day;
 use route_solver::fleet::model::{FleetProblem, MAX_VEHICLES};
 use route_solver::fleet::segment::TwSegment;
 use route_solver::fleet::solomon::{customer_routes, Instance};
@@ -733,41 +736,18 @@ fn one_vehicle_input() -> FleetInput {
     for i in 0..m {
         travel[i * m + i] = 0;
     }
-    FleetInput {
-        locations: m,
-        travel,
-        distance: None,
-        vehicles: vec![VehicleInput {
-            start: 0,
-            end: Some(0),
-            shift_start: 0,
-            shift_end: Some(100),
-            capacity: vec![10],
-            max_stops: None,
-            max_duration: None,
-            max_driving: None,
-            max_distance: None,
-            breaks: Vec::new(),
-            ..VehicleInput::default()
-        }],
-        jobs: (1..=4)
-            .map(|l| JobInput {
-                location: l,
-                service: 0,
-                ready: 0,
-                due: None,
-                deadline: None,
-                demand: vec![1],
-                allowed: None,
-                windows: None,
-                priority: 0,
-                pickup: Vec::new(),
-            })
-            .collect(),
-        objective: Objective::SERVICE,
-        limit_distance: None,
-        shipments: Vec::new(),
-    }
+    let jobs = (1..=4)
+        .map(|l| JobInput {
+            location: l,
+            demand: vec![1],
+            ..JobInput::default()
+        })
+        .collect();
+    let mut inp = depot_day(m, travel, jobs);
+    inp.vehicles[0].shift_end = Some(100);
+    inp.vehicles[0].capacity = vec![10];
+    inp.objective = Objective::SERVICE;
+    inp
 }
 
 #[test]

@@ -6,7 +6,10 @@
 use route_solver::fleet::correlated::{correlated_jobs, proximity, WAIT_DIVISOR};
 use route_solver::fleet::local_search::LocalSearch;
 use route_solver::fleet::model::FleetProblem;
-use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
+mod common;
+
+use common::depot_day;
+use route_solver::fleet::JobInput;
 use route_solver::rng::Rng;
 
 const A: usize = 0;
@@ -27,33 +30,18 @@ fn line(same_windows: bool) -> FleetProblem {
     } else {
         [(0, 100), (5_000, 5_100), (0, 300)]
     };
-    FleetProblem::new(&FleetInput {
-        locations: places,
-        travel,
-        distance: None,
-        vehicles: vec![VehicleInput {
-            start: 0,
-            end: Some(0),
-            shift_start: 0,
-            shift_end: Some(10_000),
-            ..VehicleInput::default()
-        }],
-        jobs: windows
-            .iter()
-            .enumerate()
-            .map(|(i, &(ready, due))| JobInput {
-                location: i + 1,
-                service: 0,
-                ready,
-                due: Some(due),
-                ..JobInput::default()
-            })
-            .collect(),
-        objective: Objective::DISTANCE,
-        limit_distance: None,
-        shipments: Vec::new(),
-    })
-    .expect("valid line")
+    let jobs = windows
+        .iter()
+        .enumerate()
+        .map(|(i, &(ready, due))| JobInput {
+            location: i + 1,
+            service: 0,
+            ready,
+            due: Some(due),
+            ..JobInput::default()
+        })
+        .collect();
+    FleetProblem::new(&depot_day(places, travel, jobs)).expect("valid line")
 }
 
 #[test]
@@ -107,39 +95,24 @@ fn grid_day(seed: u64, n: usize, one_way: bool) -> FleetProblem {
             d + i64::from(one_way && a < b)
         })
         .collect();
-    FleetProblem::new(&FleetInput {
-        locations: places,
-        travel,
-        distance: None,
-        vehicles: vec![VehicleInput {
-            start: 0,
-            end: Some(0),
-            shift_start: 0,
-            shift_end: Some(1_000),
-            ..VehicleInput::default()
-        }],
-        jobs: (1..places)
-            .map(|location| {
-                let ready = if rng.range(0, 3) == 0 {
-                    0
-                } else {
-                    rng.range(0, 900) as i64
-                };
-                let due = if ready == 0 { 1_000 } else { ready + 60 };
-                JobInput {
-                    location,
-                    service: rng.range(0, 10) as i64,
-                    ready,
-                    due: Some(due),
-                    ..JobInput::default()
-                }
-            })
-            .collect(),
-        objective: Objective::DISTANCE,
-        limit_distance: None,
-        shipments: Vec::new(),
-    })
-    .expect("valid grid day")
+    let jobs = (1..places)
+        .map(|location| {
+            let ready = if rng.range(0, 3) == 0 {
+                0
+            } else {
+                rng.range(0, 900) as i64
+            };
+            let due = if ready == 0 { 1_000 } else { ready + 60 };
+            JobInput {
+                location,
+                service: rng.range(0, 10) as i64,
+                ready,
+                due: Some(due),
+                ..JobInput::default()
+            }
+        })
+        .collect();
+    FleetProblem::new(&depot_day(places, travel, jobs)).expect("valid grid day")
 }
 
 #[test]

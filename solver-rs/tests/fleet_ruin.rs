@@ -3,9 +3,12 @@
 //! largest demand, farthest, closest: 4/4/2/1) and, when the jobs' windows
 //! differ, shortest window and earliest window (2/1).
 
+mod common;
+
+use common::depot_day;
 use route_solver::fleet::model::FleetProblem;
 use route_solver::fleet::ruin::sort_for_insertion;
-use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
+use route_solver::fleet::JobInput;
 use route_solver::rng::Rng;
 
 const DEMAND: [i64; 8] = [5, 3, 8, 1, 7, 2, 6, 4];
@@ -35,24 +38,9 @@ fn line(windows: bool) -> FleetProblem {
             ..JobInput::default()
         })
         .collect();
-    FleetProblem::new(&FleetInput {
-        locations: places,
-        travel,
-        distance: None,
-        vehicles: vec![VehicleInput {
-            start: 0,
-            end: Some(0),
-            shift_start: 0,
-            shift_end: Some(10_000),
-            capacity: vec![100],
-            ..VehicleInput::default()
-        }],
-        jobs,
-        objective: Objective::DISTANCE,
-        limit_distance: None,
-        shipments: Vec::new(),
-    })
-    .expect("valid line")
+    let mut day = depot_day(places, travel, jobs);
+    day.vehicles[0].capacity = vec![100];
+    FleetProblem::new(&day).expect("valid line")
 }
 
 fn order_by(key: impl Fn(usize) -> i64) -> Vec<u32> {

@@ -1,5 +1,6 @@
 //! Helpers shared by the crate's integration tests (each test file that
-//! needs them declares `mod common;`).
+//! needs them declares `mod common;`, and uses some of them).
+#![allow(dead_code)]
 
 use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
 use route_solver::rng::Rng;
@@ -48,6 +49,28 @@ pub fn random_day(rng: &mut Rng, n: usize, shift_start: i64) -> FleetInput {
             })
             .collect(),
         objective: Objective::SERVICE,
+        limit_distance: None,
+        shipments: Vec::new(),
+    }
+}
+
+/// One vehicle from location 0 and back over `travel` (row-major,
+/// locations × locations), its shift from 0 to 10,000 s, no capacity; these
+/// jobs; the distance objective. Tests set what else they need on the input.
+pub fn depot_day(locations: usize, travel: Vec<i64>, jobs: Vec<JobInput>) -> FleetInput {
+    FleetInput {
+        locations,
+        travel,
+        distance: None,
+        vehicles: vec![VehicleInput {
+            start: 0,
+            end: Some(0),
+            shift_start: 0,
+            shift_end: Some(10_000),
+            ..VehicleInput::default()
+        }],
+        jobs,
+        objective: Objective::DISTANCE,
         limit_distance: None,
         shipments: Vec::new(),
     }
