@@ -9,7 +9,7 @@ use route_solver::fleet::model::FleetProblem;
 mod common;
 
 use common::depot_day;
-use route_solver::fleet::JobInput;
+use route_solver::fleet::{FleetSettings, JobInput};
 use route_solver::rng::Rng;
 
 const A: usize = 0;
@@ -147,4 +147,14 @@ fn the_lists_from_the_travel_neighbours_are_those_of_every_pair() {
             );
         }
     }
+}
+
+#[test]
+fn days_of_600_to_1000_jobs_take_the_correlated_candidates() {
+    let s = FleetSettings::default();
+    assert!(!s.correlates(100), "Solomon's days keep travel");
+    assert!(!s.correlates(599));
+    assert!(s.correlates(600));
+    assert!(s.correlates(1000));
+    assert!(!s.correlates(1001), "no larger day was measured");
 }

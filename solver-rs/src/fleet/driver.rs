@@ -44,9 +44,9 @@ pub struct FleetSettings {
     /// days lost (200 at 10 s 0.67 against 0.48 %, 400 at 12 s 1.89 against
     /// 1.73 %) or tied (Solomon); docs/benchmarks.md, eighth pass.
     pub correlated_from_jobs: usize,
-    /// ... and of at most this many: the lists cost O(jobs²) before the
-    /// search starts (5,000 jobs: 1.8 s of native CPU), and no larger day
-    /// was measured.
+    /// ... and of at most this many (`FleetSettings::correlates`): no larger
+    /// day was measured, and on a matrix that differs each way the lists
+    /// cost O(jobs²) before the search starts (5,000 jobs: 1.8 s of native CPU).
     pub correlated_to_jobs: usize,
     pub ruin: RuinSettings,
     /// Insertion positions skipped, per mille (SISR's blinks).
@@ -80,6 +80,14 @@ pub struct FleetSettings {
     /// each route of the best plan again with the single-route engine
     /// (`route_polish`).
     pub route_polish: bool,
+}
+
+impl FleetSettings {
+    /// A day of this many jobs takes the descent's candidates by time-window
+    /// correlation (when its windows differ).
+    pub fn correlates(&self, jobs: usize) -> bool {
+        (self.correlated_from_jobs..=self.correlated_to_jobs).contains(&jobs)
+    }
 }
 
 impl Default for FleetSettings {
@@ -268,8 +276,7 @@ pub fn solve_since(
     let s = &params.settings;
     let mut rng = Rng::new(params.seed);
     let classes = cost_classes(p, vehicle_classes(p));
-    let correlated = (s.correlated_from_jobs..=s.correlated_to_jobs).contains(&p.n());
-    let mut ls = LocalSearch::with_correlation(p, s.granular, correlated);
+    let mut ls = LocalSearch::with_correlation(p, s.granular, s.correlates(p.n()));
     let bound = lower_bound(p);
     let stall = stall_for_served(params.stall_iterations, bound.takeable, bound.served);
 
