@@ -81,8 +81,8 @@ fn with_the_same_window_everywhere_the_descent_pairs_by_travel() {
 
 /// A day of n jobs on a small grid (Manhattan travel, so that proximities tie
 /// often), each job's window wide or an hour at a random time; `one_way`
-/// adds 1 to every arc from a lower place to a higher one.
-fn grid_day(seed: u64, n: usize, one_way: bool) -> FleetProblem {
+/// adds this much to every arc from a lower place to a higher one.
+fn grid_day(seed: u64, n: usize, one_way: i64) -> FleetProblem {
     let mut rng = Rng::new(seed);
     let places = n + 1;
     let pts: Vec<(i64, i64)> = (0..places)
@@ -92,7 +92,7 @@ fn grid_day(seed: u64, n: usize, one_way: bool) -> FleetProblem {
         .map(|c| {
             let (a, b) = (c / places, c % places);
             let d = (pts[a].0 - pts[b].0).abs() + (pts[a].1 - pts[b].1).abs();
-            d + i64::from(one_way && a < b)
+            d + if a < b { one_way } else { 0 }
         })
         .collect();
     let jobs = (1..places)
@@ -118,10 +118,11 @@ fn grid_day(seed: u64, n: usize, one_way: bool) -> FleetProblem {
 #[test]
 fn the_lists_from_the_travel_neighbours_are_those_of_every_pair() {
     for (seed, n, one_way) in [
-        (1, 250, false),
-        (2, 400, false),
-        (3, 250, true),
-        (4, 60, false),
+        (1, 250, 0),
+        (2, 400, 0),
+        (3, 250, 1),
+        (5, 300, 9),
+        (4, 60, 0),
     ] {
         let p = grid_day(seed, n, one_way);
         let t = |a: usize, b: usize| p.t(p.jobs[a].loc, p.jobs[b].loc);

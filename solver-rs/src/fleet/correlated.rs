@@ -5,7 +5,7 @@
 //! orders. A near stop whose window cannot follow nor precede a job's is not
 //! worth pairing with it; one a little further that fits is.
 
-use super::model::{nearest_jobs_by, FleetProblem};
+use super::model::{nearest_jobs_by, FleetProblem, UNREACHABLE};
 use crate::nearest::smallest;
 
 /// The wait counts 1 / WAIT_DIVISOR (PyVRP's and HGS's weight 0.2); the
@@ -26,19 +26,22 @@ pub fn proximity(p: &FleetProblem, a: usize, b: usize, t: i64) -> i64 {
 
 /// Each job's `keep` nearest other jobs by `proximity`, the smaller of the
 /// two orders, nearest first (ties by index), as the problem's own lists
-/// (`model::nearest_jobs_by`). When the travel between jobs is the same both
-/// ways, a job's list comes from its kept travel neighbours
-/// (`FleetProblem::neighbours`) if they prove it: a proximity is never below
-/// the travel, and a job beyond the kept ones is at least as far as the last
-/// of them, so it cannot enter a list whose last proximity is below that
-/// travel. Jobs whose lists are not proven read every job. The same lists as
-/// reading every pair, in O(n · NEIGHBOURS_KEPT) for the proven ones instead
-/// of O(n²).
+/// (`model::nearest_jobs_by`). A job's list comes from its kept travel
+/// neighbours (`FleetProblem::neighbours`, by round trip) when they prove it:
+/// a job beyond them has a round trip at least the last one's, so each way
+/// at least half of that less the largest difference between the two ways
+/// of an arc (`asymmetry`), and a proximity is never below its travel; a
+/// list whose last proximity is below that bound is the job's list. Jobs
+/// whose lists are not proven read every job. The same lists as reading
+/// every pair, in O(n · NEIGHBOURS_KEPT) for the proven ones instead of
+/// O(n²) (plus the O(n²) reads of the asymmetry, without the proximities).
 pub fn correlated_jobs(p: &FleetProblem, keep: usize) -> Vec<Vec<u32>> {
     let key = |i: usize, j: usize, there: i64, back: i64| {
         proximity(p, i, j, there).min(proximity(p, j, i, back))
     };
-    if !symmetric_between_jobs(p) {
+    let asymmetry = asymmetry(p);
+    if asymmetry >= UNREACHABLE {
+        // an arc unreachable one way only: nothing is proven, every pair by blocks of rows
         return nearest_jobs_by(p, keep, key);
     }
     let travel = |i: usize, j: usize| p.t(p.jobs[i].loc, p.jobs[j].loc);
@@ -48,15 +51,16 @@ pub fn correlated_jobs(p: &FleetProblem, keep: usize) -> Vec<Vec<u32>> {
             let near = &p.neighbours[i];
             keyed.clear();
             keyed.extend(near.iter().map(|&j| {
-                let t = travel(i, j as usize);
-                (key(i, j as usize, t, t), j)
+                let j = j as usize;
+                (key(i, j, travel(i, j), travel(j, i)), j as u32)
             }));
             smallest(&mut keyed, keep);
             let every_job = near.len() + 1 == p.n();
             let proven = every_job
                 || match (keyed.last(), near.last()) {
                     (Some(&(last, _)), Some(&far)) if keyed.len() == keep => {
-                        last < travel(i, far as usize)
+                        let round_trip = travel(i, far as usize) + travel(far as usize, i);
+                        last.saturating_mul(2) < round_trip - asymmetry
                     }
                     _ => false,
                 };
@@ -73,13 +77,15 @@ pub fn correlated_jobs(p: &FleetProblem, keep: usize) -> Vec<Vec<u32>> {
         .collect()
 }
 
-/// The travel between any two jobs is the same both ways.
-fn symmetric_between_jobs(p: &FleetProblem) -> bool {
-    (0..p.n()).all(|i| {
+/// The largest difference between the two ways of an arc between two jobs.
+fn asymmetry(p: &FleetProblem) -> i64 {
+    let mut most = 0;
+    for i in 0..p.n() {
         let a = p.jobs[i].loc;
-        (0..i).all(|j| {
+        for j in 0..i {
             let b = p.jobs[j].loc;
-            p.t(a, b) == p.t(b, a)
-        })
-    })
+            most = most.max((p.t(a, b) - p.t(b, a)).abs());
+        }
+    }
+    most
 }

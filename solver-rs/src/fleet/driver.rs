@@ -45,8 +45,8 @@ pub struct FleetSettings {
     /// 1.73 %) or tied (Solomon); docs/benchmarks.md, eighth pass.
     pub correlated_from_jobs: usize,
     /// ... and of at most this many (`FleetSettings::correlates`): no larger
-    /// day was measured, and on a matrix that differs each way the lists
-    /// cost O(jobs²) before the search starts (5,000 jobs: 1.8 s of native CPU).
+    /// day was measured, and the lists of jobs their travel neighbours do not
+    /// prove cost O(jobs) each (5,000 jobs, none proven: 1.8 s of native CPU).
     pub correlated_to_jobs: usize,
     pub ruin: RuinSettings,
     /// Insertion positions skipped, per mille (SISR's blinks).
