@@ -40,8 +40,8 @@ pub fn correlated_jobs(p: &FleetProblem, keep: usize) -> Vec<Vec<u32>> {
         proximity(p, i, j, there).min(proximity(p, j, i, back))
     };
     let asymmetry = asymmetry(p);
-    if asymmetry >= UNREACHABLE {
-        // an arc unreachable one way only: nothing is proven, every pair by blocks of rows
+    if asymmetry >= UNREACHABLE / 2 {
+        // an arc unreachable one way only proves nothing: every pair by blocks of rows
         return nearest_jobs_by(p, keep, key);
     }
     let travel = |i: usize, j: usize| p.t(p.jobs[i].loc, p.jobs[j].loc);
