@@ -81,8 +81,9 @@ fn with_the_same_window_everywhere_the_descent_pairs_by_travel() {
 
 /// A day of n jobs on a small grid (Manhattan travel, so that proximities tie
 /// often), each job's window wide or an hour at a random time; `one_way`
-/// adds this much to every arc from a lower place to a higher one.
-fn grid_day(seed: u64, n: usize, one_way: i64) -> FleetProblem {
+/// adds this much to every arc from a lower place to a higher one, and
+/// `closed` makes the arc from place 1 to place 2 unreachable (2 to 1 is not).
+fn grid_day(seed: u64, n: usize, one_way: i64, closed: bool) -> FleetProblem {
     let mut rng = Rng::new(seed);
     let places = n + 1;
     let pts: Vec<(i64, i64)> = (0..places)
@@ -92,7 +93,11 @@ fn grid_day(seed: u64, n: usize, one_way: i64) -> FleetProblem {
         .map(|c| {
             let (a, b) = (c / places, c % places);
             let d = (pts[a].0 - pts[b].0).abs() + (pts[a].1 - pts[b].1).abs();
-            d + if a < b { one_way } else { 0 }
+            if closed && (a, b) == (1, 2) {
+                -1
+            } else {
+                d + if a < b { one_way } else { 0 }
+            }
         })
         .collect();
     let jobs = (1..places)
@@ -117,14 +122,15 @@ fn grid_day(seed: u64, n: usize, one_way: i64) -> FleetProblem {
 
 #[test]
 fn the_lists_from_the_travel_neighbours_are_those_of_every_pair() {
-    for (seed, n, one_way) in [
-        (1, 250, 0),
-        (2, 400, 0),
-        (3, 250, 1),
-        (5, 300, 9),
-        (4, 60, 0),
+    for (seed, n, one_way, closed) in [
+        (1, 250, 0, false),
+        (2, 400, 0, false),
+        (3, 250, 1, false),
+        (5, 300, 9, false),
+        (6, 250, 0, true),
+        (4, 60, 0, false),
     ] {
-        let p = grid_day(seed, n, one_way);
+        let p = grid_day(seed, n, one_way, closed);
         let t = |a: usize, b: usize| p.t(p.jobs[a].loc, p.jobs[b].loc);
         for keep in [1, 4, 10, 40] {
             let every_pair: Vec<Vec<u32>> = (0..n)
@@ -144,7 +150,7 @@ fn the_lists_from_the_travel_neighbours_are_those_of_every_pair() {
             assert_eq!(
                 correlated_jobs(&p, keep),
                 every_pair,
-                "seed {seed}, {n} jobs, one way {one_way}, keep {keep}"
+                "seed {seed}, {n} jobs, one way {one_way}, closed {closed}, keep {keep}"
             );
         }
     }
