@@ -2,7 +2,8 @@
 //! The regret construction's column (`insertion_column`): for every pending
 //! job, the same best place in a route as `best_unit_insertion`, on routes
 //! with hard windows, soft deadlines (some already late), capacities, a
-//! mixed fleet (starts, ends, maxStops) and allowed vehicles.
+//! mixed fleet (starts, ends, maxStops) and allowed vehicles; and
+//! `best_insertion` itself against every position priced from scratch.
 
 use route_solver::fleet::deadline::Deadline;
 use route_solver::fleet::insertion::{
@@ -14,6 +15,26 @@ use route_solver::fleet::regret_table::RegretTable;
 use route_solver::fleet::solution::Solution;
 use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
 use route_solver::rng::Rng;
+
+/// The problem of these places, vehicles and jobs, priced by the service's objective.
+fn service_day(
+    places: usize,
+    travel: Vec<i64>,
+    vehicles: Vec<VehicleInput>,
+    jobs: Vec<JobInput>,
+) -> FleetProblem {
+    FleetProblem::new(&FleetInput {
+        locations: places,
+        travel,
+        distance: None,
+        vehicles,
+        jobs,
+        objective: Objective::SERVICE,
+        limit_distance: None,
+        shipments: Vec::new(),
+    })
+    .expect("valid day")
+}
 
 fn random_day(seed: u64, jobs: usize, vehicles: usize) -> FleetProblem {
     let mut rng = Rng::new(seed);
@@ -75,17 +96,7 @@ fn random_day(seed: u64, jobs: usize, vehicles: usize) -> FleetProblem {
             costs: VehicleCosts::default(),
         })
         .collect();
-    FleetProblem::new(&FleetInput {
-        locations: places,
-        travel,
-        distance: None,
-        vehicles: vehicles_in,
-        jobs: jobs_in,
-        objective: Objective::SERVICE,
-        limit_distance: None,
-        shipments: Vec::new(),
-    })
-    .expect("valid day")
+    service_day(places, travel, vehicles_in, jobs_in)
 }
 
 /// Half the jobs (the even ones) placed by the greedy insertion, the rest pending.
@@ -139,6 +150,152 @@ fn the_column_finds_the_places_best_unit_insertion_finds() {
         "{compared} {some_fit}"
     );
     assert!(late_routes > 0);
+}
+
+/// A day where lateness decides most places: every job has a deadline, the
+/// places lie on a small grid (travel ties), all times in whole minutes but
+/// some deadlines (a push then makes a job late by exactly 1 s).
+fn late_grid_day(seed: u64, jobs: usize, vehicles: usize) -> FleetProblem {
+    let mut rng = Rng::new(seed);
+    let places = jobs + 1;
+    let xy: Vec<(i64, i64)> = (0..places)
+        .map(|_| (rng.range(0, 5) as i64, rng.range(0, 5) as i64))
+        .collect();
+    let travel = (0..places * places)
+        .map(|c| {
+            let (a, b) = (xy[c / places], xy[c % places]);
+            60 * ((a.0 - b.0).abs() + (a.1 - b.1).abs())
+        })
+        .collect();
+    let jobs_in: Vec<JobInput> = (0..jobs)
+        .map(|i| JobInput {
+            location: i + 1,
+            service: 120,
+            ready: if rng.range(0, 5) == 0 {
+                60 * rng.range(0, 33) as i64
+            } else {
+                0
+            },
+            due: None,
+            // on the minute or a second before: a push of a minute makes it late by 0, 1 or 60
+            deadline: Some((60 * rng.range(0, 67) as i64 - rng.range(0, 2) as i64).max(0)),
+            demand: vec![1],
+            allowed: None,
+            windows: None,
+            priority: 0,
+            pickup: Vec::new(),
+        })
+        .collect();
+    let vehicles_in = (0..vehicles)
+        .map(|_| VehicleInput {
+            start: 0,
+            end: Some(0),
+            shift_start: 0,
+            shift_end: None,
+            capacity: vec![jobs as i64],
+            breaks: Vec::new(),
+            ..VehicleInput::default()
+        })
+        .collect();
+    service_day(places, travel, vehicles_in, jobs_in)
+}
+
+/// `best_insertion` against every position inserted and its route priced
+/// from scratch: the cheapest cost change, the lowest position on a tie. The
+/// days have waits before windows, routes already late, and positions whose
+/// push makes later jobs late, where the best is on time or late itself (the
+/// lateness of those positions is priced last, without following the push
+/// when the best is less late).
+#[test]
+fn best_insertion_is_the_cheapest_position_priced_from_scratch() {
+    let (mut compared, mut late_best, mut pushed_late) = (0, 0, 0);
+    let days = (1..=12u64).map(|seed| (seed, random_day(seed, 60, 5)));
+    let late_days = (1..=12u64).map(|seed| (seed, late_grid_day(seed, 40, 3)));
+    for (seed, p) in days.chain(late_days) {
+        let mut sol = half_placed(&p, seed);
+        let pending: Vec<usize> = (0..p.n()).filter(|&j| !sol.is_assigned(j)).collect();
+        for r in 0..sol.routes.len() {
+            let route = sol.routes[r].clone();
+            let v = route.vehicle;
+            let old = route.cost(&p);
+            for &j in &pending {
+                let mut want: Option<(_, usize)> = None;
+                let mut some_late = false;
+                let fits = p.allows(j, v)
+                    && route.len() < p.vehicles[v].max_stops
+                    && (0..p.dims).all(|d| {
+                        route
+                            .jobs
+                            .iter()
+                            .map(|&i| p.job_demand(i as usize)[d])
+                            .sum::<i64>()
+                            + p.job_demand(j)[d]
+                            <= p.vehicle_capacity(v)[d]
+                    });
+                for k in 0..=route.len() {
+                    let mut jobs = route.jobs.clone();
+                    jobs.insert(k, j as u32);
+                    let mut trial = sol.clone();
+                    trial.set_route(&p, r, jobs);
+                    if !fits || !trial.routes[r].time_feasible {
+                        continue;
+                    }
+                    let delta = trial.routes[r].cost(&p).minus(old);
+                    some_late |= delta.lateness > 0;
+                    if want.map_or(true, |w| delta < w.0) {
+                        want = Some((delta, k));
+                    }
+                }
+                assert_eq!(
+                    sol.best_insertion(&p, r, j, || false),
+                    want,
+                    "seed {seed}, route {r}, job {j}"
+                );
+                compared += 1;
+                if let Some((c, _)) = want {
+                    late_best += (c.lateness > 0) as usize;
+                    pushed_late += (some_late && c.lateness == 0) as usize;
+                }
+            }
+        }
+    }
+    assert!(
+        compared > 1000 && late_best > 20 && pushed_late > 100,
+        "{compared} {late_best} {pushed_late}"
+    );
+}
+
+/// Job 1 before job 0 pushes job 0 a second past its deadline; after it, job
+/// 1 starts a second past its own: as late, as long, so the lower position
+/// wins (a push beyond the slack adds at least 1 s, not more).
+#[test]
+fn a_push_that_makes_the_next_job_late_by_a_second_ties_with_being_late_oneself() {
+    let job = |location: usize, deadline: i64| JobInput {
+        location,
+        service: 0,
+        ready: 0,
+        due: None,
+        deadline: Some(deadline),
+        demand: vec![1],
+        allowed: None,
+        windows: None,
+        priority: 0,
+        pickup: Vec::new(),
+    };
+    let van = VehicleInput {
+        start: 0,
+        end: Some(0),
+        shift_start: 0,
+        capacity: vec![2],
+        ..VehicleInput::default()
+    };
+    // the depot and the two places, a minute apart each way
+    let travel = vec![0, 60, 60, 60, 0, 60, 60, 60, 0];
+    let p = service_day(3, travel, vec![van], vec![job(1, 119), job(2, 119)]);
+    let mut sol = Solution::empty(&p);
+    sol.set_route(&p, 0, vec![0]);
+    let (delta, k) = sol.best_insertion(&p, 0, 1, || false).expect("fits");
+    assert_eq!((delta.lateness, k), (1, 0));
 }
 
 /// The lazy regret table (`regret_table`): after each insertion, a cell not

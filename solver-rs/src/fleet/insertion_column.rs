@@ -93,15 +93,19 @@ impl Column {
                 let loc = js.first as usize;
                 let distance = base + p.d(prev, loc) + p.d(loc, next) - skipped;
                 let best = &mut self.best[i];
-                if let Some(delta) = route.insertion_change(
-                    p,
-                    j as usize,
-                    k,
-                    full.duration,
-                    distance,
-                    old,
-                    best.map(|b| b.0),
-                ) {
+                if let Some(delta) = route
+                    .price_insertion(
+                        p,
+                        j as usize,
+                        k,
+                        full.duration,
+                        distance,
+                        old,
+                        best.map(|b| b.0),
+                        true,
+                    )
+                    .cost()
+                {
                     if best.map_or(true, |b| delta < b.0) {
                         *best = Some((delta, k));
                     }

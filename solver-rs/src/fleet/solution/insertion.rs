@@ -1,6 +1,7 @@
 //! Insertion of one job (best position, insert) and removal of jobs.
 
 use super::cost::{FleetCost, RouteEval};
+use super::route::Priced;
 use super::schedule::job_segment;
 use super::{Solution, NONE};
 use crate::fleet::load::LoadSeg;
@@ -45,6 +46,7 @@ impl Solution {
         let mut best: Option<(FleetCost, usize)> = None;
         let exact = p.breaks_of(v) || p.multi_windows;
         self.insert_candidates.clear();
+        self.late_positions.clear();
         for k in 0..=n {
             if blink() {
                 continue;
@@ -113,10 +115,32 @@ impl Solution {
                     .push((bound.cost(p).minus(old), k, distance));
                 continue;
             }
-            if let Some(delta) =
-                route.insertion_change(p, j, k, full.duration, distance, old, best.map(|b| b.0))
+            match route.price_insertion(
+                p,
+                j,
+                k,
+                full.duration,
+                distance,
+                old,
+                best.map(|b| b.0),
+                false,
+            ) {
+                Priced::Cost(delta) if best.map_or(true, |b| delta < b.0) => {
+                    best = Some((delta, k))
+                }
+                Priced::Later => self.late_positions.push((k, full.duration, distance)),
+                _ => {}
+            }
+        }
+        // the positions that push jobs late, once the best is known: against a best
+        // that is on time they lose without following the push
+        let route = &self.routes[r];
+        for &(k, duration, distance) in &self.late_positions {
+            if let Some(delta) = route
+                .price_insertion(p, j, k, duration, distance, old, best.map(|b| b.0), true)
+                .cost()
             {
-                if best.map_or(true, |b| delta < b.0) {
+                if best.map_or(true, |b| (delta, k) < b) {
                     best = Some((delta, k));
                 }
             }

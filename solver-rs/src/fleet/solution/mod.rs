@@ -66,6 +66,8 @@ pub struct Solution {
     /// Reused by `best_pair_insertion` and `best_insertion`.
     pub(crate) pair_candidates: Vec<crate::fleet::pairs::PairCandidate>,
     insert_candidates: Vec<(FleetCost, usize, i64)>,
+    /// Reused by `best_insertion`: positions whose lateness is priced last (k, duration, distance).
+    late_positions: Vec<(usize, i64, i64)>,
     pub(crate) pair_passes: crate::fleet::windows::PairPasses,
     /// The routes to put back when the running iteration is undone.
     journal: journal::Journal,
@@ -90,6 +92,7 @@ impl Solution {
             generation: 0,
             pair_candidates: Vec::new(),
             insert_candidates: Vec::new(),
+            late_positions: Vec::new(),
             pair_passes: Default::default(),
             journal: Default::default(),
         }

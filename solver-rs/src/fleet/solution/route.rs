@@ -38,9 +38,10 @@ pub struct Route {
     pub(crate) starts: Vec<i64>,
     /// late_pre[k]: lateness of jobs[0..k].
     pub(crate) late_pre: Vec<i64>,
-    /// Only with soft deadlines: slack_bwd[k], the least of deadline − start
-    /// over jobs[k..] (NO_LIMIT at len): a push of the starts from k on by at
-    /// most this much adds no lateness.
+    /// Only with soft deadlines: slack_bwd[k], the largest push of jobs[k]'s
+    /// start that adds no lateness to jobs[k..] (NO_LIMIT at len): each job's
+    /// room before its deadline (none once late), the waits on the way
+    /// absorbing the push (exact on routes without breaks or several windows).
     pub(super) slack_bwd: Vec<i64>,
     /// Only with soft deadlines: arc_in[k], the travel time into jobs[k] from
     /// the stop before it (the start for k = 0), so that following a push
@@ -183,8 +184,16 @@ impl Route {
             }
             self.slack_bwd.resize(n + 1, NO_LIMIT);
             for k in (0..n).rev() {
-                let deadline = p.jobs[self.jobs[k] as usize].deadline;
-                self.slack_bwd[k] = self.slack_bwd[k + 1].min(deadline - self.starts[k]);
+                let job = &p.jobs[self.jobs[k] as usize];
+                let room = (job.deadline - self.starts[k]).max(0);
+                // a push of jobs[k] reaches jobs[k + 1] less the wait before it
+                let onward = if k + 1 < n {
+                    let arrival = self.starts[k] + job.service + self.arc_in[k + 1];
+                    (self.starts[k + 1] - arrival).saturating_add(self.slack_bwd[k + 1])
+                } else {
+                    NO_LIMIT
+                };
+                self.slack_bwd[k] = room.min(onward);
             }
         }
         self.bwd.clear();
@@ -301,12 +310,19 @@ impl Route {
 
     /// The cost change of inserting job j before position k, the new route
     /// taking `duration` and `distance` (single windows, no breaks: the
-    /// segments' duration is exact); None when it cannot beat `best`: the
-    /// lateness change, O(route) to follow the delay, never goes below 0, so
-    /// it is priced only where the position could win without it.
+    /// segments' duration is exact), or `Priced::Loses` when it cannot beat
+    /// `best`, or `Priced::Later` when `follow` is false and only following
+    /// the push along the route (O(route)) would tell. The
+    /// lateness change is j's own plus the push it gives the jobs after it:
+    /// none when the push fits the suffix's slack, else followed until a
+    /// start is unchanged (from there on the schedule is the same). It
+    /// never goes below 0 (but where starts move earlier), so it is priced
+    /// only where the position could win without it; and a push beyond the
+    /// slack adds at least 1, so such a position loses to a best that is
+    /// less late without following the push. Routes without breaks only.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn insertion_change(
+    pub(crate) fn price_insertion(
         &self,
         p: &FleetProblem,
         j: usize,
@@ -315,7 +331,8 @@ impl Route {
         distance: i64,
         old: FleetCost,
         best: Option<FleetCost>,
-    ) -> Option<FleetCost> {
+        follow: bool,
+    ) -> Priced {
         let mut new = RouteEval {
             vehicle: self.vehicle,
             count: self.len() + 1,
@@ -325,20 +342,43 @@ impl Route {
         };
         let bound = new.cost(p).minus(old);
         if best.map_or(false, |b| bound >= b) {
-            return None;
+            return Priced::Loses;
         }
         if !p.has_deadlines {
-            return Some(bound);
+            return Priced::Cost(bound);
         }
-        new.lateness += self.lateness_change(p, j, k);
-        Some(new.cost(p).minus(old))
+        // the change is the delta's lateness: above the best's, the position loses
+        let (own, push) = self.own_and_push(p, j, k);
+        new.lateness += match self.known_change(p, k, own, push) {
+            LatenessChange::Exact(c) => c,
+            LatenessChange::AtLeast(c) if best.map_or(false, |b| c > b.lateness) => {
+                return Priced::Loses
+            }
+            LatenessChange::AtLeast(_) if !follow => return Priced::Later,
+            _ => own + self.pushed_lateness(p, k, push),
+        };
+        Priced::Cost(new.cost(p).minus(old))
     }
 
-    /// Change of the total lateness when job j is inserted before position
-    /// k: j's own, plus the push it gives the jobs after it (none when the
-    /// push fits the suffix's slack), followed until a start is unchanged
-    /// (from there on the schedule is the same). Routes without breaks only.
-    pub fn lateness_change(&self, p: &FleetProblem, j: usize, k: usize) -> i64 {
+    /// The lateness change as far as it is known without following the push.
+    #[inline(always)]
+    fn known_change(&self, p: &FleetProblem, k: usize, own: i64, push: i64) -> LatenessChange {
+        if push < 0 {
+            // earlier starts (a matrix without the triangle inequality) may cut the lateness
+            LatenessChange::Unknown
+        } else if push <= self.slack_bwd[k] {
+            debug_assert!(push == 0 || self.pushed_lateness(p, k, push) == 0);
+            LatenessChange::Exact(own)
+        } else {
+            // beyond the slack some job gains at least 1
+            LatenessChange::AtLeast(own + 1)
+        }
+    }
+
+    /// Job j inserted before position k: its own lateness, and the push of
+    /// jobs[k]'s start (0 at the end of the route).
+    #[inline(always)]
+    fn own_and_push(&self, p: &FleetProblem, j: usize, k: usize) -> (i64, i64) {
         debug_assert!(!p.breaks_of(self.vehicle) && !p.multi_windows);
         let veh = &p.vehicles[self.vehicle];
         let (loc, dep) = if k == 0 {
@@ -350,33 +390,28 @@ impl Route {
         let job = &p.jobs[j];
         let t = p.start_at(j, dep + p.t(loc, job.loc));
         let own = (t - job.deadline).max(0);
-        let (loc, dep) = (job.loc, t + job.service);
-        if k < self.jobs.len() {
-            // the push never grows along the route (waiting only absorbs it): within the
-            // suffix's slack it makes nobody late
+        let push = if k < self.jobs.len() {
             let next = self.jobs[k] as usize;
-            let push = p.start_at(next, dep + p.t(loc, p.jobs[next].loc)) - self.starts[k];
-            if push <= self.slack_bwd[k] {
-                debug_assert_eq!(self.pushed_lateness(p, k, loc, dep), 0);
-                return own;
-            }
-        }
-        own + self.pushed_lateness(p, k, loc, dep)
+            p.start_at(next, t + job.service + p.t(job.loc, p.jobs[next].loc)) - self.starts[k]
+        } else {
+            0
+        };
+        (own, push)
     }
 
-    /// The lateness jobs[k..] gain when the vehicle leaves `loc` at `dep`
-    /// for jobs[k], followed until a start is unchanged.
-    fn pushed_lateness(&self, p: &FleetProblem, k: usize, loc: usize, mut dep: i64) -> i64 {
+    /// The lateness jobs[k..] gain when jobs[k]'s start moves by `push`,
+    /// followed until a start is unchanged.
+    fn pushed_lateness(&self, p: &FleetProblem, k: usize, push: i64) -> i64 {
         let mut change = 0;
+        let mut dep = 0;
         for kk in k..self.jobs.len() {
             let i = self.jobs[kk] as usize;
             let next = &p.jobs[i];
-            let travel = if kk == k {
-                p.t(loc, next.loc)
+            let t = if kk == k {
+                self.starts[k] + push
             } else {
-                self.arc_in[kk]
+                p.start_at(i, dep + self.arc_in[kk])
             };
-            let t = p.start_at(i, dep + travel);
             if t == self.starts[kk] {
                 break;
             }
@@ -391,4 +426,34 @@ impl Route {
     pub(crate) fn loc(&self, k: usize) -> usize {
         self.locs[k] as usize
     }
+}
+
+/// An insertion priced against the best so far (`Route::price_insertion`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Priced {
+    Cost(FleetCost),
+    /// It cannot beat the best.
+    Loses,
+    /// Its lateness needs the push followed along the route.
+    Later,
+}
+
+impl Priced {
+    /// The cost change, when it may beat the best (the push followed).
+    pub(crate) fn cost(self) -> Option<FleetCost> {
+        match self {
+            Priced::Cost(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// A lateness change as far as it is known without following a push.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LatenessChange {
+    Exact(i64),
+    /// The push goes beyond the slack: at least this.
+    AtLeast(i64),
+    /// Starts move earlier: not bounded.
+    Unknown,
 }
