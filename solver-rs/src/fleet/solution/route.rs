@@ -310,16 +310,16 @@ impl Route {
 
     /// The cost change of inserting job j before position k, the new route
     /// taking `duration` and `distance` (single windows, no breaks: the
-    /// segments' duration is exact), or `Priced::Loses` when it cannot beat
-    /// `best`, or `Priced::Later` when `follow` is false and only following
-    /// the push along the route (O(route)) would tell. The
-    /// lateness change is j's own plus the push it gives the jobs after it:
-    /// none when the push fits the suffix's slack, else followed until a
-    /// start is unchanged (from there on the schedule is the same). It
-    /// never goes below 0 (but where starts move earlier), so it is priced
-    /// only where the position could win without it; and a push beyond the
-    /// slack adds at least 1, so such a position loses to a best that is
-    /// less late without following the push. Routes without breaks only.
+    /// segments' duration is exact); `Priced::Loses` when it cannot beat
+    /// `best`; `Priced::Later` when `follow` is false and only following the
+    /// push along the route (O(route)) would tell. The lateness change is j's
+    /// own plus the push it gives the jobs after it: none when the push fits
+    /// the suffix's slack, else followed until a start is unchanged (from
+    /// there on the schedule is the same). It never goes below 0 (but where
+    /// starts move earlier), so it is priced only where the position could
+    /// win without it; and a push beyond the slack adds at least 1, so such a
+    /// position loses to a best that is less late without following the
+    /// push. Routes without breaks only.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn price_insertion(
