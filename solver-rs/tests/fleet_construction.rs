@@ -265,17 +265,15 @@ fn best_insertion_is_the_cheapest_position_priced_from_scratch() {
     );
 }
 
-/// Job 1 before job 0 pushes job 0 a second past its deadline; after it, job
-/// 1 starts a second past its own: as late, as long, so the lower position
-/// wins (a push beyond the slack adds at least 1 s, not more).
-#[test]
-fn a_push_that_makes_the_next_job_late_by_a_second_ties_with_being_late_oneself() {
-    let job = |location: usize, deadline: i64| JobInput {
+/// One van from the depot (location 0) and back; job 0 at location 1 and
+/// job 1 at location 2, no service, with these deadlines.
+fn two_job_day(travel: Vec<i64>, deadlines: [Option<i64>; 2]) -> FleetProblem {
+    let job = |location: usize, deadline: Option<i64>| JobInput {
         location,
         service: 0,
         ready: 0,
         due: None,
-        deadline: Some(deadline),
+        deadline,
         demand: vec![1],
         allowed: None,
         windows: None,
@@ -289,13 +287,43 @@ fn a_push_that_makes_the_next_job_late_by_a_second_ties_with_being_late_oneself(
         capacity: vec![2],
         ..VehicleInput::default()
     };
+    let jobs = vec![job(1, deadlines[0]), job(2, deadlines[1])];
+    service_day(3, travel, vec![van], jobs)
+}
+
+/// Job 1 before job 0 pushes job 0 a second past its deadline; after it, job
+/// 1 starts a second past its own: as late, as long, so the lower position
+/// wins (a push beyond the slack adds at least 1 s, not more).
+#[test]
+fn a_push_that_makes_the_next_job_late_by_a_second_ties_with_being_late_oneself() {
     // the depot and the two places, a minute apart each way
     let travel = vec![0, 60, 60, 60, 0, 60, 60, 60, 0];
-    let p = service_day(3, travel, vec![van], vec![job(1, 119), job(2, 119)]);
+    let p = two_job_day(travel, [Some(119), Some(119)]);
     let mut sol = Solution::empty(&p);
     sol.set_route(&p, 0, vec![0]);
     let (delta, k) = sol.best_insertion(&p, 0, 1, || false).expect("fits");
     assert_eq!((delta.lateness, k), (1, 0));
+}
+
+/// Without the triangle inequality an insertion can move the next start
+/// earlier: job 1 on the way to job 0 is a shortcut that brings job 0 back
+/// on time, and that lateness cut is priced, not taken as 0.
+#[test]
+fn a_shortcut_through_the_inserted_job_cuts_the_next_jobs_lateness() {
+    // the depot 100 s from job 0's place, 10 s from job 1's, which is 10 s from job 0's
+    let travel = vec![0, 100, 10, 100, 0, 10, 10, 10, 0];
+    let p = two_job_day(travel, [Some(50), None]);
+    let mut sol = Solution::empty(&p);
+    sol.set_route(&p, 0, vec![0]);
+    assert_eq!(sol.routes[0].eval.lateness, 50);
+    let (delta, k) = sol.best_insertion(&p, 0, 1, || false).expect("fits");
+    assert_eq!((delta.lateness, k), (-50, 0));
+    let mut after = sol.clone();
+    after.set_route(&p, 0, vec![1, 0]);
+    assert_eq!(
+        after.routes[0].cost(&p).minus(sol.routes[0].cost(&p)),
+        delta
+    );
 }
 
 /// The lazy regret table (`regret_table`): after each insertion, a cell not
