@@ -5,6 +5,8 @@
 //! mixed fleet (starts, ends, maxStops) and allowed vehicles; and
 //! `best_insertion` itself against every position priced from scratch.
 
+mod common;
+
 use route_solver::fleet::deadline::Deadline;
 use route_solver::fleet::insertion::{
     best_over_routes, greedy_insert, regret_insert, vehicle_classes, ALL_ROUTES,
@@ -13,7 +15,7 @@ use route_solver::fleet::insertion_column::{fits, Column};
 use route_solver::fleet::model::{FleetProblem, Role, VehicleCosts};
 use route_solver::fleet::regret_table::RegretTable;
 use route_solver::fleet::solution::Solution;
-use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
+use route_solver::fleet::{JobInput, VehicleInput};
 use route_solver::rng::Rng;
 
 /// The problem of these places, vehicles and jobs, priced by the service's objective.
@@ -23,17 +25,7 @@ fn service_day(
     vehicles: Vec<VehicleInput>,
     jobs: Vec<JobInput>,
 ) -> FleetProblem {
-    FleetProblem::new(&FleetInput {
-        locations: places,
-        travel,
-        distance: None,
-        vehicles,
-        jobs,
-        objective: Objective::SERVICE,
-        limit_distance: None,
-        shipments: Vec::new(),
-    })
-    .expect("valid day")
+    FleetProblem::new(&common::service_input(places, travel, vehicles, jobs)).expect("valid day")
 }
 
 fn random_day(seed: u64, jobs: usize, vehicles: usize) -> FleetProblem {

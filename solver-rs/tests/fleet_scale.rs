@@ -4,6 +4,8 @@
 //! job, and the regret construction on neighbour lists above
 //! FULL_REGRET_CELLS jobs × vehicles.
 
+mod common;
+
 use route_solver::fleet::deadline::Deadline;
 use route_solver::fleet::insertion::{regret_insert, vehicle_classes, FULL_REGRET_CELLS};
 use route_solver::fleet::matrix::{Cells, Matrices};
@@ -11,7 +13,7 @@ use route_solver::fleet::model::{
     FleetError, FleetProblem, VehicleCosts, MAX_LOCATIONS, NEIGHBOURS_KEPT, UNREACHABLE,
 };
 use route_solver::fleet::solution::Solution;
-use route_solver::fleet::{self, FleetInput, FleetParams, JobInput, Objective, VehicleInput};
+use route_solver::fleet::{self, FleetInput, FleetParams, JobInput, VehicleInput};
 use route_solver::NativeClock;
 
 fn job(location: usize) -> JobInput {
@@ -58,16 +60,7 @@ fn line(m: usize) -> Vec<i32> {
 
 /// The problem's input without its matrices (given as cells).
 fn bare(m: usize, jobs: Vec<JobInput>, vehicles: Vec<VehicleInput>) -> FleetInput {
-    FleetInput {
-        locations: m,
-        travel: Vec::new(),
-        distance: None,
-        vehicles,
-        jobs,
-        objective: Objective::SERVICE,
-        limit_distance: None,
-        shipments: Vec::new(),
-    }
+    common::service_input(m, Vec::new(), vehicles, jobs)
 }
 
 #[test]

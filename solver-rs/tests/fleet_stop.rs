@@ -3,6 +3,8 @@
 //! never above the cost of a feasible plan, and a plan that reaches it (every
 //! stop at one place; a fleet that is full) ends the search at once.
 
+mod common;
+
 use route_solver::fleet::bound::lower_bound;
 use route_solver::fleet::model::FleetProblem;
 use route_solver::fleet::{self, FleetInput, FleetParams, JobInput, Objective, VehicleInput};
@@ -23,16 +25,7 @@ fn input(
             t[a * m + b] = if a == b { 0 } else { travel(a, b) };
         }
     }
-    FleetInput {
-        locations: m,
-        travel: t,
-        distance: None,
-        vehicles,
-        jobs,
-        objective: Objective::SERVICE,
-        limit_distance: None,
-        shipments: Vec::new(),
-    }
+    common::service_input(m, t, vehicles, jobs)
 }
 
 fn job(location: usize, service: i64) -> JobInput {

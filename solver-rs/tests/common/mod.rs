@@ -75,3 +75,24 @@ pub fn depot_day(locations: usize, travel: Vec<i64>, jobs: Vec<JobInput>) -> Fle
         shipments: Vec::new(),
     }
 }
+
+/// A day of these places (`travel` row-major, locations × locations; empty
+/// when the test gives the matrices as cells), vehicles and jobs, under the
+/// service's objective.
+pub fn service_input(
+    locations: usize,
+    travel: Vec<i64>,
+    vehicles: Vec<VehicleInput>,
+    jobs: Vec<JobInput>,
+) -> FleetInput {
+    FleetInput {
+        locations,
+        travel,
+        distance: None,
+        vehicles,
+        jobs,
+        objective: Objective::SERVICE,
+        limit_distance: None,
+        shipments: Vec::new(),
+    }
+}
