@@ -11,9 +11,10 @@
 
 use route_solver::fleet::model::{BreakInput, FleetProblem, VehicleCosts};
 use route_solver::fleet::operators::{
-    apply, cross_exchange, pair_relocate, relocate, swap, two_opt, two_opt_star, Move,
+    apply, cross_exchange, jobs_swapped, pair_relocate, relocate, run_moved, run_reversed,
+    runs_exchanged, swap, tails_exchanged, two_opt, two_opt_star, Move,
 };
-use route_solver::fleet::solution::Solution;
+use route_solver::fleet::solution::{Piece, Solution};
 use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
 use route_solver::rng::Rng;
 
@@ -386,4 +387,211 @@ fn pair_relocate_evaluates_what_apply_makes() {
         .collect();
     let t = exercise("pair-relocate", pair_relocate::evaluate, &kinds, 505);
     assert_tally("pair-relocate", &kinds, &t, 10);
+}
+
+/// The change of the routes' total distance when each route r of `new`
+/// becomes its pieces, priced from the routes' prefix sums.
+fn pieces_change(p: &FleetProblem, sol: &Solution, new: &[(usize, Vec<Piece>)]) -> i64 {
+    new.iter()
+        .map(|(r, pieces)| {
+            let route = &sol.routes[*r];
+            sol.distance_of_pieces(p, route.vehicle, pieces).0 - route.eval.distance
+        })
+        .sum()
+}
+
+/// The operators' O(1) distance changes (the arcs a move removes and adds)
+/// against the same moves' pieces priced from the routes' prefix sums, at
+/// every position of every pair of routes of random plans: a mixed fleet
+/// (different starts and ends, an open route) on asymmetric travel times.
+/// A change that overstates the distance would make the operators drop an
+/// improving move unseen; `evaluates_what_apply_makes` only sees the moves
+/// they return.
+#[test]
+fn the_arcs_a_move_changes_price_its_distance() {
+    let mut rng = Rng::new(909);
+    let kinds = [
+        BASE,
+        Kind {
+            name: "mixed fleet",
+            mixed: true,
+            ..BASE
+        },
+    ];
+    let mut checked = [0usize; 5];
+    for kind in &kinds {
+        for _ in 0..6 {
+            let n = rng.range(12, 20) & !1;
+            let inp = random_input(&mut rng, n, 3, kind);
+            let p = FleetProblem::new(&inp).expect("a valid instance");
+            let sol = random_plan(&p, &mut rng);
+            let len = |r: usize| sol.routes[r].len();
+            for ru in 0..sol.routes.len() {
+                for rv in 0..sol.routes.len() {
+                    for pu in 0..len(ru) {
+                        for run in 1..=3.min(len(ru) - pu) {
+                            let moved = Piece::Range(ru, pu, pu + run);
+                            for t in 0..=len(rv) {
+                                let new = if ru != rv {
+                                    if run == len(ru) {
+                                        continue; // the route empties: priced by its pieces
+                                    }
+                                    vec![
+                                        (
+                                            ru,
+                                            vec![
+                                                Piece::Prefix(ru, pu),
+                                                Piece::Suffix(ru, pu + run),
+                                            ],
+                                        ),
+                                        (
+                                            rv,
+                                            vec![Piece::Prefix(rv, t), moved, Piece::Suffix(rv, t)],
+                                        ),
+                                    ]
+                                } else if t >= pu && t <= pu + run {
+                                    continue;
+                                } else if t > pu {
+                                    vec![(
+                                        ru,
+                                        vec![
+                                            Piece::Prefix(ru, pu),
+                                            Piece::Range(ru, pu + run, t),
+                                            moved,
+                                            Piece::Suffix(ru, t),
+                                        ],
+                                    )]
+                                } else {
+                                    vec![(
+                                        ru,
+                                        vec![
+                                            Piece::Prefix(ru, t),
+                                            moved,
+                                            Piece::Range(ru, t, pu),
+                                            Piece::Suffix(ru, pu + run),
+                                        ],
+                                    )]
+                                };
+                                assert_eq!(
+                                    run_moved(&p, &sol, ru, pu, run, rv, t),
+                                    pieces_change(&p, &sol, &new),
+                                    "run_moved: route {} from {} ({} jobs) to route {} at {}",
+                                    ru,
+                                    pu,
+                                    run,
+                                    rv,
+                                    t
+                                );
+                                checked[0] += 1;
+                            }
+                            if ru == rv {
+                                continue;
+                            }
+                            for pv in 0..len(rv) {
+                                for b in 1..=3.min(len(rv) - pv) {
+                                    let new = vec![
+                                        (
+                                            ru,
+                                            vec![
+                                                Piece::Prefix(ru, pu),
+                                                Piece::Range(rv, pv, pv + b),
+                                                Piece::Suffix(ru, pu + run),
+                                            ],
+                                        ),
+                                        (
+                                            rv,
+                                            vec![
+                                                Piece::Prefix(rv, pv),
+                                                moved,
+                                                Piece::Suffix(rv, pv + b),
+                                            ],
+                                        ),
+                                    ];
+                                    assert_eq!(
+                                        runs_exchanged(&p, &sol, ru, pu, run, rv, pv, b),
+                                        pieces_change(&p, &sol, &new),
+                                        "runs_exchanged: route {} at {} ({}) and route {} at {} ({})",
+                                        ru, pu, run, rv, pv, b
+                                    );
+                                    checked[1] += 1;
+                                }
+                            }
+                        }
+                        if ru != rv {
+                            for pv in 0..len(rv) {
+                                if pv == 0 && pu + 1 == len(ru) {
+                                    continue; // v's route empties
+                                }
+                                let new = vec![
+                                    (ru, vec![Piece::Prefix(ru, pu + 1), Piece::Suffix(rv, pv)]),
+                                    (rv, vec![Piece::Prefix(rv, pv), Piece::Suffix(ru, pu + 1)]),
+                                ];
+                                assert_eq!(
+                                    tails_exchanged(&p, &sol, ru, pu, rv, pv),
+                                    pieces_change(&p, &sol, &new),
+                                    "tails_exchanged: route {} after {}, route {} from {}",
+                                    ru,
+                                    pu,
+                                    rv,
+                                    pv
+                                );
+                                checked[2] += 1;
+                            }
+                            continue;
+                        }
+                        for b in pu + 1..len(ru) {
+                            let (ja, jb) = (sol.routes[ru].jobs[pu], sol.routes[ru].jobs[b]);
+                            let new = vec![(
+                                ru,
+                                vec![
+                                    Piece::Prefix(ru, pu),
+                                    Piece::Job(jb),
+                                    Piece::Range(ru, pu + 1, b),
+                                    Piece::Job(ja),
+                                    Piece::Suffix(ru, b + 1),
+                                ],
+                            )];
+                            assert_eq!(
+                                jobs_swapped(&p, &sol, ru, pu, b),
+                                pieces_change(&p, &sol, &new),
+                                "jobs_swapped: route {}, {} and {}",
+                                ru,
+                                pu,
+                                b
+                            );
+                            checked[3] += 1;
+                        }
+                        for e in pu + 1..=len(ru) {
+                            let new = vec![(
+                                ru,
+                                vec![
+                                    Piece::Prefix(ru, pu),
+                                    Piece::Reversed(ru, pu, e),
+                                    Piece::Suffix(ru, e),
+                                ],
+                            )];
+                            assert_eq!(
+                                run_reversed(&p, &sol, ru, pu, e),
+                                pieces_change(&p, &sol, &new),
+                                "run_reversed: route {}, {}..{}",
+                                ru,
+                                pu,
+                                e
+                            );
+                            checked[4] += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "checked (moved, exchanged, tails, swapped, reversed): {:?}",
+        checked
+    );
+    assert!(
+        checked.iter().all(|&c| c >= 100),
+        "too few positions: {:?}",
+        checked
+    );
 }

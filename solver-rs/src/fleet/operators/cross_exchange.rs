@@ -1,7 +1,7 @@
 //! Cross-exchange: swap a run of 1–3 jobs starting at u with a run of 1–3
 //! jobs starting just after v, so that v is followed by u's run.
 
-use super::{offer, Move, NewRoute};
+use super::{offer_arcs, runs_exchanged, Gate, Move, NewRoute};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
@@ -13,6 +13,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
         return None;
     }
     let (len_u, len_v) = (sol.routes[ru].len(), sol.routes[rv].len());
+    let gate = Gate::new(p, sol, ru, rv);
     let mut best: Option<Move> = None;
     for a in 1..=MAX_RUN {
         if pu + a > len_u {
@@ -23,7 +24,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
             if s + b > len_v {
                 break;
             }
-            offer(
+            let change = runs_exchanged(p, sol, ru, pu, a, rv, s, b);
+            offer_arcs(
                 &mut best,
                 p,
                 sol,
@@ -45,6 +47,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                         ],
                     ),
                 ],
+                &gate,
+                change,
             );
         }
     }

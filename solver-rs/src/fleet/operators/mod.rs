@@ -81,9 +81,288 @@ pub fn offer(best: &mut Option<Move>, p: &FleetProblem, sol: &mut Solution, rout
     }
 }
 
+/// `offer` for a variant whose change of distance the operator has summed
+/// from the arcs it removes and adds (`run_moved`, `runs_exchanged`, ...:
+/// O(1), as PyVRP's operators evaluate a move): `main_bound` is then the
+/// gate's (`Gate::bound`), so a variant the bound rules out (most of them)
+/// is dropped before any of its pieces is read. Every route of the move must
+/// keep a job.
+#[inline]
+pub fn offer_arcs(
+    best: &mut Option<Move>,
+    p: &FleetProblem,
+    sol: &mut Solution,
+    routes: &[NewRoute],
+    gate: &Gate,
+    distance_change: i64,
+) {
+    let bound = gate.main_bound(p, sol, routes, distance_change);
+    if bound.map_or(false, |b| b >= 0) {
+        return;
+    }
+    if let Some(delta) = price_bounded(p, sol, routes, bound) {
+        if best.as_ref().map_or(true, |b| delta < b.delta) {
+            *best = Some(Move::new(delta, routes));
+        }
+    }
+}
+
+/// `price` for a move whose change of distance the operator has summed
+/// from its arcs (see `offer_arcs`).
+pub fn price_arcs(
+    p: &FleetProblem,
+    sol: &mut Solution,
+    routes: &[NewRoute],
+    gate: &Gate,
+    distance_change: i64,
+) -> Option<Move> {
+    let bound = gate.main_bound(p, sol, routes, distance_change);
+    price_bounded(p, sol, routes, bound).map(|delta| Move::new(delta, routes))
+}
+
+/// `main_bound` of the moves between two routes (or within one) as a
+/// function of a move's change of distance, where it is linear in it: no
+/// costs of the vehicles' own or balance (`priced`), and every route of the
+/// move used before and after (an emptied route also drops its vehicle
+/// cost: the operators price such moves with `offer` or `price`). Each
+/// route's term is then (w_duration + w_distance) × its distance change +
+/// w_duration × (its old distance + service − duration), so the sum needs
+/// only the total change. Made once per operator evaluation, read per
+/// variant.
+#[derive(Clone, Copy, Debug)]
+pub struct Gate {
+    /// (weight, constant) of the bound; None under the conditions where
+    /// `main_bound` has no bound or is not linear.
+    linear: Option<(i64, i64)>,
+    /// The routes, for the debug check.
+    #[cfg(debug_assertions)]
+    routes: [usize; 2],
+}
+
+impl Gate {
+    /// The gate of the moves that change routes ru and rv (rv = ru: one route).
+    pub fn new(p: &FleetProblem, sol: &Solution, ru: usize, rv: usize) -> Gate {
+        Gate {
+            linear: Gate::linear(p, sol, ru, rv),
+            #[cfg(debug_assertions)]
+            routes: [ru, rv],
+        }
+    }
+
+    fn linear(p: &FleetProblem, sol: &Solution, ru: usize, rv: usize) -> Option<(i64, i64)> {
+        if p.priced || !(p.duration_free() || p.distance_is_travel()) {
+            return None;
+        }
+        let o = &p.objective;
+        let mut constant = 0i64;
+        let pair = [ru, rv];
+        let routes = if ru == rv { &pair[..1] } else { &pair[..] };
+        for &r in routes {
+            let old = &sol.routes[r];
+            if p.has_deadlines && old.eval.lateness > 0 {
+                return None;
+            }
+            if !p.duration_free() {
+                let waits = old.eval.distance + old.service_total - old.eval.duration;
+                constant = constant.saturating_add(o.duration_weight.saturating_mul(waits));
+            }
+        }
+        Some((
+            o.duration_weight.saturating_add(o.distance_weight),
+            constant,
+        ))
+    }
+
+    /// `main_bound` of a move of these routes whose distance changes by
+    /// `change`: the gate's when it has one, else `main_bound` itself.
+    #[inline(always)]
+    fn main_bound(
+        &self,
+        p: &FleetProblem,
+        sol: &Solution,
+        routes: &[NewRoute],
+        change: i64,
+    ) -> Option<i64> {
+        match self.linear {
+            Some((weight, constant)) => {
+                let bound = weight.saturating_mul(change).saturating_add(constant);
+                #[cfg(debug_assertions)]
+                self.check(p, sol, routes, change, bound);
+                Some(bound)
+            }
+            None => main_bound(p, sol, routes),
+        }
+    }
+
+    /// Debug builds: the operator's arcs against the pieces' distances, and
+    /// the gate's bound against `main_bound`.
+    #[cfg(debug_assertions)]
+    fn check(
+        &self,
+        p: &FleetProblem,
+        sol: &Solution,
+        routes: &[NewRoute],
+        change: i64,
+        bound: i64,
+    ) {
+        let mut new_distance = 0;
+        for nr in routes {
+            assert!(self.routes.contains(&nr.route), "a route outside the gate");
+            let v = sol.routes[nr.route].vehicle;
+            let (d, count) = sol.distance_of_pieces(p, v, nr.pieces());
+            assert!(count > 0, "a gated move that empties a route");
+            new_distance += d - sol.routes[nr.route].eval.distance;
+        }
+        assert_eq!(new_distance, change, "arcs against pieces");
+        assert_eq!(
+            Some(bound),
+            main_bound(p, sol, routes),
+            "gate against main_bound"
+        );
+    }
+}
+
+/// The place before position k of route r: jobs[k - 1]'s, or the vehicle's
+/// start at k = 0.
+#[inline(always)]
+fn place_before(p: &FleetProblem, sol: &Solution, r: usize, k: usize) -> usize {
+    let route = &sol.routes[r];
+    if k == 0 {
+        p.vehicles[route.vehicle].start
+    } else {
+        route.loc(k - 1)
+    }
+}
+
+/// The place at position k of route r: jobs[k]'s, or the vehicle's end at
+/// k = len.
+#[inline(always)]
+fn place_at(p: &FleetProblem, sol: &Solution, r: usize, k: usize) -> usize {
+    let route = &sol.routes[r];
+    if k == route.len() {
+        p.vehicles[route.vehicle].end
+    } else {
+        route.loc(k)
+    }
+}
+
+/// The change of distance when the run jobs[from..from + len] of route ru
+/// leaves its place and goes, in order, between positions t - 1 and t of
+/// route rv (rv = ru: t outside the run, not next to it on either side):
+/// three arcs removed, three added.
+pub fn run_moved(
+    p: &FleetProblem,
+    sol: &Solution,
+    ru: usize,
+    from: usize,
+    len: usize,
+    rv: usize,
+    t: usize,
+) -> i64 {
+    let (a, b) = (
+        place_before(p, sol, ru, from),
+        place_at(p, sol, ru, from + len),
+    );
+    let (c, d) = (place_before(p, sol, rv, t), place_at(p, sol, rv, t));
+    let route = &sol.routes[ru];
+    let (first, last) = (route.loc(from), route.loc(from + len - 1));
+    p.d(a, b) + p.d(c, first) + p.d(last, d) - p.d(a, first) - p.d(last, b) - p.d(c, d)
+}
+
+/// The change of distance when the run jobs[pu..pu + a] of route ru and
+/// the run jobs[pv..pv + b] of another route rv change places, each in its
+/// order: four arcs removed, four added.
+pub fn runs_exchanged(
+    p: &FleetProblem,
+    sol: &Solution,
+    ru: usize,
+    pu: usize,
+    a: usize,
+    rv: usize,
+    pv: usize,
+    b: usize,
+) -> i64 {
+    let (before_u, after_u) = (place_before(p, sol, ru, pu), place_at(p, sol, ru, pu + a));
+    let (before_v, after_v) = (place_before(p, sol, rv, pv), place_at(p, sol, rv, pv + b));
+    let (u, v) = (&sol.routes[ru], &sol.routes[rv]);
+    let (u_first, u_last) = (u.loc(pu), u.loc(pu + a - 1));
+    let (v_first, v_last) = (v.loc(pv), v.loc(pv + b - 1));
+    p.d(before_u, v_first) + p.d(v_last, after_u) + p.d(before_v, u_first) + p.d(u_last, after_v)
+        - p.d(before_u, u_first)
+        - p.d(u_last, after_u)
+        - p.d(before_v, v_first)
+        - p.d(v_last, after_v)
+}
+
+/// The change of distance when jobs[a] and jobs[b] (a < b) of route r
+/// change places.
+pub fn jobs_swapped(p: &FleetProblem, sol: &Solution, r: usize, a: usize, b: usize) -> i64 {
+    let (before, after) = (place_before(p, sol, r, a), place_at(p, sol, r, b + 1));
+    let route = &sol.routes[r];
+    let (xa, xb) = (route.loc(a), route.loc(b));
+    if b == a + 1 {
+        return p.d(before, xb) + p.d(xb, xa) + p.d(xa, after)
+            - p.d(before, xa)
+            - p.d(xa, xb)
+            - p.d(xb, after);
+    }
+    let (next_a, prev_b) = (route.loc(a + 1), route.loc(b - 1));
+    p.d(before, xb) + p.d(xb, next_a) + p.d(prev_b, xa) + p.d(xa, after)
+        - p.d(before, xa)
+        - p.d(xa, next_a)
+        - p.d(prev_b, xb)
+        - p.d(xb, after)
+}
+
+/// The change of distance when route ru keeps jobs[..=pu] and ends with
+/// route rv's jobs[pv..], and rv keeps jobs[..pv] and ends with ru's
+/// jobs[pu + 1..] (2-opt*): each route keeps its vehicle's start and end.
+pub fn tails_exchanged(
+    p: &FleetProblem,
+    sol: &Solution,
+    ru: usize,
+    pu: usize,
+    rv: usize,
+    pv: usize,
+) -> i64 {
+    let (u, v) = (&sol.routes[ru], &sol.routes[rv]);
+    let (end_u, end_v) = (p.vehicles[u.vehicle].end, p.vehicles[v.vehicle].end);
+    let (xu, xv) = (u.loc(pu), v.loc(pv));
+    let before_v = place_before(p, sol, rv, pv);
+    let last_v = v.loc(v.len() - 1);
+    let change = p.d(xu, xv) + p.d(last_v, end_u) - p.d(before_v, xv) - p.d(last_v, end_v);
+    if pu + 1 == u.len() {
+        return change + p.d(before_v, end_v) - p.d(xu, end_u);
+    }
+    let (next_u, last_u) = (u.loc(pu + 1), u.loc(u.len() - 1));
+    change + p.d(before_v, next_u) + p.d(last_u, end_v) - p.d(xu, next_u) - p.d(last_u, end_u)
+}
+
+/// The change of distance when jobs[s..e] (s < e) of route r are reversed in
+/// place: two arcs change at the ends, and the run is walked the other way.
+pub fn run_reversed(p: &FleetProblem, sol: &Solution, r: usize, s: usize, e: usize) -> i64 {
+    let (before, after) = (place_before(p, sol, r, s), place_at(p, sol, r, e));
+    let route = &sol.routes[r];
+    let (first, last) = (route.loc(s), route.loc(e - 1));
+    p.d(before, last) + route.run_distance_reversed(s, e) + p.d(first, after)
+        - p.d(before, first)
+        - route.run_distance(s, e)
+        - p.d(last, after)
+}
+
 /// `price`'s cost change alone.
 fn price_delta(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Option<FleetCost> {
     let bound = main_bound(p, sol, routes);
+    price_bounded(p, sol, routes, bound)
+}
+
+/// `price_delta` with `main_bound`'s value (or an equal one) given.
+fn price_bounded(
+    p: &FleetProblem,
+    sol: &mut Solution,
+    routes: &[NewRoute],
+    bound: Option<i64>,
+) -> Option<FleetCost> {
     if bound.map_or(false, |b| b >= 0) {
         return None;
     }

@@ -1,7 +1,7 @@
 //! Relocate: move a run of 1–3 jobs starting at u to just after v (v's route,
 //! possibly u's own: the intra-route Or-opt), or just before v.
 
-use super::{offer, Move, NewRoute};
+use super::{offer, offer_arcs, run_moved, Gate, Move, NewRoute};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
@@ -10,6 +10,7 @@ pub const MAX_RUN: usize = 3;
 pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
     let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
     let len_u = sol.routes[ru].len();
+    let gate = Gate::new(p, sol, ru, rv);
     let mut best: Option<Move> = None;
     for run in 1..=MAX_RUN {
         if pu + run > len_u {
@@ -18,26 +19,29 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
         // after v (target position t = pv + 1), and before v (t = pv)
         for &t in &[pv + 1, pv] {
             if ru != rv {
-                offer(
-                    &mut best,
-                    p,
-                    sol,
-                    &[
-                        NewRoute::new(ru, &[Piece::Prefix(ru, pu), Piece::Suffix(ru, pu + run)]),
-                        NewRoute::new(
-                            rv,
-                            &[
-                                Piece::Prefix(rv, t),
-                                Piece::Range(ru, pu, pu + run),
-                                Piece::Suffix(rv, t),
-                            ],
-                        ),
-                    ],
-                );
+                let routes = [
+                    NewRoute::new(ru, &[Piece::Prefix(ru, pu), Piece::Suffix(ru, pu + run)]),
+                    NewRoute::new(
+                        rv,
+                        &[
+                            Piece::Prefix(rv, t),
+                            Piece::Range(ru, pu, pu + run),
+                            Piece::Suffix(rv, t),
+                        ],
+                    ),
+                ];
+                if run < len_u {
+                    let change = run_moved(p, sol, ru, pu, run, rv, t);
+                    offer_arcs(&mut best, p, sol, &routes, &gate, change);
+                } else {
+                    // u's route empties: its vehicle cost goes too
+                    offer(&mut best, p, sol, &routes);
+                }
             } else if t >= pu && t <= pu + run {
                 // the run is already there or v is inside it
             } else if t > pu {
-                offer(
+                let change = run_moved(p, sol, ru, pu, run, ru, t);
+                offer_arcs(
                     &mut best,
                     p,
                     sol,
@@ -50,9 +54,12 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                             Piece::Suffix(ru, t),
                         ],
                     )],
+                    &gate,
+                    change,
                 );
             } else {
-                offer(
+                let change = run_moved(p, sol, ru, pu, run, ru, t);
+                offer_arcs(
                     &mut best,
                     p,
                     sol,
@@ -65,6 +72,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                             Piece::Suffix(ru, pu + run),
                         ],
                     )],
+                    &gate,
+                    change,
                 );
             }
         }

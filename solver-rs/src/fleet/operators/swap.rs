@@ -1,13 +1,14 @@
 //! Swap: exchange u and v between their routes (intra-route too).
 
-use super::{price, Move, NewRoute};
+use super::{jobs_swapped, price_arcs, runs_exchanged, Gate, Move, NewRoute};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
 pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
     let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
     if ru != rv {
-        return price(
+        let change = runs_exchanged(p, sol, ru, pu, 1, rv, pv, 1);
+        return price_arcs(
             p,
             sol,
             &[
@@ -28,11 +29,14 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                     ],
                 ),
             ],
+            &Gate::new(p, sol, ru, rv),
+            change,
         );
     }
     let (a, b) = if pu < pv { (pu, pv) } else { (pv, pu) };
     let (ja, jb) = (sol.routes[ru].jobs[a], sol.routes[ru].jobs[b]);
-    price(
+    let change = jobs_swapped(p, sol, ru, a, b);
+    price_arcs(
         p,
         sol,
         &[NewRoute::new(
@@ -45,5 +49,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                 Piece::Suffix(ru, b + 1),
             ],
         )],
+        &Gate::new(p, sol, ru, ru),
+        change,
     )
 }

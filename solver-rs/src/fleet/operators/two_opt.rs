@@ -5,7 +5,7 @@
 //! jobs[b], ...). The reversed run is priced along its own arcs (a matrix
 //! need not be symmetric) and its schedule job by job: O(run).
 
-use super::{offer, Move, NewRoute};
+use super::{offer_arcs, run_reversed, Gate, Move, NewRoute};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
@@ -19,8 +19,10 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
         return None; // neighbours already, or a run of one: nothing to reverse
     }
     let r = ru;
+    let gate = Gate::new(p, sol, r, r);
     let mut best = None;
-    offer(
+    let change = run_reversed(p, sol, r, a + 1, b + 1);
+    offer_arcs(
         &mut best,
         p,
         sol,
@@ -32,8 +34,11 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                 Piece::Suffix(r, b + 1),
             ],
         )],
+        &gate,
+        change,
     );
-    offer(
+    let change = run_reversed(p, sol, r, a, b);
+    offer_arcs(
         &mut best,
         p,
         sol,
@@ -45,6 +50,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                 Piece::Suffix(r, b),
             ],
         )],
+        &gate,
+        change,
     );
     best
 }

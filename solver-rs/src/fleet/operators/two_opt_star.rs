@@ -1,7 +1,7 @@
 //! 2-opt*: exchange the tails of two routes so that u is followed by v
 //! (u's tail goes to v's route after v's predecessor).
 
-use super::{price, Move, NewRoute};
+use super::{price, price_arcs, tails_exchanged, Gate, Move, NewRoute};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
@@ -10,12 +10,14 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
     if ru == rv {
         return None;
     }
-    price(
-        p,
-        sol,
-        &[
-            NewRoute::new(ru, &[Piece::Prefix(ru, pu + 1), Piece::Suffix(rv, pv)]),
-            NewRoute::new(rv, &[Piece::Prefix(rv, pv), Piece::Suffix(ru, pu + 1)]),
-        ],
-    )
+    let routes = [
+        NewRoute::new(ru, &[Piece::Prefix(ru, pu + 1), Piece::Suffix(rv, pv)]),
+        NewRoute::new(rv, &[Piece::Prefix(rv, pv), Piece::Suffix(ru, pu + 1)]),
+    ];
+    if pv == 0 && pu + 1 == sol.routes[ru].len() {
+        // v's route empties: its vehicle cost goes too
+        return price(p, sol, &routes);
+    }
+    let change = tails_exchanged(p, sol, ru, pu, rv, pv);
+    price_arcs(p, sol, &routes, &Gate::new(p, sol, ru, rv), change)
 }

@@ -111,6 +111,7 @@ fn copy_route(from: &Route, to: &mut Route) {
         lbwd,
         dfwd,
         dbwd,
+        drev,
         load,
         allowed_bwd,
         starts,
@@ -137,6 +138,7 @@ fn copy_route(from: &Route, to: &mut Route) {
     to.lbwd.clone_from(lbwd);
     to.dfwd.clone_from(dfwd);
     to.dbwd.clone_from(dbwd);
+    to.drev.clone_from(drev);
     to.load.clone_from(load);
     to.allowed_bwd.clone_from(allowed_bwd);
     to.starts.clone_from(starts);

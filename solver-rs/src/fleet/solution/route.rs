@@ -29,6 +29,10 @@ pub struct Route {
     pub(super) dfwd: Vec<i64>,
     /// Distance from jobs[k] through the last job.
     pub(super) dbwd: Vec<i64>,
+    /// drev[k]: the distance of jobs[0..k] walked backwards, from jobs[k - 1]
+    /// to jobs[0] (a reversed run's, `run_distance_reversed`: the matrix may
+    /// differ each way).
+    pub(super) drev: Vec<i64>,
     /// load[k * dims + d]: demand of jobs[0..k].
     pub(super) load: Vec<i64>,
     /// Row k (p.allowed_words u64 words): the vehicles allowed for every job
@@ -81,6 +85,7 @@ impl Route {
             lbwd: Vec::new(),
             dfwd: Vec::new(),
             dbwd: Vec::new(),
+            drev: Vec::new(),
             load: Vec::new(),
             allowed_bwd: Vec::new(),
             starts: Vec::new(),
@@ -121,6 +126,8 @@ impl Route {
         self.fwd.push(start_segment(p, self.vehicle));
         self.dfwd.clear();
         self.dfwd.push(0);
+        self.drev.clear();
+        self.drev.push(0);
         self.load.clear();
         self.load.resize((n + 1) * dims, 0);
         let mut prev = v.start;
@@ -168,6 +175,8 @@ impl Route {
             let s = self.fwd[k].then(&job_segment(p, j), p);
             self.fwd.push(s);
             self.dfwd.push(self.dfwd[k] + p.d(prev, p.jobs[j].loc));
+            let back = if k == 0 { 0 } else { p.d(p.jobs[j].loc, prev) };
+            self.drev.push(self.drev[k] + back);
             prev = p.jobs[j].loc;
             for d in 0..dims {
                 self.load[(k + 1) * dims + d] = self.load[k * dims + d] + p.demand[j * dims + d];
@@ -425,6 +434,19 @@ impl Route {
     #[inline(always)]
     pub(crate) fn loc(&self, k: usize) -> usize {
         self.locs[k] as usize
+    }
+
+    /// The distance along jobs[s..e] (s < e), from jobs[s] to jobs[e - 1].
+    #[inline(always)]
+    pub(crate) fn run_distance(&self, s: usize, e: usize) -> i64 {
+        self.dfwd[e] - self.dfwd[s + 1]
+    }
+
+    /// The distance along jobs[s..e] (s < e) walked backwards, from jobs[e - 1]
+    /// to jobs[s].
+    #[inline(always)]
+    pub(crate) fn run_distance_reversed(&self, s: usize, e: usize) -> i64 {
+        self.drev[e] - self.drev[s + 1]
     }
 }
 
