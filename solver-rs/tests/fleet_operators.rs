@@ -11,8 +11,8 @@
 
 use route_solver::fleet::model::{BreakInput, FleetProblem, VehicleCosts};
 use route_solver::fleet::operators::{
-    apply, cross_exchange, jobs_swapped, pair_relocate, relocate, run_moved, run_reversed,
-    runs_exchanged, swap, tails_exchanged, two_opt, two_opt_star, Move,
+    apply, cross_exchange, jobs_swapped, pair_relocate, relocate, run_reversed, swap,
+    tails_exchanged, two_opt, two_opt_star, Gap, Move, Run,
 };
 use route_solver::fleet::solution::{Piece, Solution};
 use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
@@ -473,9 +473,11 @@ fn the_arcs_a_move_changes_price_its_distance() {
                                     )]
                                 };
                                 assert_eq!(
-                                    run_moved(&p, &sol, ru, pu, run, rv, t),
+                                    Run::new(&p, &sol, ru, pu, run).taken_out(&p)
+                                        + Run::new(&p, &sol, ru, pu, run)
+                                            .put_in(&p, &Gap::new(&p, &sol, rv, t)),
                                     pieces_change(&p, &sol, &new),
-                                    "run_moved: route {} from {} ({} jobs) to route {} at {}",
+                                    "a run moved: route {} from {} ({} jobs) to route {} at {}",
                                     ru,
                                     pu,
                                     run,
@@ -508,9 +510,9 @@ fn the_arcs_a_move_changes_price_its_distance() {
                                         ),
                                     ];
                                     assert_eq!(
-                                        runs_exchanged(&p, &sol, ru, pu, run, rv, pv, b),
+                                        Run::new(&p, &sol, ru, pu, run).exchanged_with(&p, &Run::new(&p, &sol, rv, pv, b)),
                                         pieces_change(&p, &sol, &new),
-                                        "runs_exchanged: route {} at {} ({}) and route {} at {} ({})",
+                                        "runs exchanged: route {} at {} ({}) and route {} at {} ({})",
                                         ru, pu, run, rv, pv, b
                                     );
                                     checked[1] += 1;

@@ -1,7 +1,7 @@
 //! Cross-exchange: swap a run of 1–3 jobs starting at u with a run of 1–3
 //! jobs starting just after v, so that v is followed by u's run.
 
-use super::{offer_arcs, runs_exchanged, Gate, Move, NewRoute};
+use super::{offer_arcs, Gate, Move, NewRoute, Run};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
@@ -15,16 +15,22 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
     let (len_u, len_v) = (sol.routes[ru].len(), sol.routes[rv].len());
     let gate = Gate::new(p, sol, ru, rv);
     let mut best: Option<Move> = None;
+    let s = pv + 1;
+    let mut v_runs = [None; MAX_RUN];
+    for b in 1..=MAX_RUN.min(len_v.saturating_sub(s)) {
+        v_runs[b - 1] = Some(Run::new(p, sol, rv, s, b));
+    }
     for a in 1..=MAX_RUN {
         if pu + a > len_u {
             break;
         }
+        let u_run = Run::new(p, sol, ru, pu, a);
         for b in 1..=MAX_RUN {
-            let s = pv + 1;
-            if s + b > len_v {
-                break;
-            }
-            let change = runs_exchanged(p, sol, ru, pu, a, rv, s, b);
+            let v_run = match &v_runs[b - 1] {
+                Some(run) => run,
+                None => break,
+            };
+            let change = u_run.exchanged_with(p, v_run);
             offer_arcs(
                 &mut best,
                 p,

@@ -82,7 +82,7 @@ pub fn offer(best: &mut Option<Move>, p: &FleetProblem, sol: &mut Solution, rout
 }
 
 /// `offer` for a variant whose change of distance the operator has summed
-/// from the arcs it removes and adds (`run_moved`, `runs_exchanged`, ...:
+/// from the arcs it removes and adds (`Run`, `Gap`, `jobs_swapped`, ...:
 /// O(1), as PyVRP's operators evaluate a move): `main_bound` is then the
 /// gate's (`Gate::bound`), so a variant the bound rules out (most of them)
 /// is dropped before any of its pieces is read. Every route of the move must
@@ -246,52 +246,80 @@ fn place_at(p: &FleetProblem, sol: &Solution, r: usize, k: usize) -> usize {
     }
 }
 
-/// The change of distance when the run jobs[from..from + len] of route ru
-/// leaves its place and goes, in order, between positions t - 1 and t of
-/// route rv (rv = ru: t outside the run, not next to it on either side):
-/// three arcs removed, three added.
-pub fn run_moved(
-    p: &FleetProblem,
-    sol: &Solution,
-    ru: usize,
-    from: usize,
-    len: usize,
-    rv: usize,
-    t: usize,
-) -> i64 {
-    let (a, b) = (
-        place_before(p, sol, ru, from),
-        place_at(p, sol, ru, from + len),
-    );
-    let (c, d) = (place_before(p, sol, rv, t), place_at(p, sol, rv, t));
-    let route = &sol.routes[ru];
-    let (first, last) = (route.loc(from), route.loc(from + len - 1));
-    p.d(a, b) + p.d(c, first) + p.d(last, d) - p.d(a, first) - p.d(last, b) - p.d(c, d)
+/// A run jobs[from..from + len] of a route in its place: the places
+/// around it and the length of the two arcs that hold it there. An
+/// operator makes each run once and prices its variants from it (a few
+/// matrix reads each: the arcs they add).
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    before: usize,
+    first: usize,
+    last: usize,
+    after: usize,
+    held: i64,
 }
 
-/// The change of distance when the run jobs[pu..pu + a] of route ru and
-/// the run jobs[pv..pv + b] of another route rv change places, each in its
-/// order: four arcs removed, four added.
-pub fn runs_exchanged(
-    p: &FleetProblem,
-    sol: &Solution,
-    ru: usize,
-    pu: usize,
-    a: usize,
-    rv: usize,
-    pv: usize,
-    b: usize,
-) -> i64 {
-    let (before_u, after_u) = (place_before(p, sol, ru, pu), place_at(p, sol, ru, pu + a));
-    let (before_v, after_v) = (place_before(p, sol, rv, pv), place_at(p, sol, rv, pv + b));
-    let (u, v) = (&sol.routes[ru], &sol.routes[rv]);
-    let (u_first, u_last) = (u.loc(pu), u.loc(pu + a - 1));
-    let (v_first, v_last) = (v.loc(pv), v.loc(pv + b - 1));
-    p.d(before_u, v_first) + p.d(v_last, after_u) + p.d(before_v, u_first) + p.d(u_last, after_v)
-        - p.d(before_u, u_first)
-        - p.d(u_last, after_u)
-        - p.d(before_v, v_first)
-        - p.d(v_last, after_v)
+impl Run {
+    pub fn new(p: &FleetProblem, sol: &Solution, r: usize, from: usize, len: usize) -> Run {
+        let route = &sol.routes[r];
+        let (before, after) = (
+            place_before(p, sol, r, from),
+            place_at(p, sol, r, from + len),
+        );
+        let (first, last) = (route.loc(from), route.loc(from + len - 1));
+        Run {
+            before,
+            first,
+            last,
+            after,
+            held: p.d(before, first) + p.d(last, after),
+        }
+    }
+
+    /// The change of distance when the run leaves its place: its route
+    /// closes over it.
+    pub fn taken_out(&self, p: &FleetProblem) -> i64 {
+        p.d(self.before, self.after) - self.held
+    }
+
+    /// The change of distance when the run, taken out, goes in order into
+    /// `gap` (of another route, or of its own away from it: not next to it).
+    #[inline(always)]
+    pub fn put_in(&self, p: &FleetProblem, gap: &Gap) -> i64 {
+        p.d(gap.before, self.first) + p.d(self.last, gap.after) - gap.arc
+    }
+
+    /// The change of distance when this run and `other`, of another route,
+    /// change places, each in its order.
+    #[inline(always)]
+    pub fn exchanged_with(&self, p: &FleetProblem, other: &Run) -> i64 {
+        p.d(self.before, other.first)
+            + p.d(other.last, self.after)
+            + p.d(other.before, self.first)
+            + p.d(self.last, other.after)
+            - self.held
+            - other.held
+    }
+}
+
+/// The arc between positions t - 1 and t of a route (from its vehicle's
+/// start at t = 0, to its end at t = len), where a run can go.
+#[derive(Clone, Copy, Debug)]
+pub struct Gap {
+    before: usize,
+    after: usize,
+    arc: i64,
+}
+
+impl Gap {
+    pub fn new(p: &FleetProblem, sol: &Solution, r: usize, t: usize) -> Gap {
+        let (before, after) = (place_before(p, sol, r, t), place_at(p, sol, r, t));
+        Gap {
+            before,
+            after,
+            arc: p.d(before, after),
+        }
+    }
 }
 
 /// The change of distance when jobs[a] and jobs[b] (a < b) of route r

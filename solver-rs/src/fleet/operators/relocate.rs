@@ -1,7 +1,7 @@
 //! Relocate: move a run of 1–3 jobs starting at u to just after v (v's route,
 //! possibly u's own: the intra-route Or-opt), or just before v.
 
-use super::{offer, offer_arcs, run_moved, Gate, Move, NewRoute};
+use super::{offer, offer_arcs, Gap, Gate, Move, NewRoute, Run};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
@@ -12,12 +12,16 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
     let len_u = sol.routes[ru].len();
     let gate = Gate::new(p, sol, ru, rv);
     let mut best: Option<Move> = None;
+    // after v (target position t = pv + 1), and before v (t = pv)
+    let targets = [pv + 1, pv];
+    let gaps = targets.map(|t| Gap::new(p, sol, rv, t));
     for run in 1..=MAX_RUN {
         if pu + run > len_u {
             break;
         }
-        // after v (target position t = pv + 1), and before v (t = pv)
-        for &t in &[pv + 1, pv] {
+        let moved = Run::new(p, sol, ru, pu, run);
+        let taken_out = moved.taken_out(p);
+        for (&t, gap) in targets.iter().zip(&gaps) {
             if ru != rv {
                 let routes = [
                     NewRoute::new(ru, &[Piece::Prefix(ru, pu), Piece::Suffix(ru, pu + run)]),
@@ -31,7 +35,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                     ),
                 ];
                 if run < len_u {
-                    let change = run_moved(p, sol, ru, pu, run, rv, t);
+                    let change = taken_out + moved.put_in(p, gap);
                     offer_arcs(&mut best, p, sol, &routes, &gate, change);
                 } else {
                     // u's route empties: its vehicle cost goes too
@@ -40,7 +44,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
             } else if t >= pu && t <= pu + run {
                 // the run is already there or v is inside it
             } else if t > pu {
-                let change = run_moved(p, sol, ru, pu, run, ru, t);
+                let change = taken_out + moved.put_in(p, gap);
                 offer_arcs(
                     &mut best,
                     p,
@@ -58,7 +62,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                     change,
                 );
             } else {
-                let change = run_moved(p, sol, ru, pu, run, ru, t);
+                let change = taken_out + moved.put_in(p, gap);
                 offer_arcs(
                     &mut best,
                     p,

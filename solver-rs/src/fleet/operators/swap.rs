@@ -1,13 +1,13 @@
 //! Swap: exchange u and v between their routes (intra-route too).
 
-use super::{jobs_swapped, price_arcs, runs_exchanged, Gate, Move, NewRoute};
+use super::{jobs_swapped, price_arcs, Gate, Move, NewRoute, Run};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
 pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
     let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
     if ru != rv {
-        let change = runs_exchanged(p, sol, ru, pu, 1, rv, pv, 1);
+        let change = Run::new(p, sol, ru, pu, 1).exchanged_with(p, &Run::new(p, sol, rv, pv, 1));
         return price_arcs(
             p,
             sol,
