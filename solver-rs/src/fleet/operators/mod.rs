@@ -84,7 +84,7 @@ pub fn offer(best: &mut Option<Move>, p: &FleetProblem, sol: &mut Solution, rout
 /// `offer` for a variant whose change of distance the operator has summed
 /// from the arcs it removes and adds (`Run`, `Gap`, `jobs_swapped`, ...:
 /// O(1), as PyVRP's operators evaluate a move): `main_bound` is then the
-/// gate's (`Gate::bound`), so a variant the bound rules out (most of them)
+/// gate's (`Gate::main_bound`), so a variant the bound rules out (most of them)
 /// is dropped before any of its pieces is read. Every route of the move must
 /// keep a job.
 #[inline]
@@ -395,13 +395,15 @@ fn price_bounded(
         return None;
     }
     let mut delta = FleetCost::ZERO;
+    // the routes are priced last first: a relocation's is the one that takes
+    // the run, the likelier to break a window, so such a move costs one route
     if routes
         .iter()
         .all(|nr| Solution::lateness_apart(p, sol.routes[nr.route].vehicle))
     {
         // soft deadlines: priced without the lateness first (it never goes below 0, so that
         // is a bound), and the lateness (O(route)) only for a move the bound keeps
-        for nr in routes {
+        for nr in routes.iter().rev() {
             let v = sol.routes[nr.route].vehicle;
             let e = sol.evaluate_untimed(p, v, nr.pieces())?;
             delta = delta.plus(e.cost(p)).minus(sol.routes[nr.route].cost(p));
@@ -414,7 +416,7 @@ fn price_bounded(
             delta.lateness += sol.lateness_of_pieces(p, v, nr.pieces());
         }
     } else {
-        for nr in routes {
+        for nr in routes.iter().rev() {
             let v = sol.routes[nr.route].vehicle;
             let e = sol.evaluate(p, v, nr.pieces())?;
             delta = delta.plus(e.cost(p)).minus(sol.routes[nr.route].cost(p));
