@@ -400,6 +400,187 @@ fn pieces_change(p: &FleetProblem, sol: &Solution, new: &[(usize, Vec<Piece>)]) 
         .sum()
 }
 
+/// An operator's arc sum against the same move priced by its pieces.
+fn assert_arcs(
+    p: &FleetProblem,
+    sol: &Solution,
+    arcs: i64,
+    new: &[(usize, Vec<Piece>)],
+    what: &str,
+) {
+    assert_eq!(arcs, pieces_change(p, sol, new), "{}: {:?}", what, new);
+}
+
+/// Every run of 1–3 jobs of route ru, as (start, length).
+fn runs(sol: &Solution, ru: usize) -> Vec<(usize, usize)> {
+    let n = sol.routes[ru].len();
+    (0..n)
+        .flat_map(|pu| (1..=3.min(n - pu)).map(move |len| (pu, len)))
+        .collect()
+}
+
+/// Each run taken out and put into every gap of every route (its own away
+/// from it), as relocate moves it; a route it would empty is left out (such
+/// moves are priced by their pieces). Returns the positions checked.
+fn check_runs_moved(p: &FleetProblem, sol: &Solution) -> usize {
+    let mut checked = 0;
+    let nr = sol.routes.len();
+    for ru in 0..nr {
+        for (pu, len) in runs(sol, ru) {
+            let moved = Piece::Range(ru, pu, pu + len);
+            let run = Run::new(p, sol, ru, pu, len);
+            for rv in 0..nr {
+                for t in 0..=sol.routes[rv].len() {
+                    let new = if ru != rv {
+                        if len == sol.routes[ru].len() {
+                            continue;
+                        }
+                        vec![
+                            (ru, vec![Piece::Prefix(ru, pu), Piece::Suffix(ru, pu + len)]),
+                            (rv, vec![Piece::Prefix(rv, t), moved, Piece::Suffix(rv, t)]),
+                        ]
+                    } else if t >= pu && t <= pu + len {
+                        continue;
+                    } else if t > pu {
+                        let between = Piece::Range(ru, pu + len, t);
+                        vec![(
+                            ru,
+                            vec![Piece::Prefix(ru, pu), between, moved, Piece::Suffix(ru, t)],
+                        )]
+                    } else {
+                        let between = Piece::Range(ru, t, pu);
+                        vec![(
+                            ru,
+                            vec![
+                                Piece::Prefix(ru, t),
+                                moved,
+                                between,
+                                Piece::Suffix(ru, pu + len),
+                            ],
+                        )]
+                    };
+                    let arcs = run.taken_out(p) + run.put_in(p, &Gap::new(p, sol, rv, t));
+                    assert_arcs(p, sol, arcs, &new, "a run moved");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    checked
+}
+
+/// Every pair of runs of two routes exchanged, as cross-exchange does.
+fn check_runs_exchanged(p: &FleetProblem, sol: &Solution) -> usize {
+    let mut checked = 0;
+    let nr = sol.routes.len();
+    for ru in 0..nr {
+        for rv in (0..nr).filter(|&rv| rv != ru) {
+            for (pu, a) in runs(sol, ru) {
+                for (pv, b) in runs(sol, rv) {
+                    let new = vec![
+                        (
+                            ru,
+                            vec![
+                                Piece::Prefix(ru, pu),
+                                Piece::Range(rv, pv, pv + b),
+                                Piece::Suffix(ru, pu + a),
+                            ],
+                        ),
+                        (
+                            rv,
+                            vec![
+                                Piece::Prefix(rv, pv),
+                                Piece::Range(ru, pu, pu + a),
+                                Piece::Suffix(rv, pv + b),
+                            ],
+                        ),
+                    ];
+                    let arcs =
+                        Run::new(p, sol, ru, pu, a).exchanged_with(p, &Run::new(p, sol, rv, pv, b));
+                    assert_arcs(p, sol, arcs, &new, "runs exchanged");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    checked
+}
+
+/// Every pair of tails of two routes exchanged (2-opt*), but where v's
+/// route would empty.
+fn check_tails_exchanged(p: &FleetProblem, sol: &Solution) -> usize {
+    let mut checked = 0;
+    let nr = sol.routes.len();
+    for ru in 0..nr {
+        for rv in (0..nr).filter(|&rv| rv != ru) {
+            for pu in 0..sol.routes[ru].len() {
+                for pv in 0..sol.routes[rv].len() {
+                    if pv == 0 && pu + 1 == sol.routes[ru].len() {
+                        continue;
+                    }
+                    let new = vec![
+                        (ru, vec![Piece::Prefix(ru, pu + 1), Piece::Suffix(rv, pv)]),
+                        (rv, vec![Piece::Prefix(rv, pv), Piece::Suffix(ru, pu + 1)]),
+                    ];
+                    assert_arcs(
+                        p,
+                        sol,
+                        tails_exchanged(p, sol, ru, pu, rv, pv),
+                        &new,
+                        "tails exchanged",
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    checked
+}
+
+/// Every two jobs of a route swapped, and every run of a route reversed:
+/// (swaps, reversals) checked.
+fn check_within_routes(p: &FleetProblem, sol: &Solution) -> (usize, usize) {
+    let (mut swaps, mut reversals) = (0, 0);
+    for r in 0..sol.routes.len() {
+        let jobs = &sol.routes[r].jobs;
+        for a in 0..jobs.len() {
+            for b in a + 1..jobs.len() {
+                let new = vec![(
+                    r,
+                    vec![
+                        Piece::Prefix(r, a),
+                        Piece::Job(jobs[b]),
+                        Piece::Range(r, a + 1, b),
+                        Piece::Job(jobs[a]),
+                        Piece::Suffix(r, b + 1),
+                    ],
+                )];
+                assert_arcs(p, sol, jobs_swapped(p, sol, r, a, b), &new, "jobs swapped");
+                swaps += 1;
+            }
+            for e in a + 1..=jobs.len() {
+                let new = vec![(
+                    r,
+                    vec![
+                        Piece::Prefix(r, a),
+                        Piece::Reversed(r, a, e),
+                        Piece::Suffix(r, e),
+                    ],
+                )];
+                assert_arcs(
+                    p,
+                    sol,
+                    run_reversed(p, sol, r, a, e),
+                    &new,
+                    "a run reversed",
+                );
+                reversals += 1;
+            }
+        }
+    }
+    (swaps, reversals)
+}
+
 /// The operators' O(1) distance changes (the arcs a move removes and adds)
 /// against the same moves' pieces priced from the routes' prefix sums, at
 /// every position of every pair of routes of random plans: a mixed fleet
@@ -425,166 +606,12 @@ fn the_arcs_a_move_changes_price_its_distance() {
             let inp = random_input(&mut rng, n, 3, kind);
             let p = FleetProblem::new(&inp).expect("a valid instance");
             let sol = random_plan(&p, &mut rng);
-            let len = |r: usize| sol.routes[r].len();
-            for ru in 0..sol.routes.len() {
-                for rv in 0..sol.routes.len() {
-                    for pu in 0..len(ru) {
-                        for run in 1..=3.min(len(ru) - pu) {
-                            let moved = Piece::Range(ru, pu, pu + run);
-                            for t in 0..=len(rv) {
-                                let new = if ru != rv {
-                                    if run == len(ru) {
-                                        continue; // the route empties: priced by its pieces
-                                    }
-                                    vec![
-                                        (
-                                            ru,
-                                            vec![
-                                                Piece::Prefix(ru, pu),
-                                                Piece::Suffix(ru, pu + run),
-                                            ],
-                                        ),
-                                        (
-                                            rv,
-                                            vec![Piece::Prefix(rv, t), moved, Piece::Suffix(rv, t)],
-                                        ),
-                                    ]
-                                } else if t >= pu && t <= pu + run {
-                                    continue;
-                                } else if t > pu {
-                                    vec![(
-                                        ru,
-                                        vec![
-                                            Piece::Prefix(ru, pu),
-                                            Piece::Range(ru, pu + run, t),
-                                            moved,
-                                            Piece::Suffix(ru, t),
-                                        ],
-                                    )]
-                                } else {
-                                    vec![(
-                                        ru,
-                                        vec![
-                                            Piece::Prefix(ru, t),
-                                            moved,
-                                            Piece::Range(ru, t, pu),
-                                            Piece::Suffix(ru, pu + run),
-                                        ],
-                                    )]
-                                };
-                                assert_eq!(
-                                    Run::new(&p, &sol, ru, pu, run).taken_out(&p)
-                                        + Run::new(&p, &sol, ru, pu, run)
-                                            .put_in(&p, &Gap::new(&p, &sol, rv, t)),
-                                    pieces_change(&p, &sol, &new),
-                                    "a run moved: route {} from {} ({} jobs) to route {} at {}",
-                                    ru,
-                                    pu,
-                                    run,
-                                    rv,
-                                    t
-                                );
-                                checked[0] += 1;
-                            }
-                            if ru == rv {
-                                continue;
-                            }
-                            for pv in 0..len(rv) {
-                                for b in 1..=3.min(len(rv) - pv) {
-                                    let new = vec![
-                                        (
-                                            ru,
-                                            vec![
-                                                Piece::Prefix(ru, pu),
-                                                Piece::Range(rv, pv, pv + b),
-                                                Piece::Suffix(ru, pu + run),
-                                            ],
-                                        ),
-                                        (
-                                            rv,
-                                            vec![
-                                                Piece::Prefix(rv, pv),
-                                                moved,
-                                                Piece::Suffix(rv, pv + b),
-                                            ],
-                                        ),
-                                    ];
-                                    assert_eq!(
-                                        Run::new(&p, &sol, ru, pu, run).exchanged_with(&p, &Run::new(&p, &sol, rv, pv, b)),
-                                        pieces_change(&p, &sol, &new),
-                                        "runs exchanged: route {} at {} ({}) and route {} at {} ({})",
-                                        ru, pu, run, rv, pv, b
-                                    );
-                                    checked[1] += 1;
-                                }
-                            }
-                        }
-                        if ru != rv {
-                            for pv in 0..len(rv) {
-                                if pv == 0 && pu + 1 == len(ru) {
-                                    continue; // v's route empties
-                                }
-                                let new = vec![
-                                    (ru, vec![Piece::Prefix(ru, pu + 1), Piece::Suffix(rv, pv)]),
-                                    (rv, vec![Piece::Prefix(rv, pv), Piece::Suffix(ru, pu + 1)]),
-                                ];
-                                assert_eq!(
-                                    tails_exchanged(&p, &sol, ru, pu, rv, pv),
-                                    pieces_change(&p, &sol, &new),
-                                    "tails_exchanged: route {} after {}, route {} from {}",
-                                    ru,
-                                    pu,
-                                    rv,
-                                    pv
-                                );
-                                checked[2] += 1;
-                            }
-                            continue;
-                        }
-                        for b in pu + 1..len(ru) {
-                            let (ja, jb) = (sol.routes[ru].jobs[pu], sol.routes[ru].jobs[b]);
-                            let new = vec![(
-                                ru,
-                                vec![
-                                    Piece::Prefix(ru, pu),
-                                    Piece::Job(jb),
-                                    Piece::Range(ru, pu + 1, b),
-                                    Piece::Job(ja),
-                                    Piece::Suffix(ru, b + 1),
-                                ],
-                            )];
-                            assert_eq!(
-                                jobs_swapped(&p, &sol, ru, pu, b),
-                                pieces_change(&p, &sol, &new),
-                                "jobs_swapped: route {}, {} and {}",
-                                ru,
-                                pu,
-                                b
-                            );
-                            checked[3] += 1;
-                        }
-                        for e in pu + 1..=len(ru) {
-                            let new = vec![(
-                                ru,
-                                vec![
-                                    Piece::Prefix(ru, pu),
-                                    Piece::Reversed(ru, pu, e),
-                                    Piece::Suffix(ru, e),
-                                ],
-                            )];
-                            assert_eq!(
-                                run_reversed(&p, &sol, ru, pu, e),
-                                pieces_change(&p, &sol, &new),
-                                "run_reversed: route {}, {}..{}",
-                                ru,
-                                pu,
-                                e
-                            );
-                            checked[4] += 1;
-                        }
-                    }
-                }
-            }
+            checked[0] += check_runs_moved(&p, &sol);
+            checked[1] += check_runs_exchanged(&p, &sol);
+            checked[2] += check_tails_exchanged(&p, &sol);
+            let (swaps, reversals) = check_within_routes(&p, &sol);
+            checked[3] += swaps;
+            checked[4] += reversals;
         }
     }
     println!(

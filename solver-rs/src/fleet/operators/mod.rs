@@ -74,7 +74,14 @@ pub fn price(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) -> Optio
 /// variants): the move is built only when it is the cheaper, so a variant
 /// the bound or a better one rules out costs no copy of its pieces.
 pub fn offer(best: &mut Option<Move>, p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute]) {
-    if let Some(delta) = price_delta(p, sol, routes) {
+    keep_cheaper(best, price_delta(p, sol, routes), routes);
+}
+
+/// `best` becomes the move of `routes` when it has a change and `best` is
+/// none or dearer.
+#[inline(always)]
+fn keep_cheaper(best: &mut Option<Move>, delta: Option<FleetCost>, routes: &[NewRoute]) {
+    if let Some(delta) = delta {
         if best.as_ref().map_or(true, |b| delta < b.delta) {
             *best = Some(Move::new(delta, routes));
         }
@@ -97,14 +104,11 @@ pub fn offer_arcs(
     distance_change: i64,
 ) {
     let bound = gate.main_bound(p, sol, routes, distance_change);
+    // (price_bounded tests it too: here it saves the call for the variants it drops)
     if bound.map_or(false, |b| b >= 0) {
         return;
     }
-    if let Some(delta) = price_bounded(p, sol, routes, bound) {
-        if best.as_ref().map_or(true, |b| delta < b.delta) {
-            *best = Some(Move::new(delta, routes));
-        }
-    }
+    keep_cheaper(best, price_bounded(p, sol, routes, bound), routes);
 }
 
 /// `price` for a move whose change of distance the operator has summed
@@ -150,18 +154,15 @@ impl Gate {
     }
 
     fn linear(p: &FleetProblem, sol: &Solution, ru: usize, rv: usize) -> Option<(i64, i64)> {
-        if p.priced || !(p.duration_free() || p.distance_is_travel()) {
+        let pair = [ru, rv];
+        let routes = if ru == rv { &pair[..1] } else { &pair[..] };
+        if p.priced || !bound_known(p, sol, routes.iter().copied()) {
             return None;
         }
         let o = &p.objective;
         let mut constant = 0i64;
-        let pair = [ru, rv];
-        let routes = if ru == rv { &pair[..1] } else { &pair[..] };
         for &r in routes {
             let old = &sol.routes[r];
-            if p.has_deadlines && old.eval.lateness > 0 {
-                return None;
-            }
             if !p.duration_free() {
                 let waits = old.eval.distance + old.service_total - old.eval.duration;
                 constant = constant.saturating_add(o.duration_weight.saturating_mul(waits));
@@ -452,17 +453,10 @@ fn price_bounded(
 /// to at least the new driving plus the old service (exact when no route
 /// waits).
 fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i64> {
+    if !bound_known(p, sol, routes.iter().map(|nr| nr.route)) {
+        return None;
+    }
     let duration_free = p.duration_free();
-    if !(duration_free || (!p.priced && p.distance_is_travel())) {
-        return None;
-    }
-    if p.has_deadlines
-        && routes
-            .iter()
-            .any(|nr| sol.routes[nr.route].eval.lateness > 0)
-    {
-        return None;
-    }
     let mut bound = 0i64;
     for nr in routes {
         let old = &sol.routes[nr.route];
@@ -488,6 +482,17 @@ fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i
         bound = bound.saturating_add(change);
     }
     Some(bound)
+}
+
+/// Whether `main_bound` has a bound for a move of these routes: the
+/// objective weighs no duration, or its distances are the driving times
+/// and no vehicle has costs of its own (a duration is then at least the
+/// driving plus the service); and no route is late (with soft deadlines a
+/// move could then lower the lateness).
+#[inline(always)]
+fn bound_known(p: &FleetProblem, sol: &Solution, mut routes: impl Iterator<Item = usize>) -> bool {
+    (p.duration_free() || (!p.priced && p.distance_is_travel()))
+        && !(p.has_deadlines && routes.any(|r| sol.routes[r].eval.lateness > 0))
 }
 
 /// Make the move.
