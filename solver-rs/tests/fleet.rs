@@ -1133,7 +1133,9 @@ fn several_windows_random_instances_are_feasible_and_priced_right() {
 /// assert the same inside `apply`).
 #[test]
 fn several_windows_every_operator_prices_its_moves_exactly() {
-    use route_solver::fleet::operators::{apply, cross_exchange, relocate, swap, two_opt_star};
+    use route_solver::fleet::operators::{
+        apply, cross_exchange, evaluate_pair, relocate, swap, two_opt_star, Evaluate,
+    };
     use route_solver::fleet::solution::Solution;
     let mut rng = Rng::new(31);
     let mut moves = 0;
@@ -1163,19 +1165,14 @@ fn several_windows_every_operator_prices_its_moves_exactly() {
                 if u == v {
                     continue;
                 }
-                let ops: [fn(
-                    &FleetProblem,
-                    &mut Solution,
-                    usize,
-                    usize,
-                ) -> Option<route_solver::fleet::operators::Move>; 4] = [
+                let ops: [Evaluate; 4] = [
                     relocate::evaluate,
                     swap::evaluate,
                     two_opt_star::evaluate,
                     cross_exchange::evaluate,
                 ];
                 for op in ops.iter() {
-                    if let Some(m) = op(&p, &mut sol, u, v) {
+                    if let Some(m) = evaluate_pair(*op, &p, &mut sol, u, v) {
                         let mut after = sol.clone();
                         apply(&p, &mut after, &m);
                         assert_eq!(after.cost(&p), before.plus(m.delta));
@@ -1351,7 +1348,9 @@ fn route_limits_small_instances_match_brute_force() {
 
 #[test]
 fn route_limits_every_operator_prices_its_moves_exactly() {
-    use route_solver::fleet::operators::{apply, cross_exchange, relocate, swap, two_opt_star};
+    use route_solver::fleet::operators::{
+        apply, cross_exchange, evaluate_pair, relocate, swap, two_opt_star, Evaluate,
+    };
     use route_solver::fleet::solution::Solution;
     let mut rng = Rng::new(313);
     let mut moves = 0;
@@ -1377,19 +1376,14 @@ fn route_limits_every_operator_prices_its_moves_exactly() {
                 if u == v {
                     continue;
                 }
-                let ops: [fn(
-                    &FleetProblem,
-                    &mut Solution,
-                    usize,
-                    usize,
-                ) -> Option<route_solver::fleet::operators::Move>; 4] = [
+                let ops: [Evaluate; 4] = [
                     relocate::evaluate,
                     swap::evaluate,
                     two_opt_star::evaluate,
                     cross_exchange::evaluate,
                 ];
                 for op in ops.iter() {
-                    if let Some(m) = op(&p, &mut sol, u, v) {
+                    if let Some(m) = evaluate_pair(*op, &p, &mut sol, u, v) {
                         let mut after = sol.clone();
                         apply(&p, &mut after, &m);
                         assert_eq!(after.cost(&p), before.plus(m.delta));
@@ -1641,7 +1635,9 @@ fn breaks_are_never_broken_on_random_instances() {
 
 #[test]
 fn breaks_every_operator_prices_its_moves_exactly() {
-    use route_solver::fleet::operators::{apply, cross_exchange, relocate, swap, two_opt_star};
+    use route_solver::fleet::operators::{
+        apply, cross_exchange, evaluate_pair, relocate, swap, two_opt_star, Evaluate,
+    };
     use route_solver::fleet::solution::Solution;
     let mut rng = Rng::new(2613);
     let (mut moves, mut insertions) = (0, 0);
@@ -1661,19 +1657,14 @@ fn breaks_every_operator_prices_its_moves_exactly() {
                 if u == v {
                     continue;
                 }
-                let ops: [fn(
-                    &FleetProblem,
-                    &mut Solution,
-                    usize,
-                    usize,
-                ) -> Option<route_solver::fleet::operators::Move>; 4] = [
+                let ops: [Evaluate; 4] = [
                     relocate::evaluate,
                     swap::evaluate,
                     two_opt_star::evaluate,
                     cross_exchange::evaluate,
                 ];
                 for op in ops.iter() {
-                    if let Some(m) = op(&p, &mut sol, u, v) {
+                    if let Some(m) = evaluate_pair(*op, &p, &mut sol, u, v) {
                         let mut after = sol.clone();
                         apply(&p, &mut after, &m);
                         assert_eq!(after.cost(&p), before.plus(m.delta));

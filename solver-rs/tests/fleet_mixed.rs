@@ -10,7 +10,7 @@
 use route_solver::fleet::model::Role;
 use route_solver::fleet::model::{BreakInput, FleetProblem};
 use route_solver::fleet::operators::{
-    apply, cross_exchange, pair_relocate, relocate, swap, two_opt_star, Move,
+    apply, cross_exchange, evaluate_pair, pair_relocate, relocate, swap, two_opt_star, Evaluate,
 };
 use route_solver::fleet::solution::{route_violation, Route, Solution};
 use route_solver::fleet::VehicleInput;
@@ -174,8 +174,7 @@ fn brute_best(sol: &Solution, p: &FleetProblem, r: usize, j: usize) -> Option<Fl
     best
 }
 
-type Op = fn(&FleetProblem, &mut Solution, usize, usize) -> Option<Move>;
-const OPS: [Op; 5] = [
+const OPS: [Evaluate; 5] = [
     relocate::evaluate,
     swap::evaluate,
     two_opt_star::evaluate,
@@ -199,7 +198,7 @@ fn breaks_several_windows_and_shipments_price_exactly() {
                     continue;
                 }
                 for (i, op) in OPS.iter().enumerate() {
-                    if let Some(m) = op(&p, &mut sol, u, v) {
+                    if let Some(m) = evaluate_pair(*op, &p, &mut sol, u, v) {
                         let mut after = sol.clone();
                         apply(&p, &mut after, &m);
                         assert_eq!(after.cost(&p), before.plus(m.delta), "operator {}", i);

@@ -11,14 +11,12 @@
 
 use route_solver::fleet::model::{BreakInput, FleetProblem, VehicleCosts};
 use route_solver::fleet::operators::{
-    apply, cross_exchange, jobs_swapped, pair_relocate, relocate, run_reversed, swap,
-    tails_exchanged, two_opt, two_opt_star, Gap, Move, Run,
+    apply, cross_exchange, evaluate_pair, jobs_swapped, pair_relocate, relocate, run_reversed,
+    swap, tails_exchanged, two_opt, two_opt_star, Evaluate, Gap, Run,
 };
 use route_solver::fleet::solution::{Piece, Solution};
 use route_solver::fleet::{FleetInput, JobInput, Objective, VehicleInput};
 use route_solver::rng::Rng;
-
-type Evaluate = fn(&FleetProblem, &mut Solution, usize, usize) -> Option<Move>;
 
 /// What a random instance has.
 #[derive(Clone, Copy, Debug)]
@@ -286,7 +284,7 @@ fn exercise(name: &str, op: Evaluate, kinds: &[Kind], seed: u64) -> Tally {
                     if u == v {
                         continue;
                     }
-                    let m = match op(&p, &mut sol, u, v) {
+                    let m = match evaluate_pair(op, &p, &mut sol, u, v) {
                         Some(m) => m,
                         None => continue,
                     };

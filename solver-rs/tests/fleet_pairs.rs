@@ -8,7 +8,7 @@
 
 use route_solver::fleet::model::FleetProblem;
 use route_solver::fleet::operators::{
-    apply, cross_exchange, pair_relocate, relocate, swap, two_opt_star, Move,
+    apply, cross_exchange, evaluate_pair, pair_relocate, relocate, swap, two_opt_star, Evaluate,
 };
 use route_solver::fleet::solution::Solution;
 use route_solver::fleet::{
@@ -257,8 +257,7 @@ fn solution_of(p: &FleetProblem, plan: &fleet::FleetSolution) -> Solution {
     sol
 }
 
-type Op = fn(&FleetProblem, &mut Solution, usize, usize) -> Option<Move>;
-const OPS: [Op; 5] = [
+const OPS: [Evaluate; 5] = [
     relocate::evaluate,
     swap::evaluate,
     two_opt_star::evaluate,
@@ -286,7 +285,7 @@ fn every_operator_prices_exactly(o: &Options, seed: u64) -> [usize; 5] {
                     continue;
                 }
                 for (i, op) in OPS.iter().enumerate() {
-                    if let Some(m) = op(&p, &mut sol, u, v) {
+                    if let Some(m) = evaluate_pair(*op, &p, &mut sol, u, v) {
                         let mut after = sol.clone();
                         apply(&p, &mut after, &m);
                         assert_eq!(after.cost(&p), before.plus(m.delta), "operator {}", i);

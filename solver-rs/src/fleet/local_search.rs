@@ -14,7 +14,7 @@ use super::deadline::Deadline;
 use super::model::FleetProblem;
 use super::operators::swap_star::SwapStar;
 use super::operators::{
-    self, cross_exchange, pair_relocate, relocate, swap, two_opt, two_opt_star, Move,
+    self, cross_exchange, pair_relocate, relocate, swap, two_opt, two_opt_star, Anchor, Move, Pair,
 };
 use super::solution::{FleetCost, Piece, Solution};
 use crate::dont_look::DontLookQueue;
@@ -189,6 +189,8 @@ impl LocalSearch {
             }
             let k = self.granular.min(self.candidates(p, u).len());
             let mut i = 0;
+            // u's place and runs, for all its pairs until a move changes the plan
+            let mut anchor: Option<Anchor> = None;
             while i < k {
                 let v = self.candidates(p, u)[i] as usize;
                 i += 1;
@@ -198,7 +200,11 @@ impl LocalSearch {
                 if deadline.tick() {
                     return false;
                 }
-                if let Some((op, m)) = first_improving(p, sol, &mut self.progress, u, v) {
+                let at_u =
+                    anchor.get_or_insert_with(|| Anchor::new(p, sol, u).expect("u is in a route"));
+                let pair = Pair::new(p, sol, at_u, v).expect("v is in a route");
+                if let Some((op, m)) = first_improving(p, sol, &mut self.progress, &pair) {
+                    anchor = None;
                     self.apply(p, sol, op, &m);
                     self.activate(v);
                     // the route neighbours of both ends changed too
@@ -285,25 +291,24 @@ fn first_improving(
     p: &FleetProblem,
     sol: &mut Solution,
     progress: &mut Progress,
-    u: usize,
-    v: usize,
+    pair: &Pair,
 ) -> Option<(Operator, Move)> {
     let found = counted(
         progress,
         Operator::Relocate,
-        relocate::evaluate(p, sol, u, v),
+        relocate::evaluate(p, sol, pair),
     );
     if found.is_some() {
         return found;
     }
-    let found = counted(progress, Operator::FleetSwap, swap::evaluate(p, sol, u, v));
+    let found = counted(progress, Operator::FleetSwap, swap::evaluate(p, sol, pair));
     if found.is_some() {
         return found;
     }
     let found = counted(
         progress,
         Operator::TwoOptStar,
-        two_opt_star::evaluate(p, sol, u, v),
+        two_opt_star::evaluate(p, sol, pair),
     );
     if found.is_some() {
         return found;
@@ -311,7 +316,7 @@ fn first_improving(
     let found = counted(
         progress,
         Operator::CrossExchange,
-        cross_exchange::evaluate(p, sol, u, v),
+        cross_exchange::evaluate(p, sol, pair),
     );
     if found.is_some() {
         return found;
@@ -320,7 +325,7 @@ fn first_improving(
         let found = counted(
             progress,
             Operator::PairRelocate,
-            pair_relocate::evaluate(p, sol, u, v),
+            pair_relocate::evaluate(p, sol, pair),
         );
         if found.is_some() {
             return found;
@@ -329,7 +334,7 @@ fn first_improving(
     counted(
         progress,
         Operator::FleetTwoOpt,
-        two_opt::evaluate(p, sol, u, v),
+        two_opt::evaluate(p, sol, pair),
     )
 }
 

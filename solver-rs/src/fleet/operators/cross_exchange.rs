@@ -1,19 +1,16 @@
 //! Cross-exchange: swap a run of 1–3 jobs starting at u with a run of 1–3
 //! jobs starting just after v, so that v is followed by u's run.
 
-use super::{offer_arcs, Gate, Move, NewRoute, Run};
+use super::{offer_arcs, Move, NewRoute, Pair, Run, MAX_RUN};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
-pub const MAX_RUN: usize = 3;
-
-pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
-    let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
+pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Move> {
+    let (ru, pu, rv, pv) = pair.places();
     if ru == rv {
         return None;
     }
-    let (len_u, len_v) = (sol.routes[ru].len(), sol.routes[rv].len());
-    let gate = Gate::new(p, sol, ru, rv);
+    let len_v = sol.routes[rv].len();
     let mut best: Option<Move> = None;
     let s = pv + 1;
     let mut v_runs = [None; MAX_RUN];
@@ -21,10 +18,10 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
         v_runs[b - 1] = Some(Run::new(p, sol, rv, s, b));
     }
     for a in 1..=MAX_RUN {
-        if pu + a > len_u {
-            break;
-        }
-        let u_run = Run::new(p, sol, ru, pu, a);
+        let u_run = match pair.u.run(a) {
+            Some(run) => run,
+            None => break,
+        };
         for b in 1..=MAX_RUN {
             let v_run = match &v_runs[b - 1] {
                 Some(run) => run,
@@ -53,7 +50,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                         ],
                     ),
                 ],
-                &gate,
+                &pair.gate,
                 change,
             );
         }

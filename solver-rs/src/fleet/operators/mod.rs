@@ -1,6 +1,6 @@
 //! Inter-route operators, one file per operator (as VROOM's): each
-//! `evaluate(p, sol, u, v)` prices the best variant of its move around the
-//! granular pair (u, v) — v is one of u's nearest jobs — and returns it when
+//! `evaluate(p, sol, pair)` prices the best variant of its move around the
+//! granular pair (u, v) — v is one of u's nearest jobs (`Pair`) — and returns it when
 //! it improves; `apply` makes it (debug builds check the new cost against the
 //! evaluated delta and a full recomputation, as PyVRP does).
 
@@ -131,7 +131,7 @@ pub fn price_arcs(
 /// cost: the operators price such moves with `offer` or `price`). Each
 /// route's term is then (w_duration + w_distance) × its distance change +
 /// w_duration × (its old distance + service − duration), so the sum needs
-/// only the total change. Made once per operator evaluation, read per
+/// only the total change. Made once per granular pair (`Pair`), read per
 /// variant.
 #[derive(Clone, Copy, Debug)]
 pub struct Gate {
@@ -301,6 +301,99 @@ impl Run {
             - self.held
             - other.held
     }
+}
+
+/// The longest run relocate and cross-exchange move (Or-opt's 1–3 jobs).
+pub const MAX_RUN: usize = 3;
+
+/// Job u in its place, as the operators of each of its granular pairs read
+/// it: its route, its position and its runs of 1–`MAX_RUN` jobs. The descent
+/// makes it once per u and keeps it over u's neighbours until a move changes
+/// the plan.
+#[derive(Clone, Copy, Debug)]
+pub struct Anchor {
+    pub job: usize,
+    pub route: usize,
+    pub pos: usize,
+    /// runs[len - 1]: jobs[pos..pos + len], None past the route's end.
+    runs: [Option<Run>; MAX_RUN],
+}
+
+impl Anchor {
+    /// None when u is not in a route.
+    pub fn new(p: &FleetProblem, sol: &Solution, u: usize) -> Option<Anchor> {
+        let (route, pos) = sol.place(u)?;
+        let len = sol.routes[route].len();
+        let mut runs = [None; MAX_RUN];
+        for (i, run) in runs.iter_mut().enumerate() {
+            if pos + i < len {
+                *run = Some(Run::new(p, sol, route, pos, i + 1));
+            }
+        }
+        Some(Anchor {
+            job: u,
+            route,
+            pos,
+            runs,
+        })
+    }
+
+    /// The run of `len` jobs from u (1 ≤ len ≤ `MAX_RUN`), None past the
+    /// route's end.
+    #[inline(always)]
+    pub fn run(&self, len: usize) -> Option<&Run> {
+        self.runs[len - 1].as_ref()
+    }
+}
+
+/// The granular pair (u, v) every operator evaluates: u's anchor, v's place
+/// and the gate of their routes (one route when they share it), made once
+/// per pair for all the operators.
+#[derive(Clone, Copy, Debug)]
+pub struct Pair<'a> {
+    pub u: &'a Anchor,
+    pub v: usize,
+    pub rv: usize,
+    pub pv: usize,
+    pub gate: Gate,
+}
+
+impl<'a> Pair<'a> {
+    /// None when v is not in a route.
+    pub fn new(p: &FleetProblem, sol: &Solution, u: &'a Anchor, v: usize) -> Option<Pair<'a>> {
+        let (rv, pv) = sol.place(v)?;
+        Some(Pair {
+            u,
+            v,
+            rv,
+            pv,
+            gate: Gate::new(p, sol, u.route, rv),
+        })
+    }
+
+    /// (u's route, u's position, v's route, v's position).
+    #[inline(always)]
+    pub fn places(&self) -> (usize, usize, usize, usize) {
+        (self.u.route, self.u.pos, self.rv, self.pv)
+    }
+}
+
+/// An operator's evaluation of a granular pair (`relocate::evaluate`, ...).
+pub type Evaluate = fn(&FleetProblem, &mut Solution, &Pair) -> Option<Move>;
+
+/// `op` on the pair (u, v), its anchor and pair made for it alone (tests and
+/// one-off callers; the descent keeps u's anchor over its pairs): None when u
+/// or v is not in a route.
+pub fn evaluate_pair(
+    op: Evaluate,
+    p: &FleetProblem,
+    sol: &mut Solution,
+    u: usize,
+    v: usize,
+) -> Option<Move> {
+    let anchor = Anchor::new(p, sol, u)?;
+    let pair = Pair::new(p, sol, &anchor, v)?;
+    op(p, sol, &pair)
 }
 
 /// The arc between positions t - 1 and t of a route (from its vehicle's

@@ -4,14 +4,15 @@
 //! other way round. The target route is priced by `best_pair_insertion`
 //! (segments, O(1) per candidate in the plain case).
 
-use super::{Move, NewRoute};
+use super::{Move, NewRoute, Pair};
 use crate::fleet::model::{FleetProblem, Role};
 use crate::fleet::pairs::{pair_pieces, PairWindow};
 use crate::fleet::solution::{Piece, Solution};
 
-pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
+pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Move> {
+    let u = pair.u.job;
     let o = p.partner(u)?;
-    let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
+    let (ru, pu, rv, pv) = pair.places();
     if ru == rv {
         return None;
     }

@@ -1,25 +1,23 @@
 //! Relocate: move a run of 1–3 jobs starting at u to just after v (v's route,
 //! possibly u's own: the intra-route Or-opt), or just before v.
 
-use super::{offer, offer_arcs, Gap, Gate, Move, NewRoute, Run};
+use super::{offer, offer_arcs, Gap, Move, NewRoute, Pair, MAX_RUN};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
-pub const MAX_RUN: usize = 3;
-
-pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
-    let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
+pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Move> {
+    let (ru, pu, rv, pv) = pair.places();
     let len_u = sol.routes[ru].len();
-    let gate = Gate::new(p, sol, ru, rv);
+    let gate = &pair.gate;
     let mut best: Option<Move> = None;
     // after v (target position t = pv + 1), and before v (t = pv)
     let targets = [pv + 1, pv];
     let gaps = targets.map(|t| Gap::new(p, sol, rv, t));
     for run in 1..=MAX_RUN {
-        if pu + run > len_u {
-            break;
-        }
-        let moved = Run::new(p, sol, ru, pu, run);
+        let moved = match pair.u.run(run) {
+            Some(moved) => moved,
+            None => break,
+        };
         let taken_out = moved.taken_out(p);
         for (&t, gap) in targets.iter().zip(&gaps) {
             if ru != rv {
@@ -36,7 +34,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                 ];
                 if run < len_u {
                     let change = taken_out + moved.put_in(p, gap);
-                    offer_arcs(&mut best, p, sol, &routes, &gate, change);
+                    offer_arcs(&mut best, p, sol, &routes, gate, change);
                 } else {
                     // u's route empties: its vehicle cost goes too
                     offer(&mut best, p, sol, &routes);
@@ -58,7 +56,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                             Piece::Suffix(ru, t),
                         ],
                     )],
-                    &gate,
+                    gate,
                     change,
                 );
             } else {
@@ -76,7 +74,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                             Piece::Suffix(ru, pu + run),
                         ],
                     )],
-                    &gate,
+                    gate,
                     change,
                 );
             }

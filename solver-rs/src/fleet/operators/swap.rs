@@ -1,13 +1,15 @@
 //! Swap: exchange u and v between their routes (intra-route too).
 
-use super::{jobs_swapped, price_arcs, Gate, Move, NewRoute, Run};
+use super::{jobs_swapped, price_arcs, Move, NewRoute, Pair, Run};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
-pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
-    let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
+pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Move> {
+    let (ru, pu, rv, pv) = pair.places();
+    let (u, v) = (pair.u.job, pair.v);
     if ru != rv {
-        let change = Run::new(p, sol, ru, pu, 1).exchanged_with(p, &Run::new(p, sol, rv, pv, 1));
+        let u_job = pair.u.run(1).expect("u is in its route");
+        let change = u_job.exchanged_with(p, &Run::new(p, sol, rv, pv, 1));
         return price_arcs(
             p,
             sol,
@@ -29,7 +31,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                     ],
                 ),
             ],
-            &Gate::new(p, sol, ru, rv),
+            &pair.gate,
             change,
         );
     }
@@ -49,7 +51,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                 Piece::Suffix(ru, b + 1),
             ],
         )],
-        &Gate::new(p, sol, ru, ru),
+        &pair.gate,
         change,
     )
 }

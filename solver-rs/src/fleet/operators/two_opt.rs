@@ -5,12 +5,12 @@
 //! jobs[b], ...). The reversed run is priced along its own arcs (a matrix
 //! need not be symmetric) and its schedule job by job: O(run).
 
-use super::{offer_arcs, run_reversed, Gate, Move, NewRoute};
+use super::{offer_arcs, run_reversed, Move, NewRoute, Pair};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
-pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
-    let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
+pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Move> {
+    let (ru, pu, rv, pv) = pair.places();
     if ru != rv {
         return None;
     }
@@ -19,7 +19,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
         return None; // neighbours already, or a run of one: nothing to reverse
     }
     let r = ru;
-    let gate = Gate::new(p, sol, r, r);
+    let gate = &pair.gate;
     let mut best = None;
     let change = run_reversed(p, sol, r, a + 1, b + 1);
     offer_arcs(
@@ -34,7 +34,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                 Piece::Suffix(r, b + 1),
             ],
         )],
-        &gate,
+        gate,
         change,
     );
     let change = run_reversed(p, sol, r, a, b);
@@ -50,7 +50,7 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
                 Piece::Suffix(r, b),
             ],
         )],
-        &gate,
+        gate,
         change,
     );
     best

@@ -1,12 +1,12 @@
 //! 2-opt*: exchange the tails of two routes so that u is followed by v
 //! (u's tail goes to v's route after v's predecessor).
 
-use super::{price, price_arcs, tails_exchanged, Gate, Move, NewRoute};
+use super::{price, price_arcs, tails_exchanged, Move, NewRoute, Pair};
 use crate::fleet::model::FleetProblem;
 use crate::fleet::solution::{Piece, Solution};
 
-pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Option<Move> {
-    let ((ru, pu), (rv, pv)) = (sol.place(u)?, sol.place(v)?);
+pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Move> {
+    let (ru, pu, rv, pv) = pair.places();
     if ru == rv {
         return None;
     }
@@ -19,5 +19,5 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, u: usize, v: usize) -> Opt
         return price(p, sol, &routes);
     }
     let change = tails_exchanged(p, sol, ru, pu, rv, pv);
-    price_arcs(p, sol, &routes, &Gate::new(p, sol, ru, rv), change)
+    price_arcs(p, sol, &routes, &pair.gate, change)
 }
