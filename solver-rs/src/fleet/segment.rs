@@ -48,6 +48,15 @@ impl TwSegment {
         }
     }
 
+    /// This run cannot be followed in time by a visit whose latest start is
+    /// `latest`, directly or after more visits: it has a time warp already,
+    /// or it ends after `latest` even begun at its earliest (travel, service
+    /// and waiting only push the end later).
+    #[inline(always)]
+    pub fn ends_after(&self, latest: i64) -> bool {
+        self.time_warp > 0 || self.earliest + self.duration > latest
+    }
+
     /// Feasible: no window violated and no unreachable arc.
     #[inline(always)]
     pub fn feasible(&self) -> bool {

@@ -60,6 +60,16 @@ impl Solution {
                 continue;
             }
             let before = route.fwd[k];
+            // the prefixes only grow: once one ends after j's latest start, so do all the
+            // longer ones, and every later position has a time warp
+            if before.ends_after(js.latest) {
+                for kk in k + 1..=n {
+                    blink(); // drawn as if the position were tried: the same plans
+                    debug_assert!(route.fwd[kk].then(&js, p).time_warp > 0);
+                }
+                debug_assert!(before.then(&js, p).time_warp > 0);
+                break;
+            }
             let s = before.then(&js, p);
             if s.time_warp > 0 {
                 continue;
