@@ -28,11 +28,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Mov
                 None => break,
             };
             let change = u_run.exchanged_with(p, v_run);
-            offer_arcs(
-                &mut best,
-                p,
-                sol,
-                &[
+            offer_arcs(&mut best, p, sol, &pair.gate, change, || {
+                [
                     NewRoute::new(
                         ru,
                         &[
@@ -49,10 +46,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Mov
                             Piece::Suffix(rv, s + b),
                         ],
                     ),
-                ],
-                &pair.gate,
-                change,
-            );
+                ]
+            });
         }
     }
     best

@@ -92,36 +92,60 @@ fn keep_cheaper(best: &mut Option<Move>, delta: Option<FleetCost>, routes: &[New
 /// from the arcs it removes and adds (`Run`, `Gap`, `jobs_swapped`, ...:
 /// O(1), as PyVRP's operators evaluate a move): `main_bound` is then the
 /// gate's (`Gate::main_bound`), so a variant the bound rules out (most of them)
-/// is dropped before any of its pieces is read. Every route of the move must
-/// keep a job.
+/// is dropped before its new routes are even laid out (`routes` is called
+/// only for the others). Every route of the move must keep a job.
 #[inline]
-pub fn offer_arcs(
+pub fn offer_arcs<const N: usize>(
     best: &mut Option<Move>,
     p: &FleetProblem,
     sol: &mut Solution,
-    routes: &[NewRoute],
     gate: &Gate,
     distance_change: i64,
+    routes: impl FnOnce() -> [NewRoute; N],
 ) {
-    let bound = gate.main_bound(p, sol, routes, distance_change);
-    // (price_bounded tests it too: here it saves the call for the variants it drops)
-    if bound.map_or(false, |b| b >= 0) {
-        return;
+    if let Some(routes) = unless_ruled_out(p, sol, gate, distance_change, routes) {
+        let bound = gate.main_bound(p, sol, &routes, distance_change);
+        // (price_bounded tests it too: here it saves the call for the variants it drops)
+        if bound.map_or(false, |b| b >= 0) {
+            return;
+        }
+        keep_cheaper(best, price_bounded(p, sol, &routes, bound), &routes);
     }
-    keep_cheaper(best, price_bounded(p, sol, routes, bound), routes);
 }
 
 /// `price` for a move whose change of distance the operator has summed
 /// from its arcs (see `offer_arcs`).
-pub fn price_arcs(
+pub fn price_arcs<const N: usize>(
     p: &FleetProblem,
     sol: &mut Solution,
-    routes: &[NewRoute],
     gate: &Gate,
     distance_change: i64,
+    routes: impl FnOnce() -> [NewRoute; N],
 ) -> Option<Move> {
-    let bound = gate.main_bound(p, sol, routes, distance_change);
-    price_bounded(p, sol, routes, bound).map(|delta| Move::new(delta, routes))
+    let routes = unless_ruled_out(p, sol, gate, distance_change, routes)?;
+    let bound = gate.main_bound(p, sol, &routes, distance_change);
+    price_bounded(p, sol, &routes, bound).map(|delta| Move::new(delta, &routes))
+}
+
+/// The new routes of a variant, None when the gate rules it out by its
+/// change of distance alone (debug builds lay them out anyway, to check the
+/// gate against `main_bound`).
+#[inline(always)]
+fn unless_ruled_out<const N: usize>(
+    p: &FleetProblem,
+    sol: &Solution,
+    gate: &Gate,
+    distance_change: i64,
+    routes: impl FnOnce() -> [NewRoute; N],
+) -> Option<[NewRoute; N]> {
+    if gate.rules_out(distance_change) {
+        #[cfg(debug_assertions)]
+        gate.main_bound(p, sol, &routes(), distance_change);
+        #[cfg(not(debug_assertions))]
+        let _ = (p, sol, routes);
+        return None;
+    }
+    Some(routes())
 }
 
 /// `main_bound` of the moves between two routes (or within one) as a
@@ -174,6 +198,20 @@ impl Gate {
         ))
     }
 
+    /// The gate's bound says a move whose distance changes by `change`
+    /// cannot improve (false where it has no bound).
+    #[inline(always)]
+    fn rules_out(&self, change: i64) -> bool {
+        self.linear_bound(change).map_or(false, |bound| bound >= 0)
+    }
+
+    /// The bound where it is linear in the change of distance.
+    #[inline(always)]
+    fn linear_bound(&self, change: i64) -> Option<i64> {
+        let (weight, constant) = self.linear?;
+        Some(weight.saturating_mul(change).saturating_add(constant))
+    }
+
     /// `main_bound` of a move of these routes whose distance changes by
     /// `change`: the gate's when it has one, else `main_bound` itself.
     #[inline(always)]
@@ -184,9 +222,8 @@ impl Gate {
         routes: &[NewRoute],
         change: i64,
     ) -> Option<i64> {
-        match self.linear {
-            Some((weight, constant)) => {
-                let bound = weight.saturating_mul(change).saturating_add(constant);
+        match self.linear_bound(change) {
+            Some(bound) => {
                 #[cfg(debug_assertions)]
                 self.check(p, sol, routes, change, bound);
                 Some(bound)

@@ -21,33 +21,32 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Mov
         let taken_out = moved.taken_out(p);
         for (&t, gap) in targets.iter().zip(&gaps) {
             if ru != rv {
-                let routes = [
-                    NewRoute::new(ru, &[Piece::Prefix(ru, pu), Piece::Suffix(ru, pu + run)]),
-                    NewRoute::new(
-                        rv,
-                        &[
-                            Piece::Prefix(rv, t),
-                            Piece::Range(ru, pu, pu + run),
-                            Piece::Suffix(rv, t),
-                        ],
-                    ),
-                ];
+                let routes = || {
+                    [
+                        NewRoute::new(ru, &[Piece::Prefix(ru, pu), Piece::Suffix(ru, pu + run)]),
+                        NewRoute::new(
+                            rv,
+                            &[
+                                Piece::Prefix(rv, t),
+                                Piece::Range(ru, pu, pu + run),
+                                Piece::Suffix(rv, t),
+                            ],
+                        ),
+                    ]
+                };
                 if run < len_u {
                     let change = taken_out + moved.put_in(p, gap);
-                    offer_arcs(&mut best, p, sol, &routes, gate, change);
+                    offer_arcs(&mut best, p, sol, gate, change, routes);
                 } else {
                     // u's route empties: its vehicle cost goes too
-                    offer(&mut best, p, sol, &routes);
+                    offer(&mut best, p, sol, &routes());
                 }
             } else if t >= pu && t <= pu + run {
                 // the run is already there or v is inside it
             } else if t > pu {
                 let change = taken_out + moved.put_in(p, gap);
-                offer_arcs(
-                    &mut best,
-                    p,
-                    sol,
-                    &[NewRoute::new(
+                offer_arcs(&mut best, p, sol, gate, change, || {
+                    [NewRoute::new(
                         ru,
                         &[
                             Piece::Prefix(ru, pu),
@@ -55,17 +54,12 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Mov
                             Piece::Range(ru, pu, pu + run),
                             Piece::Suffix(ru, t),
                         ],
-                    )],
-                    gate,
-                    change,
-                );
+                    )]
+                });
             } else {
                 let change = taken_out + moved.put_in(p, gap);
-                offer_arcs(
-                    &mut best,
-                    p,
-                    sol,
-                    &[NewRoute::new(
+                offer_arcs(&mut best, p, sol, gate, change, || {
+                    [NewRoute::new(
                         ru,
                         &[
                             Piece::Prefix(ru, t),
@@ -73,10 +67,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Mov
                             Piece::Range(ru, t, pu),
                             Piece::Suffix(ru, pu + run),
                         ],
-                    )],
-                    gate,
-                    change,
-                );
+                    )]
+                });
             }
         }
     }

@@ -10,10 +10,8 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Mov
     if ru != rv {
         let u_job = pair.u.run(1).expect("u is in its route");
         let change = u_job.exchanged_with(p, &Run::new(p, sol, rv, pv, 1));
-        return price_arcs(
-            p,
-            sol,
-            &[
+        return price_arcs(p, sol, &pair.gate, change, || {
+            [
                 NewRoute::new(
                     ru,
                     &[
@@ -30,18 +28,14 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Mov
                         Piece::Suffix(rv, pv + 1),
                     ],
                 ),
-            ],
-            &pair.gate,
-            change,
-        );
+            ]
+        });
     }
     let (a, b) = if pu < pv { (pu, pv) } else { (pv, pu) };
     let (ja, jb) = (sol.routes[ru].jobs[a], sol.routes[ru].jobs[b]);
     let change = jobs_swapped(p, sol, ru, a, b);
-    price_arcs(
-        p,
-        sol,
-        &[NewRoute::new(
+    price_arcs(p, sol, &pair.gate, change, || {
+        [NewRoute::new(
             ru,
             &[
                 Piece::Prefix(ru, a),
@@ -50,8 +44,6 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Mov
                 Piece::Job(ja),
                 Piece::Suffix(ru, b + 1),
             ],
-        )],
-        &pair.gate,
-        change,
-    )
+        )]
+    })
 }

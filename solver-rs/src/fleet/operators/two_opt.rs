@@ -22,36 +22,26 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Mov
     let gate = &pair.gate;
     let mut best = None;
     let change = run_reversed(p, sol, r, a + 1, b + 1);
-    offer_arcs(
-        &mut best,
-        p,
-        sol,
-        &[NewRoute::new(
+    offer_arcs(&mut best, p, sol, gate, change, || {
+        [NewRoute::new(
             r,
             &[
                 Piece::Prefix(r, a + 1),
                 Piece::Reversed(r, a + 1, b + 1),
                 Piece::Suffix(r, b + 1),
             ],
-        )],
-        gate,
-        change,
-    );
+        )]
+    });
     let change = run_reversed(p, sol, r, a, b);
-    offer_arcs(
-        &mut best,
-        p,
-        sol,
-        &[NewRoute::new(
+    offer_arcs(&mut best, p, sol, gate, change, || {
+        [NewRoute::new(
             r,
             &[
                 Piece::Prefix(r, a),
                 Piece::Reversed(r, a, b),
                 Piece::Suffix(r, b),
             ],
-        )],
-        gate,
-        change,
-    );
+        )]
+    });
     best
 }

@@ -10,14 +10,16 @@ pub fn evaluate(p: &FleetProblem, sol: &mut Solution, pair: &Pair) -> Option<Mov
     if ru == rv {
         return None;
     }
-    let routes = [
-        NewRoute::new(ru, &[Piece::Prefix(ru, pu + 1), Piece::Suffix(rv, pv)]),
-        NewRoute::new(rv, &[Piece::Prefix(rv, pv), Piece::Suffix(ru, pu + 1)]),
-    ];
+    let routes = || {
+        [
+            NewRoute::new(ru, &[Piece::Prefix(ru, pu + 1), Piece::Suffix(rv, pv)]),
+            NewRoute::new(rv, &[Piece::Prefix(rv, pv), Piece::Suffix(ru, pu + 1)]),
+        ]
+    };
     if pv == 0 && pu + 1 == sol.routes[ru].len() {
         // v's route empties: its vehicle cost goes too
-        return price(p, sol, &routes);
+        return price(p, sol, &routes());
     }
     let change = tails_exchanged(p, sol, ru, pu, rv, pv);
-    price_arcs(p, sol, &routes, &pair.gate, change)
+    price_arcs(p, sol, &pair.gate, change, routes)
 }
