@@ -102,7 +102,7 @@ test('a client that disconnects mid-call is refunded', async () => {
 });
 
 test('Idempotency-Key: a second call while the first still runs → 409 idempotency_in_progress, no second debit', async () => {
-  await withSolver(stalling, { REQUEST_DEADLINE_MS: '1500' }, async (s) => {
+  await withSolver(stalling, { REQUEST_DEADLINE_MS: '4000' }, async (s) => {
     const live = await s.createKey('live', 10);
     const body = { start: PARIS_START, stops: coordinateStops(3) };
     const first = s.request('POST', '/api/v1/optimize', { key: live, body, headers: { 'Idempotency-Key': 'slow-1' } });
@@ -121,7 +121,7 @@ test('Idempotency-Key: a second call while the first still runs → 409 idempote
 });
 
 test('live keys: calls in flight past LIVE_MAX_CONCURRENT_PER_KEY → 429 rate_limited with Retry-After, not debited', async () => {
-  await withSolver(stalling, { REQUEST_DEADLINE_MS: '1500', LIVE_MAX_CONCURRENT_PER_KEY: '2' }, async (s) => {
+  await withSolver(stalling, { REQUEST_DEADLINE_MS: '4000', LIVE_MAX_CONCURRENT_PER_KEY: '2' }, async (s) => {
     const live = await s.createKey('live', 100);
     const body = { start: PARIS_START, stops: coordinateStops(3) };
     const running = [
