@@ -70,6 +70,11 @@ impl Solution {
                 debug_assert!(before.then(&js, p).time_warp > 0);
                 break;
             }
+            // and j cannot go before a rest of the route whose latest start comes before j can end
+            if js.ends_after(route.bwd_end[k].latest) {
+                debug_assert!(!before.then(&js, p).then(&route.bwd_end[k], p).feasible());
+                continue;
+            }
             let s = before.then(&js, p);
             if s.time_warp > 0 {
                 continue;
