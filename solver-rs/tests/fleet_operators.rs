@@ -1,7 +1,7 @@
 #![deny(unsafe_code)]
 //! Each inter-route operator on its own, as PyVRP tests each operator: on
 //! small seeded random instances of several kinds (hard windows and
-//! capacities, soft deadlines, a mixed fleet with different starts and ends,
+//! capacities, with waits in the objective or not, soft deadlines, a mixed fleet with different starts and ends,
 //! several windows per job, breaks, shipments), every (u, v) pair of a random
 //! plan is evaluated; when `evaluate` returns a move, applying it must change
 //! the cost by exactly the evaluated delta, the plan must pass `check`, and a
@@ -46,7 +46,7 @@ const BASE: Kind = Kind {
     objective: Objective::DISTANCE,
 };
 
-const KINDS: [Kind; 6] = [
+const KINDS: [Kind; 7] = [
     BASE,
     Kind {
         name: "deadlines",
@@ -77,6 +77,12 @@ const KINDS: [Kind; 6] = [
         name: "shipments",
         shipments: true,
         deadlines: true,
+        ..BASE
+    },
+    Kind {
+        // stops wait for their windows and the waits cost: the gate counts the waits a move keeps
+        name: "waits",
+        objective: Objective::SERVICE,
         ..BASE
     },
 ];

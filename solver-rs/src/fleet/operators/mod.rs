@@ -148,15 +148,19 @@ fn unless_ruled_out<const N: usize>(
     Some(routes())
 }
 
-/// `main_bound` of the moves between two routes (or within one) as a
+/// A lower bound of `main_bound` for the moves of a granular pair, as a
 /// function of a move's change of distance, where it is linear in it: no
 /// costs of the vehicles' own or balance (`priced`), and every route of the
 /// move used before and after (an emptied route also drops its vehicle
 /// cost: the operators price such moves with `offer` or `price`). Each
 /// route's term is then (w_duration + w_distance) × its distance change +
-/// w_duration × (its old distance + service − duration), so the sum needs
-/// only the total change. Made once per granular pair (`Pair`), read per
-/// variant.
+/// w_duration × (its old distance + service − duration + the waits the
+/// move keeps), so the sum needs only the total change. Every operator cuts
+/// a route only between its pair's first position in it and `MAX_RUN` + 1
+/// past its last (`Gate::new`), so the runs before and after those cuts stay
+/// whole, and with them their waits (`Route::wait_fwd`, `wait_bwd`): on a
+/// day whose stops wait for their windows, most of a route's waiting. Made
+/// once per granular pair (`Pair`), read per variant.
 #[derive(Clone, Copy, Debug)]
 pub struct Gate {
     /// (weight, constant) of the bound; None under the conditions where
@@ -168,28 +172,43 @@ pub struct Gate {
 }
 
 impl Gate {
-    /// The gate of the moves that change routes ru and rv (rv = ru: one route).
-    pub fn new(p: &FleetProblem, sol: &Solution, ru: usize, rv: usize) -> Gate {
+    /// The gate of the moves around u (position pu of route ru) and v
+    /// (position pv of route rv; rv = ru: one route).
+    pub fn new(
+        p: &FleetProblem,
+        sol: &Solution,
+        (ru, pu): (usize, usize),
+        (rv, pv): (usize, usize),
+    ) -> Gate {
         Gate {
-            linear: Gate::linear(p, sol, ru, rv),
+            linear: Gate::linear(p, sol, (ru, pu), (rv, pv)),
             #[cfg(debug_assertions)]
             routes: [ru, rv],
         }
     }
 
-    fn linear(p: &FleetProblem, sol: &Solution, ru: usize, rv: usize) -> Option<(i64, i64)> {
-        let pair = [ru, rv];
-        let routes = if ru == rv { &pair[..1] } else { &pair[..] };
-        if p.priced || !bound_known(p, sol, routes.iter().copied()) {
+    fn linear(
+        p: &FleetProblem,
+        sol: &Solution,
+        (ru, pu): (usize, usize),
+        (rv, pv): (usize, usize),
+    ) -> Option<(i64, i64)> {
+        // each route with the first and last position of the pair in it
+        let one = [(ru, pu.min(pv), pu.max(pv))];
+        let two = [(ru, pu, pu), (rv, pv, pv)];
+        let routes: &[(usize, usize, usize)] = if ru == rv { &one } else { &two };
+        if p.priced || !bound_known(p, sol, routes.iter().map(|r| r.0)) {
             return None;
         }
         let o = &p.objective;
         let mut constant = 0i64;
-        for &r in routes {
-            let old = &sol.routes[r];
-            if !p.duration_free() {
-                let waits = old.eval.distance + old.service_total - old.eval.duration;
-                constant = constant.saturating_add(o.duration_weight.saturating_mul(waits));
+        if !p.duration_free() {
+            for &(r, first, last) in routes {
+                let old = &sol.routes[r];
+                let waits = old.eval.duration - old.eval.distance - old.service_total;
+                // the operators cut a route from the pair's first position to MAX_RUN + 1 past its last
+                let kept = old.wait_fwd[first] + old.wait_bwd[(last + MAX_RUN + 1).min(old.len())];
+                constant = constant.saturating_add(o.duration_weight.saturating_mul(kept - waits));
             }
         }
         Some((
@@ -252,11 +271,18 @@ impl Gate {
             new_distance += d - sol.routes[nr.route].eval.distance;
         }
         assert_eq!(new_distance, change, "arcs against pieces");
-        assert_eq!(
-            Some(bound),
-            main_bound(p, sol, routes),
-            "gate against main_bound"
+        let laid_out = main_bound(p, sol, routes).expect("a gate bound where main_bound has none");
+        // equal without durations; with them main_bound counts the waits of every run the move
+        // keeps whole, the gate those outside the pair's positions
+        assert!(
+            bound <= laid_out,
+            "gate above main_bound: {} > {}",
+            bound,
+            laid_out
         );
+        if p.duration_free() {
+            assert_eq!(bound, laid_out, "gate against main_bound");
+        }
     }
 }
 
@@ -404,7 +430,7 @@ impl<'a> Pair<'a> {
             v,
             rv,
             pv,
-            gate: Gate::new(p, sol, u.route, rv),
+            gate: Gate::new(p, sol, (u.route, u.pos), (rv, pv)),
         })
     }
 
@@ -578,10 +604,11 @@ fn price_bounded(
 /// weighed, late routes).
 ///
 /// Without duration in the objective the distance change is exact. With it,
-/// a route's duration is at least its driving plus its service, and the
-/// moves keep the jobs of the routes they change: the new durations add up
-/// to at least the new driving plus the old service (exact when no route
-/// waits).
+/// a route's duration is at least its driving plus its service plus the
+/// waits inside the runs it keeps from a route's start or to its end
+/// (`Solution::kept_waits`), and the moves keep the jobs of the routes they
+/// change: the new durations add up to at least the new driving, the kept
+/// waits and the old service (exact when no route waits elsewhere).
 fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i64> {
     if !bound_known(p, sol, routes.iter().map(|nr| nr.route)) {
         return None;
@@ -601,7 +628,8 @@ fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i
             ))
         } else {
             // the distances are the driving times
-            p.route_main(v, count, dist, dist)
+            let floor = dist.saturating_add(sol.kept_waits(nr.pieces()));
+            p.route_main(v, count, floor, dist)
                 .saturating_add(
                     p.objective
                         .duration_weight

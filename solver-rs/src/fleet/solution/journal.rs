@@ -111,6 +111,8 @@ fn copy_route(from: &Route, to: &mut Route) {
         lbwd,
         dfwd,
         dbwd,
+        wait_fwd,
+        wait_bwd,
         drev,
         load,
         allowed_bwd,
@@ -138,6 +140,8 @@ fn copy_route(from: &Route, to: &mut Route) {
     to.lbwd.clone_from(lbwd);
     to.dfwd.clone_from(dfwd);
     to.dbwd.clone_from(dbwd);
+    to.wait_fwd.clone_from(wait_fwd);
+    to.wait_bwd.clone_from(wait_bwd);
     to.drev.clone_from(drev);
     to.load.clone_from(load);
     to.allowed_bwd.clone_from(allowed_bwd);

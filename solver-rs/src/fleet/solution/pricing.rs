@@ -27,6 +27,20 @@ impl Solution {
         }
     }
 
+    /// The waiting inside the pieces that keep a run of a route whole from its
+    /// start or to its end (`Route::wait_fwd`, `wait_bwd`): a floor of the
+    /// new route's waiting, since joining runs only adds waits.
+    pub fn kept_waits(&self, pieces: &[Piece]) -> i64 {
+        pieces
+            .iter()
+            .map(|pc| match *pc {
+                Piece::Prefix(r, k) => self.routes[r].wait_fwd[k],
+                Piece::Suffix(r, k) => self.routes[r].wait_bwd[k.min(self.routes[r].len())],
+                _ => 0,
+            })
+            .sum()
+    }
+
     /// Distance and job count of the route of vehicle v made of `pieces`, in
     /// O(pieces) whatever their length (no feasibility check).
     pub fn distance_of_pieces(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> (i64, usize) {

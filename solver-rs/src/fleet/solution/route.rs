@@ -29,6 +29,12 @@ pub struct Route {
     pub(super) dfwd: Vec<i64>,
     /// Distance from jobs[k] through the last job.
     pub(super) dbwd: Vec<i64>,
+    /// wait_fwd[k], wait_bwd[k]: the waiting inside fwd[k] and bwd[k] (their
+    /// duration less travel and service; wait_bwd[len] = 0). A route that keeps
+    /// one of these runs whole waits at least as long: joining runs only adds
+    /// waits (`operators::main_bound`).
+    pub(crate) wait_fwd: Vec<i64>,
+    pub(crate) wait_bwd: Vec<i64>,
     /// drev[k]: the distance of jobs[0..k] walked backwards, from jobs[k - 1]
     /// to jobs[0] (a reversed run's, `run_distance_reversed`: the matrix may
     /// differ each way).
@@ -85,6 +91,8 @@ impl Route {
             lbwd: Vec::new(),
             dfwd: Vec::new(),
             dbwd: Vec::new(),
+            wait_fwd: Vec::new(),
+            wait_bwd: Vec::new(),
             drev: Vec::new(),
             load: Vec::new(),
             allowed_bwd: Vec::new(),
@@ -128,6 +136,8 @@ impl Route {
         self.dfwd.push(0);
         self.drev.clear();
         self.drev.push(0);
+        self.wait_fwd.clear();
+        self.wait_fwd.push(0);
         self.load.clear();
         self.load.resize((n + 1) * dims, 0);
         let mut prev = v.start;
@@ -173,6 +183,9 @@ impl Route {
                 .push(self.late_pre[k] + (clock - p.jobs[j].deadline).max(0));
             clock += p.jobs[j].service;
             let s = self.fwd[k].then(&job_segment(p, j), p);
+            let added =
+                s.duration - self.fwd[k].duration - p.t(prev, p.jobs[j].loc) - p.jobs[j].service;
+            self.wait_fwd.push(self.wait_fwd[k] + added);
             self.fwd.push(s);
             self.dfwd.push(self.dfwd[k] + p.d(prev, p.jobs[j].loc));
             let back = if k == 0 { 0 } else { p.d(p.jobs[j].loc, prev) };
@@ -209,11 +222,18 @@ impl Route {
         self.bwd.resize(n, TwSegment::visit(0, 0, 0, 0));
         self.dbwd.clear();
         self.dbwd.resize(n + 1, 0);
+        self.wait_bwd.clear();
+        self.wait_bwd.resize(n + 1, 0);
         for k in (0..n).rev() {
             let j = self.jobs[k] as usize;
             let js = job_segment(p, j);
             self.bwd[k] = if k + 1 < n {
-                js.then(&self.bwd[k + 1], p)
+                let s = js.then(&self.bwd[k + 1], p);
+                let next = p.jobs[self.jobs[k + 1] as usize].loc;
+                let added =
+                    s.duration - js.duration - p.t(p.jobs[j].loc, next) - self.bwd[k + 1].duration;
+                self.wait_bwd[k] = self.wait_bwd[k + 1] + added;
+                s
             } else {
                 js
             };
