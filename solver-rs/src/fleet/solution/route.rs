@@ -30,9 +30,10 @@ pub struct Route {
     /// Distance from jobs[k] through the last job.
     pub(super) dbwd: Vec<i64>,
     /// wait_fwd[k], wait_bwd[k]: the waiting inside fwd[k] and bwd[k] (their
-    /// duration less travel and service; wait_bwd[len] = 0). A route that keeps
-    /// one of these runs whole waits at least as long: joining runs only adds
-    /// waits (`operators::main_bound`).
+    /// duration less travel and service; wait_bwd[len] = 0), only when the
+    /// objective weighs durations (empty otherwise). A route that keeps one of
+    /// these runs whole waits at least as long: joining runs only adds waits
+    /// (`operators::main_bound`, `operators::Gate`).
     pub(crate) wait_fwd: Vec<i64>,
     pub(crate) wait_bwd: Vec<i64>,
     /// drev[k]: the distance of jobs[0..k] walked backwards, from jobs[k - 1]
@@ -122,6 +123,32 @@ impl Route {
         self.jobs.is_empty()
     }
 
+    /// `wait_fwd` and `wait_bwd` from the segments (after `fwd` and `bwd`).
+    fn update_waits(&mut self, p: &FleetProblem) {
+        self.wait_fwd.clear();
+        self.wait_bwd.clear();
+        if p.duration_free() {
+            return;
+        }
+        let n = self.jobs.len();
+        // a segment joined with a visit lasts the two, the travel between them and the wait
+        let mut prev = p.vehicles[self.vehicle].start;
+        self.wait_fwd.push(0);
+        for k in 0..n {
+            let (loc, service) = (self.locs[k] as usize, p.jobs[self.jobs[k] as usize].service);
+            let wait = self.fwd[k + 1].duration - self.fwd[k].duration - p.t(prev, loc) - service;
+            self.wait_fwd.push(self.wait_fwd[k] + wait);
+            prev = loc;
+        }
+        self.wait_bwd.resize(n + 1, 0);
+        for k in (0..n.saturating_sub(1)).rev() {
+            let (loc, next) = (self.locs[k] as usize, self.locs[k + 1] as usize);
+            let service = p.jobs[self.jobs[k] as usize].service;
+            let wait = self.bwd[k].duration - service - p.t(loc, next) - self.bwd[k + 1].duration;
+            self.wait_bwd[k] = self.wait_bwd[k + 1] + wait;
+        }
+    }
+
     /// Recompute the caches after `jobs` changed (O(len)).
     pub fn update(&mut self, p: &FleetProblem) {
         let n = self.jobs.len();
@@ -136,8 +163,6 @@ impl Route {
         self.dfwd.push(0);
         self.drev.clear();
         self.drev.push(0);
-        self.wait_fwd.clear();
-        self.wait_fwd.push(0);
         self.load.clear();
         self.load.resize((n + 1) * dims, 0);
         let mut prev = v.start;
@@ -183,9 +208,6 @@ impl Route {
                 .push(self.late_pre[k] + (clock - p.jobs[j].deadline).max(0));
             clock += p.jobs[j].service;
             let s = self.fwd[k].then(&job_segment(p, j), p);
-            let added =
-                s.duration - self.fwd[k].duration - p.t(prev, p.jobs[j].loc) - p.jobs[j].service;
-            self.wait_fwd.push(self.wait_fwd[k] + added);
             self.fwd.push(s);
             self.dfwd.push(self.dfwd[k] + p.d(prev, p.jobs[j].loc));
             let back = if k == 0 { 0 } else { p.d(p.jobs[j].loc, prev) };
@@ -222,18 +244,11 @@ impl Route {
         self.bwd.resize(n, TwSegment::visit(0, 0, 0, 0));
         self.dbwd.clear();
         self.dbwd.resize(n + 1, 0);
-        self.wait_bwd.clear();
-        self.wait_bwd.resize(n + 1, 0);
         for k in (0..n).rev() {
             let j = self.jobs[k] as usize;
             let js = job_segment(p, j);
             self.bwd[k] = if k + 1 < n {
-                let s = js.then(&self.bwd[k + 1], p);
-                let next = p.jobs[self.jobs[k + 1] as usize].loc;
-                let added =
-                    s.duration - js.duration - p.t(p.jobs[j].loc, next) - self.bwd[k + 1].duration;
-                self.wait_bwd[k] = self.wait_bwd[k + 1] + added;
-                s
+                js.then(&self.bwd[k + 1], p)
             } else {
                 js
             };
@@ -243,6 +258,7 @@ impl Route {
                 0
             };
         }
+        self.update_waits(p);
         let end = end_segment(p, self.vehicle);
         self.bwd_end.clear();
         self.bwd_end
