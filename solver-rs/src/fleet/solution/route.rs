@@ -54,9 +54,9 @@ pub struct Route {
     /// room before its deadline (none once late), the waits on the way
     /// absorbing the push (exact on routes without breaks or several windows).
     pub(super) slack_bwd: Vec<i64>,
-    /// Only with soft deadlines: arc_in[k], the travel time into jobs[k] from
-    /// the stop before it (the start for k = 0), so that following a push
-    /// reads no matrix.
+    /// Only with soft deadlines or durations weighed: arc_in[k], the travel
+    /// time into jobs[k] from the stop before it (the start for k = 0), so
+    /// that following a push, or finding the waits, reads no matrix.
     pub(super) arc_in: Vec<i64>,
     /// Only when the vehicle has breaks: brk_next[k], how many of its breaks
     /// are taken by the end of jobs[k-1]'s service (k = 0..=len).
@@ -132,19 +132,17 @@ impl Route {
         }
         let n = self.jobs.len();
         // a segment joined with a visit lasts the two, the travel between them and the wait
-        let mut prev = p.vehicles[self.vehicle].start;
         self.wait_fwd.push(0);
         for k in 0..n {
-            let (loc, service) = (self.locs[k] as usize, p.jobs[self.jobs[k] as usize].service);
-            let wait = self.fwd[k + 1].duration - self.fwd[k].duration - p.t(prev, loc) - service;
+            let service = p.jobs[self.jobs[k] as usize].service;
+            let wait = self.fwd[k + 1].duration - self.fwd[k].duration - self.arc_in[k] - service;
             self.wait_fwd.push(self.wait_fwd[k] + wait);
-            prev = loc;
         }
         self.wait_bwd.resize(n + 1, 0);
         for k in (0..n.saturating_sub(1)).rev() {
-            let (loc, next) = (self.locs[k] as usize, self.locs[k + 1] as usize);
             let service = p.jobs[self.jobs[k] as usize].service;
-            let wait = self.bwd[k].duration - service - p.t(loc, next) - self.bwd[k + 1].duration;
+            let wait =
+                self.bwd[k].duration - service - self.arc_in[k + 1] - self.bwd[k + 1].duration;
             self.wait_bwd[k] = self.wait_bwd[k + 1] + wait;
         }
     }
@@ -194,12 +192,18 @@ impl Route {
                 None,
             );
         }
+        self.arc_in.clear();
+        let keep_arcs = p.has_deadlines || !p.duration_free();
         for k in 0..n {
             let j = self.jobs[k] as usize;
+            let arc = p.t(prev, p.jobs[j].loc);
+            if keep_arcs {
+                self.arc_in.push(arc);
+            }
             clock = if with_breaks {
                 self.starts[k]
             } else {
-                p.start_at(j, clock + p.t(prev, p.jobs[j].loc))
+                p.start_at(j, clock + arc)
             };
             if !with_breaks {
                 self.starts.push(clock);
@@ -218,14 +222,7 @@ impl Route {
             }
         }
         self.slack_bwd.clear();
-        self.arc_in.clear();
         if p.has_deadlines {
-            let mut from = v.start;
-            for &j in &self.jobs {
-                let loc = p.jobs[j as usize].loc;
-                self.arc_in.push(p.t(from, loc));
-                from = loc;
-            }
             self.slack_bwd.resize(n + 1, NO_LIMIT);
             for k in (0..n).rev() {
                 let job = &p.jobs[self.jobs[k] as usize];
