@@ -155,10 +155,11 @@ fn unless_ruled_out<const N: usize>(
 /// cost: the operators price such moves with `offer` or `price`). Each
 /// route's term is then (w_duration + w_distance) × its distance change +
 /// w_duration × (its old distance + service − duration + the waits the
-/// move keeps), so the sum needs only the total change. Every operator cuts
-/// a route only between its pair's first position in it and `MAX_RUN` + 1
-/// past its last (`Gate::new`), so the runs before and after those cuts stay
-/// whole, and with them their waits (`Route::wait_fwd`, `wait_bwd`): on a
+/// move keeps), so the sum needs only the total change. Every gated
+/// operator (relocate, swap, 2-opt*, cross-exchange, 2-opt) cuts a route
+/// only between its pair's first position in it and `MAX_RUN` + 1 past its
+/// last (`Gate::new`), so the runs before and after those cuts stay whole,
+/// and with them their waits (`Route::waits_before`, `waits_from`): on a
 /// day whose stops wait for their windows, most of a route's waiting. Made
 /// once per granular pair (`Pair`), read per variant.
 #[derive(Clone, Copy, Debug)]
@@ -207,7 +208,7 @@ impl Gate {
                 let old = &sol.routes[r];
                 let waits = old.eval.duration - old.eval.distance - old.service_total;
                 // the operators cut a route from the pair's first position to MAX_RUN + 1 past its last
-                let kept = old.wait_fwd[first] + old.wait_bwd[(last + MAX_RUN + 1).min(old.len())];
+                let kept = old.waits_before(first) + old.waits_from(last + MAX_RUN + 1);
                 constant = constant.saturating_add(o.duration_weight.saturating_mul(kept - waits));
             }
         }

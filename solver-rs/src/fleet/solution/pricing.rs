@@ -28,14 +28,14 @@ impl Solution {
     }
 
     /// The waiting inside the pieces that keep a run of a route whole from its
-    /// start or to its end (`Route::wait_fwd`, `wait_bwd`): a floor of the
+    /// start or to its end (`Route::waits_before`, `waits_from`): a floor of the
     /// new route's waiting, since joining runs only adds waits.
     pub fn kept_waits(&self, pieces: &[Piece]) -> i64 {
         pieces
             .iter()
             .map(|pc| match *pc {
-                Piece::Prefix(r, k) => self.routes[r].wait_fwd[k],
-                Piece::Suffix(r, k) => self.routes[r].wait_bwd[k.min(self.routes[r].len())],
+                Piece::Prefix(r, k) => self.routes[r].waits_before(k),
+                Piece::Suffix(r, k) => self.routes[r].waits_from(k),
                 _ => 0,
             })
             .sum()

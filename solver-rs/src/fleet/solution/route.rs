@@ -34,8 +34,8 @@ pub struct Route {
     /// objective weighs durations (empty otherwise). A route that keeps one of
     /// these runs whole waits at least as long: joining runs only adds waits
     /// (`operators::main_bound`, `operators::Gate`).
-    pub(crate) wait_fwd: Vec<i64>,
-    pub(crate) wait_bwd: Vec<i64>,
+    pub(super) wait_fwd: Vec<i64>,
+    pub(super) wait_bwd: Vec<i64>,
     /// drev[k]: the distance of jobs[0..k] walked backwards, from jobs[k - 1]
     /// to jobs[0] (a reversed run's, `run_distance_reversed`: the matrix may
     /// differ each way).
@@ -121,6 +121,20 @@ impl Route {
 
     pub fn is_empty(&self) -> bool {
         self.jobs.is_empty()
+    }
+
+    /// The waiting inside jobs[..k] from the vehicle's start: every route
+    /// that keeps that run whole waits at least as long (objectives that
+    /// weigh durations only).
+    #[inline(always)]
+    pub(crate) fn waits_before(&self, k: usize) -> i64 {
+        self.wait_fwd[k]
+    }
+
+    /// The waiting inside jobs[k..] (0 from the end on), kept likewise.
+    #[inline(always)]
+    pub(crate) fn waits_from(&self, k: usize) -> i64 {
+        self.wait_bwd[k.min(self.len())]
     }
 
     /// `wait_fwd` and `wait_bwd` from the segments (after `fwd` and `bwd`).
