@@ -6,6 +6,7 @@ use super::schedule::job_segment;
 use super::{Solution, NONE};
 use crate::fleet::load::LoadSeg;
 use crate::fleet::model::{FleetProblem, Role};
+use crate::fleet::segment::TwSegment;
 
 impl Solution {
     /// Best feasible insertion of job j into route r: (cost delta, position).
@@ -75,6 +76,23 @@ impl Solution {
                 debug_assert!(!before.then(&js, p).then(&route.bwd_end[k], p).feasible());
                 continue;
             }
+            let prev = if k == 0 { veh.start } else { route.loc(k - 1) };
+            let next = if k == n { veh.end } else { route.loc(k) };
+            let base = if n == 0 {
+                p.d(veh.start, veh.end)
+            } else {
+                route.eval.distance
+            };
+            let distance = base + p.d(prev, job.loc) + p.d(job.loc, next) - p.d(prev, next);
+            if let (false, Some((b, _))) = (exact, best) {
+                // joining the segments only adds waits to their durations and travels: without
+                // them the price is a lower bound, and at or above the best price_insertion
+                // would find that the position loses
+                let least = least_joined_duration(p, &before, &js, &route.bwd_end[k]);
+                if route.insertion_bound(p, least, distance, old) >= b {
+                    continue;
+                }
+            }
             let s = before.then(&js, p);
             if s.time_warp > 0 {
                 continue;
@@ -84,14 +102,9 @@ impl Solution {
             if !full.feasible() {
                 continue;
             }
-            let prev = if k == 0 { veh.start } else { route.loc(k - 1) };
-            let next = if k == n { veh.end } else { route.loc(k) };
-            let base = if n == 0 {
-                p.d(veh.start, veh.end)
-            } else {
-                route.eval.distance
-            };
-            let distance = base + p.d(prev, job.loc) + p.d(job.loc, next) - p.d(prev, next);
+            debug_assert!(
+                full.duration >= least_joined_duration(p, &before, &js, &route.bwd_end[k])
+            );
             if p.driving_limited {
                 let base = if n == 0 {
                     p.t(veh.start, veh.end)
@@ -227,4 +240,15 @@ impl Solution {
             }
         }
     }
+}
+
+/// The duration of `a` then `b` then `c` without the waits joining them adds
+/// (`TwSegment::then`): at most the joined duration.
+#[inline(always)]
+fn least_joined_duration(p: &FleetProblem, a: &TwSegment, b: &TwSegment, c: &TwSegment) -> i64 {
+    a.duration
+        .saturating_add(p.t(a.last as usize, b.first as usize))
+        .saturating_add(b.duration)
+        .saturating_add(p.t(b.last as usize, c.first as usize))
+        .saturating_add(c.duration)
 }

@@ -364,6 +364,27 @@ impl Route {
         self.load[self.jobs.len() * p.dims + d]
     }
 
+    /// The price `price_insertion` starts from: one more job, this duration
+    /// and distance, the route's lateness as it is.
+    #[inline(always)]
+    pub(crate) fn insertion_bound(
+        &self,
+        p: &FleetProblem,
+        duration: i64,
+        distance: i64,
+        old: FleetCost,
+    ) -> FleetCost {
+        RouteEval {
+            vehicle: self.vehicle,
+            count: self.len() + 1,
+            duration,
+            distance,
+            lateness: self.eval.lateness,
+        }
+        .cost(p)
+        .minus(old)
+    }
+
     /// The cost change of inserting job j before position k, the new route
     /// taking `duration` and `distance` (single windows, no breaks: the
     /// segments' duration is exact); `Priced::Loses` when it cannot beat
@@ -389,14 +410,7 @@ impl Route {
         best: Option<FleetCost>,
         follow: bool,
     ) -> Priced {
-        let mut new = RouteEval {
-            vehicle: self.vehicle,
-            count: self.len() + 1,
-            duration,
-            distance,
-            lateness: self.eval.lateness,
-        };
-        let bound = new.cost(p).minus(old);
+        let bound = self.insertion_bound(p, duration, distance, old);
         if best.map_or(false, |b| bound >= b) {
             return Priced::Loses;
         }
@@ -405,7 +419,7 @@ impl Route {
         }
         // the change is the delta's lateness: above the best's, the position loses
         let (own, push) = self.own_and_push(p, j, k);
-        new.lateness += match self.known_change(p, k, own, push) {
+        let change = match self.known_change(p, k, own, push) {
             LatenessChange::Exact(c) => c,
             LatenessChange::AtLeast(c) if best.map_or(false, |b| c > b.lateness) => {
                 return Priced::Loses
@@ -413,7 +427,11 @@ impl Route {
             LatenessChange::AtLeast(_) if !follow => return Priced::Later,
             _ => own + self.pushed_lateness(p, k, push),
         };
-        Priced::Cost(new.cost(p).minus(old))
+        // the lateness weighs before `main` and does not change it
+        Priced::Cost(FleetCost {
+            lateness: bound.lateness + change,
+            ..bound
+        })
     }
 
     /// The lateness change as far as it is known without following the push.
