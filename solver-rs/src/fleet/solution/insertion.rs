@@ -46,6 +46,10 @@ impl Solution {
         let veh = &p.vehicles[v];
         let mut best: Option<(FleetCost, usize)> = None;
         let exact = p.breaks_of(v) || p.multi_windows;
+        // a bound before the segments' joins where durations are weighed; without them the
+        // distance is all the price, and the joins' windows rule most positions out first, for
+        // less (Homberger 200: 2.3 % more instructions with the bound first)
+        let bound_first = !exact && !p.duration_free();
         self.insert_candidates.clear();
         self.late_positions.clear();
         for k in 0..=n {
@@ -76,22 +80,34 @@ impl Solution {
                 debug_assert!(!before.then(&js, p).then(&route.bwd_end[k], p).feasible());
                 continue;
             }
-            let prev = if k == 0 { veh.start } else { route.loc(k - 1) };
-            let next = if k == n { veh.end } else { route.loc(k) };
-            let base = if n == 0 {
-                p.d(veh.start, veh.end)
-            } else {
-                route.eval.distance
-            };
-            let distance = base + p.d(prev, job.loc) + p.d(job.loc, next) - p.d(prev, next);
-            if let (false, Some((b, _))) = (exact, best) {
+            let mut known = None;
+            if let (true, Some((b, _))) = (bound_first, best) {
                 // joining the segments only adds waits to their durations and travels: without
                 // them the price is a lower bound, and at or above the best price_insertion
                 // would find that the position loses
                 let least = least_joined_duration(p, &before, &js, &route.bwd_end[k]);
+                let distance = route.distance_with(p, k, job.loc);
                 if route.insertion_bound(p, least, distance, old) >= b {
+                    #[cfg(debug_assertions)]
+                    {
+                        let full = before.then(&js, p).then(&route.bwd_end[k], p);
+                        if full.feasible() {
+                            let exact = route.price_insertion(
+                                p,
+                                j,
+                                k,
+                                full.duration,
+                                distance,
+                                old,
+                                None,
+                                true,
+                            );
+                            debug_assert!(exact.cost().map_or(true, |c| c >= b));
+                        }
+                    }
                     continue;
                 }
+                known = Some(distance);
             }
             let s = before.then(&js, p);
             if s.time_warp > 0 {
@@ -105,6 +121,12 @@ impl Solution {
             debug_assert!(
                 full.duration >= least_joined_duration(p, &before, &js, &route.bwd_end[k])
             );
+            let prev = if k == 0 { veh.start } else { route.loc(k - 1) };
+            let next = if k == n { veh.end } else { route.loc(k) };
+            let distance = match known {
+                Some(d) => d,
+                None => route.distance_with(p, k, job.loc),
+            };
             if p.driving_limited {
                 let base = if n == 0 {
                     p.t(veh.start, veh.end)

@@ -495,6 +495,21 @@ impl Route {
         change
     }
 
+    /// The route's distance with a visit to `loc` before position k.
+    #[inline(always)]
+    pub(crate) fn distance_with(&self, p: &FleetProblem, k: usize, loc: usize) -> i64 {
+        let veh = &p.vehicles[self.vehicle];
+        let n = self.len();
+        let prev = if k == 0 { veh.start } else { self.loc(k - 1) };
+        let next = if k == n { veh.end } else { self.loc(k) };
+        let base = if n == 0 {
+            p.d(veh.start, veh.end)
+        } else {
+            self.eval.distance
+        };
+        base + p.d(prev, loc) + p.d(loc, next) - p.d(prev, next)
+    }
+
     /// Location of jobs[k].
     #[inline(always)]
     pub(crate) fn loc(&self, k: usize) -> usize {
