@@ -232,30 +232,38 @@ impl Solution {
         self.journal_save(r);
         let mut jobs = std::mem::take(&mut self.routes[r].jobs);
         jobs.insert(k, j as u32);
-        self.set_route_from_taken(p, r, jobs);
+        let back = jobs.len() - 1 - k;
+        self.set_route_from_taken(p, r, jobs, k, back);
         debug_assert!(self.routes[r].time_feasible);
     }
 
     /// Remove the listed jobs (from whichever routes hold them).
     pub fn remove_jobs(&mut self, p: &FleetProblem, removed: &[u32]) {
-        let mut touched: Vec<usize> = Vec::new();
+        // per route touched: the first and the last position a job left
+        let mut touched: Vec<(usize, usize, usize)> = Vec::new();
         for &j in removed {
             let r = self.route_of[j as usize];
             if r != NONE {
+                let k = self.pos_of[j as usize] as usize;
                 self.route_of[j as usize] = NONE;
                 self.pos_of[j as usize] = NONE;
                 self.unassigned += 1;
                 self.missing += p.miss_weight(j as usize);
-                if !touched.contains(&(r as usize)) {
-                    touched.push(r as usize);
+                match touched.iter_mut().find(|t| t.0 == r as usize) {
+                    Some(t) => {
+                        t.1 = t.1.min(k);
+                        t.2 = t.2.max(k);
+                    }
+                    None => touched.push((r as usize, k, k)),
                 }
             }
         }
-        for r in touched {
+        for (r, first, last) in touched {
             self.journal_save(r);
             let mut jobs = std::mem::take(&mut self.routes[r].jobs);
+            let back = jobs.len() - 1 - last;
             jobs.retain(|&j| self.route_of[j as usize] == r as u32);
-            self.set_route_from_taken(p, r, jobs);
+            self.set_route_from_taken(p, r, jobs, first, back);
             if !self.routes[r].time_feasible {
                 // a shortcut broke a window (no triangle inequality): the whole route goes
                 self.set_route(p, r, Vec::new());

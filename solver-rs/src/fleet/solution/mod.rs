@@ -126,6 +126,7 @@ impl Solution {
     /// Replace route r's jobs (positions and the unassigned count follow).
     pub fn set_route(&mut self, p: &FleetProblem, r: usize, jobs: Vec<u32>) {
         self.journal_save(r);
+        let (front, back) = same_ends(&self.routes[r].jobs, &jobs);
         for &j in &self.routes[r].jobs {
             if self.route_of[j as usize] == r as u32 {
                 self.route_of[j as usize] = NONE;
@@ -134,12 +135,21 @@ impl Solution {
                 self.missing += p.miss_weight(j as usize);
             }
         }
-        self.set_route_from_taken(p, r, jobs);
+        self.set_route_from_taken(p, r, jobs, front, back);
     }
 
     /// set_route for a job list taken out of route r (route_of still points
-    /// at r for the jobs that stay; a job marked unassigned is counted back).
-    fn set_route_from_taken(&mut self, p: &FleetProblem, r: usize, jobs: Vec<u32>) {
+    /// at r for the jobs that stay; a job marked unassigned is counted back),
+    /// whose first `front` and last `back` jobs are the route's before
+    /// (`Route::update_keeping`).
+    fn set_route_from_taken(
+        &mut self,
+        p: &FleetProblem,
+        r: usize,
+        jobs: Vec<u32>,
+        front: usize,
+        back: usize,
+    ) {
         for (k, &j) in jobs.iter().enumerate() {
             if self.route_of[j as usize] == NONE {
                 self.unassigned -= 1;
@@ -149,6 +159,21 @@ impl Solution {
             self.pos_of[j as usize] = k as u32;
         }
         self.routes[r].jobs = jobs;
-        self.routes[r].update(p);
+        self.routes[r].update_keeping(p, front, back);
     }
+}
+
+/// How many jobs `new` shares with `old` at its front, then at its back
+/// (the two runs do not overlap in either list).
+fn same_ends(old: &[u32], new: &[u32]) -> (usize, usize) {
+    let most = old.len().min(new.len());
+    let front = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let back = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(most - front)
+        .take_while(|(a, b)| a == b)
+        .count();
+    (front, back)
 }

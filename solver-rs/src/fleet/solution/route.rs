@@ -163,26 +163,53 @@ impl Route {
 
     /// Recompute the caches after `jobs` changed (O(len)).
     pub fn update(&mut self, p: &FleetProblem) {
+        self.update_keeping(p, 0, 0);
+    }
+
+    /// `update` after a change of the middle of the route: jobs[..front]
+    /// and its last `back` jobs are the first `front` and the last `back` of
+    /// the jobs it had at its last update, in the same order. Their prefix
+    /// caches (segments, distances, loads) and suffix caches (segments,
+    /// distances, moved to their new positions) are kept instead of joined
+    /// again; the schedule and everything else is recomputed. Routes with
+    /// breaks or several windows recompute everything.
+    pub fn update_keeping(&mut self, p: &FleetProblem, front: usize, back: usize) {
         let n = self.jobs.len();
+        let n_old = self.locs.len();
+        let with_breaks = p.breaks_of(self.vehicle);
+        let (front, back) = if with_breaks || p.multi_windows {
+            (0, 0)
+        } else {
+            (front, back)
+        };
+        debug_assert!(front + back <= n.min(n_old));
         let dims = p.dims;
         let v = &p.vehicles[self.vehicle];
         self.locs.clear();
         self.locs
             .extend(self.jobs.iter().map(|&j| p.jobs[j as usize].loc as u32));
-        self.fwd.clear();
-        self.fwd.push(start_segment(p, self.vehicle));
-        self.dfwd.clear();
-        self.dfwd.push(0);
-        self.drev.clear();
-        self.drev.push(0);
-        self.load.clear();
+        let (mut prev, mut clock) = if front == 0 {
+            self.fwd.clear();
+            self.fwd.push(start_segment(p, self.vehicle));
+            self.dfwd.clear();
+            self.dfwd.push(0);
+            self.drev.clear();
+            self.drev.push(0);
+            self.load.clear();
+            self.late_pre.clear();
+            self.late_pre.push(0);
+            (v.start, v.shift_start)
+        } else {
+            self.fwd.truncate(front + 1);
+            self.dfwd.truncate(front + 1);
+            self.drev.truncate(front + 1);
+            self.load.truncate((front + 1) * dims);
+            self.late_pre.truncate(front + 1);
+            let last = &p.jobs[self.jobs[front - 1] as usize];
+            (last.loc, self.starts[front - 1] + last.service)
+        };
         self.load.resize((n + 1) * dims, 0);
-        let mut prev = v.start;
-        self.starts.clear();
-        self.late_pre.clear();
-        self.late_pre.push(0);
-        let mut clock = v.shift_start;
-        let with_breaks = p.breaks_of(self.vehicle);
+        self.starts.truncate(front);
         let mut broken = crate::fleet::breaks::Outcome {
             back: 0,
             arrival: 0,
@@ -206,9 +233,9 @@ impl Route {
                 None,
             );
         }
-        self.arc_in.clear();
+        self.arc_in.truncate(front);
         let keep_arcs = p.has_deadlines || !p.duration_free();
-        for k in 0..n {
+        for k in front..n {
             let j = self.jobs[k] as usize;
             let arc = p.t(prev, p.jobs[j].loc);
             if keep_arcs {
@@ -251,11 +278,21 @@ impl Route {
                 self.slack_bwd[k] = room.min(onward);
             }
         }
-        self.bwd.clear();
-        self.bwd.resize(n, TwSegment::visit(0, 0, 0, 0));
-        self.dbwd.clear();
-        self.dbwd.resize(n + 1, 0);
-        for k in (0..n).rev() {
+        let end = end_segment(p, self.vehicle);
+        if back == 0 {
+            self.bwd.clear();
+            self.bwd.resize(n, TwSegment::visit(0, 0, 0, 0));
+            self.dbwd.clear();
+            self.dbwd.resize(n + 1, 0);
+            self.bwd_end.clear();
+            self.bwd_end.resize(n + 1, end);
+        } else {
+            let none = TwSegment::visit(0, 0, 0, 0);
+            keep_tail(&mut self.bwd, n_old, n, back, none);
+            keep_tail(&mut self.dbwd, n_old + 1, n + 1, back + 1, 0);
+            keep_tail(&mut self.bwd_end, n_old + 1, n + 1, back + 1, end);
+        }
+        for k in (0..n - back).rev() {
             let j = self.jobs[k] as usize;
             let js = job_segment(p, j);
             self.bwd[k] = if k + 1 < n {
@@ -270,11 +307,9 @@ impl Route {
             };
         }
         self.update_waits(p);
-        let end = end_segment(p, self.vehicle);
-        self.bwd_end.clear();
-        self.bwd_end
-            .extend(self.bwd.iter().map(|s| s.then(&end, p)));
-        self.bwd_end.push(end);
+        for k in 0..n - back {
+            self.bwd_end[k] = self.bwd[k].then(&end, p);
+        }
         if p.profile {
             self.lfwd.clear();
             self.lfwd.push(LoadSeg::EMPTY);
@@ -352,6 +387,32 @@ impl Route {
         let veh = &p.vehicles[self.vehicle];
         self.time_feasible &=
             self.drive_total <= veh.max_driving && self.ldist_total <= veh.max_distance;
+        #[cfg(debug_assertions)]
+        if front + back > 0 {
+            self.check_kept_caches(p);
+        }
+    }
+
+    /// The caches `update_keeping` kept are those a whole update computes.
+    #[cfg(debug_assertions)]
+    fn check_kept_caches(&self, p: &FleetProblem) {
+        let mut fresh = self.clone();
+        fresh.update(p);
+        assert_eq!(fresh.fwd, self.fwd, "fwd");
+        assert_eq!(fresh.bwd, self.bwd, "bwd");
+        assert_eq!(fresh.bwd_end, self.bwd_end, "bwd_end");
+        assert_eq!(fresh.dfwd, self.dfwd, "dfwd");
+        assert_eq!(fresh.dbwd, self.dbwd, "dbwd");
+        assert_eq!(fresh.drev, self.drev, "drev");
+        assert_eq!(fresh.load, self.load, "load");
+        assert_eq!(fresh.starts, self.starts, "starts");
+        assert_eq!(fresh.late_pre, self.late_pre, "late_pre");
+        assert_eq!(fresh.arc_in, self.arc_in, "arc_in");
+        assert_eq!(fresh.slack_bwd, self.slack_bwd, "slack_bwd");
+        assert_eq!(fresh.wait_fwd, self.wait_fwd, "wait_fwd");
+        assert_eq!(fresh.wait_bwd, self.wait_bwd, "wait_bwd");
+        assert_eq!(fresh.eval, self.eval, "eval");
+        assert_eq!(fresh.time_feasible, self.time_feasible, "time_feasible");
     }
 
     pub fn cost(&self, p: &FleetProblem) -> FleetCost {
@@ -558,4 +619,17 @@ enum LatenessChange {
     AtLeast(i64),
     /// Starts move earlier: not bounded.
     Unknown,
+}
+
+/// `v` holds `old_len` entries whose last `tail` become the last of `new_len`
+/// entries (the others are left for the caller to fill).
+fn keep_tail<T: Copy>(v: &mut Vec<T>, old_len: usize, new_len: usize, tail: usize, fill: T) {
+    debug_assert!(v.len() == old_len && tail <= old_len.min(new_len));
+    if new_len >= old_len {
+        v.resize(new_len, fill);
+        v.copy_within(old_len - tail..old_len, new_len - tail);
+    } else {
+        v.copy_within(old_len - tail..old_len, new_len - tail);
+        v.truncate(new_len);
+    }
 }
