@@ -3,11 +3,9 @@
  * by the plans pipeline's own code (validation, layout, places, the built-in travel model, src/api/plans/problem.ts),
  * then solved in WebAssembly on this thread under each budget of CPU time (process.cpuUsage, so a shared machine's
  * load does not shorten a budget), for each module given. Each module first solves each day for a fixed number of
- * iterations, left out of the figures: a long-running service's module is warm, and a cold one spends its first
- * budget partly in V8's baseline code while the optimizing compiler works on other threads, whose CPU time counts
- * against a CPU-time budget (about 0.2 s of the first 1000 iterations of the 1000 × 20 day, measured). Prints one
- * JSON line per solve, then each budget's plans against the same module's longest budget (vehicles, then total
- * route time: the service objective's order).
+ * iterations, left out of the figures (scripts/lib/warm-up.ts: a cold module's first budget would pay for V8's
+ * optimizing compiler). Prints one JSON line per solve, then each budget's plans against the same module's longest
+ * budget (vehicles, then total route time: the service objective's order).
  *
  *   npm run --silent bench:plan-budgets -- [--plans 1000:20] [--budgets-ms 2000,10000] [--wasm A.wasm,B.wasm] [--json]
  *     [--seed S]                 the solver's seed (default 1)
@@ -27,6 +25,7 @@ import { DEFAULT_WASM_PATH, loadSolver } from '../src/solver/load.js';
 import type { FleetProblem } from '../src/solver/fleet-types.js';
 import { parseCliArgs } from './lib/cli-args.js';
 import { parsePlanSpecs, planDay, type PlanDayOptions } from './lib/plans-bench.js';
+import { WARM_UP_ITERATIONS, warmUp } from './lib/warm-up.js';
 import { budgetGaps, parseBudgets, type BudgetRow } from './lib/plans-budgets.js';
 
 const USAGE =
@@ -38,7 +37,7 @@ const { values } = parseCliArgs(
     wasm: { type: 'string', default: DEFAULT_WASM_PATH },
     json: { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
-    'warm-up-iterations': { type: 'string', default: '300' },
+    'warm-up-iterations': { type: 'string', default: String(WARM_UP_ITERATIONS) },
     'no-windows': { type: 'boolean', default: false },
     'van-capacity': { type: 'string' },
   },
@@ -87,7 +86,7 @@ for (const wasm of modules) {
   const rows: BudgetRow[] = [];
   for (const { stops, vans } of specs) {
     const problem = await problemOf(stops, vans);
-    solver!.solveFleet(problem, warmUpIterations > 0 ? { maxIterations: warmUpIterations } : { timeLimitMs: 1 });
+    warmUp(solver!, problem, warmUpIterations);
     for (const budgetMs of budgets) {
       const started = cpuMs();
       const plan = solver!.solveFleet(problem, { timeLimitMs: budgetMs, seed });

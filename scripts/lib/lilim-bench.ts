@@ -19,6 +19,7 @@ import { loadSolver } from '../../src/solver/load.js';
 import { fleetBenchDefaults, readCommonFleetArg, type FleetBenchArgs } from './fleet-bench-args.js';
 import { SolverError } from '../../src/solver/errors.js';
 import { ArgReader } from './cli-args.js';
+import { warmUp } from './warm-up.js';
 import { customerRoutes } from './solomon.js';
 import { checkLilim, lilimClass, lilimProblem, loadLilimDir, type LilimInstance } from './lilim.js';
 
@@ -90,6 +91,7 @@ export function runLilimBench(a: LilimArgs, fail: (msg: string) => never): void 
     );
     console.log(pad(['inst', 'ok', 'veh', 'distance', 'bksV', 'bksDist', 'gap%', 'ms', 'iters'], widths));
   }
+  warmUp(solver, lilimProblem(instances[0]!, a.vehiclesFirst));
   for (const inst of instances) {
     let r: ReturnType<typeof solver.solveFleet>;
     try {

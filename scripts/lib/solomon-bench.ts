@@ -40,6 +40,7 @@ import {
   type SolomonInstance,
 } from './solomon.js';
 import { ArgReader } from './cli-args.js';
+import { warmUp } from './warm-up.js';
 
 export interface SolomonArgs extends FleetBenchArgs {
   service: boolean;
@@ -149,6 +150,7 @@ export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): v
       pad(['inst', 'ok', 'veh', 'distance', 'trunc', 'opt', 'gap%', 'bksV', 'bksDist', 'hgap%', 'ms', 'iters'], widths),
     );
   }
+  warmUp(solver, solomonProblem(instances[0]!, a.vehiclesFirst, convention));
   for (const inst of instances) {
     const planned = solomonProblem(inst, a.vehiclesFirst, convention);
     if (a.service) planned.objective = SERVICE_OBJECTIVE;
