@@ -121,35 +121,21 @@ impl Solution {
             debug_assert!(
                 full.duration >= least_joined_duration(p, &before, &js, &route.bwd_end[k])
             );
-            let prev = if k == 0 { veh.start } else { route.loc(k - 1) };
-            let next = if k == n { veh.end } else { route.loc(k) };
             let distance = match known {
                 Some(d) => d,
                 None => route.distance_with(p, k, job.loc),
             };
-            if p.driving_limited {
-                let base = if n == 0 {
-                    p.t(veh.start, veh.end)
-                } else {
-                    route.drive_total
-                };
-                if base + p.t(prev, job.loc) + p.t(job.loc, next) - p.t(prev, next)
+            if p.driving_limited
+                && route.total_with(p, k, job.loc, route.drive_total, FleetProblem::t)
                     > veh.max_driving
-                {
-                    continue;
-                }
+            {
+                continue;
             }
-            if p.distance_limited {
-                let base = if n == 0 {
-                    p.ld(veh.start, veh.end)
-                } else {
-                    route.ldist_total
-                };
-                if base + p.ld(prev, job.loc) + p.ld(job.loc, next) - p.ld(prev, next)
+            if p.distance_limited
+                && route.total_with(p, k, job.loc, route.ldist_total, FleetProblem::ld)
                     > veh.max_distance
-                {
-                    continue;
-                }
+            {
+                continue;
             }
             if exact {
                 // priced below, cheapest bound first: the segments' duration is a lower

@@ -559,16 +559,31 @@ impl Route {
     /// The route's distance with a visit to `loc` before position k.
     #[inline(always)]
     pub(crate) fn distance_with(&self, p: &FleetProblem, k: usize, loc: usize) -> i64 {
+        self.total_with(p, k, loc, self.eval.distance, FleetProblem::d)
+    }
+
+    /// A sum over the route's arcs (`total` of the route as it is, each arc
+    /// read by `arc`: distance, travel time, limit distance) with a visit to
+    /// `loc` before position k.
+    #[inline(always)]
+    pub(crate) fn total_with(
+        &self,
+        p: &FleetProblem,
+        k: usize,
+        loc: usize,
+        total: i64,
+        arc: fn(&FleetProblem, usize, usize) -> i64,
+    ) -> i64 {
         let veh = &p.vehicles[self.vehicle];
         let n = self.len();
         let prev = if k == 0 { veh.start } else { self.loc(k - 1) };
         let next = if k == n { veh.end } else { self.loc(k) };
         let base = if n == 0 {
-            p.d(veh.start, veh.end)
+            arc(p, veh.start, veh.end)
         } else {
-            self.eval.distance
+            total
         };
-        base + p.d(prev, loc) + p.d(loc, next) - p.d(prev, next)
+        base + arc(p, prev, loc) + arc(p, loc, next) - arc(p, prev, next)
     }
 
     /// Location of jobs[k].
