@@ -6,12 +6,14 @@
  * server's peak RSS. With --full-day STOPS:VANS:SHIPMENTS, the same for a day with every constraint at once
  * (scripts/lib/full-day.ts: shipments, a lunch break per van, two hard windows per visit), each answer checked
  * independently from its steps (violations: 0 expected). With --budgets-ms, the --plans days under each solve
- * budget, one server per budget, and each budget's plans against the longest one's (scripts/lib/plans-budgets.ts).
+ * budget, one server per budget, and each budget's plans against the longest one's (scripts/lib/plans-budgets.ts);
+ * --settle-ms waits that long after each server is up before its first call (a service that has been running a
+ * while: its start-up solver warm-up done), 0 by default (the first call comes as the server opens).
  *
  *   npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]
  *   npm run --silent bench:api -- --plans 1000:20[,STOPS:VANS…] [--calls 3] [--json]
  *   npm run --silent bench:api -- --full-day 1000:20:200 [--calls 3] [--json]
- *   npm run --silent bench:api -- --plans 1000:20 --budgets-ms 2000,10000 [--calls 3] [--json]
+ *   npm run --silent bench:api -- --plans 1000:20 --budgets-ms 2000,10000 [--calls 3] [--settle-ms MS] [--json]
  */
 import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -30,7 +32,7 @@ const USAGE =
   'usage: npm run --silent bench:api -- [--duration S] [--sizes 10,50,200] [--connections 1,8] [--json]\n' +
   '       npm run --silent bench:api -- --plans STOPS:VANS[,STOPS:VANS…] [--calls N] [--json]\n' +
   '       npm run --silent bench:api -- --full-day STOPS:VANS:SHIPMENTS [--calls N] [--json]\n' +
-  '       npm run --silent bench:api -- --plans STOPS:VANS[,…] --budgets-ms MS,MS[,…] [--calls N] [--json]';
+  '       npm run --silent bench:api -- --plans STOPS:VANS[,…] --budgets-ms MS,MS[,…] [--calls N] [--settle-ms MS] [--json]';
 const { values } = parseCliArgs(
   {
     duration: { type: 'string', default: '10' },
@@ -41,6 +43,7 @@ const { values } = parseCliArgs(
     'full-day': { type: 'string' },
     calls: { type: 'string', default: '3' },
     'budgets-ms': { type: 'string' },
+    'settle-ms': { type: 'string', default: '0' },
   },
   USAGE,
 );
@@ -55,6 +58,10 @@ if (!Number.isInteger(planCalls) || planCalls < 1)
   usageError(`--calls takes a whole number ≥ 1 (got "${values.calls}")`);
 const budgets = values['budgets-ms'] === undefined ? null : parseBudgets(values['budgets-ms'], usageError);
 if (budgets && (!planSpecs || fullDaySpec)) usageError('--budgets-ms goes with --plans (and not --full-day)');
+const settleMs = Number(values['settle-ms']);
+if (!Number.isInteger(settleMs) || settleMs < 0 || settleMs > 600_000)
+  usageError(`--settle-ms takes whole milliseconds from 0 to 600000 (got "${values['settle-ms']}")`);
+if (settleMs > 0 && !budgets) usageError('--settle-ms goes with --budgets-ms');
 const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
 const databasePath = join(dir, 'bench.db');
 
@@ -73,6 +80,7 @@ if (budgets) {
       planSpecs!,
       budgets,
       planCalls,
+      settleMs,
       (row) =>
         values.json
           ? console.log(JSON.stringify(row))

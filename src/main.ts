@@ -12,6 +12,7 @@ import { startMetricsServer } from './http/metrics-server.js';
 import { GracefulShutdown } from './shutdown.js';
 import { createHttpServer } from './http/server.js';
 import { warmUpPlans } from './api/plans/warm-up.js';
+import { SolverError } from './solver/errors.js';
 
 async function main(): Promise<void> {
   let config;
@@ -51,6 +52,13 @@ async function main(): Promise<void> {
   // before the first request: the first big plans would otherwise run their main-thread path cold
   logger.debug({ ms: Math.round(await warmUpPlans()) }, 'plans path warmed up');
   gate.open(app.callback());
+  // after the port serves: a plan arriving meanwhile waits at most this one short solve for a worker
+  services
+    .warmUpSolver()
+    .then((ms) => logger.debug({ ms: Math.round(ms) }, 'solver warmed up'))
+    .catch((err: unknown) => {
+      if (!(err instanceof SolverError && err.code === 'closed')) logger.warn({ err }, 'solver warm-up failed');
+    });
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const database = config.databaseUrl
     ? `postgres ${new URL(config.databaseUrl).host}${new URL(config.databaseUrl).pathname}`

@@ -33,6 +33,7 @@ import { Metrics } from './metrics.js';
 import { SolverPool } from './solver/index.js';
 import { Admission } from './calls/admission.js';
 import { planTimeLimitMs } from './api/plans/problem.js';
+import { warmUpPlanSolver } from './api/plans/warm-up.js';
 import type { Router } from '@koa/router';
 import type { AppState } from './http/state.js';
 import { buildPaymentServices, type Outbox, type PaymentDeps } from './payments/index.js';
@@ -70,6 +71,11 @@ export interface Services {
   consoleTestKeys: ConsoleTestKeys;
   /** Solves waiting for a worker (for readiness and metrics). */
   solverQueueDepth(): number;
+  /**
+   * One short solve of a synthetic plan that leaves the solver module's hot functions optimized for the first real
+   * plans (src/api/plans/warm-up.ts); resolves with its ms. main.ts runs it once at start.
+   */
+  warmUpSolver(): Promise<number>;
   /** What /readyz reports: the store takes a write and the solver pool takes work (both false once shutdown began). */
   readiness(): Promise<Readiness>;
   /** Told when a call failed because the store could not take it (503 storage_unavailable). */
@@ -306,6 +312,7 @@ export async function buildServices(
       clock,
     ),
     solverQueueDepth,
+    warmUpSolver: () => warmUpPlanSolver(fleetSolver),
     bodies,
     clock,
     storageUnavailable: () => writability.invalidate(),

@@ -5,6 +5,7 @@
  * used, then the routes' total time — the service objective's order.
  */
 import { benchPlans, type PlanCall } from './plans-bench.js';
+import { setTimeout } from 'node:timers/promises';
 import { startServiceProcess } from './service-process.js';
 
 export interface BudgetCall extends PlanCall {
@@ -48,6 +49,8 @@ export async function benchBudgets(
   specs: ReadonlyArray<{ stops: number; vans: number }>,
   budgets: readonly number[],
   calls: number,
+  /** Ms to wait after each server is up, before its first call. */
+  settleMs: number,
   onRow: (row: BudgetCall) => void,
 ): Promise<BudgetCall[]> {
   const rows: BudgetCall[] = [];
@@ -58,6 +61,7 @@ export async function benchBudgets(
       PLANS_SOLVER_MS_PER_STOP: String(MAX_BUDGET_MS / 10),
     });
     try {
+      if (settleMs > 0) await setTimeout(settleMs);
       for (const spec of specs) {
         for (const call of await benchPlans(server.url, key, spec, calls)) {
           const row = { ...call, budgetMs };
