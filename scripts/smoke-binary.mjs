@@ -85,7 +85,12 @@ check(
 );
 
 const started = performance.now();
-const server = spawn(bin, ['serve'], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+// debug: the start-up solver warm-up's line is checked below
+const server = spawn(bin, ['serve'], {
+  cwd: home,
+  env: { ...env, LOG_LEVEL: 'debug' },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 let output = '';
 server.stdout.on('data', (d) => {
   output += d;
@@ -151,6 +156,14 @@ check(
   large.status === 200 && large.body.order?.length === 40 && large.body.stopsCharged === 40,
   'live key: optimize 40 stops (WASM search in a worker thread) → 200, 40 charged',
   `${large.status} ${large.body.error ?? ''} ${large.body.message ?? ''}`,
+);
+const warmUpBy = performance.now() + 20_000;
+while (!/solver warmed up|solver warm-up failed/.test(output) && performance.now() < warmUpBy)
+  await new Promise((r) => setTimeout(r, 50));
+check(
+  /"msg":"solver warmed up"/.test(output),
+  'start-up solver warm-up: one fleet solve on the worker pool',
+  output.match(/.*solver (warmed up|warm-up failed).*/)?.[0] ?? 'no warm-up line within 20 s',
 );
 const privateDirs = readdirSync(env.TMPDIR);
 check(
