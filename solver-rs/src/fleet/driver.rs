@@ -512,6 +512,11 @@ pub fn solve_since(
     }
 }
 
+/// The plan's lateness (its cost's second term).
+fn lateness(sol: &Solution) -> i64 {
+    sol.routes.iter().map(|r| r.eval.lateness).sum()
+}
+
 /// Routes with a job.
 fn used_routes(sol: &Solution) -> usize {
     sol.routes.iter().filter(|r| !r.is_empty()).count()
@@ -528,7 +533,10 @@ fn announce(best: &Solution) {
 /// unassigned) and ruin-and-recreate without opening routes, accepting a
 /// candidate with fewer unassigned jobs or a smaller sum of "absence"
 /// counters (how often each unassigned job has been left out) until every
-/// job fits again; then take the next route away.
+/// job fits again and the plan is no later than before (lateness comes
+/// before vehicles in the cost: a plan on fewer routes that is late is not
+/// better, so once every job fits a candidate is also accepted when it is
+/// less late); then take the next route away.
 struct FleetMinimisation {
     current: Solution,
     absences: Vec<u64>,
@@ -536,9 +544,10 @@ struct FleetMinimisation {
     removed: Vec<u32>,
     /// The jobs `current` leaves unassigned before an iteration.
     left_out: Vec<u32>,
-    /// Unassigned jobs of the solution the current route was taken from:
-    /// `current` is complete again when it has no more.
+    /// Unassigned jobs and lateness of the solution the current route was
+    /// taken from: `current` is complete again when it has no more of either.
     target: usize,
+    target_lateness: i64,
 }
 
 impl FleetMinimisation {
@@ -550,7 +559,13 @@ impl FleetMinimisation {
             removed: Vec::new(),
             left_out: Vec::new(),
             target: 0,
+            target_lateness: 0,
         }
+    }
+
+    /// `current` serves what the solution it started from served, no later.
+    fn complete(&self) -> bool {
+        self.current.unassigned <= self.target && lateness(&self.current) <= self.target_lateness
     }
 
     fn absence_sum(&self, sol: &Solution) -> u64 {
@@ -580,6 +595,7 @@ impl FleetMinimisation {
             .collect();
         let r = ties[rng.range(0, ties.len() - 1)];
         self.target = from.unassigned;
+        self.target_lateness = lateness(from);
         self.current.set_route(p, r, Vec::new());
         true
     }
@@ -600,7 +616,7 @@ impl FleetMinimisation {
         servable: &[bool],
         deadline: &Deadline,
     ) -> FleetStep {
-        if !self.started || self.current.unassigned <= self.target {
+        if !self.started || self.complete() {
             if !self.started {
                 self.current = best.clone();
             }
@@ -612,6 +628,7 @@ impl FleetMinimisation {
         // the candidate is `current` changed in place: undone when rejected
         let candidate = &mut self.current;
         let was_unassigned = candidate.unassigned;
+        let was_lateness = lateness(candidate);
         self.left_out.clear();
         self.left_out
             .extend((0..p.n() as u32).filter(|&j| !candidate.is_assigned(j as usize)));
@@ -637,12 +654,19 @@ impl FleetMinimisation {
             .iter()
             .map(|&j| self.absences[j as usize])
             .sum();
-        if self.current.unassigned < was_unassigned || self.absence_sum(&self.current) < before {
+        // every job in, before and after: a plan less late
+        let less_late = was_unassigned <= self.target
+            && self.current.unassigned <= self.target
+            && lateness(&self.current) < was_lateness;
+        if self.current.unassigned < was_unassigned
+            || self.absence_sum(&self.current) < before
+            || less_late
+        {
             self.current.journal_commit();
         } else {
             self.current.journal_undo(p);
         }
-        if self.current.unassigned <= self.target {
+        if self.complete() {
             FleetStep::Found
         } else {
             FleetStep::Searching
@@ -654,4 +678,89 @@ enum FleetStep {
     Searching,
     Found,
     Done,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fleet::model::{JobInput, Objective, VehicleInput};
+    use crate::fleet::FleetInput;
+
+    /// Four jobs 100 s from each other and from the depot, each due (softly) at
+    /// `deadline`; two vans, the service's objective (vehicles before time).
+    fn four_jobs(deadline: i64) -> FleetProblem {
+        let m = 5;
+        let travel = (0..m * m)
+            .map(|c| if c / m == c % m { 0 } else { 100 })
+            .collect();
+        let van = VehicleInput {
+            start: 0,
+            end: Some(0),
+            ..VehicleInput::default()
+        };
+        FleetProblem::new(&FleetInput {
+            locations: m,
+            travel,
+            distance: None,
+            vehicles: vec![van.clone(), van],
+            jobs: (1..m)
+                .map(|location| JobInput {
+                    location,
+                    deadline: Some(deadline),
+                    ..JobInput::default()
+                })
+                .collect(),
+            objective: Objective::SERVICE,
+            limit_distance: None,
+            shipments: Vec::new(),
+        })
+        .expect("valid input")
+    }
+
+    /// The fleet minimisation's steps from a plan of two routes of two jobs each, until one is Found (or 40 steps).
+    fn steps_until_found(p: &FleetProblem) -> Option<Solution> {
+        let mut best = Solution::empty(p);
+        best.set_route(p, 0, vec![0, 1]);
+        best.set_route(p, 1, vec![2, 3]);
+        assert_eq!(lateness(&best), 0);
+        let classes = cost_classes(p, vehicle_classes(p));
+        let mut ls = LocalSearch::with_correlation(p, 10, false);
+        let mut rng = Rng::new(1);
+        let mut fleet = FleetMinimisation::new(p);
+        let servable = vec![true; p.n()];
+        for _ in 0..40 {
+            match fleet.step(
+                p,
+                &classes,
+                &mut ls,
+                &mut rng,
+                &RuinSettings::default(),
+                0,
+                ALL_ROUTES,
+                &best,
+                &servable,
+                &Deadline::none(),
+            ) {
+                FleetStep::Found => return Some(fleet.current.clone()),
+                FleetStep::Searching => {}
+                FleetStep::Done => return None,
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_plan_on_fewer_routes_that_is_late_is_not_found() {
+        // one van reaches its four jobs at 100, 200, 300 and 400 s: two are late past 250
+        assert!(steps_until_found(&four_jobs(250)).is_none());
+    }
+
+    #[test]
+    fn a_plan_on_fewer_routes_no_later_is_found() {
+        let p = four_jobs(1_000);
+        let found = steps_until_found(&p).expect("one van serves all four in time");
+        assert_eq!(used_routes(&found), 1);
+        assert_eq!(found.unassigned, 0);
+        assert_eq!(lateness(&found), 0);
+    }
 }
