@@ -13,6 +13,8 @@
  *     [--no-windows]             no stop gets its notBefore (the day's deadlines stay): the fleet routes go through
  *                                the single-route engine at the end (docs/solver.md, route_polish)
  *     [--van-capacity KG,PARCELS] each van's capacity instead of 1200,120 (fewer, longer routes)
+ *     [--van-costs FIXED,PER_HOUR,PER_KM] each van's costs (the objective becomes their total: compare the lines'
+ *                                `objective`, the solver's cost of the plan; the gaps below still read vans, then time)
  *
  * bench:api --plans … --budgets-ms … measures the same through HTTP, in wall time.
  */
@@ -29,7 +31,7 @@ import { WARM_UP_ITERATIONS, warmUp } from './lib/warm-up.js';
 import { budgetGaps, parseBudgets, type BudgetRow } from './lib/plans-budgets.js';
 
 const USAGE =
-  'usage: npm run --silent bench:plan-budgets -- [--plans STOPS:VANS[,…]] [--budgets-ms MS,MS[,…]] [--wasm FILE[,FILE…]] [--seed S] [--warm-up-iterations N] [--no-windows] [--van-capacity KG,PARCELS] [--json]';
+  'usage: npm run --silent bench:plan-budgets -- [--plans STOPS:VANS[,…]] [--budgets-ms MS,MS[,…]] [--wasm FILE[,FILE…]] [--seed S] [--warm-up-iterations N] [--no-windows] [--van-capacity KG,PARCELS] [--van-costs FIXED,PER_HOUR,PER_KM] [--json]';
 const { values } = parseCliArgs(
   {
     plans: { type: 'string', default: '1000:20' },
@@ -40,6 +42,7 @@ const { values } = parseCliArgs(
     'warm-up-iterations': { type: 'string', default: String(WARM_UP_ITERATIONS) },
     'no-windows': { type: 'boolean', default: false },
     'van-capacity': { type: 'string' },
+    'van-costs': { type: 'string' },
   },
   USAGE,
 );
@@ -58,9 +61,13 @@ if (!Number.isInteger(warmUpIterations) || warmUpIterations < 0 || warmUpIterati
 const capacity = values['van-capacity']?.split(',').map(Number);
 if (capacity !== undefined && (capacity.length !== 2 || !capacity.every((x) => Number.isInteger(x) && x > 0)))
   usageError(`--van-capacity takes KG,PARCELS, two positive integers (got "${values['van-capacity']}")`);
+const costs = values['van-costs']?.split(',').map(Number);
+if (costs !== undefined && (costs.length !== 3 || !costs.every((x) => Number.isFinite(x) && x >= 0)))
+  usageError(`--van-costs takes FIXED,PER_HOUR,PER_KM, three numbers ≥ 0 (got "${values['van-costs']}")`);
 const dayOptions: PlanDayOptions = {
   windows: !values['no-windows'],
   ...(capacity ? { vanCapacity: capacity as [number, number] } : {}),
+  ...(costs ? { vanCosts: { fixed: costs[0]!, perHour: costs[1]!, perKm: costs[2]! } } : {}),
 };
 
 async function problemOf(stops: number, vans: number): Promise<FleetProblem> {
@@ -91,7 +98,7 @@ for (const wasm of modules) {
       const started = cpuMs();
       const plan = solver!.solveFleet(problem, { timeLimitMs: budgetMs, seed });
       const used = plan.routes.filter((r) => r.jobs.length > 0);
-      const row: BudgetRow & { cpuMs: number; assigned: number; iterations: number } = {
+      const row: BudgetRow & { cpuMs: number; assigned: number; iterations: number; objective: number } = {
         stops,
         vans,
         status: 200,
@@ -101,6 +108,7 @@ for (const wasm of modules) {
         vehiclesUsed: used.length,
         estimatedTimeMin: used.reduce((s, r) => s + r.duration, 0) / 60,
         iterations: plan.iterations,
+        objective: plan.cost.main,
       };
       rows.push(row);
       if (values.json) console.log(JSON.stringify({ wasm, ...row }));

@@ -21,6 +21,8 @@ export interface PlanDayOptions {
   windows?: boolean;
   /** [kg, parcels] of each van instead of [1200, 120]. */
   vanCapacity?: [number, number];
+  /** Each van's costs (the plan then minimises their total once it serves every stop on time). */
+  vanCosts?: { fixed: number; perHour: number; perKm: number };
 }
 
 export function planDay(stops: number, vans: number, seed = 1, options: PlanDayOptions = {}): object {
@@ -34,6 +36,7 @@ export function planDay(stops: number, vans: number, seed = 1, options: PlanDayO
       end: DEPOT,
       shift: { start: '07:00', end: '19:00' },
       capacity: options.vanCapacity ?? [1200, 120],
+      ...(options.vanCosts ? { costs: options.vanCosts } : {}),
     })),
     stops: parisStops(stops, seed).map((s) => {
       const notBefore = int(0, 9) < 3 ? hhmm(int(8 * 60, 14 * 60)) : undefined;
