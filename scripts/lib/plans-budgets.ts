@@ -4,8 +4,8 @@
  * budget is what every plan gets), and how far each budget's plans are from the longest budget's: vehicles
  * used, then the routes' total time — the service objective's order.
  */
-import { benchPlans, type PlanCall } from './plans-bench.js';
 import { setTimeout } from 'node:timers/promises';
+import { benchPlans, type PlanCall } from './plans-bench.js';
 import { startServiceProcess } from './service-process.js';
 
 export interface BudgetCall extends PlanCall {
