@@ -150,10 +150,15 @@ export function runSolomonBench(a: SolomonArgs, fail: (msg: string) => never): v
       pad(['inst', 'ok', 'veh', 'distance', 'trunc', 'opt', 'gap%', 'bksV', 'bksDist', 'hgap%', 'ms', 'iters'], widths),
     );
   }
-  warmUp(solver, solomonProblem(instances[0]!, a.vehiclesFirst, convention));
-  for (const inst of instances) {
+  const problemOf = (inst: SolomonInstance) => {
     const planned = solomonProblem(inst, a.vehiclesFirst, convention);
     if (a.service) planned.objective = SERVICE_OBJECTIVE;
+    return planned;
+  };
+  // the measured solves' objective: the warm-up optimizes the functions they run
+  warmUp(solver, problemOf(instances[0]!));
+  for (const inst of instances) {
+    const planned = problemOf(inst);
     let r: ReturnType<typeof solver.solveFleet>;
     try {
       r = solver.solveFleet(planned, {

@@ -512,11 +512,6 @@ pub fn solve_since(
     }
 }
 
-/// The plan's lateness (its cost's second term).
-fn lateness(sol: &Solution) -> i64 {
-    sol.routes.iter().map(|r| r.eval.lateness).sum()
-}
-
 /// Routes with a job.
 fn used_routes(sol: &Solution) -> usize {
     sol.routes.iter().filter(|r| !r.is_empty()).count()
@@ -564,8 +559,9 @@ impl FleetMinimisation {
     }
 
     /// `current` serves what the solution it started from served, no later.
-    fn complete(&self) -> bool {
-        self.current.unassigned <= self.target && lateness(&self.current) <= self.target_lateness
+    fn complete(&self, p: &FleetProblem) -> bool {
+        self.current.unassigned <= self.target
+            && self.current.cost(p).lateness <= self.target_lateness
     }
 
     fn absence_sum(&self, sol: &Solution) -> u64 {
@@ -595,7 +591,7 @@ impl FleetMinimisation {
             .collect();
         let r = ties[rng.range(0, ties.len() - 1)];
         self.target = from.unassigned;
-        self.target_lateness = lateness(from);
+        self.target_lateness = from.cost(p).lateness;
         self.current.set_route(p, r, Vec::new());
         true
     }
@@ -616,7 +612,7 @@ impl FleetMinimisation {
         servable: &[bool],
         deadline: &Deadline,
     ) -> FleetStep {
-        if !self.started || self.complete() {
+        if !self.started || self.complete(p) {
             if !self.started {
                 self.current = best.clone();
             }
@@ -628,7 +624,7 @@ impl FleetMinimisation {
         // the candidate is `current` changed in place: undone when rejected
         let candidate = &mut self.current;
         let was_unassigned = candidate.unassigned;
-        let was_lateness = lateness(candidate);
+        let was_lateness = candidate.cost(p).lateness;
         self.left_out.clear();
         self.left_out
             .extend((0..p.n() as u32).filter(|&j| !candidate.is_assigned(j as usize)));
@@ -657,7 +653,7 @@ impl FleetMinimisation {
         // every job in, before and after: a plan less late
         let less_late = was_unassigned <= self.target
             && self.current.unassigned <= self.target
-            && lateness(&self.current) < was_lateness;
+            && self.current.cost(p).lateness < was_lateness;
         if self.current.unassigned < was_unassigned
             || self.absence_sum(&self.current) < before
             || less_late
@@ -666,7 +662,7 @@ impl FleetMinimisation {
         } else {
             self.current.journal_undo(p);
         }
-        if self.complete() {
+        if self.complete(p) {
             FleetStep::Found
         } else {
             FleetStep::Searching
@@ -722,7 +718,7 @@ mod tests {
         let mut best = Solution::empty(p);
         best.set_route(p, 0, vec![0, 1]);
         best.set_route(p, 1, vec![2, 3]);
-        assert_eq!(lateness(&best), 0);
+        assert_eq!(best.cost(p).lateness, 0);
         let classes = cost_classes(p, vehicle_classes(p));
         let mut ls = LocalSearch::with_correlation(p, 10, false);
         let mut rng = Rng::new(1);
@@ -761,6 +757,6 @@ mod tests {
         let found = steps_until_found(&p).expect("one van serves all four in time");
         assert_eq!(used_routes(&found), 1);
         assert_eq!(found.unassigned, 0);
-        assert_eq!(lateness(&found), 0);
+        assert_eq!(found.cost(&p).lateness, 0);
     }
 }

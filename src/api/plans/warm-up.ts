@@ -37,8 +37,8 @@ export async function warmUpPlans(): Promise<number> {
  * the ms it took. V8 runs a WebAssembly function in its baseline code until it has run for a while, then
  * optimizes it on other threads; the workers share the pool's compiled module and its optimized code, so one
  * warm solve on any worker serves them all. Without it the first big plan after a start ran its first thousand
- * iterations about 12 % slower (1.24 against 1.10 s of wall time for 1000 iterations of a 1000 × 20 day, 1.6
- * against 1.24 s of CPU: bench notes, docs/operations.md). Nothing here is kept, charged or sent anywhere.
+ * iterations of a 1000 × 20 day in 1.23–1.41 s of wall time instead of 1.08–1.13 s (docs/benchmarks.md, fifteenth
+ * pass). Nothing here is kept, charged or sent anywhere.
  */
 export async function warmUpPlanSolver(solver: PlanSolver): Promise<number> {
   const started = performance.now();
