@@ -40,14 +40,21 @@ test('plans that could not finish before the deadline get 503 overloaded with Re
     );
     const ok = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 503);
+    // A call admitted on a loaded machine (the arrivals spread, the third or fourth then fits with a shortened
+    // solve) may still end past its deadline: that is 502 optimization_failed, refunded, never a charge.
+    const late = answers.filter((a) => a.status === 502);
     const statuses = JSON.stringify(answers.map((a) => [a.status, a.body.error]));
-    assert.equal(ok.length + refused.length, 4, statuses);
+    assert.equal(ok.length + refused.length + late.length, 4, statuses);
     assert.ok(ok.length >= 2, `the first two calls fit in the deadline: ${statuses}`);
     assert.ok(refused.length >= 1, `at most three 2 s plans start in time on one big worker: ${statuses}`);
     for (const r of refused) {
       assert.equal(r.body.error, 'overloaded');
       assert.match(r.body.message, /Nothing was charged/);
       assert.ok(Number(r.headers.get('Retry-After')) >= 1);
+    }
+    for (const r of late) {
+      assert.equal(r.body.error, 'optimization_failed');
+      assert.match(r.body.message, /Nothing was charged/);
     }
     const ledger = await server.ledgerOf(key);
     assert.equal(ledger.balance, 10_000 - STOPS * ok.length, 'only the answered plans are charged');
