@@ -685,6 +685,11 @@ mod tests {
     /// Four jobs 100 s from each other and from the depot, each due (softly) at
     /// `deadline`; two vans, the service's objective (vehicles before time).
     fn four_jobs(deadline: i64) -> FleetProblem {
+        four_jobs_due(|_| deadline)
+    }
+
+    /// The four jobs, the one at place l due at `due(l)`.
+    fn four_jobs_due(due: impl Fn(usize) -> i64) -> FleetProblem {
         let m = 5;
         let travel = (0..m * m)
             .map(|c| if c / m == c % m { 0 } else { 100 })
@@ -702,7 +707,7 @@ mod tests {
             jobs: (1..m)
                 .map(|location| JobInput {
                     location,
-                    deadline: Some(deadline),
+                    deadline: Some(due(location)),
                     ..JobInput::default()
                 })
                 .collect(),
@@ -719,10 +724,18 @@ mod tests {
         best.set_route(p, 0, vec![0, 1]);
         best.set_route(p, 1, vec![2, 3]);
         assert_eq!(best.cost(p).lateness, 0);
+        steps_of(p, &mut FleetMinimisation::new(p), &best)
+    }
+
+    /// `fleet`'s steps from `best` until one is Found (or 40 steps).
+    fn steps_of(
+        p: &FleetProblem,
+        fleet: &mut FleetMinimisation,
+        best: &Solution,
+    ) -> Option<Solution> {
         let classes = cost_classes(p, vehicle_classes(p));
         let mut ls = LocalSearch::with_correlation(p, 10, false);
         let mut rng = Rng::new(1);
-        let mut fleet = FleetMinimisation::new(p);
         let servable = vec![true; p.n()];
         for _ in 0..40 {
             match fleet.step(
@@ -733,7 +746,7 @@ mod tests {
                 &RuinSettings::default(),
                 0,
                 ALL_ROUTES,
-                &best,
+                best,
                 &servable,
                 &Deadline::none(),
             ) {
@@ -758,5 +771,23 @@ mod tests {
         assert_eq!(used_routes(&found), 1);
         assert_eq!(found.unassigned, 0);
         assert_eq!(found.cost(&p).lateness, 0);
+    }
+
+    #[test]
+    fn a_plan_with_every_job_back_in_but_late_is_searched_until_it_is_on_time() {
+        // due in turn (150, 250, 350, 450 s): one van is on time only in that order
+        let p = four_jobs_due(|location| 100 * location as i64 + 50);
+        let mut fleet = FleetMinimisation::new(&p);
+        // a route was taken away and its jobs came back in, in the reverse order: 300 s late
+        fleet.started = true;
+        fleet.current.set_route(&p, 0, vec![3, 2, 1, 0]);
+        assert_eq!(fleet.current.cost(&p).lateness, 300);
+        assert!(!fleet.complete(&p));
+        let best = fleet.current.clone();
+        // with every job in before and after, only a less late plan is accepted (no job left out to count)
+        let found = steps_of(&p, &mut fleet, &best).expect("a step puts the four in time");
+        assert_eq!(found.routes[0].jobs, vec![0, 1, 2, 3]);
+        assert_eq!(found.cost(&p).lateness, 0);
+        assert_eq!(used_routes(&found), 1);
     }
 }
