@@ -1,13 +1,14 @@
 #![deny(unsafe_code)]
 //! The recreate's orders (`ruin::sort_for_insertion`): SISR's four (random,
 //! largest demand, farthest, closest: 4/4/2/1) and, when the jobs' windows
-//! differ, shortest window and earliest window (2/1).
+//! differ, shortest window and earliest window (2/1). The ruin's size along
+//! the annealing (`RuinSettings::at`).
 
 mod common;
 
 use common::depot_day;
 use route_solver::fleet::model::FleetProblem;
-use route_solver::fleet::ruin::sort_for_insertion;
+use route_solver::fleet::ruin::{sort_for_insertion, RuinSettings};
 use route_solver::fleet::JobInput;
 use route_solver::rng::Rng;
 
@@ -105,4 +106,20 @@ fn the_same_window_everywhere_keeps_sisrs_four_orders() {
     assert_near("closest", s[2], 1.0 / 11.0);
     assert_near("shortest window", s[3], 0.0);
     assert_near("earliest window", s[4], 0.0);
+}
+
+#[test]
+fn the_ruin_shrinks_from_its_start_average_to_its_end_average() {
+    let s = RuinSettings::default();
+    let average = |step: usize, jobs: usize| s.at(step, jobs).average_removed;
+    assert_eq!((s.start_average, s.average_removed), (16, 10));
+    assert_eq!(average(0, 1000), 16);
+    assert_eq!(average(512, 1000), 13);
+    assert_eq!(average(1024, 1000), 10);
+    assert_eq!(average(5000, 1000), 10, "past the end: the end's");
+    // a quarter of the jobs at most at the start, never fewer than the end
+    assert_eq!(average(0, 48), 12);
+    assert_eq!(average(0, 20), 10);
+    assert_eq!(average(512, 20), 10);
+    assert_eq!(s.at(0, 1000).max_string, s.max_string);
 }

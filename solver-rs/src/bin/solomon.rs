@@ -23,7 +23,8 @@
 //! `--stall K`: stop when the best plan has not improved for K iterations.
 //! Fleet options: --granular K, --correlated / --no-correlated (the descent's nearest by time-window
 //! correlation on every day with windows / never; by default from 600 to 1000 jobs),
-//! --no-ls, --no-route-polish, --ruin-average C, --ruin-max-string L, --blink PER_MILLE,
+//! --no-ls, --no-route-polish, --ruin-average C (at the annealing's end), --ruin-start-average C
+//! (at its start; C for the same throughout), --ruin-max-string L, --blink PER_MILLE,
 //! --recreate-near K (0: every route), --recreate-near-from JOBS,
 //! --temperature TENTHS (start, × mean near arc), --cooling RATIO.
 #![deny(unsafe_code)]
@@ -103,6 +104,7 @@ pub fn main() {
             "--granular" => params.settings.granular = num(v),
             "--ruin-average" => params.settings.ruin.average_removed = num(v),
             "--ruin-max-string" => params.settings.ruin.max_string = num(v),
+            "--ruin-start-average" => params.settings.ruin.start_average = num(v),
             "--blink" => params.settings.blink_per_mille = num(v),
             "--recreate-near" => params.settings.recreate_near = num(v),
             "--recreate-near-from" => params.settings.recreate_near_from_jobs = num(v),

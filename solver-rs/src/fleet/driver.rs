@@ -437,7 +437,7 @@ pub fn solve_since(
         iteration += 1;
         // the candidate is `current` changed in place: undone when rejected
         current.journal_begin();
-        ruin::choose(p, &current, &s.ruin, &mut rng, &mut removed);
+        ruin::choose(p, &current, &s.ruin.at(step, p.n()), &mut rng, &mut removed);
         current.remove_jobs(p, &removed);
         // previously unassigned jobs get another chance too
         let mut order: Vec<u32> = (0..p.n() as u32)
