@@ -6,11 +6,12 @@
 
 mod common;
 
-use common::depot_day;
+use common::{depot_day, random_day};
 use route_solver::fleet::model::FleetProblem;
 use route_solver::fleet::ruin::{sort_for_insertion, RuinSettings};
-use route_solver::fleet::JobInput;
+use route_solver::fleet::{self, FleetParams, JobInput, VehicleInput};
 use route_solver::rng::Rng;
+use route_solver::NativeClock;
 
 const DEMAND: [i64; 8] = [5, 3, 8, 1, 7, 2, 6, 4];
 const FROM_DEPOT: [i64; 8] = [10, 80, 30, 60, 20, 70, 40, 50];
@@ -122,4 +123,34 @@ fn the_ruin_shrinks_from_its_start_average_to_its_end_average() {
     assert_eq!(average(0, 20), 10);
     assert_eq!(average(512, 20), 10);
     assert_eq!(s.at(0, 1000).max_string, s.max_string);
+}
+
+/// The routes of a random day of `jobs` jobs on four vans of at most
+/// ⌈jobs / 3⌉ stops each, after 300 iterations with the ruin starting at
+/// `start_average` (the end at the default 10).
+fn routes_with_start(jobs: usize, start_average: usize) -> Vec<Vec<u32>> {
+    let mut inp = random_day(&mut Rng::new(7), jobs, 0);
+    let van = inp.vehicles[0].clone();
+    inp.vehicles = vec![
+        VehicleInput {
+            max_stops: Some((jobs + 2) / 3),
+            ..van
+        };
+        4
+    ];
+    let p = FleetProblem::new(&inp).expect("valid input");
+    let mut params = FleetParams {
+        max_iterations: 300,
+        ..FleetParams::default()
+    };
+    params.settings.ruin.start_average = start_average;
+    fleet::solve(&p, &params, &NativeClock::new()).routes
+}
+
+#[test]
+fn the_annealing_ruins_by_the_schedule_from_44_jobs_only() {
+    // under 44 jobs the start is capped at the end's 10: the search is the one of 10 throughout
+    assert_eq!(routes_with_start(40, 16), routes_with_start(40, 10));
+    // from 44 jobs the start of 16 draws other ruins: another search
+    assert_ne!(routes_with_start(120, 16), routes_with_start(120, 10));
 }
