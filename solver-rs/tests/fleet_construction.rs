@@ -485,3 +485,39 @@ fn a_day_below_the_near_recreates_size_recreates_over_every_route() {
     assert_eq!(near.routes, every.routes);
     assert_eq!(near.cost, every.cost);
 }
+
+/// Above FULL_REGRET_CELLS the construction prices on neighbour lists, and
+/// after an insertion prices the changed route alone, for the jobs near the
+/// inserted one and those it was best or second best for, in one column.
+/// Debug builds check after each insertion (up to 400 jobs) that every
+/// waiting job's best two places are exact and that it was priced on every
+/// open route of its near jobs (`regret_near`'s `check_best_two`), here on
+/// days with soft deadlines (late routes), hard windows and allowed vehicles.
+#[test]
+fn the_construction_on_neighbour_lists_keeps_its_best_places_exact_on_late_days() {
+    use route_solver::fleet::insertion::FULL_REGRET_CELLS;
+    let mut late = 0;
+    for seed in 1..=3u64 {
+        let p = random_day(seed, 300, 40);
+        assert!(p.n() * p.vehicles.len() > FULL_REGRET_CELLS);
+        let classes = vehicle_classes(&p);
+        let mut sol = Solution::empty(&p);
+        regret_insert(&p, &mut sol, &classes, &Deadline::none());
+        sol.check(&p).expect("valid plan");
+        late += sol.routes.iter().filter(|r| r.eval.lateness > 0).count();
+        for j in 0..p.n() {
+            if !sol.is_assigned(j) {
+                let r = (0..sol.routes.len()).find(|&r| {
+                    sol.clone()
+                        .best_unit_insertion(&p, r, j, || false)
+                        .is_some()
+                });
+                assert_eq!(
+                    r, None,
+                    "seed {seed}: job {j} left out but fits route {r:?}"
+                );
+            }
+        }
+    }
+    assert!(late > 0, "some routes are late");
+}

@@ -13,7 +13,7 @@
 use super::model::{FleetProblem, Role};
 use super::pairs::Place;
 use super::segment::TwSegment;
-use super::solution::{job_segment, FleetCost, Solution};
+use super::solution::{job_segment, FleetCost, Priced, Solution};
 
 /// Whether route r's column can be computed here: the simple case of
 /// `best_insertion` (no breaks, single windows, loads that only add up — so
@@ -31,6 +31,8 @@ pub fn fits(p: &FleetProblem, sol: &Solution, r: usize) -> bool {
 pub struct Column {
     jobs: Vec<(u32, TwSegment)>,
     best: Vec<Option<(FleetCost, usize)>>,
+    /// (job's index in `jobs`, position, duration, distance) to price with the push followed.
+    late: Vec<(u32, usize, i64, i64)>,
 }
 
 impl Column {
@@ -69,6 +71,7 @@ impl Column {
             .sort_unstable_by_key(|&(j, _)| (p.jobs[j as usize].loc, j));
         self.best.clear();
         self.best.resize(self.jobs.len(), None);
+        self.late.clear();
         let old = route.cost(p);
         let base = if n == 0 {
             p.d(veh.start, veh.end)
@@ -93,22 +96,42 @@ impl Column {
                 let loc = js.first as usize;
                 let distance = base + p.d(prev, loc) + p.d(loc, next) - skipped;
                 let best = &mut self.best[i];
-                if let Some(delta) = route
-                    .price_insertion(
-                        p,
-                        j as usize,
-                        k,
-                        full.duration,
-                        distance,
-                        old,
-                        best.map(|b| b.0),
-                        true,
-                    )
-                    .cost()
-                {
-                    if best.map_or(true, |b| delta < b.0) {
-                        *best = Some((delta, k));
+                match route.price_insertion(
+                    p,
+                    j as usize,
+                    k,
+                    full.duration,
+                    distance,
+                    old,
+                    best.map(|b| b.0),
+                    false,
+                ) {
+                    Priced::Cost(delta) if best.map_or(true, |b| delta < b.0) => {
+                        *best = Some((delta, k))
                     }
+                    Priced::Later => self.late.push((i as u32, k, full.duration, distance)),
+                    _ => {}
+                }
+            }
+        }
+        // the positions that push jobs late, once each job's best is known (as `best_insertion`)
+        for &(i, k, duration, distance) in &self.late {
+            let (j, best) = (self.jobs[i as usize].0, &mut self.best[i as usize]);
+            if let Some(delta) = route
+                .price_insertion(
+                    p,
+                    j as usize,
+                    k,
+                    duration,
+                    distance,
+                    old,
+                    best.map(|b| b.0),
+                    true,
+                )
+                .cost()
+            {
+                if best.map_or(true, |b| (delta, k) < b) {
+                    *best = Some((delta, k));
                 }
             }
         }

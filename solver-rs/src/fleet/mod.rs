@@ -44,6 +44,7 @@ pub mod driver;
 pub mod flat;
 pub mod insertion;
 pub mod insertion_column;
+pub mod keyed_heap;
 pub mod load;
 pub mod local_search;
 pub mod matrix;
