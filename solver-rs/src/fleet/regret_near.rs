@@ -9,34 +9,23 @@
 //! its regret key (higher priority, a single candidate, larger regret,
 //! cheaper, lower index first; a job best placed on a new route comes after
 //! every job that fits an open route: its near jobs may not be placed yet),
-//! kept in a heap (`KeyedHeap`: one entry per job, its key changed in
-//! place). A job about to open a route is priced on every open route first
-//! (`insertion::best_over_routes`), and goes to the cheapest that takes it
+//! kept in a heap (`KeyedHeap`: one entry per job, its key changed in place). A job about to open a route is
+//! priced on every open route first (`insertion::best_over_routes`), and goes to the cheapest that takes it
 //! for less than the new route (its near jobs may all be unplaced, or in
 //! routes that are full, while a route it cannot see has room: on a random
 //! day of 1000 stops and 50 vans, 20 routes with this rule, 28 without,
-//! 19 with the full table).
-//!
-//! After an insertion into route r only r changed, so only r is priced
-//! again, in one column along the matrix rows (`insertion_column`), for: the
-//! near jobs of the inserted one (r may now be a candidate of theirs: it
-//! holds a near job) and the jobs whose second best was r (their regret may
-//! have grown). A job whose best was r is only marked stale: it is priced
-//! again on r when it comes to the top of the heap, and goes back into the
-//! heap with its new key (a lazy pass, as lazy greedy: most such jobs never
-//! reach the top before r changes again; 2.7× less construction time at
-//! 1000 stops × 20 vans natively, the same plans after 1.5 s of search
-//! within the runs' spread, docs/benchmarks.md). Its key may meanwhile be
-//! off in either direction, so the order is regret-2's up to those jobs.
-//! Should one of a job's new best two have been priced before its route last
-//! changed, the job is priced again on every candidate route. So every
-//! second best, and every best not marked stale, is exact (checked after each
-//! insertion in debug builds); the places ranked below them may be stale.
-//! When r was an empty route, its near jobs are priced again on every
-//! candidate route (the class's next empty route is theirs now), and a job
-//! that priced r moves to the next empty route of the class at the same cost
-//! without a new pricing when that route costs the same. The job placed is
-//! thus always placed where its place, priced on the route as it is, says,
+//! 19 with the full table). After
+//! an insertion into route r, only these jobs are priced again: the near jobs
+//! of the inserted one (r may now be a candidate of theirs), on all their
+//! candidate routes, and the jobs whose best or second best was r, on r
+//! alone (each job keeps its place in every candidate route; only r's
+//! changed). Should one of a job's new best two have been priced before its
+//! route last changed, the job is priced again on every candidate route, so
+//! the best two are always exact (checked after each insertion in debug
+//! builds); the places ranked below them may be stale. When r was
+//! an empty route, a job that priced it moves to the next empty route of the
+//! class at the same cost without a new pricing when that route costs the
+//! same. The job popped is thus always placed where its cached place says,
 //! or in the open route that pricing finds.
 //! Jobs no candidate route takes are inserted last over every route (as
 //! `greedy_insert`), so a far job still finds a route when one exists.
@@ -200,27 +189,22 @@ impl State {
             None => self.places[j].push(fresh),
         }
         let priced = self.best_two(sol, j);
+        let fresh = |route: usize| {
+            self.places[j]
+                .iter()
+                .all(|c| c.route != route || c.inserted == self.inserted[route])
+        };
         match priced {
-            Some(c)
-                if !self.fresh(j, c.route)
-                    || c.second.map_or(false, |(_, r2)| !self.fresh(j, r2)) =>
-            {
+            Some(c) if !fresh(c.route) || c.second.map_or(false, |(_, r2)| !fresh(r2)) => {
                 self.price(p, sol, j)
             }
             _ => priced,
         }
     }
 
-    /// Job j's place in route r was priced on r as it is.
-    fn fresh(&self, j: usize, r: usize) -> bool {
-        self.places[j]
-            .iter()
-            .all(|c| c.route != r || c.inserted == self.inserted[r])
-    }
-
-    /// Every waiting job's cached second best, and its best unless marked
-    /// stale, are its places in those routes as they are now (a stale place
-    /// may otherwise only stand for a route that is neither).
+    /// Every waiting job's cached best and second best are its places in
+    /// those routes as they are now (a stale place may only stand for a
+    /// route that is neither).
     #[cfg(debug_assertions)]
     fn check_best_two(&self, p: &FleetProblem, sol: &mut Solution) {
         for j in 0..p.n() {
@@ -244,9 +228,6 @@ impl State {
                 Some(c) if self.pending[j] => c,
                 _ => continue,
             };
-            if !self.fresh(j, c.route) {
-                continue;
-            }
             assert_eq!(
                 sol.best_unit_insertion(p, c.route, j, || false),
                 Some((c.best, c.k, c.k2)),
@@ -414,13 +395,6 @@ pub fn regret_insert_near(
             break;
         }
         let mut c = s.priced[j].expect("queued jobs are priced");
-        if !s.fresh(j, c.route) {
-            // its best route changed since: placed only on its best two as they are now
-            let place = sol.best_unit_insertion(p, c.route, j, || false);
-            let priced = s.priced_again(p, sol, j, c.route, place);
-            s.store(p, j, priced);
-            continue;
-        }
         if c.opens {
             // about to open a route: an open route out of its near jobs' sight may take it for less
             let open = best_over_routes(
@@ -479,10 +453,6 @@ pub fn regret_insert_near(
                 if !moved_to_next_empty(p, sol, &mut s, ou, oc, r) {
                     touched.push(o);
                 }
-                continue;
-            }
-            if oc.route == r {
-                // its best place, in r, is stale now: priced again when it comes to the heap's top
                 continue;
             }
             on_r.push(o);
