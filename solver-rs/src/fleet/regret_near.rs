@@ -9,21 +9,27 @@
 //! its regret key (higher priority, a single candidate, larger regret,
 //! cheaper, lower index first; a job best placed on a new route comes after
 //! every job that fits an open route: its near jobs may not be placed yet),
-//! kept in a heap (`KeyedHeap`: one entry per job, its key changed in place). A job about to open a route is
-//! priced on every open route first (`insertion::best_over_routes`), and goes to the cheapest that takes it
+//! kept in a heap (`KeyedHeap`: one entry per job, its key changed in
+//! place). A job about to open a route is priced on every open route first
+//! (`insertion::best_over_routes`), and goes to the cheapest that takes it
 //! for less than the new route (its near jobs may all be unplaced, or in
 //! routes that are full, while a route it cannot see has room: on a random
 //! day of 1000 stops and 50 vans, 20 routes with this rule, 28 without,
-//! 19 with the full table). After
-//! an insertion into route r, only these jobs are priced again: the near jobs
-//! of the inserted one (r may now be a candidate of theirs), on all their
-//! candidate routes, and the jobs whose best or second best was r, on r
-//! alone (each job keeps its place in every candidate route; only r's
-//! changed). Should one of a job's new best two have been priced before its
-//! route last changed, the job is priced again on every candidate route, so
-//! the best two are always exact (checked after each insertion in debug
-//! builds); the places ranked below them may be stale. When r was
-//! an empty route, a job that priced it moves to the next empty route of the
+//! 19 with the full table).
+//!
+//! After an insertion into route r only r changed, so only r is priced
+//! again, for: the near jobs of the inserted one (r may now be a candidate
+//! of theirs: it holds a near job; their other candidate routes are the
+//! same) and the jobs whose best or second best was r. They are priced
+//! together, in one column along the matrix rows (`insertion_column`: the
+//! same places as one job at a time). Each job keeps its place in every
+//! candidate route. Should one of a job's new best two have been priced
+//! before its route last changed, the job is priced again on every candidate
+//! route, so the best two are always exact (checked after each insertion in
+//! debug builds, with every open candidate route priced); the places ranked
+//! below them may be stale. When r was an empty route, its near jobs are
+//! priced again on every candidate route (the class's next empty route is
+//! theirs now), and a job that priced r moves to the next empty route of the
 //! class at the same cost without a new pricing when that route costs the
 //! same. The job popped is thus always placed where its cached place says,
 //! or in the open route that pricing finds.
