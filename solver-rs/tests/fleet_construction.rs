@@ -391,19 +391,7 @@ fn the_regret_construction_gives_a_valid_plan() {
         let mut sol = Solution::empty(&p);
         regret_insert(&p, &mut sol, &classes, &Deadline::none());
         sol.check(&p).expect("valid plan");
-        for j in 0..p.n() {
-            if !sol.is_assigned(j) {
-                let r = (0..sol.routes.len()).find(|&r| {
-                    sol.clone()
-                        .best_unit_insertion(&p, r, j, || false)
-                        .is_some()
-                });
-                assert_eq!(
-                    r, None,
-                    "seed {seed}: job {j} left out but fits route {r:?}"
-                );
-            }
-        }
+        assert_left_out_only_where_no_route_takes(&p, &sol, seed);
     }
 }
 
@@ -505,19 +493,21 @@ fn the_construction_on_neighbour_lists_keeps_its_best_places_exact_on_late_days(
         regret_insert(&p, &mut sol, &classes, &Deadline::none());
         sol.check(&p).expect("valid plan");
         late += sol.routes.iter().filter(|r| r.eval.lateness > 0).count();
-        for j in 0..p.n() {
-            if !sol.is_assigned(j) {
-                let r = (0..sol.routes.len()).find(|&r| {
-                    sol.clone()
-                        .best_unit_insertion(&p, r, j, || false)
-                        .is_some()
-                });
-                assert_eq!(
-                    r, None,
-                    "seed {seed}: job {j} left out but fits route {r:?}"
-                );
-            }
-        }
+        assert_left_out_only_where_no_route_takes(&p, &sol, seed);
     }
     assert!(late > 0, "some routes are late");
+}
+
+/// Every job the plan leaves out fits no route of it.
+fn assert_left_out_only_where_no_route_takes(p: &FleetProblem, sol: &Solution, seed: u64) {
+    for j in 0..p.n() {
+        if !sol.is_assigned(j) {
+            let r = (0..sol.routes.len())
+                .find(|&r| sol.clone().best_unit_insertion(p, r, j, || false).is_some());
+            assert_eq!(
+                r, None,
+                "seed {seed}: job {j} left out but fits route {r:?}"
+            );
+        }
+    }
 }

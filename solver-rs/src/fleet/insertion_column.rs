@@ -13,7 +13,7 @@
 use super::model::{FleetProblem, Role};
 use super::pairs::Place;
 use super::segment::TwSegment;
-use super::solution::{job_segment, FleetCost, Priced, Solution};
+use super::solution::{job_segment, FleetCost, Solution};
 
 /// Whether route r's column can be computed here: the simple case of
 /// `best_insertion` (no breaks, single windows, loads that only add up — so
@@ -95,45 +95,33 @@ impl Column {
                 }
                 let loc = js.first as usize;
                 let distance = base + p.d(prev, loc) + p.d(loc, next) - skipped;
-                let best = &mut self.best[i];
-                match route.price_insertion(
+                if route.offer_insertion(
                     p,
                     j as usize,
                     k,
                     full.duration,
                     distance,
                     old,
-                    best.map(|b| b.0),
+                    &mut self.best[i],
                     false,
                 ) {
-                    Priced::Cost(delta) if best.map_or(true, |b| delta < b.0) => {
-                        *best = Some((delta, k))
-                    }
-                    Priced::Later => self.late.push((i as u32, k, full.duration, distance)),
-                    _ => {}
+                    self.late.push((i as u32, k, full.duration, distance));
                 }
             }
         }
         // the positions that push jobs late, once each job's best is known (as `best_insertion`)
         for &(i, k, duration, distance) in &self.late {
-            let (j, best) = (self.jobs[i as usize].0, &mut self.best[i as usize]);
-            if let Some(delta) = route
-                .price_insertion(
-                    p,
-                    j as usize,
-                    k,
-                    duration,
-                    distance,
-                    old,
-                    best.map(|b| b.0),
-                    true,
-                )
-                .cost()
-            {
-                if best.map_or(true, |b| (delta, k) < b) {
-                    *best = Some((delta, k));
-                }
-            }
+            let j = self.jobs[i as usize].0 as usize;
+            route.offer_insertion(
+                p,
+                j,
+                k,
+                duration,
+                distance,
+                old,
+                &mut self.best[i as usize],
+                true,
+            );
         }
         for (i, &(j, _)) in self.jobs.iter().enumerate() {
             out(j as usize, self.best[i].map(|(c, k)| (c, k, k)));

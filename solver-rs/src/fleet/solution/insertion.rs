@@ -1,7 +1,6 @@
 //! Insertion of one job (best position, insert) and removal of jobs.
 
 use super::cost::{FleetCost, RouteEval};
-use super::route::Priced;
 use super::schedule::job_segment;
 use super::{Solution, NONE};
 use crate::fleet::load::LoadSeg;
@@ -151,35 +150,14 @@ impl Solution {
                     .push((bound.cost(p).minus(old), k, distance));
                 continue;
             }
-            match route.price_insertion(
-                p,
-                j,
-                k,
-                full.duration,
-                distance,
-                old,
-                best.map(|b| b.0),
-                false,
-            ) {
-                Priced::Cost(delta) if best.map_or(true, |b| delta < b.0) => {
-                    best = Some((delta, k))
-                }
-                Priced::Later => self.late_positions.push((k, full.duration, distance)),
-                _ => {}
+            if route.offer_insertion(p, j, k, full.duration, distance, old, &mut best, false) {
+                self.late_positions.push((k, full.duration, distance));
             }
         }
-        // the positions that push jobs late, once the best is known: against a best
-        // that is on time they lose without following the push
+        // the positions that push jobs late, once the best is known
         let route = &self.routes[r];
         for &(k, duration, distance) in &self.late_positions {
-            if let Some(delta) = route
-                .price_insertion(p, j, k, duration, distance, old, best.map(|b| b.0), true)
-                .cost()
-            {
-                if best.map_or(true, |b| (delta, k) < b) {
-                    best = Some((delta, k));
-                }
-            }
+            route.offer_insertion(p, j, k, duration, distance, old, &mut best, true);
         }
         if exact {
             // the exact pass only while the bound can still beat (or, at a lower

@@ -22,7 +22,6 @@ mod schedule;
 
 pub use check::route_violation;
 pub use cost::{FleetCost, RouteEval};
-pub(crate) use route::Priced;
 pub use route::Route;
 pub use schedule::{
     end_segment, job_segment, lateness_of, route_sum, schedule_of, start_segment, times_of,

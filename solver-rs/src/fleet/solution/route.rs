@@ -495,6 +495,37 @@ impl Route {
         })
     }
 
+    /// Position k offered to an insertion scan whose best is `best` (cost,
+    /// position): kept when it beats the best (a tie goes to the lower
+    /// position). Without `follow` a position whose price needs the push
+    /// followed along the route is left: true then, to offer it again with
+    /// `follow` once the scan's best is known (against a best that is on time
+    /// it loses without following the push).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn offer_insertion(
+        &self,
+        p: &FleetProblem,
+        j: usize,
+        k: usize,
+        duration: i64,
+        distance: i64,
+        old: FleetCost,
+        best: &mut Option<(FleetCost, usize)>,
+        follow: bool,
+    ) -> bool {
+        let priced =
+            self.price_insertion(p, j, k, duration, distance, old, best.map(|b| b.0), follow);
+        match priced {
+            Priced::Cost(delta) if best.map_or(true, |b| (delta, k) < b) => {
+                *best = Some((delta, k));
+                false
+            }
+            Priced::Later => true,
+            _ => false,
+        }
+    }
+
     /// The lateness change as far as it is known without following the push.
     #[inline(always)]
     fn known_change(&self, p: &FleetProblem, k: usize, own: i64, push: i64) -> LatenessChange {
@@ -617,7 +648,9 @@ pub(crate) enum Priced {
 }
 
 impl Priced {
-    /// The cost change, when it may beat the best (the push followed).
+    /// The cost change, when it may beat the best (the push followed; the
+    /// debug checks of `best_insertion`).
+    #[cfg(debug_assertions)]
     pub(crate) fn cost(self) -> Option<FleetCost> {
         match self {
             Priced::Cost(c) => Some(c),
