@@ -24,10 +24,6 @@ impl<K: Ord + Copy> KeyedHeap<K> {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
-
     pub fn contains(&self, i: usize) -> bool {
         self.at[i] != ABSENT
     }

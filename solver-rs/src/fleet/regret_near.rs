@@ -474,7 +474,7 @@ pub fn regret_insert_near(
         } else {
             // only r changed, and only r may be new among their candidate routes (it holds j now)
             touched.retain(|&o| p.allows(o as usize, r));
-            touched.extend(on_r.iter().filter(|&&o| s.pending[o as usize]));
+            touched.extend_from_slice(&on_r); // waiting: checked as they were collected
             touched.sort_unstable();
             touched.dedup();
             s.refresh_on(p, sol, r, &touched);
