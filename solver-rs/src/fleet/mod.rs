@@ -36,6 +36,7 @@
 //! Single-route calls (`crate::solve`) do not use this module; this module's
 //! `single` uses theirs.
 
+pub mod arith;
 pub mod bound;
 pub mod breaks;
 pub mod correlated;

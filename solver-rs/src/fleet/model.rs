@@ -9,6 +9,7 @@
 //! (waiting allowed) and an optional soft `deadline` (lateness = start of
 //! service - deadline when positive).
 
+use super::arith::saturating_product;
 use super::matrix::{cells_of_i64, Cells, Matrices};
 use super::place_order;
 
@@ -955,8 +956,8 @@ impl FleetProblem {
         // saturating: a weighted unreachable arc (1e18) must stay the worst cost, never wrap
         let main = o
             .vehicle_cost
-            .saturating_add(o.duration_weight.saturating_mul(duration))
-            .saturating_add(o.distance_weight.saturating_mul(distance));
+            .saturating_add(saturating_product(o.duration_weight, duration))
+            .saturating_add(saturating_product(o.distance_weight, distance));
         if !self.priced {
             return main;
         }
@@ -974,11 +975,11 @@ impl FleetProblem {
         let b = &self.objective.balance;
         let mut sum = c
             .fixed
-            .saturating_add(c.per_duration.saturating_mul(duration))
-            .saturating_add(c.per_distance.saturating_mul(distance));
+            .saturating_add(saturating_product(c.per_duration, duration))
+            .saturating_add(saturating_product(c.per_distance, distance));
         if b.stops != 0 {
             let s = count as i64;
-            sum = sum.saturating_add(b.stops.saturating_mul(s.saturating_mul(s)));
+            sum = sum.saturating_add(saturating_product(b.stops, saturating_product(s, s)));
         }
         if b.duration != 0 {
             let d = duration as i128;

@@ -12,6 +12,7 @@ pub mod swap_star;
 pub mod two_opt;
 pub mod two_opt_star;
 
+use super::arith::saturating_product;
 use super::model::FleetProblem;
 use super::solution::{FleetCost, Piece, Solution};
 
@@ -209,7 +210,8 @@ impl Gate {
                 let waits = old.eval.duration - old.eval.distance - old.service_total;
                 // the operators cut a route from the pair's first position to MAX_RUN + 1 past its last
                 let kept = old.waits_before(first) + old.waits_from(last + MAX_RUN + 1);
-                constant = constant.saturating_add(o.duration_weight.saturating_mul(kept - waits));
+                constant =
+                    constant.saturating_add(saturating_product(o.duration_weight, kept - waits));
             }
         }
         Some((
@@ -229,7 +231,7 @@ impl Gate {
     #[inline(always)]
     fn linear_bound(&self, change: i64) -> Option<i64> {
         let (weight, constant) = self.linear?;
-        Some(weight.saturating_mul(change).saturating_add(constant))
+        Some(saturating_product(weight, change).saturating_add(constant))
     }
 
     /// `main_bound` of a move of these routes whose distance changes by
@@ -631,11 +633,10 @@ fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i
             // the distances are the driving times
             let floor = dist.saturating_add(sol.kept_waits(nr.pieces()));
             p.route_main(v, count, floor, dist)
-                .saturating_add(
-                    p.objective
-                        .duration_weight
-                        .saturating_mul(old.service_total),
-                )
+                .saturating_add(saturating_product(
+                    p.objective.duration_weight,
+                    old.service_total,
+                ))
                 .saturating_sub(p.route_main(v, old.len(), old.eval.duration, old.eval.distance))
         };
         bound = bound.saturating_add(change);
