@@ -23,7 +23,8 @@ import { HaversineProvider } from '../src/geo/index.js';
 import { resolveDeparture } from '../src/schedule/index.js';
 import { fleetProblem, planLayout } from '../src/api/plans/problem.js';
 import { validatePlanRequest } from '../src/api/plans/validate.js';
-import { DEFAULT_WASM_PATH, loadSolver } from '../src/solver/load.js';
+import { DEFAULT_WASM_PATH } from '../src/solver/load.js';
+import { loadBenchSolver, processCpuMs } from './lib/bench-solver-load.js';
 import type { FleetProblem } from '../src/solver/fleet-types.js';
 import { parseCliArgs } from './lib/cli-args.js';
 import { parsePlanSpecs, planDay, type PlanDayOptions } from './lib/plans-bench.js';
@@ -78,32 +79,22 @@ async function problemOf(stops: number, vans: number): Promise<FleetProblem> {
   return fleetProblem(request, layout, located.index, matrix, resolveDeparture(request.departureTime, new Date()));
 }
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
 for (const wasm of modules) {
-  let solver: ReturnType<typeof loadSolver>;
-  try {
-    solver = loadSolver(wasm, { clock: cpuMs });
-  } catch (err) {
-    usageError(`--wasm ${wasm}: ${(err as Error).message}`);
-  }
+  const solver = loadBenchSolver(wasm, true, usageError);
   const rows: BudgetRow[] = [];
   for (const { stops, vans } of specs) {
     const problem = await problemOf(stops, vans);
-    warmUp(solver!, problem, warmUpIterations);
+    warmUp(solver, problem, warmUpIterations);
     for (const budgetMs of budgets) {
-      const started = cpuMs();
-      const plan = solver!.solveFleet(problem, { timeLimitMs: budgetMs, seed });
+      const started = processCpuMs();
+      const plan = solver.solveFleet(problem, { timeLimitMs: budgetMs, seed });
       const used = plan.routes.filter((r) => r.jobs.length > 0);
       const row: BudgetRow & { cpuMs: number; assigned: number; iterations: number; objective: number } = {
         stops,
         vans,
         status: 200,
         budgetMs,
-        cpuMs: Math.round(cpuMs() - started),
+        cpuMs: Math.round(processCpuMs() - started),
         assigned: used.reduce((n, r) => n + r.jobs.length, 0),
         vehiclesUsed: used.length,
         estimatedTimeMin: used.reduce((s, r) => s + r.duration, 0) / 60,

@@ -37,7 +37,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { OPERATOR_NAMES } from '../src/solver/abi.js';
-import { loadSolver, DEFAULT_WASM_PATH } from '../src/solver/load.js';
+import { DEFAULT_WASM_PATH } from '../src/solver/load.js';
+import { loadBenchSolver } from './lib/bench-solver-load.js';
 import type { OperatorName, SolveReport } from '../src/solver/types.js';
 import { runFleetDay } from './lib/fleet-day.js';
 import { ArgReader } from './lib/cli-args.js';
@@ -126,12 +127,6 @@ function fail(msg: string): never {
   process.exit(2);
 }
 
-/** This process's CPU time in ms. */
-function cpuClock(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
 interface Row {
   instance: string;
   n: number;
@@ -161,7 +156,7 @@ if (process.argv.includes('--lilim')) {
   process.exit(0);
 }
 if (process.argv.includes('--solomon')) {
-  runSolomonBench(parseSolomonArgs(process.argv.slice(2), fail), fail);
+  await runSolomonBench(parseSolomonArgs(process.argv.slice(2), fail), fail);
   process.exit(0);
 }
 const args = parseArgs(process.argv.slice(2));
@@ -192,7 +187,7 @@ function round(x: number, d = 2) {
 /** rows[build][seed index][instance index] */
 const results: Row[][][] = [];
 for (const wasm of args.wasm) {
-  const solver = loadSolver(resolve(wasm), args.cpuClock ? { clock: cpuClock } : {});
+  const solver = loadBenchSolver(resolve(wasm), args.cpuClock, fail);
   const bySeed: Row[][] = [];
   for (const seed of seeds) {
     const rows: Row[] = [];

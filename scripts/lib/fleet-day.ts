@@ -17,7 +17,8 @@ import {
   type FleetJob,
   type FleetProblem,
 } from '../../src/solver/fleet-types.js';
-import { DEFAULT_WASM_PATH, loadSolver } from '../../src/solver/load.js';
+import { DEFAULT_WASM_PATH } from '../../src/solver/load.js';
+import { loadBenchSolver } from './bench-solver-load.js';
 import { checkPlan, modelOf } from './fleet-check.js';
 import { rng } from './rng.js';
 
@@ -74,7 +75,7 @@ export function runFleetDay(
     fail('--fleet-day needs STOPS:VANS[:SEED[:SHIPMENTS]], e.g. 1000:20 or 1000:20:1:200');
   const [stops, vans, seed = 1, shipments = 0] = parts;
   const p = fleetDay(stops, vans, seed, shipments);
-  const solver = loadSolver(wasm);
+  const solver = loadBenchSolver(wasm, false, fail);
   const t0 = performance.now();
   const stallIterations = stall === 'service' ? serviceStallIterations(stops) : stall;
   const r = solver.solveFleet(p, { seed: 1, timeLimitMs, stallIterations });

@@ -15,7 +15,7 @@
  * order, depot excluded; distance: null when the plan is infeasible), then "feasible", "gap", "bksVehicles",
  * "bksDistance", "iterations", "bestIteration" as additions.
  */
-import { loadSolver } from '../../src/solver/load.js';
+import { loadBenchSolver } from './bench-solver-load.js';
 import { fleetBenchDefaults, readCommonFleetArg, type FleetBenchArgs } from './fleet-bench-args.js';
 import { SolverError } from '../../src/solver/errors.js';
 import { ArgReader } from './cli-args.js';
@@ -76,11 +76,7 @@ export function runLilimBench(a: LilimArgs, fail: (msg: string) => never): void 
     a.only.length === 0 || a.only.includes(inst.name.toUpperCase()) || a.only.includes(lilimClass(inst.name));
   const instances = loaded.instances.filter(chosen);
   if (instances.length === 0) fail(`no Li & Lim instance (*.txt) in ${a.dir}`);
-  const cpu = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  const solver = loadSolver(a.wasm, a.cpuClock ? { clock: cpu } : {});
+  const solver = loadBenchSolver(a.wasm, a.cpuClock, fail);
   const rows: Row[] = [];
   const pad = (cells: Array<string | number>, widths: number[]) =>
     cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join(' ');

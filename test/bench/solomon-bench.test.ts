@@ -84,12 +84,56 @@ test('bad arguments: one line and exit 2, no stack trace', () => {
     ['--only', 'X9'],
     ['--stall', 'soon'],
     ['--wasm', 'no-such-build.wasm'],
+    ['--wasm', 'package.json'],
+    ['--wasm', 'package.json', '--workers', '2'],
+    ['--seeds', '0'],
+    ['--workers', '0'],
+    ['--shard', '2/2'],
   ]) {
     const r = bench(args);
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, /^bench-solver: /);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
   }
+});
+
+const withoutTimes = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const { ms, ...rest } = JSON.parse(l);
+      assert.ok(ms >= 0);
+      return rest;
+    });
+
+test('--seeds K --workers N: each instance once per seed, the same lines as from one process, in the same order', () => {
+  const args = ['--max-iterations', '30', '--only', 'C101,R201,RC105', '--seeds', '2', '--json'];
+  const alone = bench(args);
+  assert.equal(alone.status, 0, alone.stderr);
+  const lines = withoutTimes(alone.stdout);
+  assert.deepEqual(
+    lines.map((l) => `${l.instance}#${l.seed}`),
+    ['C101#1', 'C101#2', 'R201#1', 'R201#2', 'RC105#1', 'RC105#2'],
+  );
+  const shared = bench([...args, '--workers', '2']);
+  assert.equal(shared.status, 0, shared.stderr);
+  assert.deepEqual(withoutTimes(shared.stdout), lines);
+  // a worker's part: the runs whose index is 1 modulo 2
+  const part = bench([...args, '--shard', '1/2']);
+  assert.equal(part.status, 0, part.stderr);
+  assert.deepEqual(withoutTimes(part.stdout), [lines[1], lines[3], lines[5]]);
+});
+
+test("--seeds: the table adds each seed's mean gap and their spread", () => {
+  const r = bench(['--max-iterations', '20', '--only', 'C101,R201', '--seeds', '2', '--workers', '2']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /seeds 1\.\.2, 2 worker processes/);
+  assert.match(r.stdout, /^R201\s+yes\s+\d+\s.*\s2$/m);
+  assert.match(r.stdout, /^all\s+4\s+4\s/m);
+  assert.match(r.stdout, /^seed\s+n\s+feasible\s+mean gap%$/m);
+  assert.match(r.stdout, /^1\s+2\s+2\s+[\d.]+$/m);
+  assert.match(r.stdout, /^over the seeds: mean [\d.]+ %, least [\d.]+ %, most [\d.]+ %$/m);
 });
 
 test('Gehring–Homberger: --size and --sample pick a stratified, repeatable set; plans solved and re-checked on truncated arcs', () => {
