@@ -1,10 +1,11 @@
 /**
  * A bench's runs shared among child processes: each child is this same bench command with `--shard I/N --json`
  * (the runs whose index is I modulo N), so each has its own process, module and CPU clock, as two halves of a set
- * run by hand in two shells. The parent gathers the children's JSON lines. (Child processes rather than piscina's
+ * run by hand in two shells. The parent takes the children's JSON lines as they come. (Child processes rather than piscina's
  * worker threads: `process.cpuUsage`, the benches' CPU clock, counts every thread of a process.)
  */
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 export interface Shard {
   index: number;
@@ -31,14 +32,15 @@ export function inShard(shard: Shard | null, index: number): boolean {
 
 /**
  * Runs this bench command (`process.argv`, without the options `drop` names and their values) once per shard of
- * `workers`, and returns every JSON line the children printed, parsed. A child that fails ends the others; `fail`
- * gets its one-line message (`bench-solver: …`), or its stderr is passed on whole when it has none.
+ * `workers`, and hands each JSON line a child prints to `onLine` as it comes (parsed). A child that fails ends the
+ * others; `fail` gets its one-line message (`bench-solver: …`), or its stderr is passed on whole when it has none.
  */
 export async function runShards(
   workers: number,
   drop: string[],
   fail: (msg: string) => never,
-): Promise<Array<Record<string, unknown>>> {
+  onLine: (line: Record<string, unknown>) => void,
+): Promise<void> {
   const args: string[] = [];
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
@@ -49,22 +51,21 @@ export async function runShards(
     spawn(
       process.execPath,
       [...process.execArgv, process.argv[1], ...args, '--shard', `${index}/${workers}`, '--json'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     ),
   );
   const outcomes = await Promise.all(
     children.map(
       (child) =>
-        new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-          let stdout = '';
+        new Promise<{ code: number; stderr: string }>((resolve) => {
           let stderr = '';
-          child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+          createInterface({ input: child.stdout }).on('line', (l) => {
+            if (l.startsWith('{')) onLine(JSON.parse(l) as Record<string, unknown>);
+          });
           child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
           child.on('close', (code, signal) => {
             if (code !== 0) for (const other of children) if (other !== child) other.kill();
-            resolve({ code: code ?? (signal ? 1 : 0), stdout, stderr });
+            resolve({ code: code ?? (signal ? 1 : 0), stderr });
           });
         }),
     ),
@@ -77,10 +78,4 @@ export async function runShards(
     process.stderr.write(failed.stderr);
     fail(`a worker process failed (exit code ${failed.code})`);
   }
-  return outcomes.flatMap((o) =>
-    o.stdout
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>),
-  );
 }

@@ -184,14 +184,23 @@ export async function runSolomonBench(a: SolomonArgs, fail: (msg: string) => nev
   if (!a.json) table.header();
 
   if (a.workers > 1 && a.shard === null) {
-    const lines = await runShards(a.workers, ['--workers'], fail);
-    const at = new Map(lines.map((l) => [`${String(l.instance)}#${Number(l.seed)}`, l as unknown as RunResult]));
-    for (const { inst, seed } of runs) {
-      const r = at.get(`${inst.name}#${seed}`);
-      if (!r) fail(`the workers returned no run of ${inst.name} with seed ${seed}`);
-      if (a.json) console.log(JSON.stringify(r));
-      else table.row(r);
-    }
+    // each run as it comes, in the order one process prints them (the shards interleave, so little waits)
+    const came = new Map<string, RunResult>();
+    const key = (instance: unknown, seed: unknown) => `${String(instance)}#${Number(seed)}`;
+    let next = 0;
+    await runShards(a.workers, ['--workers'], fail, (line) => {
+      came.set(key(line.instance, line.seed), line as unknown as RunResult);
+      for (; next < runs.length; next++) {
+        const k = key(runs[next].inst.name, runs[next].seed);
+        const r = came.get(k);
+        if (!r) break;
+        came.delete(k);
+        if (a.json) console.log(JSON.stringify(r));
+        else table.row(r);
+      }
+    });
+    if (next < runs.length)
+      fail(`the worker processes returned no run of ${runs[next].inst.name} with seed ${runs[next].seed}`);
   } else {
     const mine = runs.filter((_, i) => inShard(a.shard, i));
     if (mine.length === 0) return;
