@@ -11,14 +11,10 @@ export function processCpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-export function loadBenchSolver(
-  wasm: string | undefined,
-  cpuClock: boolean,
-  fail: (msg: string) => never,
-): InThreadSolver {
+export function loadBenchSolver(wasm: string, cpuClock: boolean, fail: (msg: string) => never): InThreadSolver {
   try {
     return loadSolver(wasm, cpuClock ? { clock: processCpuMs } : {});
   } catch (err) {
-    fail(`--wasm ${wasm ?? '(default)'}: ${(err as Error).message}`);
+    fail(`--wasm ${wasm}: ${(err as Error).message}`);
   }
 }

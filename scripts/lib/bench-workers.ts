@@ -45,7 +45,7 @@ export async function runShards(
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
     if (drop.includes(argv[i])) i++;
-    else if (argv[i] !== '--json') args.push(argv[i]);
+    else args.push(argv[i]);
   }
   const children = Array.from({ length: workers }, (_, index) =>
     spawn(

@@ -49,6 +49,7 @@ import {
 } from './solomon.js';
 import { ArgReader } from './cli-args.js';
 import { warmUp } from './warm-up.js';
+import { meanCI } from './compare/stats.js';
 import { inShard, parseShard, runShards, SHARD_USAGE, type Shard } from './bench-workers.js';
 
 export interface SolomonArgs extends FleetBenchArgs {
@@ -393,8 +394,10 @@ class Table {
       perSeed.push(mean(ok.map((r) => r.gap ?? NaN)));
       console.log(pad([seed, rs.length, ok.length, perSeed[k].toFixed(2)], sw));
     }
+    // the t-based interval of the comparison report (bench:compare): how far another run of these seeds may land
+    const { mean: m, lo, hi } = meanCI(perSeed);
     console.log(
-      `over the seeds: mean ${mean(perSeed).toFixed(3)} %, least ${Math.min(...perSeed).toFixed(3)} %, most ${Math.max(...perSeed).toFixed(3)} %`,
+      `over the seeds: mean ${m.toFixed(3)} % (95 % interval ${lo!.toFixed(3)}–${hi!.toFixed(3)} %), least ${Math.min(...perSeed).toFixed(3)} %, most ${Math.max(...perSeed).toFixed(3)} %`,
     );
   }
 }

@@ -133,7 +133,10 @@ test("--seeds: the table adds each seed's mean gap and their spread", () => {
   assert.match(r.stdout, /^all\s+4\s+4\s/m);
   assert.match(r.stdout, /^seed\s+n\s+feasible\s+mean gap%$/m);
   assert.match(r.stdout, /^1\s+2\s+2\s+[\d.]+$/m);
-  assert.match(r.stdout, /^over the seeds: mean [\d.]+ %, least [\d.]+ %, most [\d.]+ %$/m);
+  assert.match(
+    r.stdout,
+    /^over the seeds: mean [\d.]+ % \(95 % interval -?[\d.]+–[\d.]+ %\), least [\d.]+ %, most [\d.]+ %$/m,
+  );
 });
 
 test('Gehring–Homberger: --size and --sample pick a stratified, repeatable set; plans solved and re-checked on truncated arcs', () => {
