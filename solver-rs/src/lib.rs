@@ -14,6 +14,7 @@
 
 pub mod abi;
 pub mod deadline;
+pub mod descent;
 pub mod dont_look;
 pub mod exact;
 #[allow(unsafe_code)]

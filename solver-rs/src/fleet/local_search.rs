@@ -1,8 +1,8 @@
 //! Descent with the inter-route operators on a granular neighbourhood (each
 //! job against its `granular` nearest jobs; optionally by time-window
 //! correlation, `fleet::correlated`), first improvement, driven by a
-//! queue of active jobs (don't-look bits: `crate::dont_look`, as the
-//! single-route descent): after a move, the jobs at both ends of the pair
+//! queue of active jobs in the loop both engines share (`crate::descent`,
+//! don't-look bits): after a move, the jobs at both ends of the pair
 //! become active again. Once it has converged, a SWAP*
 //! pass (`operators::swap_star`) over pairs of routes (see `SwapStarMode`);
 //! when it improves, the descent resumes around what moved. A time-limited
@@ -17,6 +17,7 @@ use super::operators::{
     self, cross_exchange, pair_relocate, relocate, swap, two_opt, two_opt_star, Anchor, Move, Pair,
 };
 use super::solution::{FleetCost, Piece, Solution};
+use crate::descent::{descend, Around, Descent};
 use crate::dont_look::DontLookQueue;
 use crate::progress::{Operator, Progress};
 
@@ -80,6 +81,26 @@ pub struct LocalSearch {
     /// Routes changed since the last SWAP* pass (flags and list).
     touched: Vec<bool>,
     touched_list: Vec<usize>,
+}
+
+/// The state the fleet's descent works on: a plan of a problem.
+pub struct Plan<'a> {
+    pub p: &'a FleetProblem,
+    pub sol: &'a mut Solution,
+}
+
+impl Descent<Plan<'_>> for LocalSearch {
+    /// The clock is read inside `improve_job`, every `STRIDE` pairs
+    /// (`Deadline::tick`): one job's pairs may take long on a big day.
+    const CLOCK_EVERY: u32 = 0;
+
+    fn queue(&mut self) -> &mut DontLookQueue {
+        &mut self.queue
+    }
+
+    fn improve_around(&mut self, plan: &mut Plan<'_>, u: usize, deadline: &Deadline) -> Around {
+        self.improve_job(plan.p, plan.sol, u, deadline)
+    }
 }
 
 impl LocalSearch {
@@ -183,41 +204,52 @@ impl LocalSearch {
 
     /// The granular descent until the queue is empty (true) or the deadline passes (false).
     fn descend(&mut self, p: &FleetProblem, sol: &mut Solution, deadline: &Deadline) -> bool {
-        while let Some(u) = self.queue.pop() {
-            if !sol.is_assigned(u) {
+        descend(self, &mut Plan { p, sol }, deadline)
+    }
+
+    /// Every pair (u, v) for v among u's candidates, nearest first; after an
+    /// applied move, u's candidates again from the nearest (u stays out of
+    /// the queue: it has been looked at once nothing around it improves).
+    fn improve_job(
+        &mut self,
+        p: &FleetProblem,
+        sol: &mut Solution,
+        u: usize,
+        deadline: &Deadline,
+    ) -> Around {
+        if !sol.is_assigned(u) {
+            return Around::Exhausted;
+        }
+        let k = self.granular.min(self.candidates(p, u).len());
+        let mut i = 0;
+        // u's place and runs, for all its pairs until a move changes the plan
+        let mut anchor: Option<Anchor> = None;
+        while i < k {
+            let v = self.candidates(p, u)[i] as usize;
+            i += 1;
+            if !sol.is_assigned(v) {
                 continue;
             }
-            let k = self.granular.min(self.candidates(p, u).len());
-            let mut i = 0;
-            // u's place and runs, for all its pairs until a move changes the plan
-            let mut anchor: Option<Anchor> = None;
-            while i < k {
-                let v = self.candidates(p, u)[i] as usize;
-                i += 1;
-                if !sol.is_assigned(v) {
-                    continue;
+            if deadline.tick() {
+                return Around::OutOfTime;
+            }
+            let at_u =
+                anchor.get_or_insert_with(|| Anchor::new(p, sol, u).expect("u is in a route"));
+            let pair = Pair::new(p, sol, at_u, v).expect("v is in a route");
+            if let Some((op, m)) = first_improving(p, sol, &mut self.progress, &pair) {
+                anchor = None;
+                self.apply(p, sol, op, &m);
+                self.activate(v);
+                // the route neighbours of both ends changed too
+                self.activate_around(sol, u);
+                self.activate_around(sol, v);
+                if !sol.is_assigned(u) {
+                    break;
                 }
-                if deadline.tick() {
-                    return false;
-                }
-                let at_u =
-                    anchor.get_or_insert_with(|| Anchor::new(p, sol, u).expect("u is in a route"));
-                let pair = Pair::new(p, sol, at_u, v).expect("v is in a route");
-                if let Some((op, m)) = first_improving(p, sol, &mut self.progress, &pair) {
-                    anchor = None;
-                    self.apply(p, sol, op, &m);
-                    self.activate(v);
-                    // the route neighbours of both ends changed too
-                    self.activate_around(sol, u);
-                    self.activate_around(sol, v);
-                    if !sol.is_assigned(u) {
-                        break;
-                    }
-                    i = 0; // u's surroundings changed: look at its neighbours again
-                }
+                i = 0; // u's surroundings changed: look at its neighbours again
             }
         }
-        true
+        Around::Exhausted
     }
 
     fn apply(&mut self, p: &FleetProblem, sol: &mut Solution, op: Operator, m: &Move) {

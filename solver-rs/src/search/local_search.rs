@@ -1,7 +1,7 @@
-//! Descent to a local optimum with don't-look bits (`crate::dont_look`, as the
-//! fleet descent): a queue of stops whose surroundings changed; a stop leaves
-//! the queue when no operator improves around it, and the ends of every edge
-//! a move changes are queued again.
+//! Descent to a local optimum with don't-look bits, in the loop both engines
+//! share (`crate::descent`): a queue of stops whose surroundings changed; a
+//! stop leaves the queue when no operator improves around it, and the ends of
+//! every edge a move changes are queued again.
 //!
 //! Around each stop the deadline-aware set runs first: 2-opt, Or-opt and swap
 //! towards each candidate neighbour, the segment swap, and (while the route is
@@ -16,14 +16,10 @@ use super::route::RouteState;
 use super::segment::Segment;
 use super::Options;
 use crate::deadline::Deadline;
+use crate::descent::{descend, Around, Descent};
 use crate::dont_look::DontLookQueue;
 use crate::problem::{Cost, Problem};
 use crate::progress::Progress;
-
-/// Check the time limit (`Deadline::expired`, a clock read) every this many
-/// queue pops. A pop (every operator around one stop, Lin–Kernighan among
-/// them) costs far more than the fleet's strided unit (`Deadline::tick`).
-const CLOCK_EVERY: u32 = 16;
 
 pub struct LocalSearch {
     neighbours: Neighbours,
@@ -37,6 +33,25 @@ pub struct LocalSearch {
     move_buffer: Vec<Segment>,
     /// The operator counters (the driver fills in the rest).
     pub progress: Progress,
+}
+
+impl Descent<RouteState<'_>> for LocalSearch {
+    /// Check the time limit (`Deadline::expired`, a clock read) every this many
+    /// queue pops. A pop (every operator around one stop, Lin–Kernighan among
+    /// them) costs far more than the fleet's strided unit (`Deadline::tick`).
+    const CLOCK_EVERY: u32 = 16;
+
+    fn queue(&mut self) -> &mut DontLookQueue {
+        &mut self.queue
+    }
+
+    fn improve_around(&mut self, state: &mut RouteState<'_>, a: usize, _: &Deadline) -> Around {
+        if self.improve_stop(state, a) {
+            Around::Improved
+        } else {
+            Around::Exhausted
+        }
+    }
 }
 
 impl LocalSearch {
@@ -98,19 +113,9 @@ impl LocalSearch {
         }
     }
 
-    /// Improve until no queued stop improves, or the time limit.
+    /// Improve until no queued stop improves, or the time limit (`crate::descent`).
     pub fn run(&mut self, state: &mut RouteState, limit: &Deadline) {
-        let mut pops = 0u32;
-        while let Some(a) = self.queue.pop() {
-            if self.improve_around(state, a) {
-                self.wake(a);
-            }
-            pops += 1;
-            if pops % CLOCK_EVERY == 0 && limit.expired() {
-                self.queue.clear();
-                return;
-            }
-        }
+        descend(self, state, limit);
     }
 
     fn apply(&mut self, state: &mut RouteState, op: Operator, segments: &[Segment], cost: Cost) {
@@ -124,7 +129,7 @@ impl LocalSearch {
     }
 
     /// Try the operators around stop `a`; applies the first improving move.
-    fn improve_around(&mut self, state: &mut RouteState, a: usize) -> bool {
+    fn improve_stop(&mut self, state: &mut RouteState, a: usize) -> bool {
         if state.cost().lateness == 0 && self.lin_kernighan.is_some() {
             return self.improve_on_time(state, a);
         }
