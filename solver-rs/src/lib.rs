@@ -2,7 +2,8 @@
 //! optionally finishing at an end point, minimising total lateness and then
 //! total duration (lexicographically). Integer seconds throughout. The
 //! multi-route (fleet) solver lives in `fleet` and shares the PRNG, the
-//! clock and the time limit (`deadline`) with it; a fleet plan of one vehicle without fleet-only rules is
+//! clock, the time limit (`deadline`) and the descent loop (`descent`)
+//! with it; a fleet plan of one vehicle without fleet-only rules is
 //! solved here (`fleet::single`). Both engines report what they did in one
 //! type (`progress::Progress`).
 //!
