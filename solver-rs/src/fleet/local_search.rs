@@ -187,7 +187,7 @@ impl LocalSearch {
             }
         }
         loop {
-            if !self.descend(p, sol, deadline) {
+            if !descend(self, &mut Plan { p, sol }, deadline) {
                 break;
             }
             if self.swap_star == SwapStarMode::Off || !self.swap_star_pass(p, sol, deadline) {
@@ -200,11 +200,6 @@ impl LocalSearch {
             self.touched[r] = false;
         }
         self.touched_list.clear();
-    }
-
-    /// The granular descent until the queue is empty (true) or the deadline passes (false).
-    fn descend(&mut self, p: &FleetProblem, sol: &mut Solution, deadline: &Deadline) -> bool {
-        descend(self, &mut Plan { p, sol }, deadline)
     }
 
     /// Every pair (u, v) for v among u's candidates, nearest first; after an

@@ -45,8 +45,14 @@ impl Descent<RouteState<'_>> for LocalSearch {
         &mut self.queue
     }
 
+    /// The operators around stop `a`; the first improving move is applied.
     fn improve_around(&mut self, state: &mut RouteState<'_>, a: usize, _: &Deadline) -> Around {
-        if self.improve_stop(state, a) {
+        let improved = if state.cost().lateness == 0 && self.lin_kernighan.is_some() {
+            self.improve_on_time(state, a)
+        } else {
+            self.improve_classic(state, a)
+        };
+        if improved {
             Around::Improved
         } else {
             Around::Exhausted
@@ -126,14 +132,6 @@ impl LocalSearch {
 
     fn apply_move(&mut self, state: &mut RouteState, op: Operator, m: Move) {
         self.apply(state, op, m.segments.as_slice(), m.cost);
-    }
-
-    /// Try the operators around stop `a`; applies the first improving move.
-    fn improve_stop(&mut self, state: &mut RouteState, a: usize) -> bool {
-        if state.cost().lateness == 0 && self.lin_kernighan.is_some() {
-            return self.improve_on_time(state, a);
-        }
-        self.improve_classic(state, a)
     }
 
     /// The route is on time: (the deadline-aware set, then) Lin–Kernighan.
