@@ -6,7 +6,7 @@
 use route_solver::ffi::improvements_reported;
 use route_solver::fleet::model::FleetProblem;
 use route_solver::fleet::solomon::Instance;
-use route_solver::fleet::{self, FleetParams};
+use route_solver::fleet::{self, FleetParams, FleetSettings};
 use route_solver::NativeClock;
 
 fn r101() -> FleetProblem {
@@ -15,14 +15,27 @@ fn r101() -> FleetProblem {
     FleetProblem::new(&Instance::parse(&text).unwrap().fleet_input(false)).expect("valid input")
 }
 
+/// With hard windows, and with the annealing's soft windows (whose
+/// candidates become the best plan only when on time: on R101's tight
+/// windows few are in the first hundreds of iterations, so that run is longer).
 #[test]
 fn every_new_best_plan_is_reported_and_the_last_is_the_plan_returned() {
+    let soft = FleetSettings {
+        soft_windows_to_jobs: 100,
+        ..FleetSettings::default()
+    };
+    check_reports(200, FleetSettings::default());
+    check_reports(1500, soft);
+}
+
+fn check_reports(max_iterations: u64, settings: FleetSettings) {
     let p = r101();
     let before = improvements_reported().0;
     let sol = fleet::solve(
         &p,
         &FleetParams {
-            max_iterations: 200,
+            max_iterations,
+            settings,
             ..FleetParams::default()
         },
         &NativeClock::new(),

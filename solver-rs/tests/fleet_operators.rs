@@ -2,7 +2,7 @@
 //! Each inter-route operator on its own, as PyVRP tests each operator: on
 //! small seeded random instances of several kinds (hard windows and
 //! capacities, with waits in the objective or not, soft deadlines, a mixed fleet with different starts and ends,
-//! several windows per job, breaks, shipments), every (u, v) pair of a random
+//! several windows per job, breaks, shipments, soft windows whose time warp is priced), every (u, v) pair of a random
 //! plan is evaluated; when `evaluate` returns a move, applying it must change
 //! the cost by exactly the evaluated delta, the plan must pass `check`, and a
 //! fresh plan built from the route lists must cost the same as the
@@ -32,6 +32,9 @@ struct Kind {
     breaks: bool,
     /// Pickup-and-delivery pairs (half of the jobs).
     shipments: bool,
+    /// The windows soft, a random price per unit of time warp (`fleet::soft_windows`):
+    /// the random plans and the moves break windows.
+    soft_windows: bool,
     objective: Objective,
 }
 
@@ -43,10 +46,11 @@ const BASE: Kind = Kind {
     several_windows: false,
     breaks: false,
     shipments: false,
+    soft_windows: false,
     objective: Objective::DISTANCE,
 };
 
-const KINDS: [Kind; 7] = [
+const KINDS: [Kind; 8] = [
     BASE,
     Kind {
         name: "deadlines",
@@ -83,6 +87,11 @@ const KINDS: [Kind; 7] = [
         // stops wait for their windows and the waits cost: the gate counts the waits a move keeps
         name: "waits",
         objective: Objective::SERVICE,
+        ..BASE
+    },
+    Kind {
+        name: "soft windows",
+        soft_windows: true,
         ..BASE
     },
 ];
@@ -174,7 +183,9 @@ fn random_input(rng: &mut Rng, n: usize, nv: usize, k: &Kind) -> FleetInput {
             service: rng.range(0, 20) as i64,
             ready,
             due: if windowed {
-                Some(ready + rng.range(60, 300) as i64)
+                // tighter windows where they are soft: more plans break them
+                let width = if k.soft_windows { (10, 80) } else { (60, 300) };
+                Some(ready + rng.range(width.0, width.1) as i64)
             } else {
                 None
             },
@@ -266,6 +277,8 @@ fn fresh(p: &FleetProblem, sol: &Solution) -> Solution {
 struct Tally {
     moves: Vec<usize>,
     improving: usize,
+    /// Moves checked on a plan with a late route (soft windows).
+    late: usize,
 }
 
 /// Evaluate `op` on every (u, v) pair of random plans of every kind; check
@@ -276,6 +289,7 @@ fn exercise(name: &str, op: Evaluate, kinds: &[Kind], seed: u64) -> Tally {
     let mut tally = Tally {
         moves: vec![0; kinds.len()],
         improving: 0,
+        late: 0,
     };
     for (ki, kind) in kinds.iter().enumerate() {
         for case in 0..8 {
@@ -283,6 +297,9 @@ fn exercise(name: &str, op: Evaluate, kinds: &[Kind], seed: u64) -> Tally {
             let nv = rng.range(3, 5);
             let inp = random_input(&mut rng, n, nv, kind);
             let p = FleetProblem::new(&inp).expect("a valid instance");
+            if kind.soft_windows {
+                p.set_warp_price(rng.range(5, 200) as i64);
+            }
             let mut sol = random_plan(&p, &mut rng);
             let mut made = 0;
             for u in 0..p.n() {
@@ -317,6 +334,9 @@ fn exercise(name: &str, op: Evaluate, kinds: &[Kind], seed: u64) -> Tally {
                         what
                     );
                     tally.moves[ki] += 1;
+                    if sol.routes.iter().any(|r| r.eval.warp > 0) {
+                        tally.late += 1;
+                    }
                     if m.delta < route_solver::fleet::FleetCost::ZERO {
                         tally.improving += 1;
                     }
@@ -333,8 +353,8 @@ fn exercise(name: &str, op: Evaluate, kinds: &[Kind], seed: u64) -> Tally {
 
 fn assert_tally(name: &str, kinds: &[Kind], t: &Tally, least: usize) {
     println!(
-        "{}: moves per kind {:?}, improving {}",
-        name, t.moves, t.improving
+        "{}: moves per kind {:?}, improving {}, on a late plan {}",
+        name, t.moves, t.improving, t.late
     );
     for (k, &n) in kinds.iter().zip(&t.moves) {
         assert!(
@@ -346,6 +366,9 @@ fn assert_tally(name: &str, kinds: &[Kind], t: &Tally, least: usize) {
         );
     }
     assert!(t.improving > 0, "{}: no improving move checked", name);
+    if kinds.iter().any(|k| k.soft_windows) {
+        assert!(t.late > 0, "{}: no move checked on a late plan", name);
+    }
 }
 
 #[test]
@@ -382,8 +405,10 @@ fn cross_exchange_evaluates_what_apply_makes() {
 #[test]
 fn pair_relocate_evaluates_what_apply_makes() {
     // shipments on every kind: the operator moves nothing else
+    // (soft windows apply to days without shipments alone: `soft_windows::applies`)
     let kinds: Vec<Kind> = KINDS
         .iter()
+        .filter(|k| !k.soft_windows)
         .map(|k| Kind {
             shipments: true,
             ..*k

@@ -26,7 +26,9 @@
 //! --no-ls, --no-route-polish, --ruin-average C (at the annealing's end), --ruin-start-average C
 //! (at its start; C for the same throughout), --ruin-max-string L, --blink PER_MILLE,
 //! --recreate-near K (0: every route), --recreate-near-from JOBS,
-//! --temperature TENTHS (start, × mean near arc), --cooling RATIO.
+//! --temperature TENTHS (start, × mean near arc), --cooling RATIO,
+//! --soft-windows-to-jobs N (the annealing through late schedules on days of at most N jobs; 0: off,
+//! the default), --soft-windows-on-time PERCENT.
 #![deny(unsafe_code)]
 
 use route_solver::fleet::solomon::{customer_routes, parse_bks, Instance};
@@ -110,6 +112,8 @@ pub fn main() {
             "--recreate-near-from" => params.settings.recreate_near_from_jobs = num(v),
             "--temperature" => params.settings.start_temperature_tenths = num(v),
             "--cooling" => params.settings.cooling_ratio = num(v),
+            "--soft-windows-to-jobs" => params.settings.soft_windows_to_jobs = num(v),
+            "--soft-windows-on-time" => params.settings.soft_windows_on_time_percent = num(v),
             "--json" => {
                 json = true;
                 takes = false

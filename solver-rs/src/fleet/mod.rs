@@ -24,6 +24,7 @@
 //!   single-route engine (`crate::solve_problem`: exact up to 10 stops, else its
 //!   Lin–Kernighan search), every other plan to `driver`
 //! - `driver`: ruin-and-recreate under simulated annealing
+//! - `soft_windows`: the annealing through late schedules, their time warp priced (off by default)
 //! - `bound`: a lower bound on any plan's cost (the search stops once the best plan reaches it)
 //! - `deadline`: the time limit, counted from the host's call, checked cheaply in inner loops
 //! - `windows`: exact schedules when jobs have several time windows
@@ -61,6 +62,7 @@ pub mod ruin;
 pub mod same_place;
 pub mod segment;
 pub mod single;
+pub mod soft_windows;
 pub mod solomon;
 pub mod solution;
 pub mod windows;

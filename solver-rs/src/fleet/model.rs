@@ -12,6 +12,7 @@
 use super::arith::saturating_product;
 use super::matrix::{cells_of_i64, Cells, Matrices};
 use super::place_order;
+use std::cell::Cell;
 
 /// Largest fleet.
 pub const MAX_VEHICLES: usize = 1024;
@@ -423,6 +424,12 @@ pub struct FleetProblem {
     /// (`unload`), and what it loads (`load`; negative: a shipment's delivery).
     pub unload: Vec<i64>,
     pub load: Vec<i64>,
+    /// The price of a unit of time warp (a window broken by that much), in
+    /// hundredths of the objective's main unit, while the annealing searches
+    /// through late schedules (`fleet::soft_windows`); 0, the windows hard,
+    /// everywhere else. A search state kept here because every route's cost
+    /// (`RouteEval::cost`) reads it.
+    warp_price: Cell<i64>,
 }
 
 /// Per job: its `keep` nearest other jobs by travel(i, j) + travel(j, i)
@@ -748,6 +755,7 @@ impl FleetProblem {
                 || inp.vehicles.iter().any(|v| v.costs != VehicleCosts::NONE),
             timed_costs: b.duration > 0 || inp.vehicles.iter().any(|v| v.costs.per_duration > 0),
             neighbours: Vec::new(),
+            warp_price: Cell::new(0),
         };
         p.neighbours = nearest_jobs(&p, NEIGHBOURS_KEPT);
         p.renumber_places();
@@ -791,6 +799,34 @@ impl FleetProblem {
             v.start = renamed(v.start);
             v.end = renamed(v.end);
         }
+    }
+
+    /// The price of a unit of time warp in hundredths of the main unit (0: the windows are hard).
+    #[inline(always)]
+    pub fn warp_price(&self) -> i64 {
+        self.warp_price.get()
+    }
+
+    /// Windows may be broken at a price (`fleet::soft_windows`): a route's
+    /// time warp is priced instead of ruling it out.
+    #[inline(always)]
+    pub fn windows_soft(&self) -> bool {
+        self.warp_price.get() > 0
+    }
+
+    /// Set by the annealing (`fleet::soft_windows`) and by tests (0: hard windows again).
+    pub fn set_warp_price(&self, hundredths: i64) {
+        self.warp_price.set(hundredths.max(0));
+    }
+
+    /// The main-unit cost of `warp` units of time warp at the current price.
+    #[inline(always)]
+    pub fn warp_cost(&self, warp: i64) -> i64 {
+        // (most routes have none, and hard windows price none: no product, no division)
+        if warp == 0 {
+            return 0;
+        }
+        saturating_product(warp, self.warp_price.get()) / 100
     }
 
     /// Vehicle v has breaks (its routes leave the O(1) segment pricing).

@@ -236,6 +236,7 @@ impl Solution {
                     duration: full.duration,
                     distance,
                     lateness: 0,
+                    warp: 0,
                 };
                 candidates.push(PairCandidate {
                     i,

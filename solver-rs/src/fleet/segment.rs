@@ -57,6 +57,12 @@ impl TwSegment {
         self.time_warp > 0 || self.earliest + self.duration > latest
     }
 
+    /// No unreachable arc (a time warp may remain: `feasible` rules it out too).
+    #[inline(always)]
+    pub fn reachable(&self) -> bool {
+        self.duration < super::model::UNREACHABLE
+    }
+
     /// Feasible: no window violated and no unreachable arc.
     #[inline(always)]
     pub fn feasible(&self) -> bool {

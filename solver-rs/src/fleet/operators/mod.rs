@@ -214,6 +214,17 @@ impl Gate {
                     constant.saturating_add(saturating_product(o.duration_weight, kept - waits));
             }
         }
+        if p.windows_soft() {
+            // the warp the move can take away: what is outside the runs it keeps whole
+            for &(r, first, last) in routes {
+                let old = &sol.routes[r];
+                // (each run's cost apart: they may end up in different routes, and the cost of a sum
+                // is at least the sum of the costs)
+                let kept = p.warp_cost(old.warp_before(first))
+                    + p.warp_cost(old.warp_from(last + MAX_RUN + 1));
+                constant = constant.saturating_sub(p.warp_cost(old.eval.warp) - kept);
+            }
+        }
         Some((
             o.duration_weight.saturating_add(o.distance_weight),
             constant,
@@ -283,7 +294,9 @@ impl Gate {
             bound,
             laid_out
         );
-        if p.duration_free() {
+        // (soft windows: the gate counts the warp outside the pair's positions, main_bound the
+        // warp of every run the move keeps whole)
+        if p.duration_free() && !p.windows_soft() {
             assert_eq!(bound, laid_out, "gate against main_bound");
         }
     }
@@ -575,6 +588,16 @@ fn price_bounded(
             let v = sol.routes[nr.route].vehicle;
             delta.lateness += sol.lateness_of_pieces(p, v, nr.pieces());
         }
+    } else if let Some(mut affordable) = affordable_warp_cost(p, sol, routes) {
+        // soft windows: each route gives up once the warp it has reached costs what the move could gain
+        for nr in routes.iter().rev() {
+            let v = sol.routes[nr.route].vehicle;
+            // (the largest warp whose cost is below `affordable`, or more)
+            let max_warp = affordable.saturating_add(1).saturating_mul(100) / p.warp_price() + 1;
+            let e = sol.evaluate_within_warp(p, v, nr.pieces(), max_warp)?;
+            affordable -= p.warp_cost(e.warp);
+            delta = delta.plus(e.cost(p)).minus(sol.routes[nr.route].cost(p));
+        }
     } else {
         for nr in routes.iter().rev() {
             let v = sol.routes[nr.route].vehicle;
@@ -611,7 +634,10 @@ fn price_bounded(
 /// waits inside the runs it keeps from a route's start or to its end
 /// (`Solution::kept_waits`), and the moves keep the jobs of the routes they
 /// change: the new durations add up to at least the new driving, the kept
-/// waits and the old service (exact when no route waits elsewhere).
+/// waits and the old service (exact when no route waits elsewhere). While
+/// the windows are soft, a new route has at least the time warp of the runs
+/// it keeps whole (`Solution::kept_warp`), so the bound takes off only the
+/// rest of the old route's warp cost.
 fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i64> {
     if !bound_known(p, sol, routes.iter().map(|nr| nr.route)) {
         return None;
@@ -639,9 +665,34 @@ fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i
                 ))
                 .saturating_sub(p.route_main(v, old.len(), old.eval.duration, old.eval.distance))
         };
+        if p.windows_soft() {
+            let credit = p.warp_cost(old.eval.warp) - p.warp_cost(sol.kept_warp(nr.pieces()));
+            bound = bound.saturating_sub(credit);
+        }
         bound = bound.saturating_add(change);
     }
     Some(bound)
+}
+
+/// While the windows are soft and the objective is the distance (plus
+/// costs per vehicle and job, none per duration: `soft_windows::applies`),
+/// what the new routes' time warp may cost at most for the move to improve:
+/// the old routes' warp cost less the change of distance (None otherwise).
+fn affordable_warp_cost(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i64> {
+    if !p.windows_soft() || !p.duration_free() || p.priced {
+        return None;
+    }
+    let mut affordable = 0i64;
+    for nr in routes {
+        let old = &sol.routes[nr.route];
+        let v = old.vehicle;
+        let (dist, count) = sol.distance_of_pieces(p, v, nr.pieces());
+        affordable = affordable
+            .saturating_add(p.warp_cost(old.eval.warp))
+            .saturating_add(p.route_main(v, old.len(), 0, old.eval.distance))
+            .saturating_sub(p.route_main(v, count, 0, dist));
+    }
+    Some(affordable)
 }
 
 /// Whether `main_bound` has a bound for a move of these routes: the

@@ -35,6 +35,22 @@ impl Solution {
                     r, route.eval, fresh.eval
                 ));
             }
+            if p.windows_soft() {
+                let warp = time_warp_of(p, r, &route.jobs);
+                if warp != route.eval.warp {
+                    return Err(format!(
+                        "route {} time warp {} != {}",
+                        r, route.eval.warp, warp
+                    ));
+                }
+                if warp > 0 {
+                    // a late route is priced, not ruled out: all else must hold
+                    if let Some(why) = violation(p, r, &route.jobs, false) {
+                        return Err(format!("route {}: {}", r, why));
+                    }
+                    continue;
+                }
+            }
             if !route.time_feasible {
                 return Err(format!("route {} breaks a window", r));
             }
@@ -69,6 +85,35 @@ impl Solution {
 /// Why a job sequence is not a feasible route for vehicle v (plain forward
 /// simulation, independent of the segment code), or None.
 pub fn route_violation(p: &FleetProblem, v: usize, jobs: &[u32]) -> Option<String> {
+    violation(p, v, jobs, true)
+}
+
+/// The time warp of vehicle v's route through `jobs` (single windows, no
+/// breaks), by a plain forward simulation: a start after a job's due time
+/// (or a return after the shift's end) counts the difference and goes back
+/// to it, as Vidal's and PyVRP's time warp.
+fn time_warp_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> i64 {
+    let veh = &p.vehicles[v];
+    let (mut t, mut loc, mut warp) = (veh.shift_start, veh.start, 0i64);
+    for &j in jobs {
+        let job = &p.jobs[j as usize];
+        t = (t + p.t(loc, job.loc)).max(job.ready);
+        if t > job.due {
+            warp += t - job.due;
+            t = job.due;
+        }
+        t += job.service;
+        loc = job.loc;
+    }
+    if jobs.is_empty() {
+        return 0;
+    }
+    (t + p.t(loc, veh.end) - veh.shift_end).max(0) + warp
+}
+
+/// `route_violation`; with `windows` false, late starts and a late return
+/// are not violations (soft windows: their time warp is priced).
+fn violation(p: &FleetProblem, v: usize, jobs: &[u32], windows: bool) -> Option<String> {
     if jobs.is_empty() {
         return None;
     }
@@ -99,6 +144,10 @@ pub fn route_violation(p: &FleetProblem, v: usize, jobs: &[u32]) -> Option<Strin
     let on_board = crate::fleet::load::profile_of(p, jobs);
     if on_board.iter().any(|l| (0..p.dims).any(|d| l[d] > cap[d])) {
         return Some("capacity".into());
+    }
+    if !windows {
+        // (soft windows apply only without breaks and route limits: `soft_windows::applies`)
+        return None;
     }
     let (starts, ret) = schedule_of(p, v, jobs);
     for (k, &j) in jobs.iter().enumerate() {

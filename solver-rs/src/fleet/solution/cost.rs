@@ -41,7 +41,7 @@ impl FleetCost {
     };
 }
 
-/// Totals of a feasible route.
+/// Totals of a route (feasible, or late by `warp` while the windows are soft).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct RouteEval {
     /// The vehicle driving it (its costs price it; any when `count` is 0).
@@ -50,6 +50,9 @@ pub struct RouteEval {
     pub duration: i64,
     pub distance: i64,
     pub lateness: i64,
+    /// Its time warp: how much its windows are broken (0 but while the
+    /// windows are soft: `FleetProblem::windows_soft`).
+    pub warp: i64,
 }
 
 impl RouteEval {
@@ -57,7 +60,9 @@ impl RouteEval {
         FleetCost {
             unassigned: 0,
             lateness: self.lateness,
-            main: p.route_main(self.vehicle, self.count, self.duration, self.distance),
+            main: p
+                .route_main(self.vehicle, self.count, self.duration, self.distance)
+                .saturating_add(p.warp_cost(self.warp)),
         }
     }
 }

@@ -49,6 +49,10 @@ impl Solution {
         // distance is all the price, and the joins' windows rule most positions out first, for
         // less (Homberger 200: 2.3 % more instructions with the bound first)
         let bound_first = !exact && !p.duration_free();
+        if p.windows_soft() {
+            debug_assert!(!exact && !p.has_deadlines && !p.profile);
+            return best_place_through_warp(p, route, j, blink);
+        }
         self.insert_candidates.clear();
         self.late_positions.clear();
         for k in 0..=n {
@@ -145,6 +149,7 @@ impl Solution {
                     duration: full.duration,
                     distance,
                     lateness: 0,
+                    warp: 0,
                 };
                 self.insert_candidates
                     .push((bound.cost(p).minus(old), k, distance));
@@ -178,6 +183,7 @@ impl Solution {
                         duration,
                         distance,
                         lateness,
+                        warp: 0,
                     };
                     let delta = e.cost(p).minus(old);
                     debug_assert!(delta >= bound);
@@ -198,7 +204,7 @@ impl Solution {
         jobs.insert(k, j as u32);
         let back = jobs.len() - 1 - k;
         self.set_route_from_taken(p, r, jobs, k, back);
-        debug_assert!(self.routes[r].time_feasible);
+        debug_assert!(self.routes[r].time_feasible || p.windows_soft());
     }
 
     /// Remove the listed jobs (from whichever routes hold them).
@@ -228,12 +234,53 @@ impl Solution {
             let back = jobs.len() - 1 - last;
             jobs.retain(|&j| self.route_of[j as usize] == r as u32);
             self.set_route_from_taken(p, r, jobs, first, back);
-            if !self.routes[r].time_feasible {
+            if !self.routes[r].time_feasible && !p.windows_soft() {
                 // a shortcut broke a window (no triangle inequality): the whole route goes
                 self.set_route(p, r, Vec::new());
             }
         }
     }
+}
+
+/// `Solution::best_insertion` while the windows are soft: every position is
+/// priced with its time warp (single windows, no breaks, no soft deadlines,
+/// no load profile: `fleet::soft_windows::applies`). Joining segments only
+/// adds time warp, so the new route has at least the warp of the part before
+/// the position and of the part after it: a position whose distance and that
+/// warp cannot beat the best is left before its windows are joined.
+fn best_place_through_warp(
+    p: &FleetProblem,
+    route: &super::Route,
+    j: usize,
+    mut blink: impl FnMut() -> bool,
+) -> Option<(FleetCost, usize)> {
+    let old = route.cost(p);
+    let js = job_segment(p, j);
+    let loc = p.jobs[j].loc;
+    let mut best: Option<(FleetCost, usize)> = None;
+    for k in 0..=route.len() {
+        if blink() {
+            continue;
+        }
+        let distance = route.distance_with(p, k, loc);
+        let (before, after) = (&route.fwd[k], &route.bwd_end[k]);
+        if let Some((b, _)) = best {
+            let kept = before.time_warp + after.time_warp;
+            if route.insertion_change(p, 0, distance, kept, old) >= b {
+                continue;
+            }
+        }
+        let full = before.then(&js, p).then(after, p);
+        if !full.reachable() {
+            continue;
+        }
+        debug_assert!(full.time_warp >= before.time_warp + after.time_warp);
+        let delta = route.insertion_change(p, full.duration, distance, full.time_warp, old);
+        if best.map_or(true, |b| (delta, k) < b) {
+            best = Some((delta, k));
+        }
+    }
+    best
 }
 
 /// The duration of `a` then `b` then `c` without the waits joining them adds

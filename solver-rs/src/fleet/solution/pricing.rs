@@ -41,6 +41,20 @@ impl Solution {
             .sum()
     }
 
+    /// The time warp inside the pieces that keep a run of a route whole from
+    /// its start or to its end (`Route::warp_before`, `warp_from`): a floor of
+    /// the new route's warp, since joining runs only adds warp.
+    pub fn kept_warp(&self, pieces: &[Piece]) -> i64 {
+        pieces
+            .iter()
+            .map(|pc| match *pc {
+                Piece::Prefix(r, k) => self.routes[r].warp_before(k),
+                Piece::Suffix(r, k) => self.routes[r].warp_from(k),
+                _ => 0,
+            })
+            .sum()
+    }
+
     /// Distance and job count of the route of vehicle v made of `pieces`, in
     /// O(pieces) whatever their length (no feasibility check).
     pub fn distance_of_pieces(&self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> (i64, usize) {
@@ -150,9 +164,24 @@ impl Solution {
 
     /// Price the route of vehicle v made of `pieces` (the first one must be
     /// a Prefix of route v). None when infeasible (windows, shift, capacity,
-    /// maxStops, allowed vehicles).
+    /// maxStops, allowed vehicles; while the windows are soft, a time warp is
+    /// priced instead).
     pub fn evaluate(&mut self, p: &FleetProblem, v: usize, pieces: &[Piece]) -> Option<RouteEval> {
-        self.evaluate_parts(p, v, pieces, true)
+        self.evaluate_parts(p, v, pieces, true, allowed_warp(p))
+    }
+
+    /// `evaluate` while the windows are soft, None as soon as the route's
+    /// time warp passes `max_warp` (the warp only grows as pieces join: a
+    /// caller that knows how much warp the move can afford stops early).
+    pub fn evaluate_within_warp(
+        &mut self,
+        p: &FleetProblem,
+        v: usize,
+        pieces: &[Piece],
+        max_warp: i64,
+    ) -> Option<RouteEval> {
+        debug_assert!(p.windows_soft());
+        self.evaluate_parts(p, v, pieces, true, max_warp)
     }
 
     /// `evaluate` without the soft deadlines' lateness (0 in the answer; for
@@ -165,7 +194,7 @@ impl Solution {
         v: usize,
         pieces: &[Piece],
     ) -> Option<RouteEval> {
-        self.evaluate_parts(p, v, pieces, false)
+        self.evaluate_parts(p, v, pieces, false, allowed_warp(p))
     }
 
     /// Whether vehicle v's lateness comes apart from the rest of its pricing
@@ -180,6 +209,7 @@ impl Solution {
         v: usize,
         pieces: &[Piece],
         with_lateness: bool,
+        max_warp: i64,
     ) -> Option<RouteEval> {
         let dims = p.dims;
         let mut load = [0i64; MAX_DIMS];
@@ -265,7 +295,7 @@ impl Solution {
                 }
             }
             if let Some(s) = &seg {
-                if s.time_warp > 0 {
+                if s.time_warp > max_warp {
                     return None;
                 }
             }
@@ -289,7 +319,7 @@ impl Solution {
             }
         }
         let full = seg.expect("prefix first").then(&end_segment(p, v), p);
-        if !full.feasible() {
+        if full.time_warp > max_warp || !full.reachable() {
             return None;
         }
         if (p.driving_limited || p.distance_limited) && !self.within_limits(p, v, pieces) {
@@ -335,6 +365,7 @@ impl Solution {
             duration,
             distance,
             lateness,
+            warp: full.time_warp,
         })
     }
 
@@ -442,5 +473,15 @@ impl Solution {
             }
         }
         late
+    }
+}
+
+/// The time warp a priced route may have: none with hard windows, any while they are soft.
+#[inline(always)]
+fn allowed_warp(p: &FleetProblem) -> i64 {
+    if p.windows_soft() {
+        i64::MAX
+    } else {
+        0
     }
 }

@@ -137,6 +137,23 @@ impl Route {
         self.wait_bwd[k.min(self.len())]
     }
 
+    /// The time warp inside jobs[..k] from the vehicle's start: every route
+    /// that keeps that run whole has at least that much (soft windows).
+    #[inline(always)]
+    pub(crate) fn warp_before(&self, k: usize) -> i64 {
+        self.fwd[k.min(self.len())].time_warp
+    }
+
+    /// The time warp inside jobs[k..] (0 from the end on), kept likewise.
+    #[inline(always)]
+    pub(crate) fn warp_from(&self, k: usize) -> i64 {
+        if k < self.len() {
+            self.bwd[k].time_warp
+        } else {
+            0
+        }
+    }
+
     /// `wait_fwd` and `wait_bwd` from the segments (after `fwd` and `bwd`).
     fn update_waits(&mut self, p: &FleetProblem) {
         self.wait_fwd.clear();
@@ -360,6 +377,7 @@ impl Route {
                 duration,
                 distance: self.dfwd[n] + p.d(prev, v.end),
                 lateness: self.late_pre[n],
+                warp: full.time_warp,
             }
         };
         if p.multi_windows {
@@ -435,12 +453,27 @@ impl Route {
         distance: i64,
         old: FleetCost,
     ) -> FleetCost {
+        self.insertion_change(p, duration, distance, 0, old)
+    }
+
+    /// The cost change of an insertion that makes the route take `duration`
+    /// and `distance` with a time warp of `warp` (soft windows; no soft
+    /// deadlines: the lateness stays the route's).
+    pub(crate) fn insertion_change(
+        &self,
+        p: &FleetProblem,
+        duration: i64,
+        distance: i64,
+        warp: i64,
+        old: FleetCost,
+    ) -> FleetCost {
         RouteEval {
             vehicle: self.vehicle,
             count: self.len() + 1,
             duration,
             distance,
             lateness: self.eval.lateness,
+            warp,
         }
         .cost(p)
         .minus(old)
