@@ -674,8 +674,8 @@ fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i
     Some(bound)
 }
 
-/// While the windows are soft and the objective is the distance (plus
-/// costs per vehicle and job, none per duration: `soft_windows::applies`),
+/// While the windows are soft and the objective is the distance alone (no
+/// weighted duration, no costs of the vehicles' own: `soft_windows::applies`),
 /// what the new routes' time warp may cost at most for the move to improve:
 /// the old routes' warp cost less the change of distance (None otherwise).
 fn affordable_warp_cost(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i64> {

@@ -31,25 +31,28 @@ impl Solution {
     /// start or to its end (`Route::waits_before`, `waits_from`): a floor of the
     /// new route's waiting, since joining runs only adds waits.
     pub fn kept_waits(&self, pieces: &[Piece]) -> i64 {
-        pieces
-            .iter()
-            .map(|pc| match *pc {
-                Piece::Prefix(r, k) => self.routes[r].waits_before(k),
-                Piece::Suffix(r, k) => self.routes[r].waits_from(k),
-                _ => 0,
-            })
-            .sum()
+        self.kept_in_whole_runs(pieces, Route::waits_before, Route::waits_from)
     }
 
-    /// The time warp inside the pieces that keep a run of a route whole from
-    /// its start or to its end (`Route::warp_before`, `warp_from`): a floor of
-    /// the new route's warp, since joining runs only adds warp.
+    /// The time warp inside those pieces (`Route::warp_before`, `warp_from`):
+    /// a floor of the new route's warp, since joining runs only adds warp.
     pub fn kept_warp(&self, pieces: &[Piece]) -> i64 {
+        self.kept_in_whole_runs(pieces, Route::warp_before, Route::warp_from)
+    }
+
+    /// The sum over the pieces that keep a run of a route whole from its
+    /// start (`before`) or to its end (`from`) of what that run carries.
+    fn kept_in_whole_runs(
+        &self,
+        pieces: &[Piece],
+        before: fn(&Route, usize) -> i64,
+        from: fn(&Route, usize) -> i64,
+    ) -> i64 {
         pieces
             .iter()
             .map(|pc| match *pc {
-                Piece::Prefix(r, k) => self.routes[r].warp_before(k),
-                Piece::Suffix(r, k) => self.routes[r].warp_from(k),
+                Piece::Prefix(r, k) => before(&self.routes[r], k),
+                Piece::Suffix(r, k) => from(&self.routes[r], k),
                 _ => 0,
             })
             .sum()
