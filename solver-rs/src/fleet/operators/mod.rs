@@ -594,7 +594,14 @@ fn price_bounded(
             let v = sol.routes[nr.route].vehicle;
             // (the largest warp whose cost is below `affordable`, or more)
             let max_warp = affordable.saturating_add(1).saturating_mul(100) / p.warp_price() + 1;
-            let e = sol.evaluate_within_warp(p, v, nr.pieces(), max_warp)?;
+            let e = match sol.evaluate_within_warp(p, v, nr.pieces(), max_warp) {
+                Some(e) => e,
+                None => {
+                    #[cfg(debug_assertions)]
+                    assert_no_gain(p, sol, routes, "the warp limit dropped an improving move");
+                    return None;
+                }
+            };
             affordable -= p.warp_cost(e.warp);
             delta = delta.plus(e.cost(p)).minus(sol.routes[nr.route].cost(p));
         }
@@ -672,6 +679,21 @@ fn main_bound(p: &FleetProblem, sol: &Solution, routes: &[NewRoute]) -> Option<i
         bound = bound.saturating_add(change);
     }
     Some(bound)
+}
+
+/// Debug builds: the move of these routes, priced whole, does not improve
+/// (or a route of it is infeasible): what an early stop said of it.
+#[cfg(debug_assertions)]
+fn assert_no_gain(p: &FleetProblem, sol: &mut Solution, routes: &[NewRoute], what: &str) {
+    let mut delta = FleetCost::ZERO;
+    for nr in routes {
+        let v = sol.routes[nr.route].vehicle;
+        match sol.evaluate(p, v, nr.pieces()) {
+            Some(e) => delta = delta.plus(e.cost(p)).minus(sol.routes[nr.route].cost(p)),
+            None => return,
+        }
+    }
+    assert!(delta >= FleetCost::ZERO, "{}: {:?}", what, delta);
 }
 
 /// While the windows are soft and the objective is the distance alone (no

@@ -93,6 +93,9 @@ pub fn route_violation(p: &FleetProblem, v: usize, jobs: &[u32]) -> Option<Strin
 /// (or a return after the shift's end) counts the difference and goes back
 /// to it, as Vidal's and PyVRP's time warp.
 fn time_warp_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> i64 {
+    if jobs.is_empty() {
+        return 0;
+    }
     let veh = &p.vehicles[v];
     let (mut t, mut loc, mut warp) = (veh.shift_start, veh.start, 0i64);
     for &j in jobs {
@@ -104,9 +107,6 @@ fn time_warp_of(p: &FleetProblem, v: usize, jobs: &[u32]) -> i64 {
         }
         t += job.service;
         loc = job.loc;
-    }
-    if jobs.is_empty() {
-        return 0;
     }
     (t + p.t(loc, veh.end) - veh.shift_end).max(0) + warp
 }

@@ -267,6 +267,13 @@ fn best_place_through_warp(
         if let Some((b, _)) = best {
             let kept = before.time_warp + after.time_warp;
             if route.insertion_change(p, 0, distance, kept, old) >= b {
+                #[cfg(debug_assertions)]
+                {
+                    let full = before.then(&js, p).then(after, p);
+                    let exact =
+                        route.insertion_change(p, full.duration, distance, full.time_warp, old);
+                    debug_assert!(!full.reachable() || exact >= b, "a skipped place wins");
+                }
                 continue;
             }
         }
