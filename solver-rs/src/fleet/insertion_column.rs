@@ -86,7 +86,9 @@ impl Column {
             let skipped = p.d(prev, next);
             for (i, &(j, js)) in self.jobs.iter().enumerate() {
                 let s = before.then(&js, p);
-                if s.time_warp > 0 {
+                // ruled out without the arc to the rest of the route (travel only adds)
+                if s.ends_after(after.latest) {
+                    debug_assert!(!s.then(&after, p).feasible());
                     continue;
                 }
                 let full = s.then(&after, p);

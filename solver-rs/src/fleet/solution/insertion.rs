@@ -113,7 +113,9 @@ impl Solution {
                 known = Some(distance);
             }
             let s = before.then(&js, p);
-            if s.time_warp > 0 {
+            // ruled out without the arc to the rest of the route (travel only adds)
+            if s.ends_after(route.bwd_end[k].latest) {
+                debug_assert!(!s.then(&route.bwd_end[k], p).feasible());
                 continue;
             }
             // (segments join associatively: the route's cached tail with its end)
