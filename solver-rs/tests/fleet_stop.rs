@@ -122,6 +122,44 @@ fn a_full_fleet_at_one_place_ends_the_search_after_the_construction() {
 }
 
 #[test]
+fn the_bound_is_unreachable_when_more_stops_than_vans_pay_an_arc() {
+    let reachable = |inp: &FleetInput| lower_bound(&FleetProblem::new(inp).unwrap()).reachable;
+    // every stop at one place: no arc between stops costs anything
+    let one_place = input(
+        2,
+        |_, _| 600,
+        (0..300).map(|_| job(1, 60)).collect(),
+        (0..5).map(|_| vehicle(None)).collect(),
+    );
+    assert!(reachable(&one_place));
+    // 7 places on a line, 2 vans: at least 5 stops pay for the arc to their next
+    let line = |vans: usize| {
+        input(
+            8,
+            |a, b| 100 * (a as i64 - b as i64).abs(),
+            (1..8).map(|l| job(l, 10)).collect(),
+            (0..vans).map(|_| vehicle(None)).collect(),
+        )
+    };
+    assert!(!reachable(&line(2)));
+    // as many vans as places: each stop may be the last of its route
+    assert!(reachable(&line(7)));
+    // two stops at each place: each has a free arc to its twin
+    let twins = input(
+        4,
+        |a, b| 100 * (a as i64 - b as i64).abs(),
+        (1..4).flat_map(|l| [job(l, 10), job(l, 10)]).collect(),
+        (0..1).map(|_| vehicle(None)).collect(),
+    );
+    assert!(reachable(&twins));
+    assert!(!reachable(&spread_out(
+        1,
+        40,
+        (0..3).map(|_| vehicle(None)).collect()
+    )));
+}
+
+#[test]
 fn a_plan_above_the_bound_keeps_searching() {
     // stops spread on a line: the bound (first and last legs) is not reached
     let inp = input(
@@ -206,9 +244,17 @@ fn the_bound_is_never_above_a_feasible_plan() {
         if case % 2 == 1 {
             inp.objective = Objective::DISTANCE;
         }
-        let bound = lower_bound(&FleetProblem::new(&inp).expect("valid input")).cost;
+        let full = lower_bound(&FleetProblem::new(&inp).expect("valid input"));
+        let bound = full.cost;
         let sol = solve(&inp, 200);
         let c = sol.cost;
+        assert!(
+            full.reachable || !route_solver::fleet::bound::reached(c, bound),
+            "case {}: a plan {:?} at a bound {:?} called unreachable",
+            case,
+            c,
+            bound
+        );
         let lexicographic =
             (c.unassigned, c.lateness, c.main) >= (bound.unassigned, bound.lateness, bound.main);
         assert!(

@@ -35,6 +35,12 @@ pub struct Bound {
     pub takeable: usize,
     /// Of those, the most a plan can serve (the fleet's total `max_stops`).
     pub served: usize,
+    /// Some plan may reach `cost`. Not when more takeable jobs than there are
+    /// vehicles, plus those a plan may leave out (beyond `served`), have no arc
+    /// to another job that the objective may leave unpaid: a plan has at most
+    /// one last job per route, every other job it serves pays for the arc to
+    /// the next, and `cost` counts no arc between jobs (nor a saturated sum).
+    pub reachable: bool,
 }
 
 impl Bound {
@@ -66,6 +72,7 @@ pub fn lower_bound(p: &FleetProblem) -> Bound {
             routes: 0,
             takeable: jobs.len(),
             served: 0,
+            reachable: true,
         };
     }
     let routes = fewest_routes(p, &jobs, assigned);
@@ -116,7 +123,36 @@ pub fn lower_bound(p: &FleetProblem) -> Bound {
         routes,
         takeable: jobs.len(),
         served: assigned,
+        reachable: main < i64::MAX
+            && few_jobs_pay_an_arc(p, &jobs, p.vehicles.len() + (jobs.len() - assigned)),
     }
+}
+
+/// At most `most` of `jobs` have no arc to another job that may cost nothing
+/// (travel and distance 0 where the objective weighs them); a row read each,
+/// stopping at its first such arc or at one job too many.
+fn few_jobs_pay_an_arc(p: &FleetProblem, jobs: &[usize], most: usize) -> bool {
+    let o = &p.objective;
+    let least_rate = |rate: fn(&super::model::VehicleCosts) -> i64| {
+        p.vehicles.iter().map(|v| rate(&v.costs)).min().unwrap_or(0)
+    };
+    let time_weighed = o.duration_weight > 0 || (p.priced && least_rate(|c| c.per_duration) > 0);
+    let distance_weighed =
+        o.distance_weight > 0 || (p.priced && least_rate(|c| c.per_distance) > 0);
+    let free = |a: usize, b: usize| {
+        (!time_weighed || p.t(a, b) == 0) && (!distance_weighed || p.d(a, b) == 0)
+    };
+    let mut paying = 0usize;
+    for &j in jobs {
+        let a = p.jobs[j].loc;
+        if !(0..p.n()).any(|i| i != j && free(a, p.jobs[i].loc)) {
+            paying += 1;
+            if paying > most {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// What any plan of at least `routes` routes, `duration` and `distance` in

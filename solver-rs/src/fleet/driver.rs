@@ -317,21 +317,24 @@ pub fn solve_since(
     // place order (near stops one after the other: the matrix columns it reads stay in cache), at a
     // fraction of the regret construction's cost (n² against n³ insertion evaluations: seconds on 1000
     // stops at one place); its own random stream leaves the search's untouched
+    // (skipped when no plan reaches the bound: the regret construction would follow anyway)
     let mut current = Solution::empty(p);
-    let mut all: Vec<u32> = (0..p.n() as u32).collect();
-    all.sort_by_key(|&j| p.jobs[j as usize].loc);
-    greedy_insert(
-        p,
-        &mut current,
-        &classes,
-        &all,
-        &mut Rng::new(params.seed),
-        0,
-        true,
-        ALL_ROUTES,
-        &budget,
-    );
-    if !reached(current.cost(p), bound.cost) {
+    if bound.reachable {
+        let mut all: Vec<u32> = (0..p.n() as u32).collect();
+        all.sort_by_key(|&j| p.jobs[j as usize].loc);
+        greedy_insert(
+            p,
+            &mut current,
+            &classes,
+            &all,
+            &mut Rng::new(params.seed),
+            0,
+            true,
+            ALL_ROUTES,
+            &budget,
+        );
+    }
+    if !bound.reachable || !reached(current.cost(p), bound.cost) {
         current = Solution::empty(p);
         regret_insert(p, &mut current, &classes, &budget);
         ls.run(p, &mut current, None, &budget);
