@@ -1,7 +1,8 @@
 #![deny(unsafe_code)]
 //! The fleet search tells its host of each new best plan (`env.on_improve` on
 //! WebAssembly; counted per thread natively): once after the construction,
-//! then at every improvement, the last report being the plan returned.
+//! again after its descent when that improved it, then at every improvement,
+//! the last report being the plan returned.
 
 use route_solver::ffi::improvements_reported;
 use route_solver::fleet::model::FleetProblem;
@@ -48,8 +49,8 @@ fn check_reports(max_iterations: u64, settings: FleetSettings) {
         reports
     );
     assert!(
-        reports <= 1 + sol.progress.iterations,
-        "at most one per iteration after the construction: {} in {} iterations",
+        reports <= 2 + sol.progress.iterations,
+        "the construction, its descent, at most one per iteration after them: {} in {} iterations",
         reports,
         sol.progress.iterations
     );

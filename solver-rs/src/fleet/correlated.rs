@@ -34,12 +34,14 @@ pub fn proximity(p: &FleetProblem, a: usize, b: usize, t: i64) -> i64 {
 /// list whose last proximity is below that bound is the job's list. Jobs
 /// whose lists are not proven read every job. The same lists as reading
 /// every pair, in O(n · NEIGHBOURS_KEPT) for the proven ones instead of
-/// O(n²) (plus the O(n²) reads of the asymmetry, without the proximities).
+/// O(n²) (the asymmetry comes with the travel neighbours' reads).
 pub fn correlated_jobs(p: &FleetProblem, keep: usize) -> Vec<Vec<u32>> {
     let key = |i: usize, j: usize, there: i64, back: i64| {
         proximity(p, i, j, there).min(proximity(p, j, i, back))
     };
-    let asymmetry = asymmetry(p);
+    let asymmetry = p.asymmetry;
+    #[cfg(debug_assertions)]
+    debug_assert_eq!(asymmetry, every_asymmetry(p));
     if asymmetry >= UNREACHABLE / 2 {
         // an arc unreachable one way only proves nothing: every pair by blocks of rows
         return nearest_jobs_by(p, keep, key);
@@ -77,8 +79,10 @@ pub fn correlated_jobs(p: &FleetProblem, keep: usize) -> Vec<Vec<u32>> {
         .collect()
 }
 
-/// The largest difference between the two ways of an arc between two jobs.
-fn asymmetry(p: &FleetProblem) -> i64 {
+/// The largest difference between the two ways of an arc between two jobs,
+/// read pair by pair (`FleetProblem::asymmetry`'s check).
+#[cfg(debug_assertions)]
+fn every_asymmetry(p: &FleetProblem) -> i64 {
     let mut most = 0;
     for i in 0..p.n() {
         let a = p.jobs[i].loc;

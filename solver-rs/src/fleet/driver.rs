@@ -334,9 +334,14 @@ pub fn solve_since(
             &budget,
         );
     }
+    // the constructed plan is the host's first plan before the descent polishes it (seconds at 10,000
+    // stops: a job cancelled meanwhile keeps a plan)
+    let mut constructed = None;
     if !bound.reachable || !reached(current.cost(p), bound.cost) {
         current = Solution::empty(p);
         regret_insert(p, &mut current, &classes, &budget);
+        announce(&current);
+        constructed = Some(current.cost(p));
         ls.run(p, &mut current, None, &budget);
     }
     let mut current_cost = current.cost(p);
@@ -353,7 +358,9 @@ pub fn solve_since(
     let mut best_iteration = 0;
     // observed only, as the single-route search's (never a decision)
     let mut best_ms = budget.elapsed_ms();
-    announce(&best);
+    if constructed != Some(best_cost) {
+        announce(&best);
+    }
 
     let max_iterations = if params.max_iterations > 0 {
         params.max_iterations

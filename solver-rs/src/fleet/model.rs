@@ -412,6 +412,9 @@ pub struct FleetProblem {
     /// Per job: its NEIGHBOURS_KEPT nearest other jobs (all of them when there
     /// are no more) by increasing travel(i, j) + travel(j, i), ties by index.
     pub neighbours: Vec<Vec<u32>>,
+    /// The largest difference between the two ways of an arc between two jobs
+    /// (travel), read with the neighbour lists (`fleet::correlated` needs it).
+    pub asymmetry: i64,
     /// Per job: its part in a shipment and the other end (NO_PAIR when plain).
     pub role: Vec<Role>,
     pub pair: Vec<u32>,
@@ -433,9 +436,15 @@ pub struct FleetProblem {
 }
 
 /// Per job: its `keep` nearest other jobs by travel(i, j) + travel(j, i)
-/// (saturating: unreachable arcs last).
-fn nearest_jobs(p: &FleetProblem, keep: usize) -> Vec<Vec<u32>> {
-    nearest_jobs_by(p, keep, |_, _, there, back| there.saturating_add(back))
+/// (saturating: unreachable arcs last); and the largest |travel(i, j) −
+/// travel(j, i)| over the pairs of jobs, from the same reads.
+fn nearest_jobs(p: &FleetProblem, keep: usize) -> (Vec<Vec<u32>>, i64) {
+    let most = Cell::new(0i64);
+    let lists = nearest_jobs_by(p, keep, |_, _, there, back| {
+        most.set(most.get().max((there - back).abs()));
+        there.saturating_add(back)
+    });
+    (lists, most.get())
 }
 
 /// Per job: its `keep` nearest other jobs by `key(i, j, travel(i, j),
@@ -755,9 +764,10 @@ impl FleetProblem {
                 || inp.vehicles.iter().any(|v| v.costs != VehicleCosts::NONE),
             timed_costs: b.duration > 0 || inp.vehicles.iter().any(|v| v.costs.per_duration > 0),
             neighbours: Vec::new(),
+            asymmetry: 0,
             warp_price: Cell::new(0),
         };
-        p.neighbours = nearest_jobs(&p, NEIGHBOURS_KEPT);
+        (p.neighbours, p.asymmetry) = nearest_jobs(&p, NEIGHBOURS_KEPT);
         p.renumber_places();
         Ok(p)
     }
