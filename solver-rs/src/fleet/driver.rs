@@ -296,7 +296,6 @@ pub fn solve_since(
     let s = &params.settings;
     let mut rng = Rng::new(params.seed);
     let classes = cost_classes(p, vehicle_classes(p));
-    let mut ls = LocalSearch::with_correlation(p, s.granular, s.correlates(p.n()));
     let bound = lower_bound(p);
     let stall = stall_for_served(params.stall_iterations, bound.takeable, bound.served);
 
@@ -342,6 +341,10 @@ pub fn solve_since(
         regret_insert(p, &mut current, &classes, &budget);
         announce(&current);
         constructed = Some(current.cost(p));
+    }
+    // the descent's own lists, built once the host has the constructed plan
+    let mut ls = LocalSearch::with_correlation(p, s.granular, s.correlates(p.n()));
+    if constructed.is_some() {
         ls.run(p, &mut current, None, &budget);
     }
     let mut current_cost = current.cost(p);
