@@ -23,7 +23,7 @@
 //! balance term (>= 0) adds nothing.
 //! Sums saturate (unreachable arcs, unlimited capacities).
 
-use super::model::FleetProblem;
+use super::model::{FleetProblem, VehicleCosts};
 use super::solution::FleetCost;
 
 /// The bound, and the fewest routes a plan serving that many jobs uses.
@@ -133,12 +133,9 @@ pub fn lower_bound(p: &FleetProblem) -> Bound {
 /// stopping at its first such arc or at one job too many.
 fn few_jobs_pay_an_arc(p: &FleetProblem, jobs: &[usize], most: usize) -> bool {
     let o = &p.objective;
-    let least_rate = |rate: fn(&super::model::VehicleCosts) -> i64| {
-        p.vehicles.iter().map(|v| rate(&v.costs)).min().unwrap_or(0)
-    };
-    let time_weighed = o.duration_weight > 0 || (p.priced && least_rate(|c| c.per_duration) > 0);
-    let distance_weighed =
-        o.distance_weight > 0 || (p.priced && least_rate(|c| c.per_distance) > 0);
+    let (per_duration, per_distance) = if p.priced { lowest_rates(p) } else { (0, 0) };
+    let time_weighed = o.duration_weight > 0 || per_duration > 0;
+    let distance_weighed = o.distance_weight > 0 || per_distance > 0;
     let free = |a: usize, b: usize| {
         (!time_weighed || p.t(a, b) == 0) && (!distance_weighed || p.d(a, b) == 0)
     };
@@ -160,23 +157,21 @@ fn few_jobs_pay_an_arc(p: &FleetProblem, jobs: &[usize], most: usize) -> bool {
 fn costs_bound(p: &FleetProblem, routes: usize, duration: i64, distance: i64) -> i64 {
     let mut fixed: Vec<i64> = p.vehicles.iter().map(|v| v.costs.fixed).collect();
     fixed.sort_unstable();
-    let per_duration = p
-        .vehicles
-        .iter()
-        .map(|v| v.costs.per_duration)
-        .min()
-        .unwrap_or(0);
-    let per_distance = p
-        .vehicles
-        .iter()
-        .map(|v| v.costs.per_distance)
-        .min()
-        .unwrap_or(0);
+    let (per_duration, per_distance) = lowest_rates(p);
     fixed[..routes]
         .iter()
         .fold(0i64, |s, &x| s.saturating_add(x))
         .saturating_add(per_duration.saturating_mul(duration))
         .saturating_add(per_distance.saturating_mul(distance))
+}
+
+/// The lowest per-duration and per-distance rates of the fleet's vehicles.
+fn lowest_rates(p: &FleetProblem) -> (i64, i64) {
+    let lowest = |rate: fn(&VehicleCosts) -> i64| p.vehicles.iter().map(|v| rate(&v.costs)).min();
+    (
+        lowest(|c| c.per_duration).unwrap_or(0),
+        lowest(|c| c.per_distance).unwrap_or(0),
+    )
 }
 
 /// Some vehicle may take job j: allowed, its demand within the capacity, a stop to spare.
