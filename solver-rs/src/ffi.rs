@@ -118,7 +118,7 @@ pub fn report_improvement(assigned: usize, route_s: i64) {
         on_improve(assigned as u32, route_s as f64)
     }
     #[cfg(not(target_arch = "wasm32"))]
-    REPORTED.with(|r| r.set((r.get().0 + 1, assigned, route_s)));
+    record_natively(assigned, route_s);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -590,4 +590,38 @@ pub extern "C" fn solve_fleet(
         result
     };
     status_of(run())
+}
+
+// (native-only code goes after the module's own: the panic locations in the module stay on their lines)
+
+/// Native builds: counts the report (`improvements_reported`) and logs it while a test records
+/// (`record_improvements`).
+#[cfg(not(target_arch = "wasm32"))]
+fn record_natively(assigned: usize, route_s: i64) {
+    REPORTED.with(|r| r.set((r.get().0 + 1, assigned, route_s)));
+    LOGGED.with(|l| {
+        if let Some(log) = l.borrow_mut().as_mut() {
+            log.push((assigned, route_s));
+        }
+    });
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    /// Every report in order while a test records them.
+    static LOGGED: std::cell::RefCell<Option<Vec<(usize, i64)>>> = std::cell::RefCell::new(None);
+}
+
+/// Native builds: from now on, keep every report of this thread in order (the crate's tests of
+/// when the search reports; nothing is kept otherwise).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn record_improvements() {
+    LOGGED.with(|l| *l.borrow_mut() = Some(Vec::new()));
+}
+
+/// Native builds: the reports (assigned, route seconds) since `record_improvements`, in order;
+/// the recording stops.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn recorded_improvements() -> Vec<(usize, i64)> {
+    LOGGED.with(|l| l.borrow_mut().take().unwrap_or_default())
 }

@@ -4,9 +4,13 @@
 //! again after its descent when that improved it, then at every improvement,
 //! the last report being the plan returned.
 
-use route_solver::ffi::improvements_reported;
+use route_solver::ffi::{improvements_reported, record_improvements, recorded_improvements};
+use route_solver::fleet::deadline::Deadline;
+use route_solver::fleet::insertion::{regret_insert, vehicle_classes};
+use route_solver::fleet::local_search::LocalSearch;
 use route_solver::fleet::model::FleetProblem;
 use route_solver::fleet::solomon::Instance;
+use route_solver::fleet::solution::Solution;
 use route_solver::fleet::{self, FleetParams, FleetSettings};
 use route_solver::NativeClock;
 
@@ -76,5 +80,58 @@ fn check_reports(max_iterations: u64, settings: FleetSettings) {
         work,
         route_s,
         returns
+    );
+}
+
+/// The host hears of the constructed plan before the first descent polishes
+/// it (an asynchronous job cancelled meanwhile keeps a plan): the first report
+/// is the regret construction's plan, the second the descended one.
+#[test]
+fn the_constructed_plan_is_reported_before_its_descent() {
+    let p = r101();
+    let duration = |sol: &Solution| -> i64 { sol.routes.iter().map(|r| r.eval.duration).sum() };
+    let mut constructed = Solution::empty(&p);
+    regret_insert(
+        &p,
+        &mut constructed,
+        &vehicle_classes(&p),
+        &Deadline::none(),
+    );
+    let mut descended = constructed.clone();
+    LocalSearch::new(&p, FleetSettings::default().granular).run(
+        &p,
+        &mut descended,
+        None,
+        &Deadline::none(),
+    );
+    assert!(
+        descended.cost(&p) < constructed.cost(&p),
+        "R101's descent improves its constructed plan (else this test shows nothing)"
+    );
+
+    record_improvements();
+    fleet::solve(
+        &p,
+        &FleetParams {
+            max_iterations: 1,
+            ..FleetParams::default()
+        },
+        &NativeClock::new(),
+    );
+    let reports = recorded_improvements();
+    assert!(
+        reports.len() >= 2,
+        "the construction and its descent: {:?}",
+        reports
+    );
+    assert_eq!(
+        reports[0],
+        (p.n(), duration(&constructed)),
+        "first: the constructed plan"
+    );
+    assert_eq!(
+        reports[1],
+        (p.n(), duration(&descended)),
+        "second: the descended plan"
     );
 }
